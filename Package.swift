@@ -1,0 +1,79 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "monitor",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "monitor", targets: ["monitor"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    ],
+    targets: [
+        // MARK: - Sources
+
+        /// The system libyaml, wrapped once by MonitorYAML.
+        .systemLibrary(
+            name: "CLibYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        /// A YAML node tree with line/column marks, parsed by libyaml.
+        .target(name: "MonitorYAML", dependencies: ["CLibYAML"]),
+        /// Feed-source protocol, configuration model and validation, items, HTTP seam, state.
+        .target(
+            name: "MonitorCore",
+            dependencies: [
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        /// The registry of built-in sources, config loading, the commands, terminal rendering.
+        .target(
+            name: "MonitorApp",
+            dependencies: [
+                "MonitorCore",
+                "MonitorYAML",
+                "GitHubSource",
+                "EONETSource",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(name: "monitor", dependencies: ["MonitorApp"]),
+
+        // MARK: - Feed sources (Plugins/ holds feed sources, not SwiftPM package plugins)
+
+        .target(name: "GitHubSource", dependencies: ["MonitorCore"], path: "Plugins/GitHub"),
+        .target(name: "EONETSource", dependencies: ["MonitorCore"], path: "Plugins/EONET"),
+
+        // MARK: - Tests
+
+        .target(
+            name: "TestSupport",
+            dependencies: ["MonitorCore"],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(name: "MonitorYAMLTests", dependencies: ["MonitorYAML"]),
+        .testTarget(name: "MonitorCoreTests", dependencies: ["MonitorCore", "TestSupport"]),
+        .testTarget(
+            name: "MonitorAppTests",
+            dependencies: ["MonitorApp", "MonitorCore", "TestSupport", "GitHubSource", "EONETSource"]
+        ),
+        /// Runs the built `monitor` executable as a user would.
+        .testTarget(name: "EndToEndTests", dependencies: ["monitor", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

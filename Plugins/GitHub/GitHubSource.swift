@@ -1,0 +1,91 @@
+import MonitorCore
+
+/// The `github` source: the events of a repository, organisation or user, or the combined events of the top
+/// repositories of a search.
+public struct GitHubSource: FeedSource {
+    public static let type = "github"
+    public static let summary =
+        "Activity of a GitHub repository, organisation or user, or of the top repositories of a search"
+
+    /// The keys of which exactly one says what the feed follows.
+    static let targets = ["repo", "org", "user", "search"]
+
+    public static let options: [OptionSpec] = [
+        OptionSpec(
+            "repo", .string(placeholder: "owner/name", format: checkRepository),
+            doc: "Follow the events of this repository (one of repo, org, user, search)"),
+        OptionSpec(
+            "org", .string(placeholder: "name", format: checkLogin),
+            doc: "Follow the public events of this organisation"),
+        OptionSpec(
+            "user", .string(placeholder: "name", format: checkLogin), doc: "Follow the public events of this user"),
+        OptionSpec(
+            "search", .string(placeholder: "query"),
+            doc: "Follow the combined events of the top repositories of this search, by stars"),
+        OptionSpec("top", .integer(1...30), default: .integer(5), doc: "With search: how many repositories to follow"),
+        OptionSpec(
+            "search_every", .duration(minimum: .seconds(60)), default: .duration(.seconds(3600)),
+            doc: "With search: how long a search result is reused before searching again"),
+        OptionSpec(
+            "token", .string(placeholder: "token"), secret: true,
+            doc: "API token sent as a Bearer credential, normally ${GITHUB_TOKEN:-}; empty means unauthenticated"),
+        OptionSpec(
+            "api", .url, default: .string("https://api.github.com"),
+            doc: "API root; a GitHub Enterprise Server is https://HOST/api/v3"),
+        OptionSpec(
+            "keep", .integer(1...300), default: .integer(50), doc: "How many of the newest events the feed keeps"),
+        OptionSpec(
+            "types", .list(placeholder: "event types"), doc: "Only these event types become items, e.g. [PushEvent]"),
+    ]
+
+    public static func check(_ options: FeedOptions) -> [Diagnostic] {
+        let chosen = targets.filter { options.isSet($0) }
+        guard chosen.count == 1 else {
+            let message =
+                chosen.isEmpty
+                ? "a github feed needs one of 'repo', 'org', 'user' or 'search'"
+                : "a github feed follows one of 'repo', 'org', 'user' or 'search', not both '\(chosen[0])' and '\(chosen[1])'"
+            return [
+                .error(
+                    message, at: chosen.count > 1 ? options.location(of: chosen[1]) : options.location,
+                    isAbsence: chosen.isEmpty)
+            ]
+        }
+        guard chosen[0] != "search" else { return [] }
+        return ["top", "search_every"].filter { options.isSet($0) }.map { key in
+            .error("'\(key)' applies only to a 'search' feed", at: options.location(of: key))
+        }
+    }
+
+    @Sendable static func checkRepository(_ text: String) -> String? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, checkLogin(String(parts[0])) == nil, isRepositoryName(parts[1]) else {
+            return "write the repository as owner/name, like ReactiveX/RxSwift"
+        }
+        return nil
+    }
+
+    @Sendable static func checkLogin(_ text: String) -> String? {
+        let valid =
+            !text.isEmpty && text.count <= 100
+            && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        return valid ? nil : "a GitHub login has only letters, digits and '-'"
+    }
+
+    private static func isRepositoryName(_ name: Substring) -> Bool {
+        !name.isEmpty && name != "." && name != ".."
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+    }
+
+    let options: FeedOptions
+
+    public init(options: FeedOptions) {
+        self.options = options
+    }
+
+    public var retention: ItemRetention { .keepNewest(options.integer("keep") ?? 50) }
+
+    public func poll(_ context: PollContext) -> AsyncThrowingStream<SourceUpdate, any Error> {
+        AsyncThrowingStream { $0.finish(throwing: SourceError("the github source is not built yet")) }
+    }
+}

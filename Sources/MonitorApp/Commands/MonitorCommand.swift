@@ -1,0 +1,21 @@
+import ArgumentParser
+import MonitorCore
+
+/// `monitor`: the root command.
+public struct MonitorCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "monitor",
+        abstract: "Watch GitHub activity and NASA natural events declared in a feeds.yaml file.",
+        discussion: """
+            The feeds file is ./feeds.yaml, or $MONITOR_CONFIG when set, or the file named by --config.
+            `monitor sources` lists every feed type with its options.
+
+            Exit codes: 0 success; 1 some feed failed (or the command could not do its work); \
+            2 invalid feeds file; 64 bad command-line usage.
+            """,
+        version: MonitorVersion.current,
+        subcommands: [Run.self, Validate.self, Sources.self, Init.self]
+    )
+
+    public init() {}
+}

@@ -1,0 +1,151 @@
+import Foundation
+import MonitorCore
+import MonitorYAML
+
+/// A `feeds.yaml` read, parsed and validated, with every problem found in it.
+public struct LoadedConfig: Sendable {
+    /// The path as the user gave it, used in messages.
+    public var path: String
+    /// The text of the file ("" when it could not be read).
+    public var source: String
+    /// The configuration, when the file is valid.
+    public var config: MonitorConfig?
+    /// Every problem, syntax errors included.
+    public var diagnostics: [Diagnostic]
+
+    /// The diagnostics rendered like a compiler's, each with its source line and a caret.
+    public func renderedDiagnostics(colors: Bool = false) -> String {
+        DiagnosticRenderer(path: path, source: source, colors: colors).render(diagnostics)
+    }
+}
+
+/// Reads `feeds.yaml` through the YAML layer and validates it against the registered sources.
+public struct ConfigLoader: Sendable {
+    /// The largest configuration file read.
+    public static let maximumSize = 4 << 20
+
+    /// The sources `type:` may name.
+    public var sources: [any FeedSource.Type]
+    /// The environment for `${VAR}` interpolation.
+    public var environment: [String: String]
+
+    /// A loader for the given sources and environment.
+    public init(
+        sources: [any FeedSource.Type] = Registry.sources,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.sources = sources
+        self.environment = environment
+    }
+
+    /// Reads and validates the file at `path`.
+    public func load(path: String) -> LoadedConfig {
+        let failure = { (message: String) in
+            LoadedConfig(path: path, source: "", config: nil, diagnostics: [.error(message, at: nil)])
+        }
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return failure("no such file (write a starter with `monitor init`, or name another with --config)")
+        }
+        guard !isDirectory.boolValue else { return failure("is a directory, not a feeds file") }
+        let data: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            data = try handle.read(upToCount: Self.maximumSize + 1) ?? Data()
+        } catch {
+            return failure("cannot read the file: \(error.localizedDescription)")
+        }
+        guard data.count <= Self.maximumSize else {
+            return failure("the file is larger than \(ByteSizeFormat.string(Self.maximumSize)); is it the right file?")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return failure("the file is not UTF-8 text")
+        }
+        return load(text: text, path: path)
+    }
+
+    /// Parses and validates `text`, naming it `path` in messages.
+    ///
+    /// A YAML syntax error stops libyaml; to report the other problems of the file too, the line of each
+    /// syntax error is blanked and the rest parsed again (a few times at most). Problems of absence found
+    /// in such a repaired text ("missing …") are dropped: the blanked line may have held what is missing.
+    public func load(text: String, path: String) -> LoadedConfig {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var syntaxErrors: [Diagnostic] = []
+        var blanked: Set<Int> = []
+        var tree: Node?
+        var parsed = false
+        for _ in 0..<8 {
+            do {
+                tree = try YAMLParser.parse(blanked.isEmpty ? text : lines.joined(separator: "\n"))
+                parsed = true
+                break
+            } catch {
+                let location = Self.relocate(error.mark, in: lines)
+                // An error past every blanked line is a new one; one before it is an echo of the repair.
+                if location.line > (blanked.max() ?? 0) {
+                    syntaxErrors.append(.error(error.message, at: location))
+                }
+                var line = min(max(location.line, 1), lines.count)
+                while blanked.contains(line), line > 1 { line -= 1 }
+                guard !blanked.contains(line) else { break }
+                blanked.insert(line)
+                lines[line - 1] = ""
+            }
+        }
+        guard parsed else {
+            return LoadedConfig(path: path, source: text, config: nil, diagnostics: syntaxErrors)
+        }
+        var diagnostics = syntaxErrors
+        let root = tree.map { convert($0, diagnostics: &diagnostics) }
+        let (config, problems) = ConfigValidator(sources: sources, environment: environment).validate(root)
+        diagnostics += syntaxErrors.isEmpty ? problems : problems.filter { !$0.isAbsence }
+        return LoadedConfig(
+            path: path, source: text, config: diagnostics.isEmpty ? config : nil, diagnostics: diagnostics)
+    }
+
+    /// libyaml reports an error at the end of the input on the line after the text; point instead just past
+    /// the last character, where the caret can be shown.
+    static func relocate(_ mark: Mark, in lines: [String]) -> SourceLocation {
+        guard
+            let last = lines.lastIndex(where: { !$0.trimmingWhitespace().isEmpty }),
+            mark.line > last + 1
+        else {
+            return SourceLocation(line: mark.line, column: mark.column)
+        }
+        var line = lines[last]
+        if line.hasSuffix("\r") { line.removeLast() }
+        return SourceLocation(line: last + 1, column: line.unicodeScalars.count + 1)
+    }
+
+    /// The YAML node as the core's neutral tree.
+    private func convert(_ node: Node, diagnostics: inout [Diagnostic]) -> ConfigValue {
+        let location = SourceLocation(line: node.mark.line, column: node.mark.column)
+        switch node.content {
+        case .scalar(let text, let style):
+            switch style {
+            case .plain where node.isNull && node.tag == nil: return ConfigValue(.null, at: location)
+            case .plain: return ConfigValue(.scalar(text, .plain), at: location)
+            case .singleQuoted, .doubleQuoted: return ConfigValue(.scalar(text, .quoted), at: location)
+            case .literal, .folded: return ConfigValue(.scalar(text, .block), at: location)
+            }
+        case .sequence(let items):
+            return ConfigValue(.list(items.map { convert($0, diagnostics: &diagnostics) }), at: location)
+        case .mapping(let pairs):
+            var entries: [ConfigEntry] = []
+            for pair in pairs {
+                let keyLocation = SourceLocation(line: pair.key.mark.line, column: pair.key.mark.column)
+                guard case .scalar(let key, _) = pair.key.content else {
+                    diagnostics.append(.error("a key must be a plain word, not a list or mapping", at: keyLocation))
+                    continue
+                }
+                entries.append(
+                    ConfigEntry(
+                        key: key, keyLocation: keyLocation, value: convert(pair.value, diagnostics: &diagnostics)))
+            }
+            return ConfigValue(.map(entries), at: location)
+        }
+    }
+}

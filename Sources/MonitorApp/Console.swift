@@ -1,0 +1,21 @@
+import Foundation
+
+/// Where the commands write: standard output for results, standard error for problems.
+enum Console {
+    /// Writes `text` to standard output as it is (add the newline yourself).
+    static func out(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Writes `text` to standard error as it is (add the newline yourself).
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// Whether the given stream is a terminal that accepts colour: not redirected, `NO_COLOR` unset, not `TERM=dumb`.
+    static func colors(onStandardError: Bool) -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["NO_COLOR"].map(\.isEmpty) ?? true, environment["TERM"] != "dumb" else { return false }
+        return isatty(onStandardError ? STDERR_FILENO : STDOUT_FILENO) == 1
+    }
+}

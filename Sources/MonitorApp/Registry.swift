@@ -1,0 +1,12 @@
+import EONETSource
+import GitHubSource
+import MonitorCore
+
+/// The built-in feed sources. Adding a source is one folder under `Plugins/` and one line here.
+public enum Registry {
+    /// Every source `feeds.yaml` can name in `type:`.
+    public static let sources: [any FeedSource.Type] = [
+        GitHubSource.self,
+        EONETSource.self,
+    ]
+}

@@ -1,0 +1,47 @@
+import MonitorCore
+
+/// The text of `monitor sources`, generated from the declarations so that it cannot drift from them.
+public enum SourcesListing {
+    /// Every source with its options, then the options of every feed, then the settings.
+    public static func render(_ sources: [any FeedSource.Type]) -> String {
+        var output = "Feed types, chosen with `type:` in feeds.yaml:\n"
+        for source in sources.sorted(by: { $0.type < $1.type }) {
+            output += "\n\(source.type): \(source.summary)\n"
+            output += table(source.options)
+        }
+        let common = FeedConfig.commonSpecs
+        output += "\nOptions of every feed:\n" + table(common)
+        output += "\nSettings, under `settings:`:\n" + table(Settings.specs)
+        output +=
+            "\nDurations are written 90s, 15m, 1h; any value may use ${VAR}, ${VAR:-default} or ${VAR:?message}.\n"
+        return output
+    }
+
+    private static func table(_ specs: [OptionSpec]) -> String {
+        let rows = specs.map { spec -> [String] in
+            let value: String
+            if spec.isRequired {
+                value = "required"
+            } else if let defaultValue = spec.defaultValue {
+                value = "default \(spec.isSecret ? "(hidden)" : defaultValue.description)"
+            } else {
+                value = "optional"
+            }
+            return [spec.name, spec.typeDescription, value, spec.doc]
+        }
+        var widths = [Int](repeating: 0, count: 3)
+        for row in rows {
+            for column in 0..<3 { widths[column] = max(widths[column], row[column].count) }
+        }
+        return rows.map { row in
+            "  " + (0..<3).map { row[$0].padding(to: widths[$0]) }.joined(separator: "  ") + "  " + row[3] + "\n"
+        }.joined()
+    }
+}
+
+extension String {
+    /// The string followed by spaces up to `width` characters.
+    func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,335 @@
+import Foundation
+
+/// Validates a configuration tree against the settings and the declarations of the known sources.
+///
+/// Every problem of the file is reported, not only the first; no key is ever silently ignored.
+public struct ConfigValidator: Sendable {
+    /// The known sources, by type.
+    public var sources: [any FeedSource.Type]
+    /// The environment for `${VAR}` interpolation.
+    public var environment: [String: String]
+
+    /// A validator for the given sources and environment.
+    public init(sources: [any FeedSource.Type], environment: [String: String]) {
+        self.sources = sources
+        self.environment = environment
+    }
+
+    /// The configuration, when `root` is valid, and every problem found.
+    public func validate(_ root: ConfigValue?) -> (config: MonitorConfig?, diagnostics: [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        guard let root else {
+            let message = "the file is empty: it needs a 'feeds:' list (`monitor init` writes a starter)"
+            return (nil, [.error(message, at: nil, isAbsence: true)])
+        }
+        guard case .map(let entries) = root.content else {
+            let message =
+                "expected a mapping with 'settings:' and 'feeds:' at the top level, found \(root.kindDescription)"
+            return (nil, [.error(message, at: root.location)])
+        }
+        let top = uniqueEntries(entries, in: "the top level", diagnostics: &diagnostics)
+        for entry in top where entry.key != "settings" && entry.key != "feeds" {
+            let hint = hint(for: entry.key, among: ["settings", "feeds"])
+            diagnostics.append(.error("unknown top-level key '\(entry.key)'\(hint)", at: entry.keyLocation))
+        }
+
+        var settings = Settings()
+        if let entry = top.first(where: { $0.key == "settings" }) {
+            switch entry.value.content {
+            case .null:
+                break
+            case .map(let entries):
+                let options = options(
+                    uniqueEntries(entries, in: "settings", diagnostics: &diagnostics), specs: Settings.specs,
+                    at: entry.value.location, context: "settings", diagnostics: &diagnostics)
+                settings = Settings(options)
+            default:
+                let message = "'settings' must be a mapping of settings, found \(entry.value.kindDescription)"
+                diagnostics.append(.error(message, at: entry.value.location))
+            }
+        }
+
+        var feeds: [FeedConfig] = []
+        if let entry = top.first(where: { $0.key == "feeds" }) {
+            switch entry.value.content {
+            case .list(let items) where !items.isEmpty:
+                feeds = self.feeds(items, diagnostics: &diagnostics)
+            case .list, .null:
+                diagnostics.append(.error("'feeds' is empty: add at least one feed", at: entry.value.location))
+            default:
+                let message =
+                    "'feeds' must be a list of feeds (each item starting with '- name:'), found \(entry.value.kindDescription)"
+                diagnostics.append(.error(message, at: entry.value.location))
+            }
+        } else {
+            diagnostics.append(.error("missing 'feeds:' list", at: root.location, isAbsence: true))
+        }
+        let failed = diagnostics.contains { $0.severity == .error }
+        return (failed ? nil : MonitorConfig(settings: settings, feeds: feeds), diagnostics)
+    }
+
+    // MARK: - Feeds
+
+    private func feeds(_ items: [ConfigValue], diagnostics: inout [Diagnostic]) -> [FeedConfig] {
+        var feeds: [FeedConfig] = []
+        var firstUse: [String: SourceLocation] = [:]
+        for (index, item) in items.enumerated() {
+            guard case .map(let rawEntries) = item.content else {
+                let message =
+                    "feed #\(index + 1) must be a mapping with 'name:' and 'type:', found \(item.kindDescription)"
+                diagnostics.append(.error(message, at: item.location))
+                continue
+            }
+            let entries = uniqueEntries(rawEntries, in: "this feed", diagnostics: &diagnostics)
+            let name = entries.first { $0.key == "name" }
+            let label = name.flatMap { scalarText($0.value) }.map { "feed '\($0)'" } ?? "feed #\(index + 1)"
+            guard let source = source(of: entries, label: label, at: item.location, diagnostics: &diagnostics) else {
+                // Without its source the feed's keys cannot be judged; still check the common ones it has.
+                let specs = FeedConfig.commonSpecs.filter { $0.name != "type" }
+                let common = entries.filter { entry in specs.contains { $0.name == entry.key } }
+                _ = options(common, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
+                continue
+            }
+            let before = diagnostics.count
+            let specs = Self.specs(of: source)
+            let options = options(entries, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
+            if diagnostics.count == before {
+                diagnostics += source.check(options)
+            }
+            guard let feedName = options.string("name") else { continue }
+            if let first = firstUse[feedName] {
+                let message = "duplicate feed name '\(feedName)' (first used on line \(first.line))"
+                diagnostics.append(.error(message, at: options.location(of: "name")))
+                continue
+            }
+            firstUse[feedName] = options.location(of: "name")
+            feeds.append(FeedConfig(name: feedName, type: source.type, options: options, location: item.location))
+        }
+        return feeds
+    }
+
+    /// The common feed options merged with a source's own: a source's option replaces a common one of the
+    /// same name.
+    public static func specs(of source: any FeedSource.Type) -> [OptionSpec] {
+        let own = source.options
+        return FeedConfig.commonSpecs.filter { common in !own.contains { $0.name == common.name } } + own
+    }
+
+    private func source(
+        of entries: [ConfigEntry], label: String, at feedLocation: SourceLocation, diagnostics: inout [Diagnostic]
+    ) -> (any FeedSource.Type)? {
+        let known = sources.map { $0.type }.sorted()
+        guard let entry = entries.first(where: { $0.key == "type" }) else {
+            let message = "\(label) is missing 'type' (known types: \(known.joined(separator: ", ")))"
+            diagnostics.append(.error(message, at: feedLocation, isAbsence: true))
+            return nil
+        }
+        guard let text = scalarText(entry.value) else {
+            diagnostics.append(
+                .error("'type' must be one of: \(known.joined(separator: ", "))", at: entry.value.location))
+            return nil
+        }
+        switch Interpolation.expand(text, environment: environment) {
+        case .failure(let failure):
+            diagnostics.append(
+                .error(failure.message, at: location(in: entry.value, offset: failure.offset, text: text)))
+            return nil
+        case .success(let type):
+            if let source = sources.first(where: { $0.type == type }) { return source }
+            let guess = Suggestion.closest(to: type, in: known).map { "did you mean '\($0)'? " } ?? ""
+            let message = "unknown feed type '\(type)' (\(guess)known types: \(known.joined(separator: ", ")))"
+            diagnostics.append(.error(message, at: entry.value.location))
+            return nil
+        }
+    }
+
+    // MARK: - Options
+
+    private func options(
+        _ entries: [ConfigEntry], specs: [OptionSpec], at location: SourceLocation, context: String,
+        diagnostics: inout [Diagnostic]
+    ) -> FeedOptions {
+        var options = FeedOptions.defaults(of: specs)
+        options.location = location
+        for entry in entries {
+            guard let spec = specs.first(where: { $0.name == entry.key }) else {
+                let hint = hint(for: entry.key, among: specs.map(\.name))
+                diagnostics.append(.error("unknown key '\(entry.key)' in \(context)\(hint)", at: entry.keyLocation))
+                continue
+            }
+            switch value(of: entry.value, for: spec) {
+            case .success(let value?):
+                options.set(spec.name, value, at: entry.value.location)
+            case .success(nil):
+                if spec.isRequired {
+                    diagnostics.append(.error("'\(spec.name)' needs a value", at: entry.value.location))
+                }
+            case .failure(let diagnostic):
+                diagnostics.append(diagnostic)
+            }
+        }
+        for spec in specs where spec.isRequired && !entries.contains(where: { $0.key == spec.name }) {
+            let message = "\(context) is missing required option '\(spec.name)' (\(spec.doc.lowercasedFirst))"
+            diagnostics.append(.error(message, at: location, isAbsence: true))
+        }
+        return options
+    }
+
+    /// The typed value of `value` for `spec`; nil for an empty value.
+    private func value(of value: ConfigValue, for spec: OptionSpec) -> Result<OptionValue?, Diagnostic> {
+        switch value.content {
+        case .null:
+            return .success(nil)
+        case .scalar(let raw, _):
+            if case .list = spec.kind {
+                return .failure(mismatch(spec, value, found: value.kindDescription, example: "[a, b]"))
+            }
+            switch Interpolation.expand(raw, environment: environment) {
+            case .failure(let failure):
+                return .failure(.error(failure.message, at: location(in: value, offset: failure.offset, text: raw)))
+            case .success(let text):
+                return typed(text, for: spec, at: value.location)
+            }
+        case .list(let items):
+            guard case .list = spec.kind else {
+                return .failure(mismatch(spec, value, found: "a list"))
+            }
+            var words: [String] = []
+            for item in items {
+                guard let raw = scalarText(item) else {
+                    let message =
+                        "'\(spec.name)' must be a list of \(spec.typeDescription.dropFirst(8)), found \(item.kindDescription) in it"
+                    return .failure(.error(message, at: item.location))
+                }
+                switch Interpolation.expand(raw, environment: environment) {
+                case .failure(let failure):
+                    return .failure(.error(failure.message, at: location(in: item, offset: failure.offset, text: raw)))
+                case .success(let word) where word.trimmingWhitespace().isEmpty:
+                    return .failure(.error("'\(spec.name)' has an empty item", at: item.location))
+                case .success(let word):
+                    words.append(word.trimmingWhitespace())
+                }
+            }
+            return .success(.list(words))
+        case .map:
+            return .failure(mismatch(spec, value, found: "a mapping"))
+        }
+    }
+
+    private func typed(_ text: String, for spec: OptionSpec, at location: SourceLocation) -> Result<
+        OptionValue?, Diagnostic
+    > {
+        let fail = { (message: String) in Result<OptionValue?, Diagnostic>.failure(.error(message, at: location)) }
+        switch spec.kind {
+        case .string(_, let format):
+            if text.isEmpty { return .success(nil) }
+            if let problem = format?(text) { return fail("invalid \(spec.name) '\(text)': \(problem)") }
+            return .success(.string(text))
+        case .integer(let range):
+            guard let number = Int(text.trimmingWhitespace()) else {
+                return fail("'\(spec.name)' must be \(describe(range)), not '\(text)'")
+            }
+            guard range.contains(number) else {
+                return fail("'\(spec.name)' must be \(describe(range)), not \(number)")
+            }
+            return .success(.integer(number))
+        case .boolean:
+            switch text.trimmingWhitespace() {
+            case "true": return .success(.boolean(true))
+            case "false": return .success(.boolean(false))
+            default: return fail("'\(spec.name)' must be true or false, not '\(text)'")
+            }
+        case .duration(let minimum):
+            guard let duration = DurationFormat.parse(text) else {
+                let hint = Int(text.trimmingWhitespace()) != nil ? " (add a unit: s, m or h)" : ""
+                return fail("'\(spec.name)' must be a duration like 90s, 15m or 1h, not '\(text)'\(hint)")
+            }
+            guard duration >= minimum else {
+                return fail("'\(spec.name)' must be at least \(DurationFormat.string(minimum)), not \(text)")
+            }
+            return .success(.duration(duration))
+        case .byteSize:
+            guard let bytes = ByteSizeFormat.parse(text), bytes > 0 else {
+                return fail("'\(spec.name)' must be a size like 512KiB or 32MiB, not '\(text)'")
+            }
+            return .success(.byteSize(bytes))
+        case .choice(let words):
+            let word = text.trimmingWhitespace()
+            guard words.contains(word) else {
+                let guess = Suggestion.closest(to: word, in: words).map { " (did you mean '\($0)'?)" } ?? ""
+                return fail("'\(spec.name)' must be one of \(words.joined(separator: ", ")), not '\(text)'\(guess)")
+            }
+            return .success(.string(word))
+        case .list:
+            return .success(.list([text]))
+        case .url:
+            let url = text.trimmingWhitespace()
+            guard let scheme = url.range(of: "://"),
+                ["http", "https"].contains(url[..<scheme.lowerBound].lowercased()),
+                url.count > url.distance(from: url.startIndex, to: scheme.upperBound), !url.contains(" ")
+            else {
+                return fail("'\(spec.name)' must be an http:// or https:// URL, not '\(text)'")
+            }
+            return .success(.string(url.hasSuffix("/") ? String(url.dropLast()) : url))
+        }
+    }
+
+    private func mismatch(_ spec: OptionSpec, _ value: ConfigValue, found: String, example: String? = nil) -> Diagnostic
+    {
+        let expected: String
+        switch spec.kind {
+        case .list(let placeholder): expected = "a list of \(placeholder)" + (example.map { ", like \($0)" } ?? "")
+        case .integer(let range): expected = describe(range)
+        default: expected = "a \(spec.typeDescription)"
+        }
+        return .error("'\(spec.name)' must be \(expected), found \(found)", at: value.location)
+    }
+
+    private func describe(_ range: ClosedRange<Int>) -> String {
+        range.upperBound == Int.max
+            ? "a whole number ≥ \(range.lowerBound)" : "a whole number from \(range.lowerBound) to \(range.upperBound)"
+    }
+
+    // MARK: - Helpers
+
+    /// The entries of a mapping, with a diagnostic for each repeated key (whose later value is dropped).
+    private func uniqueEntries(_ entries: [ConfigEntry], in context: String, diagnostics: inout [Diagnostic])
+        -> [ConfigEntry]
+    {
+        var seen: [String: SourceLocation] = [:]
+        var unique: [ConfigEntry] = []
+        for entry in entries {
+            if let first = seen[entry.key] {
+                let message = "duplicate key '\(entry.key)' in \(context) (first on line \(first.line))"
+                diagnostics.append(.error(message, at: entry.keyLocation))
+                continue
+            }
+            seen[entry.key] = entry.keyLocation
+            unique.append(entry)
+        }
+        return unique
+    }
+
+    private func hint(for key: String, among names: [String]) -> String {
+        if let guess = Suggestion.closest(to: key, in: names) { return " (did you mean '\(guess)'?)" }
+        return " (known keys: \(names.joined(separator: ", ")))"
+    }
+
+    private func scalarText(_ value: ConfigValue) -> String? {
+        if case .scalar(let text, _) = value.content { text } else { nil }
+    }
+
+    /// Where the character at `offset` of a scalar's text stands in the file, when that can be known exactly.
+    private func location(in value: ConfigValue, offset: Int, text: String) -> SourceLocation {
+        guard case .scalar(_, let style) = value.content, style != .block, !text.prefix(offset).contains("\n") else {
+            return value.location
+        }
+        return SourceLocation(
+            line: value.location.line, column: value.location.column + offset + (style == .quoted ? 1 : 0))
+    }
+}
+
+extension String {
+    /// The string with its first letter lower-cased, for docs quoted inside a sentence.
+    package var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
+}

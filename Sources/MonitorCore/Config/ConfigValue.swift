@@ -1,0 +1,62 @@
+/// A configuration document as a plain tree with positions: what the app's YAML loader hands to the core.
+public struct ConfigValue: Sendable, Hashable {
+    /// How a scalar was written, which decides where an interpolation error inside it points.
+    public enum ScalarStyle: Sendable, Hashable {
+        /// Unquoted, on one line.
+        case plain
+        /// In single or double quotes.
+        case quoted
+        /// A literal (`|`) or folded (`>`) block.
+        case block
+    }
+
+    /// The value itself.
+    public enum Content: Sendable, Hashable {
+        /// An empty value, `~` or `null`.
+        case null
+        /// A scalar's text, not yet typed.
+        case scalar(String, ScalarStyle)
+        /// A sequence.
+        case list([ConfigValue])
+        /// A mapping with string keys, in file order, duplicates kept.
+        case map([ConfigEntry])
+    }
+
+    /// The value itself.
+    public var content: Content
+    /// Where the value starts.
+    public var location: SourceLocation
+
+    /// A value at `location`.
+    public init(_ content: Content, at location: SourceLocation) {
+        self.content = content
+        self.location = location
+    }
+
+    /// What kind of value this is, for messages: "a mapping", "a list", "a scalar", "an empty value".
+    public var kindDescription: String {
+        switch content {
+        case .null: "an empty value"
+        case .scalar: "a scalar"
+        case .list: "a list"
+        case .map: "a mapping"
+        }
+    }
+}
+
+/// One `key: value` pair of a mapping.
+public struct ConfigEntry: Sendable, Hashable {
+    /// The key's text.
+    public var key: String
+    /// Where the key is.
+    public var keyLocation: SourceLocation
+    /// The value.
+    public var value: ConfigValue
+
+    /// A pair.
+    public init(key: String, keyLocation: SourceLocation, value: ConfigValue) {
+        self.key = key
+        self.keyLocation = keyLocation
+        self.value = value
+    }
+}

@@ -1,0 +1,67 @@
+/// Renders diagnostics the way compilers do: `PATH:LINE:COL: error: MESSAGE`, the source line, and a caret.
+public struct DiagnosticRenderer: Sendable {
+    /// The file name shown in front of every diagnostic.
+    public var path: String
+    /// The text of the file, for the quoted source lines.
+    public var source: String
+    /// Whether to colour `error:` and the caret with ANSI escapes.
+    public var colors: Bool
+
+    /// A renderer for diagnostics of `source`, read from `path`.
+    public init(path: String, source: String, colors: Bool = false) {
+        self.path = path
+        self.source = source
+        self.colors = colors
+    }
+
+    /// Every diagnostic, sorted by position, each followed by its source line and caret, then a count.
+    public func render(_ diagnostics: [Diagnostic]) -> String {
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        var output = ""
+        for diagnostic in sorted(diagnostics) {
+            output += render(diagnostic, lines: lines)
+        }
+        let errors = diagnostics.count { $0.severity == .error }
+        if errors > 0 {
+            output += "\(errors) error\(errors == 1 ? "" : "s") in \(path)\n"
+        }
+        return output
+    }
+
+    /// The diagnostics in the order they are shown: by position, file-wide ones first.
+    public func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.enumerated().sorted { left, right in
+            switch (left.element.location, right.element.location) {
+            case let (l?, r?) where l != r: return l < r
+            case (nil, _?): return true
+            case (_?, nil): return false
+            default: return left.offset < right.offset
+            }
+        }.map(\.element)
+    }
+
+    private func render(_ diagnostic: Diagnostic, lines: [Substring]) -> String {
+        let severity = diagnostic.severity.rawValue + ":"
+        let label = colors ? "\u{1B}[1;31m\(severity)\u{1B}[0m" : severity
+        guard let location = diagnostic.location else {
+            return "\(path): \(label) \(diagnostic.message)\n"
+        }
+        var output = "\(path):\(location.line):\(location.column): \(label) \(diagnostic.message)\n"
+        guard location.line >= 1, location.line <= lines.count else { return output }
+        var line = String(lines[location.line - 1])
+        if line.hasSuffix("\r") { line.removeLast() }
+        // Control characters (an escape sequence in the file) become U+FFFD, one for one, so the line cannot
+        // drive the terminal and the caret still lines up; tabs stay, and so does the caret under them.
+        let shown = String(
+            String.UnicodeScalarView(
+                line.unicodeScalars.map { scalar in
+                    scalar == "\t" || !(scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value))
+                        ? scalar : "\u{FFFD}"
+                }))
+        output += shown + "\n"
+        let prefix = shown.prefix(max(0, location.column - 1)).map { $0 == "\t" ? "\t" : " " }.joined()
+        let caret = colors ? "\u{1B}[1;32m^\u{1B}[0m" : "^"
+        output += prefix + caret + "\n"
+        return output
+    }
+}

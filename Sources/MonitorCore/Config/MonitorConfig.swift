@@ -1,0 +1,108 @@
+/// A validated `feeds.yaml`: the global settings and the feeds.
+public struct MonitorConfig: Sendable {
+    /// The `settings:` section, with defaults for what is absent.
+    public var settings: Settings
+    /// The feeds, in file order.
+    public var feeds: [FeedConfig]
+
+    /// A configuration.
+    public init(settings: Settings, feeds: [FeedConfig]) {
+        self.settings = settings
+        self.feeds = feeds
+    }
+}
+
+/// The `settings:` section of `feeds.yaml`.
+public struct Settings: Sendable, Equatable {
+    /// HTTP requests in flight across all feeds.
+    public var concurrency: Int
+    /// The poll interval of a feed that sets none.
+    public var interval: Duration
+    /// The time limit of one HTTP request.
+    public var timeout: Duration
+    /// The largest response body accepted, in bytes.
+    public var maxBody: Int
+    /// How many times a transient failure is retried.
+    public var retries: Int
+
+    /// The declarations of the settings, which `feeds.yaml` is validated against and `monitor sources` lists.
+    public static let specs: [OptionSpec] = [
+        OptionSpec(
+            "concurrency", .integer(1...256), default: .integer(4), doc: "HTTP requests in flight across all feeds"),
+        OptionSpec(
+            "interval", .duration(), default: .duration(.seconds(15 * 60)),
+            doc: "Poll interval of a feed that sets none"),
+        OptionSpec("timeout", .duration(), default: .duration(.seconds(30)), doc: "Time limit of one HTTP request"),
+        OptionSpec(
+            "max_body", .byteSize, default: .byteSize(32 << 20),
+            doc: "Largest response body accepted; a larger one fails its request"),
+        OptionSpec(
+            "retries", .integer(0...10), default: .integer(2),
+            doc: "Retries of a transient failure (connection error, timeout, 5xx, 429)"),
+    ]
+
+    /// The settings from validated options.
+    public init(_ options: FeedOptions) {
+        concurrency = options.integer("concurrency") ?? 4
+        interval = options.duration("interval") ?? .seconds(15 * 60)
+        timeout = options.duration("timeout") ?? .seconds(30)
+        maxBody = options.byteSize("max_body") ?? 32 << 20
+        retries = options.integer("retries") ?? 2
+    }
+
+    /// The defaults.
+    public init() { self.init(FeedOptions.defaults(of: Self.specs)) }
+}
+
+/// One validated feed of `feeds.yaml`.
+public struct FeedConfig: Sendable {
+    /// The unique name that output and `monitor events NAME` use.
+    public var name: String
+    /// The source type, such as `github`.
+    public var type: String
+    /// Every option, the common ones included, with defaults filled in.
+    public var options: FeedOptions
+    /// Where the feed's mapping starts.
+    public var location: SourceLocation
+
+    /// A feed.
+    public init(name: String, type: String, options: FeedOptions, location: SourceLocation) {
+        self.name = name
+        self.type = type
+        self.options = options
+        self.location = location
+    }
+
+    /// The options every feed has, whatever its type.
+    public static let commonSpecs: [OptionSpec] = [
+        OptionSpec(
+            "name", .string(placeholder: "name", format: FeedConfig.checkName), required: true,
+            doc: "Unique name of the feed, as output and `monitor events NAME` show it"),
+        OptionSpec("type", .string(placeholder: "type"), required: true, doc: "The source that polls the feed"),
+        OptionSpec("interval", .duration(), doc: "Poll interval (default: settings.interval)"),
+        OptionSpec(
+            "concurrency", .integer(1...256), doc: "HTTP requests of this feed in flight (at most settings.concurrency)"
+        ),
+    ]
+
+    /// Checks a feed name: letters, digits, `.`, `_` and `-`, starting with a letter or digit.
+    @Sendable public static func checkName(_ name: String) -> String? {
+        guard let first = name.first, first.isASCII, first.isLetter || first.isNumber,
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+        else {
+            return "a feed name uses letters, digits, '.', '_' and '-', and starts with a letter or digit"
+        }
+        return name.count <= 64 ? nil : "a feed name has at most 64 characters"
+    }
+}
+
+extension FeedOptions {
+    /// Options holding the defaults of `specs`.
+    public static func defaults(of specs: [OptionSpec]) -> FeedOptions {
+        var options = FeedOptions()
+        for spec in specs {
+            if let value = spec.defaultValue { options.set(spec.name, value) }
+        }
+        return options
+    }
+}

@@ -1,0 +1,63 @@
+/// The declaration of one option: its name, type, default and one-line documentation.
+public struct OptionSpec: Sendable {
+    /// The type of an option's value, with its bounds.
+    public enum Kind: Sendable {
+        /// Any text; `format`, when given, is a check returning an error message or nil.
+        case string(placeholder: String = "text", format: (@Sendable (String) -> String?)? = nil)
+        /// A whole number within `range`.
+        case integer(ClosedRange<Int>)
+        /// `true` or `false`.
+        case boolean
+        /// A duration written `90s`, `15m`, `1h`, at least `minimum`.
+        case duration(minimum: Duration = .seconds(1))
+        /// A size in bytes, written `512KiB`, `32MiB` or a plain number of bytes.
+        case byteSize
+        /// One of a few words.
+        case choice([String])
+        /// A list of words (a YAML sequence, or one word).
+        case list(placeholder: String)
+        /// An `http://` or `https://` URL.
+        case url
+    }
+
+    /// The key in `feeds.yaml`.
+    public var name: String
+    /// The type of the value.
+    public var kind: Kind
+    /// The value when the key is absent; nil when there is none.
+    public var defaultValue: OptionValue?
+    /// One line saying what the option does.
+    public var doc: String
+    /// Whether the key must be present.
+    public var isRequired: Bool
+    /// Whether the value is a secret, never shown.
+    public var isSecret: Bool
+
+    /// Declares an option.
+    public init(
+        _ name: String, _ kind: Kind, default defaultValue: OptionValue? = nil, required: Bool = false,
+        secret: Bool = false, doc: String
+    ) {
+        self.name = name
+        self.kind = kind
+        self.defaultValue = defaultValue
+        self.doc = doc
+        self.isRequired = required
+        self.isSecret = secret
+    }
+
+    /// The type as shown by `monitor sources` and in messages: "integer 1…300", "duration", "open|closed|all".
+    public var typeDescription: String {
+        switch kind {
+        case .string(let placeholder, _): placeholder
+        case .integer(let range) where range.upperBound == Int.max: "integer ≥ \(range.lowerBound)"
+        case .integer(let range): "integer \(range.lowerBound)…\(range.upperBound)"
+        case .boolean: "true|false"
+        case .duration: "duration"
+        case .byteSize: "size"
+        case .choice(let words): words.joined(separator: "|")
+        case .list(let placeholder): "list of \(placeholder)"
+        case .url: "url"
+        }
+    }
+}

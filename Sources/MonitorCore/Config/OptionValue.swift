@@ -1,0 +1,22 @@
+/// A typed option value.
+public enum OptionValue: Sendable, Hashable, CustomStringConvertible {
+    case string(String)
+    case integer(Int)
+    case boolean(Bool)
+    case duration(Duration)
+    /// A size in bytes.
+    case byteSize(Int)
+    case list([String])
+
+    /// The value as a user would write it in `feeds.yaml`.
+    public var description: String {
+        switch self {
+        case .string(let value): value
+        case .integer(let value): String(value)
+        case .boolean(let value): String(value)
+        case .duration(let value): DurationFormat.string(value)
+        case .byteSize(let value): ByteSizeFormat.string(value)
+        case .list(let values): "[" + values.joined(separator: ", ") + "]"
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// What the core hands a source for one poll: its options, its HTTP client, its stored state and a logger.
+/// A source never creates these itself.
+public struct PollContext: Sendable {
+    /// The feed's name.
+    public var feed: String
+    /// The feed's validated options.
+    public var options: FeedOptions
+    /// The HTTP client for this poll.
+    public var http: FeedHTTP
+    /// What was stored for the feed before this poll.
+    public var stored: FeedSnapshot
+    /// Values the source keeps between polls; what it sets is stored with the poll's results.
+    public var values: SourceValues
+    /// The logger, labelled with the feed.
+    public var logger: Logger
+    /// The clock.
+    public var clock: PollClock
+    /// How many of the feed's requests may be in flight at once (the feed's limit within the global one).
+    public var concurrency: Int
+
+    /// A context.
+    public init(
+        feed: String, options: FeedOptions, http: FeedHTTP, stored: FeedSnapshot, values: SourceValues, logger: Logger,
+        clock: PollClock, concurrency: Int
+    ) {
+        self.feed = feed
+        self.options = options
+        self.http = http
+        self.stored = stored
+        self.values = values
+        self.logger = logger
+        self.clock = clock
+        self.concurrency = concurrency
+    }
+}
+
+/// Small text values a source keeps between polls (a cached search result and when it was made).
+public final class SourceValues: Sendable {
+    private let state: Mutex<(stored: [String: String], changed: [String: String?])>
+
+    /// Values starting from those stored.
+    public init(_ stored: [String: String]) {
+        state = Mutex((stored, [:]))
+    }
+
+    /// The value of `key`, as changed in this poll or as stored.
+    public subscript(key: String) -> String? {
+        get { state.withLock { $0.changed[key] ?? $0.stored[key] } }
+        set { state.withLock { $0.changed[key] = .some(newValue) } }
+    }
+
+    /// The values changed in this poll (nil: removed).
+    public var changes: [String: String?] { state.withLock { $0.changed } }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// The outcome of one poll of one feed: what `run --once` prints, as text or as a JSON line.
+public struct PollReport: Sendable {
+    /// How a poll ended.
+    public enum Status: String, Sendable, Hashable {
+        /// Every request succeeded.
+        case ok
+        /// Every request was answered 304: nothing changed.
+        case notModified = "not_modified"
+        /// Some sub-requests failed; the rest were counted.
+        case partial
+        /// The poll failed; nothing of it was stored.
+        case failed
+    }
+
+    /// A group with its counts.
+    public struct GroupCount: Sendable, Hashable {
+        /// The group's identifier.
+        public var id: String
+        /// Its title.
+        public var title: String
+        /// How many of the feed's items are in it.
+        public var count: Int
+        /// How many of those are new.
+        public var new: Int
+
+        /// A count.
+        public init(id: String, title: String, count: Int, new: Int) {
+            self.id = id
+            self.title = title
+            self.count = count
+            self.new = new
+        }
+    }
+
+    /// The feed's name.
+    public var feed: String
+    /// Its source type.
+    public var type: String
+    /// How the poll ended.
+    public var status: Status
+    /// What failed and why; nil when nothing did.
+    public var error: String?
+    /// Requests sent, retries included.
+    public var requests: Int
+    /// Requests answered 304.
+    public var notModified: Int
+    /// Response body bytes received.
+    public var bytes: Int
+    /// How many items the feed has after the poll, each counted once.
+    public var items: Int
+    /// How many of them are new.
+    public var new: Int
+    /// Every group with its counts (a group without items shows with 0).
+    public var groups: [GroupCount]
+    /// The newest items, newest first.
+    public var latest: [Item]
+    /// The ids of the new items among `latest` and beyond.
+    public var newIDs: Set<String>
+    /// When the poll started.
+    public var started: Date
+    /// How long it took.
+    public var duration: Duration
+    /// The server's rate limit as last reported.
+    public var rateLimit: RateLimit?
+    /// Before this time the feed is not polled again.
+    public var notBefore: Date?
+
+    /// A report.
+    public init(
+        feed: String, type: String, status: Status, error: String? = nil, requests: Int = 0, notModified: Int = 0,
+        bytes: Int = 0, items: Int = 0, new: Int = 0, groups: [GroupCount] = [], latest: [Item] = [],
+        newIDs: Set<String> = [], started: Date, duration: Duration = .zero, rateLimit: RateLimit? = nil,
+        notBefore: Date? = nil
+    ) {
+        self.feed = feed
+        self.type = type
+        self.status = status
+        self.error = error
+        self.requests = requests
+        self.notModified = notModified
+        self.bytes = bytes
+        self.items = items
+        self.new = new
+        self.groups = groups
+        self.latest = latest
+        self.newIDs = newIDs
+        self.started = started
+        self.duration = duration
+        self.rateLimit = rateLimit
+        self.notBefore = notBefore
+    }
+
+    /// Whether the poll counts as a failure for the exit code.
+    public var isFailure: Bool { status == .failed || status == .partial }
+
+    /// The report as the JSON object of `run --once --format json` (schema 1).
+    public var json: JSONValue {
+        var object: [(key: String, value: JSONValue)] = [
+            ("schema", 1), ("feed", .string(feed)), ("type", .string(type)), ("status", .string(status.rawValue)),
+            ("error", .optional(error)), ("requests", .integer(requests)), ("notModified", .integer(notModified)),
+            ("items", .integer(items)), ("new", .integer(new)),
+            (
+                "groups",
+                .array(
+                    groups.map {
+                        .object([
+                            ("id", .string($0.id)), ("title", .string($0.title)), ("count", .integer($0.count)),
+                            ("new", .integer($0.new)),
+                        ])
+                    })
+            ),
+            ("latest", .array(latest.map { $0.json(isNew: newIDs.contains($0.id)) })),
+            ("bytes", .integer(bytes)), ("started", .date(started)),
+            (
+                "durationMs",
+                .integer(
+                    Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
+            ),
+        ]
+        if let rateLimit {
+            var limit: [(key: String, value: JSONValue)] = []
+            if let value = rateLimit.limit { limit.append(("limit", .integer(value))) }
+            if let value = rateLimit.remaining { limit.append(("remaining", .integer(value))) }
+            if let value = rateLimit.reset { limit.append(("reset", .date(value))) }
+            if let value = rateLimit.resource { limit.append(("resource", .string(value))) }
+            object.append(("rateLimit", .object(limit)))
+        }
+        if let notBefore { object.append(("notBefore", .date(notBefore))) }
+        return .object(object)
+    }
+}
+
+extension Item {
+    /// The item as JSON: `{"id","title","date","groups","url","details":{…}}`, plus `"new"` when given.
+    public func json(isNew: Bool? = nil) -> JSONValue {
+        var object: [(key: String, value: JSONValue)] = [
+            ("id", .string(id)), ("title", .string(title)), ("date", .date(date)),
+            ("groups", .array(groups.map { .string($0) })), ("url", .optional(url)),
+            ("details", .object(details.map { ($0.name, .string($0.value)) })),
+        ]
+        if let isNew { object.append(("new", .bool(isNew))) }
+        return .object(object)
+    }
+}

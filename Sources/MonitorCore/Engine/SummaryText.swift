@@ -1,0 +1,75 @@
+import Foundation
+
+/// The text summaries of finished polls. Text from the network is made safe for a terminal here.
+public enum SummaryText {
+    /// The first line of every summary: `NAME (TYPE): STATUS — N items, N new, N requests (N not modified), 1.2s`.
+    public static func headline(_ report: PollReport) -> String {
+        let status = report.status.rawValue.replacingOccurrences(of: "_", with: " ")
+        var parts = ["\(report.items) item\(report.items == 1 ? "" : "s")", "\(report.new) new"]
+        let requests = "\(report.requests) request\(report.requests == 1 ? "" : "s")"
+        parts.append(report.notModified > 0 ? "\(requests) (\(report.notModified) not modified)" : requests)
+        parts.append(seconds(report.duration))
+        var line = "\(report.feed) (\(report.type)): \(status) — \(parts.joined(separator: ", "))\n"
+        if let error = report.error {
+            line += "  error: \(TerminalText.sanitized(error))\n"
+        }
+        return line
+    }
+
+    /// The headline, the groups with their counts and what is new, then the latest items.
+    public static func standard(_ report: PollReport, now: Date, latest: Int = 5) -> String {
+        var output = headline(report)
+        if !report.groups.isEmpty {
+            output += table(
+                header: ["group", "items", "new"],
+                rows: report.groups.map {
+                    [TerminalText.sanitized($0.title), "\($0.count)", $0.new > 0 ? "+\($0.new)" : ""]
+                },
+                rightAligned: [1, 2])
+        }
+        if !report.latest.isEmpty {
+            output += "  latest:\n"
+            for item in report.latest.prefix(latest) {
+                let mark = report.newIDs.contains(item.id) ? "*" : " "
+                output += "  \(mark) \(shortDate(item.date, now: now))  \(TerminalText.sanitized(item.title))\n"
+            }
+        }
+        return output
+    }
+
+    /// Rows as a table indented by two spaces, columns separated by two spaces.
+    public static func table(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
+        let all = [header] + rows
+        let widths = (0..<header.count).map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            let cells = row.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return rightAligned.contains(column) ? pad + cell : cell + pad
+            }
+            var line = "  " + cells.joined(separator: "  ")
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line + "\n"
+        }.joined()
+    }
+
+    /// `1.2s`, `350ms`.
+    public static func seconds(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds < 1000 ? "\(milliseconds)ms" : String(format: "%.1fs", Double(milliseconds) / 1000)
+    }
+
+    /// Twelve characters: `       04:10` today, `Nov 21 04:10` this year, `2025-11-21  ` before; always UTC.
+    public static func shortDate(_ date: Date, now: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let today = calendar.dateComponents([.year, .month, .day], from: now)
+        let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        if parts.year == today.year, parts.month == today.month, parts.day == today.day { return "       \(time)" }
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        if parts.year == today.year {
+            return "\(months[(parts.month ?? 1) - 1]) \(String(format: "%2d", parts.day ?? 1)) \(time)"
+        }
+        return String(format: "%04d-%02d-%02d  ", parts.year ?? 0, parts.month ?? 1, parts.day ?? 1)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// The validators of a response, sent back to make the next request conditional.
+public struct Validators: Sendable, Hashable, Codable {
+    /// The `ETag`, exactly as received (quotes and `W/` included).
+    public var etag: String?
+    /// The `Last-Modified`, exactly as received.
+    public var lastModified: String?
+
+    /// Validators.
+    public init(etag: String?, lastModified: String?) {
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+
+    /// Whether there is anything to send back.
+    public var isEmpty: Bool { etag == nil && lastModified == nil }
+}
+
+/// Validators are kept per URL and per credential: an answer depends on who asks.
+public struct ValidatorKey: Sendable, Hashable {
+    /// The URL asked.
+    public var url: String
+    /// A fingerprint of the credential ("" without one): never the credential itself.
+    public var credential: String
+
+    /// A key.
+    public init(url: String, credential: String) {
+        self.url = url
+        self.credential = credential
+    }
+
+    /// The key of `url` asked with `credential`.
+    public init(url: String, credentialValue: String?) {
+        self.init(url: url, credential: credentialValue.map(Self.fingerprint) ?? "")
+    }
+
+    /// A one-way fingerprint of a credential (64-bit FNV-1a, hex), so that validators can be told apart by
+    /// credential without storing it.
+    public static func fingerprint(_ credential: String) -> String {
+        guard !credential.isEmpty else { return "" }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "monitor-credential:\(credential)".utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// What a server said of its rate limit in its last answer.
+public struct RateLimit: Sendable, Hashable, Codable {
+    /// Requests allowed per window.
+    public var limit: Int?
+    /// Requests left in this window.
+    public var remaining: Int?
+    /// When the window resets.
+    public var reset: Date?
+    /// Which limit (`core`, `search`).
+    public var resource: String?
+
+    /// The rate limit read from `x-ratelimit-*` headers, when there are any.
+    public init?(headers: HTTPHeaders) {
+        let remaining = headers["x-ratelimit-remaining"].flatMap { Int($0.trimmingWhitespace()) }
+        let limit = headers["x-ratelimit-limit"].flatMap { Int($0.trimmingWhitespace()) }
+        guard remaining != nil || limit != nil else { return nil }
+        self.limit = limit
+        self.remaining = remaining
+        self.reset = headers["x-ratelimit-reset"].flatMap { TimeInterval($0.trimmingWhitespace()) }.map {
+            Date(timeIntervalSince1970: $0)
+        }
+        self.resource = headers["x-ratelimit-resource"]
+    }
+}

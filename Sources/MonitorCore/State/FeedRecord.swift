@@ -1,0 +1,84 @@
+import Foundation
+
+/// What the state knows of a feed's polling, for `monitor status` and the scheduler.
+public struct FeedRecord: Sendable, Hashable, Codable {
+    /// The feed's name.
+    public var name: String
+    /// Its source type.
+    public var type: String
+    /// The outcome of the last poll: `ok`, `not_modified`, `partial` or `failed`.
+    public var status: String?
+    /// When the last poll ended.
+    public var lastPoll: Date?
+    /// When the last poll that did not fail ended.
+    public var lastSuccess: Date?
+    /// When the feed last had a new item.
+    public var lastNew: Date?
+    /// Why the last poll failed or was partial.
+    public var lastError: String?
+    /// How many polls in a row failed.
+    public var failures: Int
+    /// Before this time the feed must not be polled (rate limit, `Retry-After`).
+    public var notBefore: Date?
+    /// The shortest interval the server allows between polls.
+    public var minimumInterval: Duration?
+    /// The server's rate limit as last reported.
+    public var rateLimit: RateLimit?
+    /// How many items the feed keeps.
+    public var itemCount: Int
+
+    /// A record of a feed never polled.
+    public init(name: String, type: String) {
+        self.name = name
+        self.type = type
+        failures = 0
+        itemCount = 0
+    }
+}
+
+/// Everything stored for one feed, read in one transaction at the start of a poll.
+public struct FeedSnapshot: Sendable {
+    /// The feed's record, nil when it was never polled.
+    public var record: FeedRecord?
+    /// Its items, newest first.
+    public var items: [Item]
+    /// The groups of its last poll, in order.
+    public var groups: [ItemGroup]
+    /// Its HTTP validators.
+    public var validators: [ValidatorKey: Validators]
+    /// Values a source keeps between polls (such as a cached search result).
+    public var values: [String: String]
+
+    /// An empty snapshot, for a feed never polled.
+    public static let empty = FeedSnapshot(record: nil, items: [], groups: [], validators: [:], values: [:])
+}
+
+/// The results of one poll, written in one transaction.
+public struct PollCommit: Sendable {
+    /// The feed's new record.
+    public var record: FeedRecord
+    /// The feed's whole item set after the poll; nil to leave the stored items as they are.
+    public var items: [Item]?
+    /// When items not seen before were first seen.
+    public var firstSeen: Date
+    /// The group catalog; nil to leave it.
+    public var groups: [ItemGroup]?
+    /// Validators to store (empty validators delete the stored ones).
+    public var validators: [ValidatorKey: Validators]
+    /// Source values to store (nil deletes).
+    public var values: [String: String?]
+
+    /// A commit.
+    public init(
+        record: FeedRecord, items: [Item]?, firstSeen: Date, groups: [ItemGroup]?,
+        validators: [ValidatorKey: Validators],
+        values: [String: String?]
+    ) {
+        self.record = record
+        self.items = items
+        self.firstSeen = firstSeen
+        self.groups = groups
+        self.validators = validators
+        self.values = values
+    }
+}

@@ -1,0 +1,59 @@
+/// Text made safe for a terminal.
+public enum TerminalText {
+    /// `text` without control characters and escape sequences: a remote title cannot move the cursor, clear
+    /// the screen or change colours. Tabs become spaces; line breaks become spaces unless `keepNewlines`.
+    public static func sanitized(_ text: some StringProtocol, keepNewlines: Bool = false) -> String {
+        var output = String.UnicodeScalarView()
+        var scalars = String(text).unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            switch scalar.value {
+            case 0x1B:
+                skipEscapeSequence(&scalars)
+            case 0x9B:  // C1 CSI
+                skipControlSequence(&scalars)
+            case 0x09:
+                output.append(" ")
+            case 0x0A where keepNewlines:
+                output.append(scalar)
+            case 0x0A, 0x0D:
+                output.append(" ")
+            case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+                // C0/C1 controls, line/paragraph separators and bidirectional overrides are dropped.
+                continue
+            default:
+                output.append(scalar)
+            }
+        }
+        return String(output)
+    }
+
+    private static func skipEscapeSequence(_ scalars: inout String.UnicodeScalarView.Iterator) {
+        guard let next = scalars.next() else { return }
+        switch next {
+        case "[":
+            skipControlSequence(&scalars)
+        case "]", "P", "X", "^", "_":
+            // OSC, DCS, SOS, PM, APC: a string ended by BEL or ESC \.
+            while let scalar = scalars.next() {
+                if scalar.value == 0x07 { return }
+                if scalar.value == 0x1B {
+                    _ = scalars.next()
+                    return
+                }
+            }
+        default:
+            // A two-character escape (ESC c, ESC 7, ESC ( B …): intermediates 0x20–0x2F then one final.
+            var scalar = next
+            while (0x20...0x2F).contains(scalar.value), let following = scalars.next() {
+                scalar = following
+            }
+        }
+    }
+
+    private static func skipControlSequence(_ scalars: inout String.UnicodeScalarView.Iterator) {
+        // Parameters and intermediates, then one final byte in 0x40–0x7E.
+        while let scalar = scalars.next() {
+            if (0x40...0x7E).contains(scalar.value) { return }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import MonitorApp
+import MonitorCore
+import Testing
+
+/// A source declared only for this test, so the listing's layout is checked against known declarations.
+private struct SampleSource: FeedSource {
+    static let type = "sample"
+    static let summary = "A sample source"
+    static let options: [OptionSpec] = [
+        OptionSpec("path", .string(placeholder: "path"), required: true, doc: "Where to look"),
+        OptionSpec("depth", .integer(1...9), default: .integer(3), doc: "How deep"),
+        OptionSpec("secret", .string(), default: .string("s3cr3t"), secret: true, doc: "Hidden"),
+    ]
+
+    init(options: FeedOptions) {}
+
+    var retention: ItemRetention { .replace }
+
+    func poll(_ context: PollContext) -> AsyncThrowingStream<SourceUpdate, any Error> {
+        AsyncThrowingStream { $0.finish() }
+    }
+}
+
+@Suite("monitor sources")
+struct SourcesListingTests {
+    @Test("lists every source's options, then the common options and the settings, from the declarations")
+    func listing() {
+        let output = SourcesListing.render([SampleSource.self])
+        #expect(
+            output.hasPrefix(
+                """
+                Feed types, chosen with `type:` in feeds.yaml:
+
+                sample: A sample source
+                  path    path         required          Where to look
+                  depth   integer 1…9  default 3         How deep
+                  secret  text         default (hidden)  Hidden
+
+                Options of every feed:
+                """))
+        #expect(!output.contains("s3cr3t"))
+        #expect(
+            output.contains("  concurrency  integer 1…256  default 4      HTTP requests in flight across all feeds\n"))
+    }
+
+    @Test("every registered source and every option of each appears")
+    func everything() {
+        let output = SourcesListing.render(Registry.sources)
+        for source in Registry.sources {
+            #expect(output.contains("\n\(source.type): \(source.summary)\n"))
+            for option in source.options {
+                #expect(output.contains("  \(option.name) "), "\(source.type).\(option.name)")
+                #expect(output.contains(option.doc), "\(source.type).\(option.name)")
+            }
+        }
+    }
+
+    @Test("no source redeclares a common option with another type, and option names are unique")
+    func declarations() {
+        for source in Registry.sources {
+            let names = ConfigValidator.specs(of: source).map(\.name)
+            #expect(Set(names).count == names.count, "\(source.type)")
+            #expect(!source.options.contains { $0.name == "name" || $0.name == "type" }, "\(source.type)")
+        }
+        #expect(Set(Registry.sources.map { $0.type }).count == Registry.sources.count)
+    }
+}

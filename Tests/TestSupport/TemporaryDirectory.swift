@@ -1,0 +1,30 @@
+import Foundation
+
+/// A directory of its own for one test, removed when the test ends.
+public final class TemporaryDirectory: Sendable {
+    /// The directory.
+    public let url: URL
+
+    /// Creates a new, empty directory.
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("monitor-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Writes `text` to `name` inside the directory and returns its URL.
+    @discardableResult
+    public func write(_ name: String, _ text: String) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        try Data(text.utf8).write(to: file)
+        return file
+    }
+
+    /// The text of `name` inside the directory.
+    public func read(_ name: String) throws -> String {
+        try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+    }
+}
