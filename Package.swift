@@ -63,15 +63,26 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["MonitorCore"],
+            dependencies: [
+                "MonitorCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "MonitorYAMLTests", dependencies: ["MonitorYAML"]),
-        .testTarget(name: "MonitorCoreTests", dependencies: ["MonitorCore", "TestSupport"]),
+        .testTarget(
+            name: "MonitorCoreTests",
+            dependencies: ["MonitorCore", "TestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "MonitorAppTests",
             dependencies: ["MonitorApp", "MonitorCore", "TestSupport", "GitHubSource", "EONETSource"]
         ),
+        .testTarget(name: "GitHubSourceTests", dependencies: ["GitHubSource", "MonitorCore", "TestSupport"]),
+        .testTarget(name: "EONETSourceTests", dependencies: ["EONETSource", "MonitorCore", "TestSupport"]),
         /// Runs the built `monitor` executable as a user would.
         .testTarget(name: "EndToEndTests", dependencies: ["monitor", "TestSupport"]),
     ],

@@ -28,6 +28,9 @@ public protocol FeedSource: Sendable {
 
     /// The text summary of a finished poll; the default lists the groups and the latest items.
     func summary(of report: PollReport, now: Date) -> String
+
+    /// The details `monitor events` shows as columns after the date, in order (default: none).
+    static var detailColumns: [String] { get }
 }
 
 extension FeedSource {
@@ -37,6 +40,8 @@ extension FeedSource {
     public func summary(of report: PollReport, now: Date) -> String {
         SummaryText.standard(report, now: now)
     }
+
+    public static var detailColumns: [String] { [] }
 }
 
 /// How the items of a poll combine with those stored.

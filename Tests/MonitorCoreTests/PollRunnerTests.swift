@@ -1,0 +1,200 @@
+import Foundation
+import MonitorCore
+import Testing
+import TestSupport
+
+/// A source whose poll is scripted by the test: it GETs each URL in `urls` and turns every 200 into items
+/// `"<path>-<n>"` in the group named by the path; `groups` are announced first.
+private struct ScriptedSource: FeedSource {
+    static let type = "scripted"
+    static let summary = "A scripted source"
+    static let options: [OptionSpec] = [
+        OptionSpec("urls", .list(placeholder: "urls"), doc: "URLs to GET"),
+        OptionSpec("mode", .choice(["replace", "keep"]), default: .string("replace"), doc: "Retention"),
+        OptionSpec("catalog", .list(placeholder: "groups"), doc: "Groups announced first"),
+    ]
+    let options: FeedOptions
+
+    init(options: FeedOptions) { self.options = options }
+
+    var retention: ItemRetention { options.string("mode") == "keep" ? .keepNewest(3) : .replace }
+
+    func poll(_ context: PollContext) -> AsyncThrowingStream<SourceUpdate, any Error> {
+        let urls = options.list("urls") ?? []
+        let catalog = options.list("catalog") ?? []
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    if !catalog.isEmpty { continuation.yield(.groups(catalog.map { ItemGroup(id: $0, title: $0.uppercased()) })) }
+                    for (index, url) in urls.enumerated() {
+                        let group = String(url.split(separator: "/").last ?? "")
+                        do {
+                            let response = try await context.http.get(url)
+                            if response.status == 200 {
+                                let count = Int(String(decoding: response.body, as: UTF8.self)) ?? 0
+                                continuation.yield(
+                                    .items(
+                                        (0..<count).map {
+                                            Item(
+                                                id: "\(group)-\($0)", title: "\(group) \($0)",
+                                                date: Date(timeIntervalSince1970: Double(1_000_000 + $0)), groups: [group])
+                                        }))
+                            } else {
+                                continuation.yield(.items(context.stored.items.filter { $0.groups.contains(group) }))
+                            }
+                            continuation.yield(.completed(groups: [group]))
+                        } catch let error as FetchError where !error.isFatal {
+                            continuation.yield(.failure(SubRequestFailure(what: "group '\(group)'", message: "\(error)", group: group)))
+                        }
+                        continuation.yield(.progress(done: index + 1, total: urls.count))
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+extension FetchError {
+    /// In these tests a 404 fails the whole poll; anything else only its sub-request.
+    fileprivate var isFatal: Bool {
+        if case .status(404, _) = reason { return true }
+        return false
+    }
+}
+
+@Suite("The poll pipeline: counts, new items, retention, partial and failed polls")
+struct PollRunnerTests {
+    @Test("counts per group fill in, groups without items show 0, and everything is new on the first poll")
+    func firstPoll() async throws {
+        let harness = try PollHarness()
+        let transport = StubTransport { request in
+            let counts = ["a": "3", "b": "2", "c": "0"]
+            return HTTPResponse(status: 200, headers: ["ETag": "\"v1\""], body: Array((counts[String(request.url.suffix(1))] ?? "0").utf8))
+        }
+        let feed = PollHarness.feed(
+            ScriptedSource.self, options: ["urls": .list(["http://x/a", "http://x/b", "http://x/c"]), "catalog": .list(["a", "b", "c", "d"])])
+        let (report, views) = await harness.poll(ScriptedSource.self, feed: feed, transport: transport)
+        #expect(report.status == .ok)
+        #expect(report.error == nil)
+        #expect(report.requests == 3)
+        #expect(report.items == 5)
+        #expect(report.new == 5)
+        #expect(
+            report.groups == [
+                .init(id: "a", title: "A", count: 3, new: 3), .init(id: "b", title: "B", count: 2, new: 2),
+                .init(id: "c", title: "C", count: 0, new: 0), .init(id: "d", title: "D", count: 0, new: 0),
+            ])
+        // The first view is the stored snapshot (empty), the last has every count.
+        #expect(views.first?.groups.isEmpty == true)
+        #expect(views.last?.groups.map(\.count) == [3, 2, 0, 0])
+        #expect(views.last.map { ($0.done, $0.total) }! == (3, 3))
+        // Counts only grow as responses arrive.
+        let totals = views.map(\.items)
+        #expect(totals == totals.sorted())
+        #expect(try await harness.store.items(feed: "test").count == 5)
+    }
+
+    @Test("a second poll answered 304 everywhere is not_modified and sends the validators back")
+    func notModified() async throws {
+        let harness = try PollHarness()
+        let transport = StubTransport { request in
+            if request.headers["If-None-Match"] == "W/\"v1\"" { return HTTPResponse(status: 304, headers: ["ETag": "W/\"v2\""]) }
+            return HTTPResponse(status: 200, headers: ["ETag": "W/\"v1\""], body: Array("2".utf8))
+        }
+        let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(["http://x/a"])])
+        let first = await harness.poll(ScriptedSource.self, feed: feed, transport: transport).report
+        #expect(first.status == .ok)
+        let second = await harness.poll(ScriptedSource.self, feed: feed, transport: transport).report
+        #expect(second.status == .notModified)
+        #expect(second.items == 2)
+        #expect(second.new == 0)
+        #expect(second.notModified == 1)
+        #expect(transport.requests.map { $0.headers["If-None-Match"] } == [nil, "W/\"v1\""])
+        // The 304 carried a new ETag: it is the one sent next.
+        _ = await harness.poll(ScriptedSource.self, feed: feed, transport: transport)
+        #expect(transport.requests.last?.headers["If-None-Match"] == "W/\"v2\"")
+        #expect(transport.requests.allSatisfy { $0.headers["User-Agent"] == "monitor/\(MonitorVersion.current)" })
+    }
+
+    @Test("one failing sub-request makes the poll partial and keeps that group's stored items")
+    func partial() async throws {
+        let harness = try PollHarness()
+        let failing = StubTransport { request in
+            request.url.hasSuffix("/b") ? HTTPResponse(status: 500) : HTTPResponse(status: 200, body: Array("1".utf8))
+        }
+        let healthy = StubTransport { _ in HTTPResponse(status: 200, body: Array("2".utf8)) }
+        let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(["http://x/a", "http://x/b"])])
+        #expect(await harness.poll(ScriptedSource.self, feed: feed, transport: healthy).report.items == 4)
+        let report = await harness.poll(ScriptedSource.self, feed: feed, transport: failing).report
+        #expect(report.status == .partial)
+        #expect(report.error == "group 'b': GET http://x/b: HTTP 500 Internal Server Error (after 3 attempts)")
+        #expect(failing.requests.count == 4)  // a once, b three times (two retries)
+        // a now has 1 item; b keeps its 2 stored ones.
+        #expect(report.groups.map(\.count) == [1, 2])
+        #expect(try await harness.store.items(feed: "test").map(\.id).sorted() == ["a-0", "b-0", "b-1"])
+    }
+
+    @Test("a failed poll leaves the stored items and validators as they were")
+    func failedPoll() async throws {
+        let harness = try PollHarness()
+        let good = StubTransport { _ in HTTPResponse(status: 200, headers: ["ETag": "\"good\""], body: Array("2".utf8)) }
+        let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(["http://x/a", "http://x/gone"])])
+        _ = await harness.poll(ScriptedSource.self, feed: feed, transport: good)
+        let before = try await harness.store.snapshot(feed: "test")
+        let bad = StubTransport { request in
+            request.url.hasSuffix("/gone")
+                ? HTTPResponse(status: 404, body: Array(#"{"message":"Not Found"}"#.utf8))
+                : HTTPResponse(status: 200, headers: ["ETag": "\"new\""], body: Array("9".utf8))
+        }
+        let report = await harness.poll(ScriptedSource.self, feed: feed, transport: bad).report
+        #expect(report.status == .failed)
+        #expect(report.error == "GET http://x/gone: HTTP 404 Not Found: Not Found")
+        let after = try await harness.store.snapshot(feed: "test")
+        #expect(after.items == before.items)
+        #expect(after.validators == before.validators)
+        #expect(after.record?.failures == 1)
+        #expect(after.record?.status == "failed")
+        #expect(after.record?.lastError == "GET http://x/gone: HTTP 404 Not Found: Not Found")
+    }
+
+    @Test("keepNewest adds new items to the stored ones and keeps the newest, counting each once")
+    func keepNewest() async throws {
+        let harness = try PollHarness()
+        let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(["http://x/a"]), "mode": .string("keep")])
+        let three = StubTransport { _ in HTTPResponse(status: 200, body: Array("3".utf8)) }
+        let first = await harness.poll(ScriptedSource.self, feed: feed, transport: three).report
+        #expect((first.items, first.new) == (3, 3))
+        let five = StubTransport { _ in HTTPResponse(status: 200, body: Array("5".utf8)) }
+        let second = await harness.poll(ScriptedSource.self, feed: feed, transport: five).report
+        // Items a-0…a-4 dated in order: the newest three are a-4, a-3, a-2; a-2 is the only one seen before.
+        #expect(second.items == 3)
+        #expect(second.new == 2)
+        #expect(second.latest.map(\.id) == ["a-4", "a-3", "a-2"])
+        #expect(second.newIDs == ["a-4", "a-3"])
+    }
+
+    @Test("an exhausted rate limit fails at once with the reset time, and the feed is not polled before it")
+    func rateLimited() async throws {
+        let harness = try PollHarness()
+        let reset = Date().addingTimeInterval(3600).timeIntervalSince1970.rounded()
+        let transport = StubTransport { _ in
+            HTTPResponse(
+                status: 403, headers: ["X-RateLimit-Limit": "60", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "\(Int(reset))"],
+                body: Array(#"{"message":"API rate limit exceeded"}"#.utf8))
+        }
+        let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(["http://x/a"])])
+        let report = await harness.poll(ScriptedSource.self, feed: feed, transport: transport).report
+        let until = FetchError.format(Date(timeIntervalSince1970: reset))
+        #expect(report.status == .partial)
+        #expect(report.error == "group 'a': GET http://x/a: HTTP 403: rate limit exhausted (x-ratelimit-remaining: 0); not polled again before \(until)")
+        #expect(transport.requests.count == 1)
+        let again = await harness.poll(ScriptedSource.self, feed: feed, transport: transport).report
+        #expect(again.status == .failed)
+        #expect(again.error == "not polled: the server asked to wait until \(until)")
+        #expect(transport.requests.count == 1)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Logging
+import MonitorCore
+
+/// Polls a source as the engine does, against a transport of the test's choosing and a fresh state.
+public struct PollHarness: Sendable {
+    /// The state directory, removed when the harness goes.
+    public let directory: TemporaryDirectory
+    /// The state.
+    public let store: StateStore
+    /// The settings polls run with.
+    public var settings: Settings
+
+    /// A harness with an empty state and default settings (no retry delay worth waiting for).
+    public init(settings: Settings = Settings()) throws {
+        directory = try TemporaryDirectory()
+        store = try StateStore(directory: directory.url)
+        self.settings = settings
+    }
+
+    /// A feed of `Source`'s type named `name`, with `options` over the declared defaults.
+    public static func feed<Source: FeedSource>(
+        _ source: Source.Type, name: String = "test", options: [String: OptionValue] = [:]
+    ) -> FeedConfig {
+        var values = FeedOptions.defaults(of: ConfigValidator.specs(of: source))
+        values.set("name", .string(name), at: SourceLocation(line: 1, column: 1))
+        values.set("type", .string(source.type), at: SourceLocation(line: 1, column: 1))
+        for (key, value) in options { values.set(key, value, at: SourceLocation(line: 1, column: 1)) }
+        return FeedConfig(name: name, type: source.type, options: values, location: SourceLocation(line: 1, column: 1))
+    }
+
+    /// Polls `feed` once with a source made from its options, collecting every view shown on the way.
+    public func poll<Source: FeedSource>(
+        _ source: Source.Type, feed: FeedConfig, transport: any HTTPTransport, clock: PollClock = .system
+    ) async -> (report: PollReport, views: [FeedView]) {
+        var runner = PollRunner(
+            store: store, transport: transport, settings: settings, clock: clock, logger: Logger(label: "test"))
+        runner.policy.retryBaseDelay = .milliseconds(1)
+        let (stream, continuation) = AsyncStream<PollEvent>.makeStream()
+        let report = await runner.poll(feed, source: Source(options: feed.options), events: continuation)
+        continuation.finish()
+        var views: [FeedView] = []
+        for await event in stream {
+            if case .view(let view) = event { views.append(view) }
+        }
+        return (report, views)
+    }
+}
