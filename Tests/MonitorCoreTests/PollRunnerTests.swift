@@ -1,7 +1,7 @@
 import Foundation
 import MonitorCore
-import Testing
 import TestSupport
+import Testing
 
 /// A source whose poll is scripted by the test: it GETs each URL in `urls` and turns every 200 into items
 /// `"<path>-<n>"` in the group named by the path; `groups` are announced first.
@@ -25,7 +25,9 @@ private struct ScriptedSource: FeedSource {
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    if !catalog.isEmpty { continuation.yield(.groups(catalog.map { ItemGroup(id: $0, title: $0.uppercased()) })) }
+                    if !catalog.isEmpty {
+                        continuation.yield(.groups(catalog.map { ItemGroup(id: $0, title: $0.uppercased()) }))
+                    }
                     for (index, url) in urls.enumerated() {
                         let group = String(url.split(separator: "/").last ?? "")
                         do {
@@ -37,14 +39,17 @@ private struct ScriptedSource: FeedSource {
                                         (0..<count).map {
                                             Item(
                                                 id: "\(group)-\($0)", title: "\(group) \($0)",
-                                                date: Date(timeIntervalSince1970: Double(1_000_000 + $0)), groups: [group])
+                                                date: Date(timeIntervalSince1970: Double(1_000_000 + $0)),
+                                                groups: [group])
                                         }))
                             } else {
                                 continuation.yield(.items(context.stored.items.filter { $0.groups.contains(group) }))
                             }
                             continuation.yield(.completed(groups: [group]))
                         } catch let error as FetchError where !error.isFatal {
-                            continuation.yield(.failure(SubRequestFailure(what: "group '\(group)'", message: "\(error)", group: group)))
+                            continuation.yield(
+                                .failure(SubRequestFailure(what: "group '\(group)'", message: "\(error)", group: group))
+                            )
                         }
                         continuation.yield(.progress(done: index + 1, total: urls.count))
                     }
@@ -73,10 +78,15 @@ struct PollRunnerTests {
         let harness = try PollHarness()
         let transport = StubTransport { request in
             let counts = ["a": "3", "b": "2", "c": "0"]
-            return HTTPResponse(status: 200, headers: ["ETag": "\"v1\""], body: Array((counts[String(request.url.suffix(1))] ?? "0").utf8))
+            return HTTPResponse(
+                status: 200, headers: ["ETag": "\"v1\""],
+                body: Array((counts[String(request.url.suffix(1))] ?? "0").utf8))
         }
         let feed = PollHarness.feed(
-            ScriptedSource.self, options: ["urls": .list(["http://x/a", "http://x/b", "http://x/c"]), "catalog": .list(["a", "b", "c", "d"])])
+            ScriptedSource.self,
+            options: [
+                "urls": .list(["http://x/a", "http://x/b", "http://x/c"]), "catalog": .list(["a", "b", "c", "d"]),
+            ])
         let (report, views) = await harness.poll(ScriptedSource.self, feed: feed, transport: transport)
         #expect(report.status == .ok)
         #expect(report.error == nil)
@@ -102,7 +112,9 @@ struct PollRunnerTests {
     func notModified() async throws {
         let harness = try PollHarness()
         let transport = StubTransport { request in
-            if request.headers["If-None-Match"] == "W/\"v1\"" { return HTTPResponse(status: 304, headers: ["ETag": "W/\"v2\""]) }
+            if request.headers["If-None-Match"] == "W/\"v1\"" {
+                return HTTPResponse(status: 304, headers: ["ETag": "W/\"v2\""])
+            }
             return HTTPResponse(status: 200, headers: ["ETag": "W/\"v1\""], body: Array("2".utf8))
         }
         let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(["http://x/a"])])
@@ -141,7 +153,8 @@ struct PollRunnerTests {
     @Test("a failed poll leaves the stored items and validators as they were")
     func failedPoll() async throws {
         let harness = try PollHarness()
-        let good = StubTransport { _ in HTTPResponse(status: 200, headers: ["ETag": "\"good\""], body: Array("2".utf8)) }
+        let good = StubTransport { _ in HTTPResponse(status: 200, headers: ["ETag": "\"good\""], body: Array("2".utf8))
+        }
         let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(["http://x/a", "http://x/gone"])])
         _ = await harness.poll(ScriptedSource.self, feed: feed, transport: good)
         let before = try await harness.store.snapshot(feed: "test")
@@ -164,7 +177,8 @@ struct PollRunnerTests {
     @Test("keepNewest adds new items to the stored ones and keeps the newest, counting each once")
     func keepNewest() async throws {
         let harness = try PollHarness()
-        let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(["http://x/a"]), "mode": .string("keep")])
+        let feed = PollHarness.feed(
+            ScriptedSource.self, options: ["urls": .list(["http://x/a"]), "mode": .string("keep")])
         let three = StubTransport { _ in HTTPResponse(status: 200, body: Array("3".utf8)) }
         let first = await harness.poll(ScriptedSource.self, feed: feed, transport: three).report
         #expect((first.items, first.new) == (3, 3))
@@ -183,14 +197,20 @@ struct PollRunnerTests {
         let reset = Date().addingTimeInterval(3600).timeIntervalSince1970.rounded()
         let transport = StubTransport { _ in
             HTTPResponse(
-                status: 403, headers: ["X-RateLimit-Limit": "60", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "\(Int(reset))"],
+                status: 403,
+                headers: [
+                    "X-RateLimit-Limit": "60", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "\(Int(reset))",
+                ],
                 body: Array(#"{"message":"API rate limit exceeded"}"#.utf8))
         }
         let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(["http://x/a"])])
         let report = await harness.poll(ScriptedSource.self, feed: feed, transport: transport).report
         let until = FetchError.format(Date(timeIntervalSince1970: reset))
         #expect(report.status == .partial)
-        #expect(report.error == "group 'a': GET http://x/a: HTTP 403: rate limit exhausted (x-ratelimit-remaining: 0); not polled again before \(until)")
+        #expect(
+            report.error
+                == "group 'a': GET http://x/a: HTTP 403: rate limit exhausted (x-ratelimit-remaining: 0); not polled again before \(until)"
+        )
         #expect(transport.requests.count == 1)
         let again = await harness.poll(ScriptedSource.self, feed: feed, transport: transport).report
         #expect(again.status == .failed)

@@ -1,0 +1,38 @@
+import MonitorCore
+import Synchronization
+import Testing
+
+@Suite("Bounded merge of sub-requests")
+struct MergeBoundedTests {
+    @Test("every result arrives once, with never more than the limit running", arguments: [1, 2, 4])
+    func bounded(limit: Int) async throws {
+        let running = Mutex((now: 0, most: 0))
+        let stream = mergeBounded(Array(0..<12), limit: limit) { value in
+            running.withLock { state in
+                state.now += 1
+                state.most = max(state.most, state.now)
+            }
+            try await Task.sleep(for: .milliseconds(5))
+            running.withLock { $0.now -= 1 }
+            return value * 10
+        }
+        var results: [Int] = []
+        for try await value in stream { results.append(value) }
+        #expect(results.sorted() == (0..<12).map { $0 * 10 })
+        #expect(running.withLock { $0.most } == limit)
+    }
+
+    @Test("an error ends the stream with that error")
+    func error() async {
+        struct Boom: Error {}
+        let stream = mergeBounded([1, 2, 3], limit: 1) { value in
+            if value == 2 { throw Boom() }
+            return value
+        }
+        var results: [Int] = []
+        await #expect(throws: Boom.self) {
+            for try await value in stream { results.append(value) }
+        }
+        #expect(results == [1])
+    }
+}
