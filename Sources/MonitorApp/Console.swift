@@ -12,6 +12,12 @@ enum Console {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
+    /// Whether standard output (or error) is a terminal that may be redrawn: not redirected, `NO_COLOR` unset,
+    /// not `TERM=dumb`.
+    static func isTerminal(onStandardError: Bool) -> Bool {
+        colors(onStandardError: onStandardError)
+    }
+
     /// Whether the given stream is a terminal that accepts colour: not redirected, `NO_COLOR` unset, not `TERM=dumb`.
     static func colors(onStandardError: Bool) -> Bool {
         let environment = ProcessInfo.processInfo.environment

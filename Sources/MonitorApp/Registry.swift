@@ -9,4 +9,9 @@ public enum Registry {
         GitHubSource.self,
         EONETSource.self,
     ]
+
+    /// The source whose `type` is `name`.
+    public static func source(named name: String) -> (any FeedSource.Type)? {
+        sources.first { $0.type == name }
+    }
 }

@@ -14,7 +14,7 @@ public struct MonitorCommand: AsyncParsableCommand {
             2 invalid feeds file; 64 bad command-line usage.
             """,
         version: MonitorVersion.current,
-        subcommands: [Run.self, Validate.self, Sources.self, Init.self]
+        subcommands: [Run.self, Events.self, Status.self, Validate.self, Sources.self, Init.self]
     )
 
     public init() {}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import MonitorCore
+
+extension MonitorCommand {
+    /// `monitor events NAME`: a feed's stored items, newest first, offline.
+    struct Events: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List a feed's stored items, newest first (offline).",
+            discussion: "Example: monitor events planet --group wildfires --days 30"
+        )
+
+        @Argument(help: "The feed's name, as in the feeds file.")
+        var name: String
+
+        @Option(
+            help: ArgumentHelp("Only items of this group (an EONET category, a GitHub event type).", valueName: "id"))
+        var group: String?
+
+        @Option(help: "Only items dated within the last N days.")
+        var days: Int?
+
+        @Option(help: "At most N items.")
+        var limit: Int?
+
+        @Option(help: "Output format: text or json.")
+        var format: OutputFormat = .text
+
+        @OptionGroup var stateOptions: StateOptions
+
+        func validate() throws {
+            if let days, days < 1 { throw ValidationError("--days must be at least 1") }
+            if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        }
+
+        func run() async throws {
+            let store = try stateOptions.open()
+            let records = try await store.records()
+            guard let record = records.first(where: { $0.name == name }) else {
+                let known = records.map(\.name)
+                let hint =
+                    known.isEmpty
+                    ? "nothing is stored yet: run `monitor run --once` first"
+                    : (Suggestion.closest(to: name, in: known).map { "did you mean '\($0)'? " } ?? "")
+                        + "stored feeds: \(known.joined(separator: ", "))"
+                Console.error("monitor events: error: no stored feed named '\(name)' (\(hint))\n")
+                throw ExitStatus.failure
+            }
+            let items = EventsListing.filter(
+                try await store.items(feed: name), group: group, days: days, limit: limit, now: Date())
+            switch format {
+            case .json:
+                Console.out(JSONValue.array(items.map { $0.json() }).text + "\n")
+            case .text:
+                let columns = Registry.source(named: record.type)?.detailColumns ?? []
+                Console.out(EventsListing.text(items, columns: columns, now: Date()))
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Logging
+import MonitorCore
+
+/// One `monitor run --once`: every feed polled concurrently, their events fanned in to one display.
+struct PollSession {
+    var config: MonitorConfig
+    var store: StateStore
+    var format: OutputFormat
+    var verbose: Bool
+
+    /// Polls every feed once and returns their reports in the order of the feeds file.
+    func runOnce() async throws -> [PollReport] {
+        var logger = Logger(label: "monitor") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = verbose ? .debug : .warning
+        let transport = HTTPClientTransport(timeout: config.settings.timeout)
+        let runner = PollRunner(store: store, transport: transport, settings: config.settings, logger: logger)
+        // Validation guarantees every type is registered.
+        let sources = Dictionary(
+            config.feeds.compactMap { feed in
+                Registry.source(named: feed.type).map { (feed.name, $0.init(options: feed.options)) }
+            },
+            uniquingKeysWith: { $1 })
+        let display = RunDisplay(
+            format: format, terminal: Console.isTerminal(onStandardError: false), sources: sources,
+            feeds: config.feeds.map(\.name))
+
+        // N polls fan in through a task group into one stream of events, read by the display.
+        let (events, continuation) = AsyncStream<PollEvent>.makeStream()
+        let feeds = config.feeds
+        async let reports = withTaskGroup(of: (Int, PollReport).self) { group in
+            for (index, feed) in feeds.enumerated() {
+                group.addTask {
+                    guard let source = sources[feed.name] else {
+                        let report = PollReport(
+                            feed: feed.name, type: feed.type, status: .failed, error: "unknown feed type",
+                            started: Date())
+                        continuation.yield(.finished(report))
+                        return (index, report)
+                    }
+                    let report = await runner.poll(feed, source: source, events: continuation)
+                    continuation.yield(.finished(report))
+                    return (index, report)
+                }
+            }
+            var reports: [(Int, PollReport)] = []
+            for await report in group { reports.append(report) }
+            continuation.finish()
+            return reports.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        for await event in events {
+            display.show(event)
+        }
+        display.finish()
+        let finished = await reports
+        try? await transport.shutdown()
+        return finished
+    }
+}

@@ -1,0 +1,23 @@
+import MonitorCore
+
+/// The live progress lines of `run --once` on a terminal, as pure functions of the views.
+public enum ProgressText {
+    /// `  NAME  [######------]  3/5 requests  12 items, 3 new`; a feed not started yet shows `waiting`.
+    public static func line(feed: String, view: FeedView?, nameWidth: Int, barWidth: Int = 20) -> String {
+        let name = feed.padding(to: nameWidth)
+        guard let view else { return "  \(name)  waiting" }
+        let counts = "\(view.items) item\(view.items == 1 ? "" : "s"), \(view.new) new"
+        guard let total = view.total, total > 0 else {
+            return "  \(name)  polling…  \(view.done) request\(view.done == 1 ? "" : "s")  \(counts)"
+        }
+        let filled = min(barWidth, view.done * barWidth / total)
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled)
+        return "  \(name)  [\(bar)]  \(view.done)/\(total) requests  \(counts)"
+    }
+
+    /// The block of lines for the feeds still polling, in the order given.
+    public static func block(feeds: [String], views: [String: FeedView]) -> String {
+        let width = feeds.map(\.count).max() ?? 0
+        return feeds.map { line(feed: $0, view: views[$0], nameWidth: width) + "\n" }.joined()
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import MonitorCore
+
+/// Shows the events of a `run --once`: JSON lines, plain summaries, or on a terminal live progress lines
+/// redrawn in place with each summary printed above them as its feed finishes.
+final class RunDisplay {
+    private let format: OutputFormat
+    private let terminal: Bool
+    private let sources: [String: any FeedSource]
+    private var pending: [String]
+    private var views: [String: FeedView] = [:]
+    private var drawnLines = 0
+    private var lastDraw = Date.distantPast
+
+    init(format: OutputFormat, terminal: Bool, sources: [String: any FeedSource], feeds: [String]) {
+        self.format = format
+        self.terminal = terminal && format == .text
+        self.sources = sources
+        self.pending = feeds
+    }
+
+    /// Shows one event.
+    func show(_ event: PollEvent) {
+        switch event {
+        case .view(let view):
+            views[view.feed] = view
+            if terminal, Date().timeIntervalSince(lastDraw) > 0.05 { redraw() }
+        case .finished(let report):
+            pending.removeAll { $0 == report.feed }
+            switch format {
+            case .json:
+                Console.out(report.json.text + "\n")
+            case .text:
+                erase()
+                let summary =
+                    sources[report.feed]?.summary(of: report, now: Date()) ?? SummaryText.standard(report, now: Date())
+                Console.out(summary + "\n")
+                if terminal { redraw() }
+            }
+        }
+    }
+
+    /// Clears the progress lines at the end.
+    func finish() {
+        erase()
+    }
+
+    private func redraw() {
+        erase()
+        guard !pending.isEmpty else { return }
+        let block = ProgressText.block(feeds: pending, views: views)
+        Console.out(block)
+        drawnLines = pending.count
+        lastDraw = Date()
+    }
+
+    private func erase() {
+        guard terminal, drawnLines > 0 else { return }
+        Console.out("\u{1B}[\(drawnLines)A\u{1B}[J")
+        drawnLines = 0
+    }
+}

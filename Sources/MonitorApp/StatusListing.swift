@@ -1,0 +1,47 @@
+import Foundation
+import MonitorCore
+
+/// The listing of `monitor status`, as pure functions.
+public enum StatusListing {
+    /// A table of feeds: name, type, status, last poll, items, then the last error of each that has one.
+    public static func text(_ records: [FeedRecord], now: Date) -> String {
+        guard !records.isEmpty else { return "no feeds\n" }
+        let rows = records.map { record in
+            [
+                record.name, record.type, record.status?.replacingOccurrences(of: "_", with: " ") ?? "never polled",
+                record.lastPoll.map { ago($0, now: now) } ?? "-", "\(record.itemCount)",
+            ]
+        }
+        var output = SummaryText.table(
+            header: ["feed", "type", "status", "last poll", "items"], rows: rows, rightAligned: [4])
+        for record in records {
+            if let error = record.lastError {
+                let streak = record.failures > 1 ? " (\(record.failures) failures in a row)" : ""
+                output += "\(record.name): \(TerminalText.sanitized(error))\(streak)\n"
+            }
+        }
+        return output
+    }
+
+    /// A record as JSON.
+    public static func json(_ record: FeedRecord) -> JSONValue {
+        .object([
+            ("feed", .string(record.name)), ("type", .string(record.type)), ("status", .optional(record.status)),
+            ("lastPoll", record.lastPoll.map(JSONValue.date) ?? .null),
+            ("lastSuccess", record.lastSuccess.map(JSONValue.date) ?? .null), ("error", .optional(record.lastError)),
+            ("failures", .integer(record.failures)), ("items", .integer(record.itemCount)),
+            ("notBefore", record.notBefore.map(JSONValue.date) ?? .null),
+        ])
+    }
+
+    /// `just now`, `5m ago`, `3h ago`, `2d ago`.
+    public static func ago(_ date: Date, now: Date) -> String {
+        let seconds = Int(now.timeIntervalSince(date))
+        switch seconds {
+        case ..<60: return "just now"
+        case ..<3600: return "\(seconds / 60)m ago"
+        case ..<86_400: return "\(seconds / 3600)h ago"
+        default: return "\(seconds / 86_400)d ago"
+        }
+    }
+}
