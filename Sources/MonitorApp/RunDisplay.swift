@@ -37,6 +37,8 @@ final class RunDisplay {
                 Console.out(summary + "\n")
                 if terminal { redraw() }
             }
+        case .scheduled, .polling, .stopped:
+            break
         }
     }
 

@@ -1,7 +1,15 @@
+import Foundation
+
 /// What the engine reports while it polls feeds.
 public enum PollEvent: Sendable {
     /// A poll's display changed: the catalog joined with the running counts and progress.
     case view(FeedView)
     /// A poll ended.
     case finished(PollReport)
+    /// A feed waits for its next poll, due at the given time; `skipped` slots passed while the last poll ran.
+    case scheduled(feed: String, next: Date, skipped: Int)
+    /// A feed's poll started.
+    case polling(feed: String)
+    /// A feed was removed from the schedule.
+    case stopped(feed: String)
 }

@@ -66,6 +66,12 @@ public struct PollReport: Sendable {
     public var rateLimit: RateLimit?
     /// Before this time the feed is not polled again.
     public var notBefore: Date?
+    /// The shortest interval the server allows between polls (`X-Poll-Interval`).
+    public var minimumInterval: Duration?
+    /// How many polls in a row have failed, this one included (0 when it did not fail).
+    public var failures: Int = 0
+    /// Every new item of the poll, newest first.
+    public var newItems: [Item] = []
 
     /// A report.
     public init(

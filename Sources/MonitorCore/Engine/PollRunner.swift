@@ -54,10 +54,13 @@ public struct PollRunner: Sendable {
         var logger = self.logger
         logger[metadataKey: "feed"] = "\(feed.name)"
         let failed = { (message: String, record: FeedRecord?) -> PollReport in
-            PollReport(
+            var report = PollReport(
                 feed: feed.name, type: feed.type, status: .failed, error: message, items: record?.itemCount ?? 0,
                 started: started, duration: .milliseconds(Int64(self.clock.now().timeIntervalSince(started) * 1000)),
                 rateLimit: record?.rateLimit, notBefore: record?.notBefore)
+            report.minimumInterval = record?.minimumInterval
+            report.failures = record?.failures ?? 0
+            return report
         }
         let snapshot: FeedSnapshot
         do {
@@ -191,12 +194,14 @@ public struct PollRunner: Sendable {
         for index in counts.indices {
             counts[index].new = items.filter { newIDs.contains($0.id) && $0.groups.contains(counts[index].id) }.count
         }
-        return PollReport(
+        var report = PollReport(
             feed: feed.name, type: feed.type, status: status, error: record.lastError, requests: statistics.requests,
             notModified: statistics.notModified, bytes: statistics.bytes, items: items.count, new: newIDs.count,
-            groups: counts,
-            latest: Array(items.prefix(latestCount)), newIDs: newIDs, started: started, duration: elapsed,
+            groups: counts, latest: Array(items.prefix(latestCount)), newIDs: newIDs, started: started, duration: elapsed,
             rateLimit: record.rateLimit, notBefore: record.notBefore)
+        report.minimumInterval = record.minimumInterval
+        report.newItems = items.filter { newIDs.contains($0.id) }
+        return report
     }
 }
 

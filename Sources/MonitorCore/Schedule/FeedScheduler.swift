@@ -1,0 +1,125 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Polls feeds on their schedules until cancelled: each at its interval with jitter, never two polls of a
+/// feed at once, never before the server allows, backing off while it fails. The set of feeds can be
+/// replaced while it runs: added feeds start, removed ones stop, changed ones restart; the others go on.
+public final class FeedScheduler: Sendable {
+    /// A feed as scheduled: its configuration and the source that polls it.
+    public struct Entry: Sendable {
+        /// The feed.
+        public var feed: FeedConfig
+        /// Its source.
+        public var source: any FeedSource
+        /// What identifies the configuration: a change restarts the feed.
+        public var signature: String
+
+        /// An entry; `signature` should change whenever the feed's configuration does.
+        public init(feed: FeedConfig, source: any FeedSource, signature: String) {
+            self.feed = feed
+            self.source = source
+            self.signature = signature
+        }
+    }
+
+    private struct Running {
+        var signature: String
+        var task: Task<Void, Never>
+    }
+
+    private let runner: PollRunner
+    private let events: AsyncStream<PollEvent>.Continuation
+    private let running = Mutex<[String: Running]>([:])
+    /// The longest initial delay, so that feeds started together do not all fire at once.
+    public let stagger: Duration
+
+    /// A scheduler polling through `runner`, reporting to `events`.
+    public init(runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, stagger: Duration = .seconds(2)) {
+        self.runner = runner
+        self.events = events
+        self.stagger = stagger
+    }
+
+    /// The names of the feeds scheduled.
+    public var feeds: [String] { running.withLock { $0.keys.sorted() } }
+
+    /// Replaces the set of feeds: starts the new ones, stops the removed ones, restarts the changed ones.
+    /// Returns the names started, stopped and restarted.
+    @discardableResult
+    public func apply(_ entries: [Entry]) async -> (started: [String], stopped: [String], restarted: [String]) {
+        let wanted = Dictionary(entries.map { ($0.feed.name, $0) }, uniquingKeysWith: { $1 })
+        let (stopping, restarting, starting) = running.withLock { running in
+            let stopping = running.keys.filter { wanted[$0] == nil }.sorted()
+            let restarting = running.filter { name, current in wanted[name].map { $0.signature != current.signature } ?? false }
+                .keys.sorted()
+            let starting = wanted.keys.filter { running[$0] == nil }.sorted()
+            return (stopping, restarting, starting)
+        }
+        for name in stopping + restarting {
+            await stop(name)
+        }
+        for name in stopping { events.yield(.stopped(feed: name)) }
+        for name in restarting + starting {
+            if let entry = wanted[name] { start(entry) }
+        }
+        return (starting, stopping, restarting)
+    }
+
+    /// Stops every feed and waits for their polls to end (an in-flight poll is cancelled; nothing of it is stored).
+    public func stopAll() async {
+        for name in feeds { await stop(name) }
+    }
+
+    private func stop(_ name: String) async {
+        guard let current = running.withLock({ $0.removeValue(forKey: name) }) else { return }
+        current.task.cancel()
+        await current.task.value
+    }
+
+    private func start(_ entry: Entry) {
+        // Each feed runs in a task of its own, cancelled and awaited by `stop`: none outlives the scheduler's
+        // `stopAll`, which the service calls when it shuts down.
+        let task = Task { [runner, events, stagger] in
+            await Self.loop(entry, runner: runner, events: events, stagger: stagger)
+        }
+        running.withLock { $0[entry.feed.name] = Running(signature: entry.signature, task: task) }
+    }
+
+    private static func loop(
+        _ entry: Entry, runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, stagger: Duration
+    ) async {
+        let clock = runner.clock
+        let feed = entry.feed
+        let schedule = PollSchedule(interval: feed.options.duration("interval") ?? runner.settings.interval)
+        let record = try? await runner.store.snapshot(feed: feed.name).record
+        var failures = record?.failures ?? 0
+        var due = clock.now().addingTimeInterval(stagger.seconds * clock.random())
+        if let notBefore = record?.notBefore, notBefore > due { due = notBefore }
+        var skipped = 0
+        while !Task.isCancelled {
+            events.yield(.scheduled(feed: feed.name, next: due, skipped: skipped))
+            do {
+                let wait = due.timeIntervalSince(clock.now())
+                if wait > 0 { try await clock.sleep(.milliseconds(Int64((wait * 1000).rounded(.up)))) }
+            } catch {
+                return
+            }
+            guard !Task.isCancelled else { return }
+            events.yield(.polling(feed: feed.name))
+            let started = clock.now()
+            let report = await runner.poll(feed, source: entry.source, events: events)
+            guard !Task.isCancelled else { return }
+            events.yield(.finished(report))
+            failures = report.status == .failed ? max(report.failures, 1) : 0
+            let plan = schedule.plan(
+                started: started, finished: clock.now(), failures: failures, minimumInterval: report.minimumInterval,
+                notBefore: report.notBefore, random: clock.random())
+            due = plan.due
+            skipped = plan.skipped
+            if plan.skipped > 0 {
+                runner.logger.info("poll overran its interval", metadata: ["feed": "\(feed.name)", "skipped": "\(plan.skipped)"])
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// When a feed is polled next: its interval with a little jitter, never before the server allows, backing off
+/// exponentially while it fails. Pure functions, so the rules are tested with any clock.
+public struct PollSchedule: Sendable, Hashable {
+    /// The feed's interval.
+    public var interval: Duration
+    /// The jitter, as a fraction of the interval either way (0.1: ±10%).
+    public var jitter: Double
+    /// The longest back-off of a failing feed (the interval itself when that is longer).
+    public var backOffCap: Duration
+
+    /// A schedule for `interval`, jittered by ±10%, backing off to at most an hour.
+    public init(interval: Duration, jitter: Double = 0.1, backOffCap: Duration = .seconds(3600)) {
+        self.interval = interval
+        self.jitter = jitter
+        self.backOffCap = backOffCap
+    }
+
+    /// The delay after a poll before the next one.
+    ///
+    /// - Parameters:
+    ///   - failures: how many polls in a row failed (0 after a success).
+    ///   - minimumInterval: the shortest interval the server allows (`X-Poll-Interval`).
+    ///   - random: a fraction in 0..<1 choosing the jitter.
+    public func delay(failures: Int, minimumInterval: Duration?, random: Double) -> Duration {
+        var delay = interval
+        if failures > 0 {
+            // interval, 2×, 4×… up to the cap (or the interval itself when that is longer).
+            let cap = max(interval, backOffCap)
+            delay = min(interval * (1 << min(failures - 1, 20)), cap)
+        }
+        delay = delay * (1 + jitter * (random * 2 - 1))
+        if let minimumInterval { delay = max(delay, minimumInterval) }
+        return max(delay, .seconds(1))
+    }
+
+    /// The next poll after one that ran from `started` to `finished`: `delay` after it started, in cadence;
+    /// slots that passed while it ran are skipped, not stacked; never before `notBefore`.
+    public func plan(
+        started: Date, finished: Date, failures: Int, minimumInterval: Duration?, notBefore: Date?, random: Double
+    ) -> (due: Date, skipped: Int) {
+        let step = delay(failures: failures, minimumInterval: minimumInterval, random: random).seconds
+        var due = started.addingTimeInterval(step)
+        var skipped = 0
+        if due < finished {
+            skipped = Int((finished.timeIntervalSince(due) / step).rounded(.up))
+            due = due.addingTimeInterval(Double(skipped) * step)
+            if due < finished {
+                skipped += 1
+                due = due.addingTimeInterval(step)
+            }
+        }
+        if let notBefore, notBefore > due { due = notBefore }
+        return (due, skipped)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, with fractions.
+    public var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

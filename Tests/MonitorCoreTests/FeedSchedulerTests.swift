@@ -1,0 +1,193 @@
+import Foundation
+import Logging
+import MonitorCore
+import Synchronization
+import Testing
+import TestSupport
+
+/// Every event seen, in order.
+final class EventLog: Sendable {
+    private let events = Mutex<[PollEvent]>([])
+
+    func append(_ event: PollEvent) { events.withLock { $0.append(event) } }
+
+    func withLock<T>(_ body: ([PollEvent]) -> T) -> T { events.withLock { body($0) } }
+}
+
+/// A scheduler on a manual clock, polling scripted feeds through a stub transport.
+private final class SchedulerFixture: Sendable {
+    let clock = ManualClock()
+    let harness: PollHarness
+    let scheduler: FeedScheduler
+    let events = EventLog()
+    private let collector: Task<Void, Never>
+
+    init(transport: any HTTPTransport) throws {
+        var settings = Settings()
+        settings.retries = 0
+        harness = try PollHarness(settings: settings)
+        let runner = PollRunner(
+            store: harness.store, transport: transport, settings: settings, clock: clock.pollClock,
+            logger: Logger(label: "test"))
+        let (stream, continuation) = AsyncStream<PollEvent>.makeStream()
+        scheduler = FeedScheduler(runner: runner, events: continuation, stagger: .zero)
+        let events = self.events
+        collector = Task {
+            for await event in stream { events.append(event) }
+        }
+    }
+
+    func entry(_ name: String, url: String, interval: Duration = .seconds(60), signature: String = "1") -> FeedScheduler.Entry {
+        let feed = PollHarness.feed(
+            ScriptedSource.self, name: name, options: ["urls": .list([url]), "interval": .duration(interval)])
+        return FeedScheduler.Entry(feed: feed, source: ScriptedSource(options: feed.options), signature: signature)
+    }
+
+    /// The offsets from the start, in seconds, of the polls scheduled for `feed`.
+    func scheduled(_ feed: String) -> [Double] {
+        events.withLock { events in
+            events.compactMap { event in
+                if case .scheduled(feed, let next, _) = event { return next.timeIntervalSince1970 - 1_800_000_000 }
+                return nil
+            }
+        }
+    }
+
+    /// Waits (in real time, at most 5 s) until `count` polls of `feed` were scheduled.
+    func waitForScheduled(_ feed: String, count: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while scheduled(feed).count < count {
+            guard ContinuousClock.now < deadline else { throw TimeoutError(description: "\(feed) scheduled \(scheduled(feed))") }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    func statuses(_ feed: String) -> [PollReport.Status] {
+        events.withLock { events in
+            events.compactMap { event in
+                if case .finished(let report) = event, report.feed == feed { return report.status }
+                return nil
+            }
+        }
+    }
+
+    /// Advances the clock to each next deadline `count` times, letting the feeds catch up in between.
+    func run(steps count: Int, sleepers: Int = 1) async throws {
+        for _ in 0..<count {
+            try await clock.waitForSleepers(sleepers)
+            guard let next = clock.nextDeadline else { return }
+            clock.advance(to: next)
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try await clock.waitForSleepers(sleepers)
+        // Let the event collector catch up with what the feeds reported.
+        try await Task.sleep(for: .milliseconds(20))
+    }
+
+    func finish() async {
+        await scheduler.stopAll()
+        collector.cancel()
+    }
+}
+
+@Suite("The scheduler, on a controllable clock")
+struct FeedSchedulerTests {
+    @Test("a feed is polled at its interval")
+    func intervals() async throws {
+        let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array("1".utf8)) }
+        let fixture = try SchedulerFixture(transport: transport)
+        await fixture.scheduler.apply([fixture.entry("a", url: "http://x/a", interval: .seconds(60))])
+        // The first poll is at once (no stagger here); then three more, one a minute.
+        try await fixture.run(steps: 3)
+        try await fixture.waitForScheduled("a", count: 5)
+        #expect(transport.requests.count == 4)
+        #expect(fixture.scheduled("a") == [0, 60, 120, 180, 240])
+        #expect(fixture.statuses("a") == [.ok, .ok, .ok, .ok])
+        await fixture.finish()
+    }
+
+    @Test("a failing feed backs off exponentially, then recovers with its interval")
+    func backOffAndRecovery() async throws {
+        let calls = Mutex(0)
+        let transport = StubTransport { _ in
+            let call = calls.withLock { $0 += 1; return $0 }
+            return call <= 3 ? HTTPResponse(status: 404) : HTTPResponse(status: 200, body: Array("1".utf8))
+        }
+        let fixture = try SchedulerFixture(transport: transport)
+        await fixture.scheduler.apply([fixture.entry("a", url: "http://x/a", interval: .seconds(60))])
+        try await fixture.run(steps: 4)
+        try await fixture.waitForScheduled("a", count: 6)
+        #expect(fixture.statuses("a") == [.failed, .failed, .failed, .ok, .ok])
+        // Failures wait 60, 120, 240 s; after the recovery the interval is 60 s again.
+        #expect(fixture.scheduled("a") == [0, 60, 180, 420, 480, 540])
+        await fixture.finish()
+    }
+
+    @Test("the server's X-Poll-Interval and Retry-After are never undercut")
+    func serverMinimum() async throws {
+        let calls = Mutex(0)
+        let transport = StubTransport { _ in
+            let call = calls.withLock { $0 += 1; return $0 }
+            if call == 2 { return HTTPResponse(status: 503, headers: ["Retry-After": "900"]) }
+            return HTTPResponse(status: 200, headers: ["X-Poll-Interval": "120"], body: Array("1".utf8))
+        }
+        let fixture = try SchedulerFixture(transport: transport)
+        await fixture.scheduler.apply([fixture.entry("a", url: "http://x/a", interval: .seconds(60))])
+        try await fixture.run(steps: 2)
+        try await fixture.waitForScheduled("a", count: 4)
+        // 0: ok, X-Poll-Interval 120 → 120; there 503 Retry-After 900 → not before 1020; then 120 later.
+        #expect(fixture.scheduled("a") == [0, 120, 1020, 1140])
+        await fixture.finish()
+    }
+
+    @Test("a poll that overruns its interval is not stacked: the next slot is skipped")
+    func noOverlap() async throws {
+        let inFlight = Mutex((now: 0, most: 0))
+        let gate = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let transport = StubTransport { _ in
+            inFlight.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            await withCheckedContinuation { continuation in gate.withLock { $0 = continuation } }
+            inFlight.withLock { $0.now -= 1 }
+            return HTTPResponse(status: 200, body: Array("1".utf8))
+        }
+        let fixture = try SchedulerFixture(transport: transport)
+        await fixture.scheduler.apply([fixture.entry("a", url: "http://x/a", interval: .seconds(60))])
+        // The first poll hangs at the server while 150 s pass.
+        while gate.withLock({ $0 == nil }) { try await Task.sleep(for: .milliseconds(2)) }
+        fixture.clock.advance(by: .seconds(150))
+        gate.withLock { $0?.resume(); $0 = nil }
+        try await fixture.waitForScheduled("a", count: 2)
+        #expect(fixture.scheduled("a") == [0, 180])
+        let skipped = fixture.events.withLock { events in
+            events.compactMap { event -> Int? in
+                if case .scheduled("a", _, let skipped) = event { return skipped }
+                return nil
+            }
+        }
+        #expect(skipped == [0, 2])
+        #expect(inFlight.withLock { $0.most } == 1)
+        await fixture.finish()
+    }
+
+    @Test("applying a new set starts added feeds, stops removed ones, restarts changed ones, and leaves the rest")
+    func apply() async throws {
+        let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array("1".utf8)) }
+        let fixture = try SchedulerFixture(transport: transport)
+        let first = await fixture.scheduler.apply([
+            fixture.entry("a", url: "http://x/a"), fixture.entry("b", url: "http://x/b"),
+        ])
+        #expect(first.started == ["a", "b"])
+        try await fixture.run(steps: 1, sleepers: 2)
+        let second = await fixture.scheduler.apply([
+            fixture.entry("a", url: "http://x/a"), fixture.entry("c", url: "http://x/c"),
+        ])
+        #expect((second.started, second.stopped, second.restarted) == (["c"], ["b"], []))
+        let third = await fixture.scheduler.apply([
+            fixture.entry("a", url: "http://x/a2", signature: "2"), fixture.entry("c", url: "http://x/c"),
+        ])
+        #expect((third.started, third.stopped, third.restarted) == ([], [], ["a"]))
+        #expect(fixture.scheduler.feeds == ["a", "c"])
+        await fixture.finish()
+        #expect(fixture.scheduler.feeds == [])
+    }
+}

@@ -1,0 +1,25 @@
+import NIOCore
+
+/// The mutable state of a `TestHTTPServer`, always used under its lock.
+struct ServerState: Sendable {
+    /// Every request received so far, in arrival order.
+    var requests: [RecordedRequest] = []
+    /// Requests whose head has been received and whose response has not been fully handed to the connection.
+    var inFlight = 0
+    /// The most requests in flight at once since the start or the last reset.
+    var maxInFlight = 0
+    /// Every open connection, so that shutdown can close them all.
+    var connections: [ObjectIdentifier: any Channel] = [:]
+    /// Whether shutdown has begun: new connections are closed at once.
+    var isShutDown = false
+
+    mutating func requestStarted(_ request: RecordedRequest) {
+        requests.append(request)
+        inFlight += 1
+        maxInFlight = max(maxInFlight, inFlight)
+    }
+
+    mutating func requestFinished() {
+        inFlight -= 1
+    }
+}

@@ -1,0 +1,140 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A real HTTP/1.1 server on `127.0.0.1` and an ephemeral port, for tests that run a real HTTP client against it.
+///
+/// Each connection is kept alive as long as the client wants and serves its requests one after another; requests on
+/// different connections are handled concurrently. Request bodies are read and discarded.
+public final class TestHTTPServer: Sendable {
+    /// The port the server listens on.
+    public let port: Int
+    private let listener: any Channel
+    private let state: NIOLockedValueBox<ServerState>
+    private let serving: Task<Void, Never>
+
+    private init(port: Int, listener: any Channel, state: NIOLockedValueBox<ServerState>, serving: Task<Void, Never>) {
+        self.port = port
+        self.listener = listener
+        self.state = state
+        self.serving = serving
+    }
+
+    /// Starts a server whose answers come from `handler` (called concurrently, once per request).
+    ///
+    /// When the server shuts down, a handler still running is cancelled and no longer waited for.
+    public static func start(
+        _ handler: @escaping @Sendable (RecordedRequest) async -> TestResponse
+    ) async throws -> TestHTTPServer {
+        let state = NIOLockedValueBox(ServerState())
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(.backlog, value: 256)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: "127.0.0.1", port: 0) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let id = ObjectIdentifier(channel)
+                    let accepted = state.withLockedValue { state in
+                        guard !state.isShutDown else { return false }
+                        state.connections[id] = channel
+                        return true
+                    }
+                    guard accepted else {
+                        channel.close(promise: nil)
+                        throw ChannelError.ioOnClosedChannel
+                    }
+                    channel.closeFuture.whenComplete { _ in
+                        state.withLockedValue { $0.connections[id] = nil }
+                    }
+                    return try HTTPConnection.configure(channel)
+                }
+            }
+        guard let port = listener.channel.localAddress?.port else {
+            try? await listener.channel.close()
+            throw ChannelError.unknownLocalAddress
+        }
+        let serving = Task {
+            await withDiscardingTaskGroup { group in
+                do {
+                    try await listener.executeThenClose { connections in
+                        for try await connection in connections {
+                            group.addTask { await HTTPConnection.serve(connection, handler: handler, state: state) }
+                        }
+                    }
+                } catch {
+                    // The listener was closed or the task cancelled: shutting down.
+                }
+                group.cancelAll()
+            }
+        }
+        return TestHTTPServer(port: port, listener: listener.channel, state: state, serving: serving)
+    }
+
+    deinit {
+        // A server that was never shut down still closes its socket and connections once it is released.
+        listener.close(promise: nil)
+        serving.cancel()
+    }
+
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Every request received so far (since the last ``resetCounters()``), in arrival order.
+    ///
+    /// A request is recorded as soon as its head arrives, before its handler is called.
+    public var requests: [RecordedRequest] { state.withLockedValue { $0.requests } }
+
+    /// The most requests handled at once, from the arrival of a request's head until its response is fully handed
+    /// to the connection (just before its last bytes are written, so a client that has a whole response never sees it
+    /// still counted).
+    public var maxInFlight: Int { state.withLockedValue { $0.maxInFlight } }
+
+    /// The number of requests being handled now; a hanging request counts until its connection closes.
+    public var inFlight: Int { state.withLockedValue { $0.inFlight } }
+
+    /// Clears ``requests`` and ``maxInFlight`` (which starts again from the requests in flight now, 0 when idle).
+    public func resetCounters() {
+        state.withLockedValue { state in
+            state.requests = []
+            state.maxInFlight = state.inFlight
+        }
+    }
+
+    /// Closes the listening socket and every open connection (also those with a hanging request or a running
+    /// handler), and waits until they are closed; calling it again does nothing more.
+    public func shutdown() async throws {
+        let connections = state.withLockedValue { state in
+            state.isShutDown = true
+            return Array(state.connections.values)
+        }
+        listener.close(promise: nil)
+        for connection in connections {
+            connection.close(promise: nil)
+        }
+        serving.cancel()
+        await serving.value
+        try? await listener.closeFuture.get()
+        for connection in connections {
+            try? await connection.closeFuture.get()
+        }
+    }
+}
+
+/// Runs `body` with a started server and always shuts it down, also when `body` throws.
+public func withTestHTTPServer<T: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ handler: @escaping @Sendable (RecordedRequest) async -> TestResponse,
+    _ body: (TestHTTPServer) async throws -> T
+) async throws -> T {
+    let server = try await TestHTTPServer.start(handler)
+    let result: T
+    do {
+        result = try await body(server)
+    } catch {
+        try? await server.shutdown()
+        throw error
+    }
+    try await server.shutdown()
+    return result
+}

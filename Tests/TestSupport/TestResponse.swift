@@ -1,0 +1,61 @@
+/// What the server answers.
+public struct TestResponse: Sendable {
+    /// The status code, e.g. 200, 304 or 503.
+    public var status: Int
+    /// The header fields, written in this order.
+    ///
+    /// The server adds `Content-Length` (the body's size, 0 for an empty body) unless this sets `Content-Length`
+    /// or `Transfer-Encoding` itself; with `Transfer-Encoding: chunked` the body is sent chunked.
+    public var headers: [(name: String, value: String)]
+    /// The body; not sent for a `HEAD` request or a 1xx, 204 or 304 status.
+    public var body: [UInt8]
+    /// How long to wait before answering.
+    public var delay: Duration
+    /// Whether to never answer, e.g. to make a client's timeout fire.
+    ///
+    /// The request stays in flight until the client closes the connection or the server shuts down.
+    public var hang: Bool
+
+    /// Makes a response.
+    public init(
+        status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = [], delay: Duration = .zero
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.delay = delay
+        self.hang = false
+    }
+
+    /// A response with `text` as its body and `Content-Type: application/json` (unless `headers` has a
+    /// `Content-Type`) before `headers`.
+    public static func json(
+        _ text: String, status: Int = 200, headers: [(name: String, value: String)] = []
+    ) -> TestResponse {
+        TestResponse(status: status, headers: adding("application/json", to: headers), body: Array(text.utf8))
+    }
+
+    /// A response with `text` as its body and `Content-Type: text/plain; charset=utf-8` (unless `headers` has a
+    /// `Content-Type`) before `headers`.
+    public static func text(
+        _ text: String, status: Int = 200, headers: [(name: String, value: String)] = []
+    ) -> TestResponse {
+        TestResponse(status: status, headers: adding("text/plain; charset=utf-8", to: headers), body: Array(text.utf8))
+    }
+
+    /// A response that never comes: see ``hang``.
+    public static let hang: TestResponse = {
+        var response = TestResponse()
+        response.hang = true
+        return response
+    }()
+
+    private static func adding(
+        _ contentType: String, to headers: [(name: String, value: String)]
+    ) -> [(name: String, value: String)] {
+        if headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            return headers
+        }
+        return [(name: "Content-Type", value: contentType)] + headers
+    }
+}

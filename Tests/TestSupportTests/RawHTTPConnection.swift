@@ -1,0 +1,84 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// A plain TCP connection that sends hand-written HTTP/1.1 requests and reads the raw responses, to check the bytes
+/// on the wire.
+struct RawHTTPConnection {
+    /// The connection ended before a whole response arrived.
+    struct EndOfStream: Error {}
+
+    private var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+    private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    private var received = ByteBuffer()
+
+    /// Connects to `127.0.0.1:port`, runs `body` with the connection, and closes it.
+    static func withConnection<T: Sendable>(
+        port: Int, _ body: (inout RawHTTPConnection) async throws -> T
+    ) async throws -> T {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        return try await channel.executeThenClose { inbound, outbound in
+            var connection = RawHTTPConnection(iterator: inbound.makeAsyncIterator(), outbound: outbound)
+            return try await body(&connection)
+        }
+    }
+
+    private init(
+        iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
+        outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    ) {
+        self.iterator = iterator
+        self.outbound = outbound
+    }
+
+    /// Sends `text` as it is.
+    func send(_ text: String) async throws {
+        try await outbound.write(ByteBuffer(string: text))
+    }
+
+    /// Reads one response framed by `Content-Length` (or without a body: `bodyless`, or a 204 or 304 status); returns
+    /// its head (the status line and header lines, without the blank line) and its body.
+    mutating func readResponse(bodyless: Bool = false) async throws -> (head: String, body: String) {
+        let separator = Array("\r\n\r\n".utf8)
+        var headEnd: Int?
+        while headEnd == nil {
+            let bytes = Array(received.readableBytesView)
+            headEnd = bytes.indices.dropLast(separator.count - 1).first {
+                bytes[$0..<$0 + separator.count].elementsEqual(separator)
+            }
+            if headEnd == nil {
+                try await receiveMore()
+            }
+        }
+        let head = received.readString(length: headEnd!)!
+        received.moveReaderIndex(forwardBy: separator.count)
+        let lines = head.components(separatedBy: "\r\n")
+        let status = lines[0].split(separator: " ")[1]
+        var length = 0
+        if !bodyless && status != "204" && status != "304" {
+            for line in lines.dropFirst() where line.lowercased().hasPrefix("content-length:") {
+                length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))!
+            }
+        }
+        while received.readableBytes < length {
+            try await receiveMore()
+        }
+        return (head, received.readString(length: length)!)
+    }
+
+    /// Whether the server closes the connection now, without sending anything more.
+    mutating func isClosedByServer() async throws -> Bool {
+        guard received.readableBytes == 0 else { return false }
+        return try await iterator.next() == nil
+    }
+
+    private mutating func receiveMore() async throws {
+        guard var more = try await iterator.next() else { throw EndOfStream() }
+        received.writeBuffer(&more)
+    }
+}
