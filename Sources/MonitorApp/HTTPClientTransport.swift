@@ -9,8 +9,12 @@ public final class HTTPClientTransport: HTTPTransport {
     private let client: HTTPClient
 
     /// A transport with its own client; call `shutdown()` when done.
-    public init(timeout: Duration) {
+    public init(timeout: Duration, concurrency: Int = 8) {
         var configuration = HTTPClient.Configuration()
+        // Our own retry logic decides about refused connections; AHC would otherwise retry them silently for
+        // the whole connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, concurrency)
         let amount = TimeAmount.milliseconds(
             Int64(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: amount, read: amount)

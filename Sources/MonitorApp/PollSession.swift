@@ -13,7 +13,7 @@ struct PollSession {
     func runOnce() async throws -> [PollReport] {
         var logger = Logger(label: "monitor") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose ? .debug : .warning
-        let transport = HTTPClientTransport(timeout: config.settings.timeout)
+        let transport = HTTPClientTransport(timeout: config.settings.timeout, concurrency: config.settings.concurrency)
         let runner = PollRunner(store: store, transport: transport, settings: config.settings, logger: logger)
         // Validation guarantees every type is registered.
         let sources = Dictionary(

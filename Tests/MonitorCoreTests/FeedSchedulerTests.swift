@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import MonitorCore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Every event seen, in order.
 final class EventLog: Sendable {
@@ -37,7 +37,9 @@ private final class SchedulerFixture: Sendable {
         }
     }
 
-    func entry(_ name: String, url: String, interval: Duration = .seconds(60), signature: String = "1") -> FeedScheduler.Entry {
+    func entry(_ name: String, url: String, interval: Duration = .seconds(60), signature: String = "1")
+        -> FeedScheduler.Entry
+    {
         let feed = PollHarness.feed(
             ScriptedSource.self, name: name, options: ["urls": .list([url]), "interval": .duration(interval)])
         return FeedScheduler.Entry(feed: feed, source: ScriptedSource(options: feed.options), signature: signature)
@@ -57,7 +59,9 @@ private final class SchedulerFixture: Sendable {
     func waitForScheduled(_ feed: String, count: Int) async throws {
         let deadline = ContinuousClock.now + .seconds(5)
         while scheduled(feed).count < count {
-            guard ContinuousClock.now < deadline else { throw TimeoutError(description: "\(feed) scheduled \(scheduled(feed))") }
+            guard ContinuousClock.now < deadline else {
+                throw TimeoutError(description: "\(feed) scheduled \(scheduled(feed))")
+            }
             try await Task.sleep(for: .milliseconds(2))
         }
     }
@@ -110,7 +114,9 @@ struct FeedSchedulerTests {
     func backOffAndRecovery() async throws {
         let calls = Mutex(0)
         let transport = StubTransport { _ in
-            let call = calls.withLock { $0 += 1; return $0 }
+            let call = calls.withLock {
+                $0 += 1; return $0
+            }
             return call <= 3 ? HTTPResponse(status: 404) : HTTPResponse(status: 200, body: Array("1".utf8))
         }
         let fixture = try SchedulerFixture(transport: transport)
@@ -127,7 +133,9 @@ struct FeedSchedulerTests {
     func serverMinimum() async throws {
         let calls = Mutex(0)
         let transport = StubTransport { _ in
-            let call = calls.withLock { $0 += 1; return $0 }
+            let call = calls.withLock {
+                $0 += 1; return $0
+            }
             if call == 2 { return HTTPResponse(status: 503, headers: ["Retry-After": "900"]) }
             return HTTPResponse(status: 200, headers: ["X-Poll-Interval": "120"], body: Array("1".utf8))
         }
@@ -145,7 +153,9 @@ struct FeedSchedulerTests {
         let inFlight = Mutex((now: 0, most: 0))
         let gate = Mutex<CheckedContinuation<Void, Never>?>(nil)
         let transport = StubTransport { _ in
-            inFlight.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            inFlight.withLock {
+                $0.now += 1; $0.most = max($0.most, $0.now)
+            }
             await withCheckedContinuation { continuation in gate.withLock { $0 = continuation } }
             inFlight.withLock { $0.now -= 1 }
             return HTTPResponse(status: 200, body: Array("1".utf8))
@@ -155,7 +165,9 @@ struct FeedSchedulerTests {
         // The first poll hangs at the server while 150 s pass.
         while gate.withLock({ $0 == nil }) { try await Task.sleep(for: .milliseconds(2)) }
         fixture.clock.advance(by: .seconds(150))
-        gate.withLock { $0?.resume(); $0 = nil }
+        gate.withLock {
+            $0?.resume(); $0 = nil
+        }
         try await fixture.waitForScheduled("a", count: 2)
         #expect(fixture.scheduled("a") == [0, 180])
         let skipped = fixture.events.withLock { events in

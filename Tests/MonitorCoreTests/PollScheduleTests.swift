@@ -29,7 +29,8 @@ struct PollScheduleTests {
         #expect(schedule.delay(failures: 0, minimumInterval: .seconds(60), random: 0.5).seconds == 60)
         let notBefore = start.addingTimeInterval(900)
         let plan = schedule.plan(
-            started: start, finished: start.addingTimeInterval(1), failures: 0, minimumInterval: nil, notBefore: notBefore,
+            started: start, finished: start.addingTimeInterval(1), failures: 0, minimumInterval: nil,
+            notBefore: notBefore,
             random: 0.5)
         #expect(plan.due == notBefore)
     }

@@ -85,7 +85,8 @@ public final class ManualClock: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let cancelled = state.withLock { state -> Bool in
                     if Task.isCancelled { return true }
-                    state.sleepers[id] = Sleeper(deadline: state.now.addingTimeInterval(duration.seconds), continuation: continuation)
+                    state.sleepers[id] = Sleeper(
+                        deadline: state.now.addingTimeInterval(duration.seconds), continuation: continuation)
                     return false
                 }
                 if cancelled { continuation.resume(throwing: CancellationError()) }

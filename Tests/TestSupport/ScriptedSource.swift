@@ -31,7 +31,9 @@ public struct ScriptedSource: FeedSource {
                         continuation.yield(.groups(catalog.map { ItemGroup(id: $0, title: $0.uppercased()) }))
                     }
                     var done = 0
-                    for try await updates in mergeBounded(urls, limit: limit, { try await Self.fetch($0, context: context) }) {
+                    for try await updates in mergeBounded(
+                        urls, limit: limit, { try await Self.fetch($0, context: context) })
+                    {
                         for update in updates { continuation.yield(update) }
                         done += 1
                         continuation.yield(.progress(done: done, total: urls.count))
@@ -55,7 +57,8 @@ public struct ScriptedSource: FeedSource {
             let count = Int(String(decoding: response.body, as: UTF8.self)) ?? 0
             let items = (0..<count).map {
                 Item(
-                    id: "\(group)-\($0)", title: "\(group) \($0)", date: Date(timeIntervalSince1970: Double(1_000_000 + $0)),
+                    id: "\(group)-\($0)", title: "\(group) \($0)",
+                    date: Date(timeIntervalSince1970: Double(1_000_000 + $0)),
                     groups: [group])
             }
             return [.items(items), .completed(groups: [group])]
@@ -72,4 +75,3 @@ extension FetchError {
         return false
     }
 }
-

@@ -197,7 +197,8 @@ public struct PollRunner: Sendable {
         var report = PollReport(
             feed: feed.name, type: feed.type, status: status, error: record.lastError, requests: statistics.requests,
             notModified: statistics.notModified, bytes: statistics.bytes, items: items.count, new: newIDs.count,
-            groups: counts, latest: Array(items.prefix(latestCount)), newIDs: newIDs, started: started, duration: elapsed,
+            groups: counts, latest: Array(items.prefix(latestCount)), newIDs: newIDs, started: started,
+            duration: elapsed,
             rateLimit: record.rateLimit, notBefore: record.notBefore)
         report.minimumInterval = record.minimumInterval
         report.newItems = items.filter { newIDs.contains($0.id) }

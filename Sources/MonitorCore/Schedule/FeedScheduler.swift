@@ -51,8 +51,10 @@ public final class FeedScheduler: Sendable {
         let wanted = Dictionary(entries.map { ($0.feed.name, $0) }, uniquingKeysWith: { $1 })
         let (stopping, restarting, starting) = running.withLock { running in
             let stopping = running.keys.filter { wanted[$0] == nil }.sorted()
-            let restarting = running.filter { name, current in wanted[name].map { $0.signature != current.signature } ?? false }
-                .keys.sorted()
+            let restarting = running.filter { name, current in
+                wanted[name].map { $0.signature != current.signature } ?? false
+            }
+            .keys.sorted()
             let starting = wanted.keys.filter { running[$0] == nil }.sorted()
             return (stopping, restarting, starting)
         }
@@ -118,7 +120,8 @@ public final class FeedScheduler: Sendable {
             due = plan.due
             skipped = plan.skipped
             if plan.skipped > 0 {
-                runner.logger.info("poll overran its interval", metadata: ["feed": "\(feed.name)", "skipped": "\(plan.skipped)"])
+                runner.logger.info(
+                    "poll overran its interval", metadata: ["feed": "\(feed.name)", "skipped": "\(plan.skipped)"])
             }
         }
     }
