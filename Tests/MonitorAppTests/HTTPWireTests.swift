@@ -180,16 +180,16 @@ struct HTTPWireTests {
         arguments: [(3, nil, 3), (4, 2, 2)] as [(Int, Int?, Int)])
     func concurrency(global: Int, perFeed: Int?, expected: Int) async throws {
         let wire = try Wire(settings: settings(concurrency: global))
-        try await withTestHTTPServer({ _ in TestResponse(status: 200, body: Array("1".utf8), delay: .milliseconds(150))
-            }) { server in
-                let urls = (0..<8).map { "\(server.baseURL)/u\($0)" }
-                async let first = wire.poll(wire.feed("one", urls: urls, parallel: true, concurrency: perFeed))
-                async let second = wire.poll(
-                    wire.feed("two", urls: perFeed == nil ? urls : [], parallel: true, concurrency: perFeed))
-                let reports = await [first, second]
-                #expect(reports.allSatisfy { $0.status == .ok })
-                #expect(server.maxInFlight == expected)
-            }
+        let slow = TestResponse(status: 200, body: Array("1".utf8), delay: .milliseconds(150))
+        try await withTestHTTPServer({ _ in slow }) { server in
+            let urls = (0..<8).map { "\(server.baseURL)/u\($0)" }
+            let others = perFeed == nil ? urls : []
+            async let first = wire.poll(wire.feed("one", urls: urls, parallel: true, concurrency: perFeed))
+            async let second = wire.poll(wire.feed("two", urls: others, parallel: true, concurrency: perFeed))
+            let reports = await [first, second]
+            #expect(reports.allSatisfy { $0.status == .ok })
+            #expect(server.maxInFlight == expected)
+        }
         try await wire.shutdown()
     }
 }
