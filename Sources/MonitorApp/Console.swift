@@ -12,6 +12,13 @@ enum Console {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
+    /// The width of the terminal on standard output, or 100 when it is not one.
+    static func width() -> Int {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 100 }
+        return Int(size.ws_col)
+    }
+
     /// Whether standard output (or error) is a terminal that may be redrawn: not redirected, `NO_COLOR` unset,
     /// not `TERM=dumb`.
     static func isTerminal(onStandardError: Bool) -> Bool {

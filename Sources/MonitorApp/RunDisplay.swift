@@ -37,7 +37,7 @@ final class RunDisplay {
                 Console.out(summary + "\n")
                 if terminal { redraw() }
             }
-        case .scheduled, .polling, .stopped:
+        case .scheduled, .polling, .stopped, .notice:
             break
         }
     }

@@ -2,16 +2,22 @@ import ArgumentParser
 import Foundation
 import Logging
 import MonitorCore
+import ServiceLifecycle
 
 extension MonitorCommand {
     /// `monitor run`: polls the feeds of the feeds file.
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Poll the feeds of the feeds file.",
+            abstract: "Poll the feeds of the feeds file, continuously or --once.",
             discussion: """
+                Without --once, every feed is polled at its interval until SIGINT (Ctrl-C) or SIGTERM, which stop \
+                it gracefully (exit 0). The feeds file is watched: a valid change starts, stops or restarts the \
+                feeds concerned; an invalid one is reported and the last valid feeds keep running.
+
                 With --once, every feed is polled once, concurrently, and the command exits: 0 when every feed \
                 succeeded, 1 when any failed or partly failed, 2 when the feeds file is invalid.
-                --format json prints one JSON object per feed polled, one per line.
+
+                --format json prints one JSON object per poll, one per line.
                 """
         )
 
@@ -29,11 +35,23 @@ extension MonitorCommand {
 
         func run() async throws {
             let config = try options.load()
-            guard once else {
-                Console.error("monitor run: watching continuously is not built yet; use `monitor run --once`\n")
-                throw ExitStatus.usage
-            }
             let store = try stateOptions.open()
+            guard once else {
+                var logger = Logger(label: "monitor") { StreamLogHandler.standardError(label: $0) }
+                logger.logLevel = verbose ? .debug : .warning
+                var serviceOptions = MonitorService.Options(configPath: options.path, store: store)
+                serviceOptions.format = format
+                serviceOptions.terminal = Console.isTerminal(onStandardError: false)
+                serviceOptions.width = Console.width()
+                serviceOptions.logger = logger
+                let service = MonitorService(config: config, options: serviceOptions)
+                var groupLogger = logger
+                groupLogger.logLevel = .warning
+                let group = ServiceGroup(
+                    services: [service], gracefulShutdownSignals: [.sigint, .sigterm], logger: groupLogger)
+                try await group.run()
+                return
+            }
             let reports = try await PollSession(config: config, store: store, format: format, verbose: verbose)
                 .runOnce()
             if reports.contains(where: \.isFailure) { throw ExitStatus.failure }

@@ -83,6 +83,9 @@ public struct FeedConfig: Sendable {
         OptionSpec(
             "concurrency", .integer(1...256), doc: "HTTP requests of this feed in flight (at most settings.concurrency)"
         ),
+        OptionSpec(
+            "expect_update_within", .duration(),
+            doc: "Show the feed as stale when it has had no new item for this long (`monitor run`)"),
     ]
 
     /// Checks a feed name: letters, digits, `.`, `_` and `-`, starting with a letter or digit.

@@ -12,4 +12,6 @@ public enum PollEvent: Sendable {
     case polling(feed: String)
     /// A feed was removed from the schedule.
     case stopped(feed: String)
+    /// A message for the log, such as a reloaded configuration.
+    case notice(String)
 }

@@ -1,0 +1,102 @@
+import Foundation
+import MonitorCore
+
+/// The live view of `monitor run` on a terminal, as pure functions: one line per feed, then the summary of
+/// the feed that changed last.
+public enum LiveView {
+    /// What the view knows of one feed.
+    public struct FeedLine: Sendable, Equatable {
+        /// Where a feed stands.
+        public enum Phase: String, Sendable, Equatable {
+            case waiting
+            case polling
+            case ok
+            case notModified = "not modified"
+            case partial
+            case failed
+        }
+
+        /// The feed's name.
+        public var name: String
+        /// Where it stands.
+        public var phase: Phase = .waiting
+        /// Requests done and expected while polling.
+        public var progress: (done: Int, total: Int?)?
+        /// Items after the last poll (or so far while polling).
+        public var items = 0
+        /// New items of the last poll.
+        public var new = 0
+        /// When it polls next.
+        public var next: Date?
+        /// Polls failed in a row.
+        public var failures = 0
+        /// Whether it has had no new item for longer than it should (`expect_update_within`).
+        public var stale = false
+
+        /// A feed waiting for its first poll.
+        public init(name: String) {
+            self.name = name
+        }
+
+        public static func == (lhs: FeedLine, rhs: FeedLine) -> Bool {
+            lhs.name == rhs.name && lhs.phase == rhs.phase && lhs.progress?.done == rhs.progress?.done
+                && lhs.progress?.total == rhs.progress?.total && lhs.items == rhs.items && lhs.new == rhs.new
+                && lhs.next == rhs.next && lhs.failures == rhs.failures && lhs.stale == rhs.stale
+        }
+    }
+
+    /// The view: a line per feed, each cut to `width` columns, then a blank line and `focus` (at most
+    /// `focusLines` lines of it).
+    public static func render(_ lines: [FeedLine], focus: String?, now: Date, width: Int, focusLines: Int = 16)
+        -> String
+    {
+        let nameWidth = lines.map(\.name.count).max() ?? 0
+        var output = lines.map { cut(line($0, nameWidth: nameWidth), to: width) + "\n" }.joined()
+        if let focus, !focus.isEmpty {
+            output += "\n"
+            output += focus.split(separator: "\n", omittingEmptySubsequences: false).prefix(focusLines)
+                .map { cut(String($0), to: width) }.joined(separator: "\n")
+            if !output.hasSuffix("\n") { output += "\n" }
+        }
+        return output
+    }
+
+    /// One feed's line: `  NAME  STATE  ITEMS  NEW  next HH:MM:SS`.
+    public static func line(_ line: FeedLine, nameWidth: Int) -> String {
+        var state: String
+        switch line.phase {
+        case .polling:
+            if let progress = line.progress, let total = progress.total, total > 0 {
+                let filled = min(10, progress.done * 10 / total)
+                state =
+                    "polling [" + String(repeating: "#", count: filled) + String(repeating: "-", count: 10 - filled)
+                    + "] \(progress.done)/\(total)"
+            } else {
+                state = "polling…"
+            }
+        case .failed:
+            state = line.failures > 1 ? "failed (\(line.failures)×)" : "failed"
+        default:
+            state = line.phase.rawValue
+        }
+        if line.stale, line.phase != .polling, line.phase != .failed { state = "stale" }
+        let items = "\(line.items) item\(line.items == 1 ? "" : "s")"
+        let new = line.new > 0 ? "+\(line.new) new" : ""
+        let next = line.phase == .polling ? "" : line.next.map { "next \(time($0))" } ?? ""
+        var text = "  " + line.name.padding(to: nameWidth) + "  " + state.padding(to: 26) + "  " + items.padding(to: 11)
+        text += "  " + new.padding(to: 9) + "  " + next
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
+
+    /// `HH:MM:SS` in UTC.
+    public static func time(_ date: Date) -> String {
+        String(ISO8601.string(date).dropFirst(11).prefix(8))
+    }
+
+    /// `text` cut to `width` characters, with `…` where it was cut.
+    static func cut(_ text: String, to width: Int) -> String {
+        guard width > 1, text.count > width else { return text }
+        return String(text.prefix(width - 1)) + "…"
+    }
+}

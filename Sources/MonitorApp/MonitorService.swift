@@ -1,0 +1,184 @@
+import Foundation
+import Logging
+import MonitorCore
+import ServiceLifecycle
+import Synchronization
+
+/// The long-running `monitor run`: the shared scheduler polling every feed, the feeds file watched for
+/// changes, and the display. Runs under swift-service-lifecycle: on graceful shutdown (SIGINT, SIGTERM) the
+/// in-flight polls are cancelled — nothing half-written is committed — and `run()` returns.
+public final class MonitorService: Service, Sendable {
+    /// How the service is wired; tests substitute the sources, the transport and the output.
+    public struct Options: Sendable {
+        /// The feeds file.
+        public var configPath: String
+        /// The state.
+        public var store: StateStore
+        /// The sources `type:` may name.
+        public var sources: [any FeedSource.Type] = Registry.sources
+        /// The environment for `${VAR}`.
+        public var environment: [String: String] = ProcessInfo.processInfo.environment
+        /// Text or JSON lines.
+        var format: OutputFormat = .text
+        /// Whether standard output is a terminal that may be redrawn.
+        public var terminal = false
+        /// The terminal's width.
+        public var width = 100
+        /// How often the feeds file is checked for changes.
+        public var watchInterval: Duration = .seconds(1)
+        /// Where results go (standard output).
+        public var output: @Sendable (String) -> Void = { Console.out($0) }
+        /// Where problems go (standard error).
+        public var errors: @Sendable (String) -> Void = { Console.error($0) }
+        /// Makes the transport for given settings, with what shuts it down.
+        public var makeTransport: @Sendable (Settings) -> (any HTTPTransport, @Sendable () async -> Void) = {
+            settings in
+            let transport = HTTPClientTransport(timeout: settings.timeout, concurrency: settings.concurrency)
+            return (transport, { try? await transport.shutdown() })
+        }
+        /// The longest initial delay of a feed, so feeds do not all fire at once.
+        public var stagger: Duration = .seconds(2)
+        /// The logger.
+        public var logger = Logger(label: "monitor")
+
+        /// Options for the feeds file at `configPath` and the state `store`.
+        public init(configPath: String, store: StateStore) {
+            self.configPath = configPath
+            self.store = store
+        }
+
+        /// Prints JSON lines instead of text.
+        public var json: Bool {
+            get { format == .json }
+            set { format = newValue ? .json : .text }
+        }
+    }
+
+    /// The scheduler and transport of one set of settings.
+    private struct Generation: Sendable {
+        var settings: Settings
+        var scheduler: FeedScheduler
+        var shutdown: @Sendable () async -> Void
+    }
+
+    private let options: Options
+    private let initial: MonitorConfig
+
+    /// A service that starts with the validated `config`.
+    public init(config: MonitorConfig, options: Options) {
+        self.initial = config
+        self.options = options
+    }
+
+    public func run() async throws {
+        let (events, continuation) = AsyncStream<PollEvent>.makeStream()
+        let loader = ConfigLoader(sources: options.sources, environment: options.environment)
+        let display = LiveDisplay(
+            format: options.format, terminal: options.terminal, feeds: initial.feeds, sources: sources(of: initial),
+            output: options.output, width: options.width)
+        let current = Current(start(initial.settings, events: continuation))
+        await current.value.scheduler.apply(entries(of: initial))
+
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await event in events { display.show(event) }
+            }
+            // Watch the feeds file until a graceful shutdown cancels the watch.
+            let seen = Current((try? String(contentsOfFile: options.configPath, encoding: .utf8)) ?? "")
+            do {
+                try await cancelWhenGracefulShutdown {
+                    while true {
+                        try await Task.sleep(for: self.options.watchInterval)
+                        let text = (try? String(contentsOfFile: self.options.configPath, encoding: .utf8)) ?? ""
+                        guard text != seen.value else { continue }
+                        seen.value = text
+                        current.value = await self.reload(
+                            text, loader: loader, generation: current.value, events: continuation, display: display)
+                    }
+                }
+            } catch {
+                // Cancelled by the graceful shutdown (or the task's cancellation): stop below.
+            }
+            await current.value.scheduler.stopAll()
+            await current.value.shutdown()
+            continuation.finish()
+        }
+        display.finish()
+    }
+
+    // MARK: - Reloading
+
+    private func reload(
+        _ text: String, loader: ConfigLoader, generation: Generation, events: AsyncStream<PollEvent>.Continuation,
+        display: LiveDisplay
+    ) async -> Generation {
+        let loaded = loader.load(text: text, path: options.configPath)
+        guard let config = loaded.config else {
+            options.errors(
+                "\(options.configPath) changed but is invalid; still running the last valid feeds:\n"
+                    + loaded.renderedDiagnostics())
+            return generation
+        }
+        display.setFeeds(config.feeds, sources: sources(of: config))
+        var current = generation
+        var restartedAll = false
+        if config.settings != generation.settings {
+            await generation.scheduler.stopAll()
+            await generation.shutdown()
+            current = start(config.settings, events: events)
+            restartedAll = true
+        }
+        let changes = await current.scheduler.apply(entries(of: config))
+        var parts: [String] = []
+        if restartedAll {
+            parts.append("settings changed, restarted every feed")
+        } else {
+            if !changes.started.isEmpty { parts.append("started \(changes.started.joined(separator: ", "))") }
+            if !changes.stopped.isEmpty { parts.append("stopped \(changes.stopped.joined(separator: ", "))") }
+            if !changes.restarted.isEmpty { parts.append("restarted \(changes.restarted.joined(separator: ", "))") }
+        }
+        if parts.isEmpty { parts.append("no feed changed") }
+        events.yield(.notice("\(options.configPath) reloaded: \(parts.joined(separator: "; "))"))
+        return current
+    }
+
+    private func start(_ settings: Settings, events: AsyncStream<PollEvent>.Continuation) -> Generation {
+        let (transport, shutdown) = options.makeTransport(settings)
+        let runner = PollRunner(store: options.store, transport: transport, settings: settings, logger: options.logger)
+        let scheduler = FeedScheduler(runner: runner, events: events, stagger: options.stagger)
+        return Generation(settings: settings, scheduler: scheduler, shutdown: shutdown)
+    }
+
+    private func sources(of config: MonitorConfig) -> [String: any FeedSource] {
+        Dictionary(
+            config.feeds.compactMap { feed in
+                options.sources.first { $0.type == feed.type }.map { (feed.name, $0.init(options: feed.options)) }
+            }, uniquingKeysWith: { $1 })
+    }
+
+    private func entries(of config: MonitorConfig) -> [FeedScheduler.Entry] {
+        config.feeds.compactMap { feed in
+            guard let type = options.sources.first(where: { $0.type == feed.type }) else { return nil }
+            let signature =
+                feed.type + "|"
+                + feed.options.settings.keys.sorted().map { key in
+                    "\(key)=\(feed.options[key].map { "\($0)" } ?? "")"
+                }.joined(separator: "|")
+            return FeedScheduler.Entry(feed: feed, source: type.init(options: feed.options), signature: signature)
+        }
+    }
+}
+
+/// A value shared between the service's tasks.
+private final class Current<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+
+    init(_ value: Value) {
+        storage = Mutex(value)
+    }
+
+    var value: Value {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Logging
+import MonitorApp
+import MonitorCore
+import ServiceLifecycle
+import Synchronization
+import TestSupport
+import Testing
+
+/// Lines written by the service, collected for assertions.
+private final class Lines: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func append(_ text: String) { lines.withLock { $0.append(text) } }
+
+    var all: [String] { lines.withLock { $0 } }
+
+    /// Waits (real time, at most 10 s) until a line satisfies `predicate`.
+    func wait(for what: String, _ predicate: @escaping (String) -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !all.contains(where: predicate) {
+            guard ContinuousClock.now < deadline else { throw TimeoutError(description: "no line \(what) in \(all)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
+
+@Suite("monitor run as a long-running service")
+struct MonitorServiceTests {
+    @Test("editing the feeds file while it runs: valid, then invalid, then valid again")
+    func editsTheConfig() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try StateStore(directory: directory.url.appendingPathComponent("state"))
+        let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array("1".utf8)) }
+        let feed = { (name: String) in
+            "  - {name: \(name), type: scripted, urls: [\"http://x/\(name)\"], interval: 1h}\n"
+        }
+        let path = try directory.write("feeds.yaml", "feeds:\n" + feed("a")).path
+        let loader = ConfigLoader(sources: [ScriptedSource.self], environment: [:])
+        let config = try #require(loader.load(path: path).config)
+
+        let output = Lines()
+        let errors = Lines()
+        var options = MonitorService.Options(configPath: path, store: store)
+        options.sources = [ScriptedSource.self]
+        options.environment = [:]
+        options.json = true
+        options.watchInterval = .milliseconds(20)
+        options.stagger = .zero
+        options.output = { text in output.append(text) }
+        options.errors = { text in errors.append(text) }
+        options.makeTransport = { _ in (transport, {}) }
+        let service = MonitorService(config: config, options: options)
+        let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
+
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            try await output.wait(for: "a polled") { $0.contains(#""feed":"a""#) }
+
+            // Valid: b added, a removed.
+            try directory.write("feeds.yaml", "feeds:\n" + feed("b"))
+            try await output.wait(for: "b polled") { $0.contains(#""feed":"b""#) }
+
+            // Invalid: reported with line and column; b keeps running.
+            try directory.write(
+                "feeds.yaml", "feeds:\n" + feed("b") + "  - {name: c, type: scripted, mode: sideways}\n")
+            try await errors.wait(for: "the error") {
+                $0.contains("feeds.yaml:3:37: error: 'mode' must be one of replace, keep")
+            }
+
+            // Valid again: c starts.
+            try directory.write("feeds.yaml", "feeds:\n" + feed("b") + feed("c"))
+            try await output.wait(for: "c polled") { $0.contains(#""feed":"c""#) }
+
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        let polled = Set(transport.requests.map(\.url))
+        #expect(polled == ["http://x/a", "http://x/b", "http://x/c"])
+        // b was neither restarted by the invalid edit nor by the second valid one: one poll (interval 1h).
+        #expect(transport.requests.filter { $0.url == "http://x/b" }.count == 1)
+        #expect(try await store.records().map(\.name) == ["a", "b", "c"])
+        #expect(errors.all.count == 1)
+    }
+}
