@@ -55,6 +55,30 @@ let package = Package(
         ),
         .executableTarget(name: "monitor", dependencies: ["MonitorApp"]),
 
+        // MARK: - Benchmarks and the offline demo
+
+        /// A local stand-in for the GitHub and EONET APIs on 127.0.0.1, from generated data.
+        .executableTarget(
+            name: "monitor-standin",
+            dependencies: [
+                "MonitorCore",
+                "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/StandIn"
+        ),
+        /// Measures the EONET source's decoding of one events document.
+        .executableTarget(
+            name: "monitor-bench",
+            dependencies: [
+                "MonitorCore",
+                "EONETSource",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Bench"
+        ),
+
         // MARK: - Feed sources (Plugins/ holds feed sources, not SwiftPM package plugins)
 
         .target(name: "GitHubSource", dependencies: ["MonitorCore"], path: "Plugins/GitHub"),

@@ -1,0 +1,72 @@
+import ArgumentParser
+import EONETSource
+import Foundation
+import Logging
+import MonitorCore
+
+extension BenchCommand {
+    /// `monitor-bench decode FILE`: the EONET source's decoding of one events document, through its public
+    /// poll, and a count of its events per category.
+    struct Decode: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Decode an EONET events document with the eonet source and count its events per category.",
+            discussion: """
+                Reads FILE, hands it to the eonet source as the answer of one events request, counts the items per \
+                category and prints one JSON line: events, seconds (reading and decoding), eventsPerSecond and \
+                the count of each category.
+                """)
+
+        @Argument(help: "An EONET v3 events document (the answer of GET /events).")
+        var file: String
+
+        func run() async throws {
+            let started = ContinuousClock.now
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ValidationError("cannot read \(file)")
+            }
+            let counts = try await Self.count(document: Array(data))
+            let elapsed = ContinuousClock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let events = counts[DocumentTransport.documentCategory] ?? 0
+            let categories = DocumentTransport.categories.map { (key: $0, value: JSONValue.integer(counts[$0] ?? 0)) }
+            let line = JSONValue.object([
+                ("events", .integer(events)), ("bytes", .integer(data.count)), ("seconds", .number(seconds)),
+                ("eventsPerSecond", .number((Double(events) / seconds).rounded())), ("categories", .object(categories)),
+            ])
+            print(line.text)
+        }
+
+        /// The number of items of each category after the eonet source polled a server holding `document`.
+        static func count(document: [UInt8]) async throws -> [String: Int] {
+            var logger = Logger(label: "monitor-bench")
+            logger.logLevel = .error
+            var options = FeedOptions.defaults(of: EONETSource.options)
+            options.set("api", .string("http://bench.invalid/api/v3"))
+            options.set("status", .string("all"))
+            options.set("days", .integer(36_500))
+            let settings = Settings()
+            let http = FeedHTTP(
+                transport: DocumentTransport(document: document), policy: HTTPPolicy(settings: settings),
+                limiters: [AsyncSemaphore(limit: 2)], logger: logger)
+            let context = PollContext(
+                feed: "bench", options: options, http: http, stored: .empty, values: SourceValues([:]),
+                logger: logger, clock: .system, concurrency: 2)
+            var items: [String: Item] = [:]
+            for try await update in EONETSource(options: options).poll(context) {
+                switch update {
+                case .items(let batch):
+                    for item in batch { items[item.id] = item }
+                case .failure(let failure):
+                    throw ValidationError("the eonet source could not decode the document: \(failure.message)")
+                default:
+                    break
+                }
+            }
+            var counts: [String: Int] = [:]
+            for item in items.values {
+                for group in item.groups { counts[group, default: 0] += 1 }
+            }
+            return counts
+        }
+    }
+}
