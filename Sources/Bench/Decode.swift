@@ -28,7 +28,9 @@ extension BenchCommand {
             let elapsed = ContinuousClock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let events = counts[DocumentTransport.documentCategory] ?? 0
-            let categories = DocumentTransport.categories.map { (key: $0, value: JSONValue.integer(counts[$0] ?? 0)) }
+            let categories = DocumentTransport.categories.compactMap { category in
+                counts[category].map { (key: category, value: JSONValue.integer($0)) }
+            }
             let line = JSONValue.object([
                 ("events", .integer(events)), ("bytes", .integer(data.count)), ("seconds", .number(seconds)),
                 ("eventsPerSecond", .number((Double(events) / seconds).rounded())), ("categories", .object(categories)),

@@ -1,0 +1,419 @@
+#!/usr/bin/env python3
+"""Helpers of benchmarks/run.sh: HTTP to the stand-in, JSON, /proc sampling and the final report.
+
+Every wait here is bounded in time; every request goes to 127.0.0.1.
+"""
+
+import json
+import math
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+
+
+def fail(message):
+    print(f"benchmarks: error: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def local(url):
+    if not url.startswith("http://127.0.0.1:"):
+        fail(f"refusing to send a request anywhere but 127.0.0.1: {url}")
+    return url
+
+
+# MARK: - Commands used by run.sh
+
+
+def cmd_listen(path, seconds):
+    """Waits until the stand-in printed its first line to `path`; prints its URL."""
+    deadline = time.monotonic() + float(seconds)
+    while time.monotonic() < deadline:
+        try:
+            with open(path) as handle:
+                line = handle.readline()
+        except FileNotFoundError:
+            line = ""
+        match = re.match(r"listening on (http://127\.0\.0\.1:\d+)\s*$", line)
+        if match:
+            print(match.group(1))
+            return
+        time.sleep(0.05)
+    fail(f"the stand-in did not say where it listens within {seconds} s")
+
+
+def cmd_http(method, url, out=None):
+    """GET or POST `url` (127.0.0.1 only); the body goes to `out` or standard output. Fails unless 200."""
+    request = urllib.request.Request(local(url), method=method, headers={"User-Agent": "monitor-benchmarks"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            body = response.read()
+    except Exception as error:  # noqa: BLE001 - any failure of the stand-in is fatal here
+        fail(f"{method} {url}: {error}")
+    if out:
+        with open(out, "wb") as handle:
+            handle.write(body)
+    else:
+        sys.stdout.write(body.decode())
+
+
+def parse_value(text):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def cmd_sample(args):
+    """Prints one JSON object from `key=value` (value as JSON when it parses) and `key@file` (a JSON file)."""
+    sample = {}
+    for arg in args:
+        if "@" in arg and ("=" not in arg or arg.index("@") < arg.index("=")):
+            key, path = arg.split("@", 1)
+            with open(path) as handle:
+                text = handle.read().strip()
+            try:
+                sample[key] = json.loads(text)
+            except ValueError:
+                fail(f"{path} is not JSON: {text[:200]!r}")
+        else:
+            key, value = arg.split("=", 1)
+            sample[key] = parse_value(value)
+    print(json.dumps(sample))
+
+
+def cmd_reports(path, expect_status=None):
+    """Sums the JSON lines `monitor run --format json` printed; fails on a missing field or a failed feed."""
+    totals = {"feeds": 0, "requests": 0, "notModified": 0, "items": 0, "bytes": 0, "statuses": {}}
+    with open(path) as handle:
+        for number, line in enumerate(handle, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                report = json.loads(line)
+            except ValueError:
+                fail(f"{path}:{number}: not JSON: {line[:200]}")
+            for field in ("feed", "status", "requests", "notModified", "items", "bytes"):
+                if field not in report:
+                    fail(f"{path}:{number}: the report has no '{field}'")
+            totals["feeds"] += 1
+            for field in ("requests", "notModified", "items", "bytes"):
+                totals[field] += report[field]
+            totals["statuses"][report["status"]] = totals["statuses"].get(report["status"], 0) + 1
+            if report["status"] in ("failed", "partial"):
+                fail(f"{path}:{number}: feed '{report['feed']}' {report['status']}: {report.get('error')}")
+    if totals["feeds"] == 0:
+        fail(f"{path}: no report")
+    if expect_status and set(totals["statuses"]) != {expect_status}:
+        fail(f"{path}: expected every feed '{expect_status}', got {totals['statuses']}")
+    print(json.dumps(totals))
+
+
+def proc_sample(pid):
+    """(CPU seconds, resident kB) of process `pid`."""
+    with open(f"/proc/{pid}/stat") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / ticks
+    rss = 0
+    with open(f"/proc/{pid}/status") as handle:
+        for line in handle:
+            if line.startswith("VmRSS:"):
+                rss = int(line.split()[1])
+    return cpu, rss
+
+
+def cmd_watch(pid, output, feeds, rounds, timeout):
+    """Samples CPU time and RSS of `pid` each time another `feeds` JSON lines (a round of polls) are in `output`."""
+    pid, feeds, rounds, timeout = int(pid), int(feeds), int(rounds), float(timeout)
+    start = time.monotonic()
+    cpu0, rss0 = proc_sample(pid)
+    samples = [{"round": 0, "polls": 0, "seconds": 0.0, "cpu": cpu0, "rssKB": rss0}]
+    polls = 0
+    while len(samples) <= rounds:
+        if time.monotonic() - start > timeout:
+            fail(f"only {polls} polls of {feeds * rounds} within {timeout:.0f} s")
+        if not os.path.exists(f"/proc/{pid}"):
+            fail(f"the monitor (pid {pid}) exited after {polls} polls")
+        with open(output, "rb") as handle:
+            polls = handle.read().count(b"\n")
+        while len(samples) <= rounds and polls >= len(samples) * feeds:
+            cpu, rss = proc_sample(pid)
+            samples.append(
+                {
+                    "round": len(samples),
+                    "polls": polls,
+                    "seconds": round(time.monotonic() - start, 3),
+                    "cpu": cpu,
+                    "rssKB": rss,
+                }
+            )
+        time.sleep(0.1)
+    print(json.dumps(samples))
+
+
+# MARK: - The report
+
+
+def median(values):
+    return statistics.median(values) if values else None
+
+
+def machine():
+    def run(command):
+        try:
+            return subprocess.run(command, capture_output=True, text=True, timeout=60).stdout
+        except Exception:  # noqa: BLE001 - best effort
+            return ""
+
+    model = ""
+    for line in run(["lscpu"]).splitlines():
+        if line.startswith("Model name:"):
+            model = line.split(":", 1)[1].strip()
+    memory = 0
+    with open("/proc/meminfo") as handle:
+        for line in handle:
+            if line.startswith("MemTotal:"):
+                memory = int(line.split()[1]) // 1024
+    swift = run(["swift", "--version"]).strip().splitlines()
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": model,
+        "memoryMiB": memory,
+        "kernel": platform.release(),
+        "swift": next((line for line in swift if "Swift version" in line), swift[0] if swift else ""),
+    }
+
+
+def load_lines(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def figure1(work):
+    rows = []
+    samples = load_lines(f"{work}/fig1.jsonl")
+    for k in sorted({sample["k"] for sample in samples}):
+        runs = [sample for sample in samples if sample["k"] == k]
+        latency = runs[0]["latency"]
+        requests = runs[0]["stats"]["requests"]
+        limit = latency * (1 + math.ceil((requests - 1) / k))
+        walls = [run["wall"] for run in runs]
+        categories = runs[0]["categories"]
+        classic = latency * (1 + math.ceil(categories / 2))
+        rows.append(
+            {
+                "k": k,
+                "latency": latency,
+                "requests": requests,
+                "maxInFlight": max(run["stats"]["maxInFlight"] for run in runs),
+                "items": runs[0]["reports"]["items"],
+                "runs": len(runs),
+                "wallMedian": round(median(walls), 4),
+                "walls": walls,
+                "limit": round(limit, 4),
+                "ratio": round(median(walls) / limit, 4),
+                "classicLimit": round(classic, 4),
+                "classicRequests": 1 + 2 * categories,
+                "goalMet": median(walls) / limit <= 1.10,
+            }
+        )
+    return rows
+
+
+def figure2(work):
+    samples = {sample["run"]: sample for sample in load_lines(f"{work}/fig2.jsonl")}
+    if "second" not in samples:
+        return None
+    first, second = samples["first"], samples["second"]
+    return {
+        "repositories": second["repositories"],
+        "first": {key: first["stats"][key] for key in ("requests", "notModified", "bodyBytes", "rateLimitUsed")},
+        "second": {key: second["stats"][key] for key in ("requests", "notModified", "bodyBytes", "rateLimitUsed")},
+        "secondStatuses": second["reports"]["statuses"],
+        "goalMet": second["stats"]["bodyBytes"] == 0 and second["stats"]["rateLimitUsed"] == 0,
+    }
+
+
+def figure3(work):
+    samples = load_lines(f"{work}/fig3.jsonl")
+    swift = [sample for sample in samples if sample["tool"] == "monitor-bench"]
+    python = [sample for sample in samples if sample["tool"] == "python3"]
+    if not swift or not python:
+        return None
+    size = swift[0]["output"]["bytes"]
+    swift_rate = median([sample["output"]["eventsPerSecond"] for sample in swift])
+    python_rate = median([sample["output"]["eventsPerSecond"] for sample in python])
+    swift_rss = max(sample["maxRSSKB"] for sample in swift) * 1024
+    python_rss = max(sample["maxRSSKB"] for sample in python) * 1024
+    counts_agree = all(sample["output"]["categories"] == python[0]["output"]["categories"] for sample in swift)
+    return {
+        "events": swift[0]["output"]["events"],
+        "documentBytes": size,
+        "runs": len(swift),
+        "swiftEventsPerSecond": round(swift_rate),
+        "pythonEventsPerSecond": round(python_rate),
+        "speedRatio": round(swift_rate / python_rate, 2),
+        "swiftSeconds": round(median([sample["output"]["seconds"] for sample in swift]), 4),
+        "pythonSeconds": round(median([sample["output"]["seconds"] for sample in python]), 4),
+        "swiftWall": round(median([sample["wall"] for sample in swift]), 4),
+        "pythonWall": round(median([sample["wall"] for sample in python]), 4),
+        "swiftPeakRSS": swift_rss,
+        "pythonPeakRSS": python_rss,
+        "swiftRSSOverDocument": round(swift_rss / size, 2),
+        "pythonRSSOverDocument": round(python_rss / size, 2),
+        "countsAgree": counts_agree,
+        "goalMet": swift_rate >= 3 * python_rate and swift_rss < 3 * size,
+        "speedGoalMet": swift_rate >= 3 * python_rate,
+        "memoryGoalMet": swift_rss < 3 * size,
+    }
+
+
+def figure4(work):
+    samples = load_lines(f"{work}/fig4.jsonl")
+    if not samples:
+        return None
+    rows = []
+    for sample in samples:
+        rows.append(
+            {
+                "command": sample["command"],
+                "items": sample["items"],
+                "runs": sample["runs"],
+                "tool": sample["tool"],
+                "median": round(sample["median"], 5),
+                "min": round(sample["min"], 5),
+                "max": round(sample["max"], 5),
+                "goalMet": sample["median"] < 0.020,
+            }
+        )
+    return rows
+
+
+def figure5(work):
+    samples = load_lines(f"{work}/fig5.jsonl")
+    if not samples:
+        return None
+    sample = samples[0]
+    rounds = sample["samples"]
+    feeds = sample["feeds"]
+    first = rounds[1]
+    later = rounds[2:] if len(rounds) > 2 else rounds[1:]
+    steady_cpu = (rounds[-1]["cpu"] - rounds[1]["cpu"]) / max(1, rounds[-1]["polls"] - rounds[1]["polls"])
+    rss = [entry["rssKB"] for entry in rounds[1:]]
+    growth = rounds[-1]["rssKB"] - rounds[2 if len(rounds) > 2 else 1]["rssKB"]
+    return {
+        "feeds": feeds,
+        "rounds": len(rounds) - 1,
+        "interval": sample["interval"],
+        "newEvery": sample.get("newEvery"),
+        "cpuPerPollFirstRoundMs": round((first["cpu"] - rounds[0]["cpu"]) / max(1, first["polls"]) * 1000, 3),
+        "cpuPerPollMs": round(steady_cpu * 1000, 3),
+        "rssKBByRound": rss,
+        "rssGrowthKB": growth,
+        "secondsByRound": [entry["seconds"] for entry in rounds[1:]],
+        "standIn": sample.get("stats"),
+        "goalMet": growth <= max(2048, 0.05 * rounds[2 if len(rounds) > 2 else 1]["rssKB"]),
+        "laterRounds": len(later),
+    }
+
+
+def mib(value):
+    return f"{value / 1048576:.1f} MiB"
+
+
+def table(results):
+    lines = []
+    add = lines.append
+    add(f"machine: {results['machine']['nproc']} cores, {results['machine']['cpu']}, "
+        f"{results['machine']['memoryMiB']} MiB, Linux {results['machine']['kernel']}, {results['machine']['swift']}")
+    add(f"build: {results['build']}{' (quick run: tiny sizes, numbers not meaningful)' if results['quick'] else ''}")
+    add("")
+    if results.get("figure1"):
+        add("1. Refresh against the limit (EONET, 13 categories)")
+        add("   k  requests  max in flight   wall (median)   limit     ratio   classic limit  goal <=1.10")
+        for row in results["figure1"]:
+            add(f"   {row['k']:<2} {row['requests']:>8}  {row['maxInFlight']:>13}   {row['wallMedian']:>11.3f} s  "
+                f"{row['limit']:>6.3f} s  {row['ratio']:>6.3f}   {row['classicLimit']:>10.3f} s   "
+                f"{'met' if row['goalMet'] else 'NOT met'}")
+    if results.get("figure2"):
+        row = results["figure2"]
+        add(f"2. An unchanged feed ({row['repositories']} GitHub repositories)")
+        for name in ("first", "second"):
+            values = row[name]
+            add(f"   {name:<6} run: {values['requests']} requests, {values['notModified']} answered 304, "
+                f"{values['bodyBytes']} body bytes, {values['rateLimitUsed']} rate-limit units")
+        add(f"   goal 0 bytes and 0 units on the second run: {'met' if row['goalMet'] else 'NOT met'}")
+    if results.get("figure3"):
+        row = results["figure3"]
+        add(f"3. Throughput ({row['events']} EONET events, {mib(row['documentBytes'])})")
+        add(f"   monitor-bench: {row['swiftEventsPerSecond']:,} events/s, peak {mib(row['swiftPeakRSS'])} "
+            f"({row['swiftRSSOverDocument']}x the document)")
+        add(f"   python3:       {row['pythonEventsPerSecond']:,} events/s, peak {mib(row['pythonPeakRSS'])} "
+            f"({row['pythonRSSOverDocument']}x the document)")
+        add(f"   speed {row['speedRatio']}x Python (goal >= 3x: {'met' if row['speedGoalMet'] else 'NOT met'}); "
+            f"memory goal < 3x the document: {'met' if row['memoryGoalMet'] else 'NOT met'}; "
+            f"counts agree: {row['countsAgree']}")
+    if results.get("figure4"):
+        add("4. Start-up (state of {} items)".format(results["figure4"][0]["items"]))
+        for row in results["figure4"]:
+            add(f"   {row['command']:<40} median {row['median'] * 1000:7.2f} ms  (min {row['min'] * 1000:.2f}, "
+                f"max {row['max'] * 1000:.2f}, {row['runs']} runs, {row['tool']})  goal < 20 ms: "
+                f"{'met' if row['goalMet'] else 'NOT met'}")
+    if results.get("figure5"):
+        row = results["figure5"]
+        add(f"5. Scale ({row['feeds']} GitHub feeds, interval {row['interval']}, {row['rounds']} rounds)")
+        add(f"   CPU per poll: {row['cpuPerPollFirstRoundMs']} ms in round 1 (every feed fetched), "
+            f"{row['cpuPerPollMs']} ms in rounds 2-{row['rounds']}")
+        add(f"   RSS by round (MiB): " + ", ".join(f"{value / 1024:.1f}" for value in row["rssKBByRound"]))
+        add(f"   growth from round 2 to round {row['rounds']}: {row['rssGrowthKB'] / 1024:.1f} MiB "
+            f"(goal: no growth): {'met' if row['goalMet'] else 'NOT met'}")
+    return "\n".join(lines)
+
+
+def cmd_report(work, out, build, quick):
+    results = {
+        "machine": machine(),
+        "build": build,
+        "quick": quick == "1",
+        "figure1": figure1(work),
+        "figure2": figure2(work),
+        "figure3": figure3(work),
+        "figure4": figure4(work),
+        "figure5": figure5(work),
+    }
+    with open(out, "w") as handle:
+        json.dump(results, handle, indent=2)
+        handle.write("\n")
+    print(table(results))
+
+
+def main():
+    if len(sys.argv) < 2:
+        fail("usage: lib.py COMMAND ARGS…")
+    command, args = sys.argv[1], sys.argv[2:]
+    commands = {
+        "listen": cmd_listen,
+        "http": cmd_http,
+        "reports": cmd_reports,
+        "watch": cmd_watch,
+        "report": cmd_report,
+    }
+    if command == "sample":
+        cmd_sample(args)
+    elif command in commands:
+        commands[command](*args)
+    else:
+        fail(f"unknown command {command}")
+
+
+if __name__ == "__main__":
+    main()
