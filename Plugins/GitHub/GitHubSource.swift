@@ -79,13 +79,32 @@ public struct GitHubSource: FeedSource {
 
     let options: FeedOptions
 
+    /// A source for the feed with the validated `options`.
     public init(options: FeedOptions) {
         self.options = options
     }
 
+    /// The newest `keep` events, the stored ones and the new ones together.
     public var retention: ItemRetention { .keepNewest(options.integer("keep") ?? 50) }
 
+    /// `monitor events` shows who acted and in which repository.
+    public static var detailColumns: [String] { ["actor", "repo"] }
+
+    /// Polls the events of the feed's target, or of the top repositories of its search: only the pages needed
+    /// to reach the events already stored (or `keep` events), each request conditional on the validators kept
+    /// for its URL and token. Each event becomes an item in the group of its type.
     public func poll(_ context: PollContext) -> AsyncThrowingStream<SourceUpdate, any Error> {
-        AsyncThrowingStream { $0.finish(throwing: SourceError("the github source is not built yet")) }
+        let options = self.options
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await GitHubPoll(options: options, context: context).run(continuation)
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
     }
 }

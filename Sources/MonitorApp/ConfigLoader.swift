@@ -12,10 +12,14 @@ public struct LoadedConfig: Sendable {
     public var config: MonitorConfig?
     /// Every problem, syntax errors included.
     public var diagnostics: [Diagnostic]
+    /// Where secret values stand in the text, never to be shown.
+    public var secrets: [SourceSpan] = []
 
-    /// The diagnostics rendered like a compiler's, each with its source line and a caret.
+    /// The diagnostics rendered like a compiler's, each with its source line (secrets masked) and a caret.
     public func renderedDiagnostics(colors: Bool = false) -> String {
-        DiagnosticRenderer(path: path, source: source, colors: colors).render(diagnostics)
+        var renderer = DiagnosticRenderer(path: path, source: source, colors: colors)
+        renderer.secrets = secrets
+        return renderer.render(diagnostics)
     }
 }
 
@@ -103,7 +107,54 @@ public struct ConfigLoader: Sendable {
         let (config, problems) = ConfigValidator(sources: sources, environment: environment).validate(root)
         diagnostics += syntaxErrors.isEmpty ? problems : problems.filter { !$0.isAbsence }
         return LoadedConfig(
-            path: path, source: text, config: diagnostics.isEmpty ? config : nil, diagnostics: diagnostics)
+            path: path, source: text, config: diagnostics.isEmpty ? config : nil, diagnostics: diagnostics,
+            secrets: root.map { secrets(in: $0, lines: lines) } ?? [])
+    }
+
+    /// The places of the values of secret options (and of keys that look like misspelt secret options) in the
+    /// feeds, so that no diagnostic ever quotes a token.
+    private func secrets(in root: ConfigValue, lines: [String]) -> [SourceSpan] {
+        let names = Set(sources.flatMap { $0.options.filter(\.isSecret).map(\.name) })
+        guard case .map(let top) = root.content else { return [] }
+        var spans: [SourceSpan] = []
+        for entry in top where entry.key == "feeds" {
+            guard case .list(let feeds) = entry.value.content else { continue }
+            for feed in feeds {
+                guard case .map(let entries) = feed.content else { continue }
+                for entry in entries
+                where names.contains(entry.key) || Suggestion.closest(to: entry.key, in: names) != nil {
+                    spans += Self.spans(of: entry.value, lines: lines)
+                }
+            }
+        }
+        return spans
+    }
+
+    /// Where a value's text stands: from its first column to the end of its last character.
+    private static func spans(of value: ConfigValue, lines: [String]) -> [SourceSpan] {
+        switch value.content {
+        case .null:
+            return []
+        case .list(let items):
+            return items.flatMap { spans(of: $0, lines: lines) }
+        case .map(let entries):
+            return entries.flatMap { spans(of: $0.value, lines: lines) }
+        case .scalar(let text, let style):
+            let start = value.location
+            // A block scalar's text is on the lines after its indicator: mask them whole.
+            if style == .block {
+                let count = text.split(separator: "\n", omittingEmptySubsequences: false).count
+                return (start.line...start.line + max(1, count)).map {
+                    SourceSpan(line: $0, column: 1, length: 1 << 20)
+                }
+            }
+            // Escapes can make a quoted scalar longer than its text: then mask to the end of the line.
+            let line = start.line <= lines.count ? lines[start.line - 1] : ""
+            let quoted = style == .quoted
+            let raw = line.dropFirst(start.column - 1)
+            let length = quoted && raw.contains("\\") ? raw.count : text.count + (quoted ? 2 : 0)
+            return [SourceSpan(line: start.line, column: start.column, length: length)]
+        }
     }
 
     /// libyaml reports an error at the end of the input on the line after the text; point instead just past

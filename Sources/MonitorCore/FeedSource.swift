@@ -31,6 +31,10 @@ public protocol FeedSource: Sendable {
 
     /// The details `monitor events` shows as columns after the date, in order (default: none).
     static var detailColumns: [String] { get }
+
+    /// A detail whose values the report counts per group (`PollReport.GroupCount.breakdown`), such as EONET's
+    /// `status` (open or closed); nil (the default) for none.
+    static var breakdownDetail: String? { get }
 }
 
 extension FeedSource {
@@ -42,6 +46,8 @@ extension FeedSource {
     }
 
     public static var detailColumns: [String] { [] }
+
+    public static var breakdownDetail: String? { nil }
 }
 
 /// How the items of a poll combine with those stored.

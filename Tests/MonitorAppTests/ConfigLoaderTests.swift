@@ -301,6 +301,32 @@ struct ConfigLoaderTests {
                 """)
     }
 
+    @Test("a token is never quoted in a diagnostic: its characters are masked, and the caret still lines up")
+    func secretsMasked() {
+        let text = """
+            feeds:
+              - {name: rx, type: github, repo: a/b, token: ghp_s3cr3tvalue, kep: 1}
+              - name: other
+                type: github
+                user: octocat
+                tokn: "ghp_an0ther"
+            """
+        let rendered = load(text).renderedDiagnostics()
+        #expect(!rendered.contains("s3cr3t"))
+        #expect(!rendered.contains("an0ther"))
+        #expect(
+            rendered == """
+                feeds.yaml:2:65: error: unknown key 'kep' in feed 'rx' (did you mean 'keep'?)
+                  - {name: rx, type: github, repo: a/b, token: ***************, kep: 1}
+                                                                                ^
+                feeds.yaml:6:5: error: unknown key 'tokn' in feed 'other' (did you mean 'token'?)
+                    tokn: *************
+                    ^
+                2 errors in feeds.yaml
+
+                """)
+    }
+
     @Test("an empty file says what it needs")
     func empty() {
         #expect(problems("") == ["-: the file is empty: it needs a 'feeds:' list (`monitor init` writes a starter)"])

@@ -6,6 +6,8 @@ public struct DiagnosticRenderer: Sendable {
     public var source: String
     /// Whether to colour `error:` and the caret with ANSI escapes.
     public var colors: Bool
+    /// Places of secret values (tokens): masked with `*` wherever a source line is quoted.
+    public var secrets: [SourceSpan] = []
 
     /// A renderer for diagnostics of `source`, read from `path`.
     public init(path: String, source: String, colors: Bool = false) {
@@ -40,6 +42,18 @@ public struct DiagnosticRenderer: Sendable {
         }.map(\.element)
     }
 
+    /// `line` with every secret on it replaced by `*`, character for character, so the caret still lines up.
+    private func masked(_ line: String, number: Int) -> String {
+        var characters = Array(line)
+        for span in secrets where span.line == number {
+            let start = max(0, span.column - 1)
+            for index in start..<min(characters.count, start + span.length) where characters[index] != "\t" {
+                characters[index] = "*"
+            }
+        }
+        return String(characters)
+    }
+
     private func render(_ diagnostic: Diagnostic, lines: [Substring]) -> String {
         let severity = diagnostic.severity.rawValue + ":"
         let label = colors ? "\u{1B}[1;31m\(severity)\u{1B}[0m" : severity
@@ -50,6 +64,7 @@ public struct DiagnosticRenderer: Sendable {
         guard location.line >= 1, location.line <= lines.count else { return output }
         var line = String(lines[location.line - 1])
         if line.hasSuffix("\r") { line.removeLast() }
+        line = masked(line, number: location.line)
         // Control characters (an escape sequence in the file) become U+FFFD, one for one, so the line cannot
         // drive the terminal and the caret still lines up; tabs stay, and so does the caret under them.
         let shown = String(
@@ -63,5 +78,22 @@ public struct DiagnosticRenderer: Sendable {
         let caret = colors ? "\u{1B}[1;32m^\u{1B}[0m" : "^"
         output += prefix + caret + "\n"
         return output
+    }
+}
+
+/// A stretch of one line of a configuration file.
+public struct SourceSpan: Sendable, Hashable {
+    /// The line, from 1.
+    public var line: Int
+    /// The first column, from 1.
+    public var column: Int
+    /// How many characters.
+    public var length: Int
+
+    /// A span.
+    public init(line: Int, column: Int, length: Int) {
+        self.line = line
+        self.column = column
+        self.length = length
     }
 }

@@ -24,13 +24,17 @@ public struct PollReport: Sendable {
         public var count: Int
         /// How many of those are new.
         public var new: Int
+        /// How many of those have each value of the source's `breakdownDetail` (items without it are left out);
+        /// empty when the source names none.
+        public var breakdown: [String: Int]
 
         /// A count.
-        public init(id: String, title: String, count: Int, new: Int) {
+        public init(id: String, title: String, count: Int, new: Int, breakdown: [String: Int] = [:]) {
             self.id = id
             self.title = title
             self.count = count
             self.new = new
+            self.breakdown = breakdown
         }
     }
 
@@ -110,11 +114,21 @@ public struct PollReport: Sendable {
             (
                 "groups",
                 .array(
-                    groups.map {
-                        .object([
-                            ("id", .string($0.id)), ("title", .string($0.title)), ("count", .integer($0.count)),
-                            ("new", .integer($0.new)),
-                        ])
+                    groups.map { group in
+                        var fields: [(key: String, value: JSONValue)] = [
+                            ("id", .string(group.id)), ("title", .string(group.title)),
+                            ("count", .integer(group.count)),
+                            ("new", .integer(group.new)),
+                        ]
+                        if !group.breakdown.isEmpty {
+                            fields.append(
+                                (
+                                    "breakdown",
+                                    .object(
+                                        group.breakdown.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })
+                                ))
+                        }
+                        return .object(fields)
                     })
             ),
             ("latest", .array(latest.map { $0.json(isNew: newIDs.contains($0.id)) })),

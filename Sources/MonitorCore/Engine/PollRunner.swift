@@ -129,7 +129,9 @@ public struct PollRunner: Sendable {
         var record = snapshot.record ?? FeedRecord(name: feed.name, type: feed.type)
         record.type = feed.type
         record.lastPoll = clock.now()
-        record.notBefore = http.notBefore
+        // A failed poll waits for every exhausted limit; one that went on (a search served from its cache)
+        // only for the default one.
+        record.notBefore = sourceError == nil ? http.notBefore : http.latestBlock
         record.rateLimit = http.rateLimit ?? record.rateLimit
         record.minimumInterval = http.minimumInterval ?? record.minimumInterval
         let statistics = http.statistics
@@ -144,8 +146,12 @@ public struct PollRunner: Sendable {
             record.status = PollReport.Status.failed.rawValue
             record.lastError = message
             record.failures += 1
+            // Nothing of the poll's items or validators is stored; what the source chose to keep (a fresh search
+            // result) is, so that it is not asked again at once.
             try? await store.commit(
-                PollCommit(record: record, items: nil, firstSeen: started, groups: nil, validators: [:], values: [:]),
+                PollCommit(
+                    record: record, items: nil, firstSeen: started, groups: nil, validators: [:], values: values.changes
+                ),
                 feed: feed.name)
             var report = failed(message, record)
             report.requests = statistics.requests
@@ -191,8 +197,15 @@ public struct PollRunner: Sendable {
 
         let finalTally = PollTally(known: known, seed: items)
         var counts = FeedView(feed: feed.name, catalog: latestCatalog, tally: finalTally, stored: nil).groups
+        let breakdownDetail = type(of: source).breakdownDetail
         for index in counts.indices {
-            counts[index].new = items.filter { newIDs.contains($0.id) && $0.groups.contains(counts[index].id) }.count
+            let members = items.filter { $0.groups.contains(counts[index].id) }
+            counts[index].new = members.filter { newIDs.contains($0.id) }.count
+            if let breakdownDetail {
+                for value in members.compactMap({ $0.detail(breakdownDetail) }) {
+                    counts[index].breakdown[value, default: 0] += 1
+                }
+            }
         }
         var report = PollReport(
             feed: feed.name, type: feed.type, status: status, error: record.lastError, requests: statistics.requests,

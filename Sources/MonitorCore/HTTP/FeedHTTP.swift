@@ -20,10 +20,15 @@ public final class FeedHTTP: Sendable {
         var statistics = Statistics()
         var validators: [ValidatorKey: Validators]
         var updated: [ValidatorKey: Validators] = [:]
-        var rateLimit: RateLimit?
-        var notBefore: Date?
+        /// The latest rate limit of each resource (`x-ratelimit-resource`: `core`, `search`…).
+        var rateLimits: [String: RateLimit] = [:]
+        /// Before when each resource must not be asked again.
+        var blocked: [String: Date] = [:]
         var minimumInterval: Duration?
     }
+
+    /// The resource of a request that names none, and of a response that says none.
+    public static let defaultResource = "core"
 
     private let transport: any HTTPTransport
     private let policy: HTTPPolicy
@@ -44,30 +49,42 @@ public final class FeedHTTP: Sendable {
         self.limiters = limiters
         self.clock = clock
         self.logger = logger
-        state = Mutex(State(validators: validators, rateLimit: rateLimit))
+        var initial = State(validators: validators)
+        if let rateLimit { initial.rateLimits[rateLimit.resource ?? Self.defaultResource] = rateLimit }
+        state = Mutex(initial)
     }
 
     /// What the poll's requests did so far.
     public var statistics: Statistics { state.withLock { $0.statistics } }
     /// Validators learned in this poll, to be stored with its results.
     public var updatedValidators: [ValidatorKey: Validators] { state.withLock { $0.updated } }
-    /// The rate limit the server reported last.
-    public var rateLimit: RateLimit? { state.withLock { $0.rateLimit } }
-    /// The time before which the feed must not be polled again (rate limit, `Retry-After`).
-    public var notBefore: Date? { state.withLock { $0.notBefore } }
+    /// The rate limit of the default resource as the server reported it last, else of any other.
+    public var rateLimit: RateLimit? {
+        state.withLock { $0.rateLimits[Self.defaultResource] ?? $0.rateLimits.sorted { $0.key < $1.key }.first?.value }
+    }
+    /// The time before which the feed must not be polled again because its default resource is exhausted
+    /// (rate limit, `Retry-After`).
+    public var notBefore: Date? { state.withLock { $0.blocked[Self.defaultResource] } }
+    /// The latest time before which any resource must not be asked again.
+    public var latestBlock: Date? { state.withLock { $0.blocked.values.max() } }
     /// The shortest poll interval the server asked for (`X-Poll-Interval`).
     public var minimumInterval: Duration? { state.withLock { $0.minimumInterval } }
 
     /// GETs `url` with `headers`. `credential` is the secret the headers carry, if any: validators are kept
-    /// per URL and credential. A 304 is returned (never retried), not thrown; an error status, a rate limit
-    /// or a failure after the retries is thrown as a `FetchError`.
-    public func get(_ url: String, headers: HTTPHeaders = [:], credential: String? = nil) async throws -> HTTPResponse {
+    /// per URL and credential. `resource` names the rate limit the request counts against (GitHub's
+    /// `x-ratelimit-resource`): an exhausted one fails the request at once without sending it, while the
+    /// others go on. A 304 is returned (never retried), not thrown; an error status, a rate limit or a failure
+    /// after the retries is thrown as a `FetchError`.
+    public func get(
+        _ url: String, headers: HTTPHeaders = [:], credential: String? = nil,
+        resource: String = FeedHTTP.defaultResource
+    ) async throws -> HTTPResponse {
         let key = ValidatorKey(url: url, credentialValue: credential)
         var attempts = 0
         var waitedRetryAfter = false
         while true {
             try Task.checkCancellation()
-            if let blocked = blockedUntil() {
+            if let blocked = blockedUntil(resource) {
                 throw FetchError(
                     url: url, reason: .rateLimited(until: blocked, detail: "rate limit exhausted"), attempts: attempts,
                     timeout: policy.timeout)
@@ -95,7 +112,7 @@ public final class FeedHTTP: Sendable {
             }
             let elapsed = Int(clock.now().timeIntervalSince(started) * 1000)
             logger.debug("GET", metadata: ["url": "\(url)", "status": "\(response.status)", "ms": "\(elapsed)"])
-            record(response)
+            record(response, resource: resource)
 
             switch response.status {
             case 304:
@@ -121,7 +138,9 @@ public final class FeedHTTP: Sendable {
                 break
             }
 
-            if let limited = rateLimitFailure(response, url: url, attempts: attempts, waited: waitedRetryAfter) {
+            if let limited = rateLimitFailure(
+                response, url: url, resource: resource, attempts: attempts, waited: waitedRetryAfter)
+            {
                 switch limited {
                 case .wait(let duration):
                     waitedRetryAfter = true
@@ -180,19 +199,21 @@ public final class FeedHTTP: Sendable {
         case fail(FetchError)
     }
 
-    private func blockedUntil() -> Date? {
+    private func blockedUntil(_ resource: String) -> Date? {
         state.withLock { state in
-            if let notBefore = state.notBefore, notBefore > clock.now() { return notBefore }
-            if let limit = state.rateLimit, limit.remaining == 0, let reset = limit.reset, reset > clock.now() {
+            if let until = state.blocked[resource], until > clock.now() { return until }
+            if let limit = state.rateLimits[resource], limit.remaining == 0, let reset = limit.reset,
+                reset > clock.now()
+            {
                 return reset
             }
             return nil
         }
     }
 
-    private func record(_ response: HTTPResponse) {
+    private func record(_ response: HTTPResponse, resource: String) {
         state.withLock { state in
-            if let limit = RateLimit(headers: response.headers) { state.rateLimit = limit }
+            if let limit = RateLimit(headers: response.headers) { state.rateLimits[limit.resource ?? resource] = limit }
             if let seconds = response.headers["X-Poll-Interval"].flatMap({ Int($0.trimmingWhitespace()) }), seconds > 0
             {
                 state.minimumInterval = max(state.minimumInterval ?? .zero, .seconds(seconds))
@@ -200,11 +221,14 @@ public final class FeedHTTP: Sendable {
         }
     }
 
-    private func rateLimitFailure(_ response: HTTPResponse, url: String, attempts: Int, waited: Bool) -> Limited? {
+    private func rateLimitFailure(
+        _ response: HTTPResponse, url: String, resource: String, attempts: Int, waited: Bool
+    ) -> Limited? {
         guard [403, 429, 503].contains(response.status) else { return nil }
         let now = clock.now()
         let fail = { (until: Date, detail: String) -> Limited in
-            self.state.withLock { state in state.notBefore = max(state.notBefore ?? until, until) }
+            let key = RateLimit(headers: response.headers)?.resource ?? resource
+            self.state.withLock { state in state.blocked[key] = max(state.blocked[key] ?? until, until) }
             return .fail(
                 FetchError(
                     url: url, reason: .rateLimited(until: until, detail: detail), attempts: attempts,

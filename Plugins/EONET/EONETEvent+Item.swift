@@ -1,0 +1,47 @@
+import Foundation
+import MonitorCore
+
+extension EONETEvent {
+    /// The observations by date, oldest first (the server's order, kept for equal dates).
+    var geometryByDate: [EONETGeometry] {
+        geometry.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
+    }
+
+    /// The event's newest activity: its last observation, or its closing when that is later; nil when it has
+    /// neither.
+    var latestDate: Date? {
+        [geometryByDate.last?.date, closed].compactMap(\.self).max()
+    }
+
+    /// The item of this event, met in the response of the category `requested` while the feed polls the
+    /// categories `selected`; nil when the event has no date at all.
+    ///
+    /// Its groups are its own categories among those selected, so that the item is the same whichever
+    /// category's response it came from (an event in two categories counts in both, once in the total); the
+    /// requested category is added if the event does not name it, so that each response counts fully.
+    func item(requested: String, selected: Set<String>) -> Item? {
+        guard let date = latestDate else { return nil }
+        var groups: [String] = []
+        for category in categories where selected.contains(category) && !groups.contains(category) {
+            groups.append(category)
+        }
+        if !groups.contains(requested) { groups.append(requested) }
+
+        let observations = geometryByDate
+        var details = [Detail("status", closed == nil ? "open" : "closed")]
+        if let closed { details.append(Detail("closed", ISO8601.string(closed))) }
+        // The latest magnitude known: the newest observation that has one.
+        if let magnitude = observations.last(where: { $0.magnitudeValue != nil })?.magnitude {
+            details.append(Detail("magnitude", magnitude))
+        }
+        if let last = observations.last {
+            if let position = last.position { details.append(Detail("position", position.text)) }
+            if !last.type.isEmpty { details.append(Detail("geometry", last.type)) }
+        }
+        if let description { details.append(Detail("description", description)) }
+
+        return Item(
+            id: id, title: title.isEmpty ? id : title, date: date, groups: groups, url: sources.first ?? link,
+            details: details)
+    }
+}

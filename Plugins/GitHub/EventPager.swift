@@ -1,0 +1,75 @@
+import Logging
+import MonitorCore
+
+/// Follows the pages of one events URL through their `Link` headers, only as far as needed: until an event
+/// already stored appears, `keep` events were seen, there is no next page, or after `maxPages` pages.
+struct EventPager: Sendable {
+    /// What one page gave.
+    struct Page: Sendable {
+        /// The items of its events (of the wanted types).
+        var items: [Item]
+        /// Pages fetched so far, this one included.
+        var number: Int
+        /// Whether another page follows.
+        var more: Bool
+    }
+
+    /// The most pages followed for one URL (GitHub serves at most 300 events, 10 pages of 30).
+    static let maxPages = 10
+
+    /// The API.
+    var api: GitHubAPI
+    /// How many events are wanted at most.
+    var keep: Int
+    /// The ids of the events stored before the poll.
+    var known: Set<String>
+    /// The event types that become items; nil: all.
+    var types: Set<String>?
+    /// The logger.
+    var logger: Logger
+
+    /// The `per_page` of a first page: as many as the feed keeps, within GitHub's maximum of 100.
+    var perPage: Int { min(100, max(1, keep)) }
+
+    /// Fetches the pages of `url`, calling `onPage` after each one. A 304 means nothing new there: no items.
+    /// Returns the items of all pages.
+    @discardableResult
+    func fetch(_ url: String, onPage: (Page) -> Void = { _ in }) async throws -> [Item] {
+        var url = url
+        var pages = 0
+        var seen = 0
+        var all: [Item] = []
+        while true {
+            let response = try await api.get(url)
+            pages += 1
+            guard response.status != 304 else {
+                onPage(Page(items: [], number: pages, more: false))
+                break
+            }
+            let events = try GitHubEvent.page(response.body)
+            var items: [Item] = []
+            var reachedKnown = false
+            for event in events.prefix(keep - seen) {
+                seen += 1
+                guard let event else { continue }
+                if known.contains(event.id) { reachedKnown = true }
+                if types?.contains(event.type) ?? true { items.append(event.item(web: api.web)) }
+            }
+            all += items
+            var next: String?
+            if !reachedKnown, seen < keep, pages < Self.maxPages, !events.isEmpty {
+                next = LinkHeader(response.headers["Link"]).url("next", relativeTo: url)
+                if let link = next, !api.isOwn(link) {
+                    logger.warning(
+                        "not following a next page on another host",
+                        metadata: ["url": "\(url)", "next": "\(TerminalText.sanitized(link))"])
+                    next = nil
+                }
+            }
+            onPage(Page(items: items, number: pages, more: next != nil))
+            guard let next else { break }
+            url = next
+        }
+        return all
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import MonitorCore
+
+/// One poll of a github feed: the events of its target, page by page, or of the top repositories of its
+/// search, concurrently.
+struct GitHubPoll: Sendable {
+    typealias Continuation = AsyncThrowingStream<SourceUpdate, any Error>.Continuation
+
+    /// What the feed follows.
+    let target: GitHubTarget
+    /// How long a search result is reused.
+    let searchEvery: Duration
+    /// The API.
+    let api: GitHubAPI
+    /// The page follower.
+    let pager: EventPager
+    /// The poll's context.
+    let context: PollContext
+
+    /// The poll of the feed with `options` in `context`.
+    init(options: FeedOptions, context: PollContext) throws {
+        guard let target = GitHubTarget(options: options) else {
+            throw SourceError("a github feed needs one of 'repo', 'org', 'user' or 'search'")
+        }
+        self.target = target
+        searchEvery = options.duration("search_every") ?? .seconds(3600)
+        api = GitHubAPI(
+            root: options.string("api") ?? "https://api.github.com", token: options.string("token"), http: context.http)
+        pager = EventPager(
+            api: api, keep: options.integer("keep") ?? 50, known: Set(context.stored.items.map(\.id)),
+            types: options.list("types").map(Set.init), logger: context.logger)
+        self.context = context
+    }
+
+    /// Polls, yielding to `continuation`; throws what fails the whole poll.
+    func run(_ continuation: Continuation) async throws {
+        if case .search(let query, let top) = target {
+            try await followSearch(query: query, top: top, continuation)
+        } else if let path = target.eventsPath {
+            try await pager.fetch(api.events(path, perPage: pager.perPage)) { page in
+                if !page.items.isEmpty { continuation.yield(.items(page.items)) }
+                continuation.yield(.progress(done: page.number, total: page.number + (page.more ? 1 : 0)))
+            }
+        }
+    }
+
+    // MARK: - Search
+
+    /// What fetching one repository's events gave.
+    private enum Outcome: Sendable {
+        case items([Item])
+        case failure(SubRequestFailure)
+    }
+
+    private func followSearch(query: String, top: Int, _ continuation: Continuation) async throws {
+        let repos = try await repositories(query: query, top: top)
+        let total = 1 + repos.count
+        var done = 1
+        continuation.yield(.progress(done: done, total: total))
+        let pager = self.pager
+        let outcomes = mergeBounded(repos, limit: context.concurrency) { repo -> Outcome in
+            do {
+                return .items(try await pager.fetch(pager.api.events("repos/\(repo)", perPage: pager.perPage)))
+            } catch let error as FetchError where error.isRepositoryFailure {
+                return .failure(SubRequestFailure(what: "repository '\(repo)'", message: "\(error)"))
+            } catch let error as SourceError {
+                return .failure(SubRequestFailure(what: "repository '\(repo)'", message: error.message))
+            }
+        }
+        for try await outcome in outcomes {
+            switch outcome {
+            case .items(let items) where !items.isEmpty: continuation.yield(.items(items))
+            case .items: break
+            case .failure(let failure): continuation.yield(.failure(failure))
+            }
+            done += 1
+            continuation.yield(.progress(done: done, total: total))
+        }
+    }
+
+    /// The repositories to follow: the cached search result while younger than `search_every`, else a new
+    /// search; the cached one also when searching is rate-limited.
+    private func repositories(query: String, top: Int) async throws -> [String] {
+        let cache = SearchCache(values: context.values)
+        let cached = cache.entry(query: query, top: top)
+        let now = context.clock.now()
+        if let cached {
+            let age = now.timeIntervalSince(cached.date)
+            if age >= 0, age < Double(searchEvery.components.seconds) { return cached.repos }
+        }
+        let response: HTTPResponse
+        do {
+            response = try await api.get(api.search(query, top: top), resource: "search")
+        } catch let error as FetchError where error.isRateLimit {
+            guard let cached else { throw error }
+            context.logger.notice(
+                "the search is rate-limited: following the repositories found before", metadata: ["error": "\(error)"])
+            return cached.repos
+        }
+        let repos: [String]
+        if response.status == 304 {
+            guard let cached else { throw SourceError("the search answered 304 but no earlier result is stored") }
+            repos = cached.repos
+        } else {
+            repos = Array(try Self.repositories(in: response.body).prefix(top))
+        }
+        cache.store(SearchCache.Entry(repos: repos, date: now), query: query, top: top)
+        return repos
+    }
+
+    /// The `owner/name`s of a repository search's answer, in order; odd names are left out.
+    static func repositories(in body: [UInt8]) throws -> [String] {
+        struct Answer: Decodable {
+            struct Repository: Decodable {
+                var fullName: String?
+            }
+            var items: [Lossy<Repository>]
+        }
+        guard let answer = try? GitHubEvent.decoder.decode(Answer.self, from: Data(body)) else {
+            throw SourceError("the search response has no list of repositories")
+        }
+        return answer.items.compactMap { $0.value?.fullName }.filter(GitHubEvent.isRepositoryName)
+    }
+}
+
+extension FetchError {
+    /// Whether the server's rate limit stopped the request.
+    var isRateLimit: Bool {
+        if case .rateLimited = reason { return true }
+        return false
+    }
+
+    /// Whether the failure concerns one repository of a search (it may be gone, or the server busy) rather
+    /// than the whole feed.
+    var isRepositoryFailure: Bool {
+        if case .status(let code, _) = reason, [404, 410, 451].contains(code) { return true }
+        return isTransient && !isRateLimit
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import MonitorCore
+
+// MARK: - Summary
+
+extension GitHubSource {
+    /// The headline; the event types with their counts and what is new, most frequent first; the latest five
+    /// events with their repository; the rate limit the server reported last.
+    public func summary(of report: PollReport, now: Date) -> String {
+        var output = SummaryText.headline(report)
+        let groups = report.groups.filter { $0.count > 0 }.sorted {
+            $0.count != $1.count ? $0.count > $1.count : $0.title < $1.title
+        }
+        if !groups.isEmpty {
+            output += SummaryText.table(
+                header: ["event type", "items", "new"],
+                rows: groups.map {
+                    [TerminalText.sanitized($0.title), "\($0.count)", $0.new > 0 ? "+\($0.new)" : ""]
+                },
+                rightAligned: [1, 2])
+        }
+        if !report.latest.isEmpty {
+            output += "  latest:\n"
+            for item in report.latest.prefix(5) {
+                let mark = report.newIDs.contains(item.id) ? "*" : " "
+                let repo = item.detail("repo").map { "  (\(TerminalText.sanitized($0)))" } ?? ""
+                output +=
+                    "  \(mark) \(SummaryText.shortDate(item.date, now: now))  \(TerminalText.sanitized(item.title))\(repo)\n"
+            }
+        }
+        if let line = Self.rateLimitLine(report.rateLimit) {
+            output += "  \(line)\n"
+        }
+        return output
+    }
+
+    /// `rate limit: 57/60 remaining, resets 05:12 UTC`, nil when the server reported none.
+    static func rateLimitLine(_ limit: RateLimit?) -> String? {
+        guard let limit, let remaining = limit.remaining else { return nil }
+        var line = "rate limit: \(remaining)\(limit.limit.map { "/\($0)" } ?? "") remaining"
+        if let reset = limit.reset {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            let parts = calendar.dateComponents([.hour, .minute], from: reset)
+            line += String(format: ", resets %02d:%02d UTC", parts.hour ?? 0, parts.minute ?? 0)
+        }
+        if let resource = limit.resource, resource != "core" {
+            line += " (\(TerminalText.sanitized(resource)))"
+        }
+        return line
+    }
+}

@@ -1,0 +1,12 @@
+import Foundation
+import TestSupport
+
+extension ManualClock {
+    /// 2026-11-22 05:00:00 UTC, the `now` of these tests.
+    static let start = Date(timeIntervalSince1970: 1_795_323_600)
+
+    /// A clock showing `start`.
+    static func fixed() -> ManualClock {
+        ManualClock(start: start)
+    }
+}
