@@ -73,7 +73,10 @@ def cmd_sample(args):
     """Prints one JSON object from `key=value` (value as JSON when it parses) and `key@file` (a JSON file)."""
     sample = {}
     for arg in args:
-        if "@" in arg and ("=" not in arg or arg.index("@") < arg.index("=")):
+        if arg.startswith("+@"):
+            with open(arg[2:]) as handle:
+                sample.update(json.load(handle))
+        elif "@" in arg and ("=" not in arg or arg.index("@") < arg.index("=")):
             key, path = arg.split("@", 1)
             with open(path) as handle:
                 text = handle.read().strip()
@@ -113,6 +116,56 @@ def cmd_reports(path, expect_status=None):
     if expect_status and set(totals["statuses"]) != {expect_status}:
         fail(f"{path}: expected every feed '{expect_status}', got {totals['statuses']}")
     print(json.dumps(totals))
+
+
+def cmd_timed(out, *command):
+    """Runs `command` with its standard output in `out`; prints its wall time, exit status and peak RSS as JSON
+    and exits with its status."""
+    with open(out, "wb") as handle:
+        started = time.perf_counter()
+        process = subprocess.Popen(command, stdout=handle, stdin=subprocess.DEVNULL)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - started
+    code = os.waitstatus_to_exitcode(status)
+    print(json.dumps({"wall": round(wall, 6), "exit": code, "maxRSSKB": usage.ru_maxrss}))
+    if code != 0:
+        print(f"benchmarks: error: {' '.join(command)} exited with {code}", file=sys.stderr)
+    sys.exit(1 if code != 0 else 0)
+
+
+def cmd_field(path, name):
+    """Prints field `name` (dotted) of the JSON in `path`; fails when it is missing."""
+    with open(path) as handle:
+        value = json.load(handle)
+    for part in name.split("."):
+        if not isinstance(value, dict) or part not in value:
+            fail(f"{path}: no field '{name}'")
+        value = value[part]
+    print(json.dumps(value) if isinstance(value, (dict, list)) else value)
+
+
+def cmd_repeat(out, runs, warmup, *command):
+    """Runs `command` `warmup` + `runs` times (output discarded); writes median, min and max wall time to `out`."""
+    walls = []
+    for index in range(int(warmup) + int(runs)):
+        started = time.perf_counter()
+        result = subprocess.run(command, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL, timeout=120)
+        wall = time.perf_counter() - started
+        if result.returncode != 0:
+            fail(f"{' '.join(command)} exited with {result.returncode}")
+        if index >= int(warmup):
+            walls.append(wall)
+    with open(out, "w") as handle:
+        json.dump({"median": statistics.median(walls), "min": min(walls), "max": max(walls), "runs": len(walls)}, handle)
+
+
+def cmd_hyperfine(path):
+    """Prints one JSON line per command of a hyperfine --export-json file: median, min, max, runs."""
+    with open(path) as handle:
+        results = json.load(handle)["results"]
+    for result in results:
+        print(json.dumps({"median": result["median"], "min": result["min"], "max": result["max"],
+                          "runs": len(result["times"])}))
 
 
 def proc_sample(pid):
@@ -402,6 +455,10 @@ def main():
     command, args = sys.argv[1], sys.argv[2:]
     commands = {
         "listen": cmd_listen,
+        "timed": cmd_timed,
+        "field": cmd_field,
+        "repeat": cmd_repeat,
+        "hyperfine": cmd_hyperfine,
         "http": cmd_http,
         "reports": cmd_reports,
         "watch": cmd_watch,
