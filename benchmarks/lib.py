@@ -4,6 +4,7 @@
 Every wait here is bounded in time; every request goes to 127.0.0.1.
 """
 
+import http.client
 import json
 import math
 import os
@@ -13,7 +14,6 @@ import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 
 
 def fail(message):
@@ -48,13 +48,28 @@ def cmd_listen(path, seconds):
 
 
 def cmd_http(method, url, out=None):
-    """GET or POST `url` (127.0.0.1 only); the body goes to `out` or standard output. Fails unless 200."""
-    request = urllib.request.Request(local(url), method=method, headers={"User-Agent": "monitor-benchmarks"})
+    """GET or POST `url` (127.0.0.1 only); the body goes to `out` or standard output. Fails unless 200.
+
+    The connection is kept alive (http.client, not urllib, which asks for `Connection: close`): the test server
+    the stand-in runs on cuts a large body short when the client asks to close the connection."""
+    match = re.match(r"http://127\.0\.0\.1:(\d+)(/.*)$", local(url))
+    if not match:
+        fail(f"not a URL on 127.0.0.1: {url}")
+    connection = http.client.HTTPConnection("127.0.0.1", int(match.group(1)), timeout=60)
     try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            body = response.read()
+        connection.request(method, match.group(2), headers={"User-Agent": "monitor-benchmarks"})
+        response = connection.getresponse()
+        body = response.read()
+        status = response.status
     except Exception as error:  # noqa: BLE001 - any failure of the stand-in is fatal here
         fail(f"{method} {url}: {error}")
+    finally:
+        connection.close()
+    if status != 200:
+        fail(f"{method} {url}: HTTP {status}")
+    length = response.getheader("Content-Length")
+    if length is not None and int(length) != len(body):
+        fail(f"{method} {url}: {len(body)} bytes of {length}")
     if out:
         with open(out, "wb") as handle:
             handle.write(body)

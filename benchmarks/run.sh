@@ -246,7 +246,7 @@ EOF
     [ "$(field "$WORK/reports.json" items)" = "$F4_ITEMS" ] || die "figure 4: the state does not hold every item"
     stop_standin
     local status=("$BIN/monitor" status --config "$WORK/fig4.yaml" --state "$WORK/state4")
-    local events=("$BIN/monitor" events planet --config "$WORK/fig4.yaml" --state "$WORK/state4")
+    local events=("$BIN/monitor" events planet --state "$WORK/state4")
     # Both work offline, and print what they should.
     "${status[@]}" >"$WORK/status.txt" || die "figure 4: monitor status failed"
     grep -q planet "$WORK/status.txt" || die "figure 4: monitor status does not list the feed"
