@@ -6,6 +6,7 @@
 #   benchmarks/run.sh --quick      every figure at a tiny size on the debug build: checks that nothing is broken,
 #                                  judges no timing (CI runs this)
 #   benchmarks/run.sh --only 1,3   only these figures
+#   BENCHMARK_TOOLS=python         measure with Python even where /usr/bin/time and hyperfine are installed
 #
 # It fails (non-zero) only when something breaks: a command fails, the stand-in does not answer, a report or a
 # JSON field is missing. Every process it starts is stopped when it exits.
@@ -26,7 +27,7 @@ while [ $# -gt 0 ]; do
             shift
             ;;
         -h | --help)
-            sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *)
@@ -39,13 +40,13 @@ done
 
 if [ $QUICK = 1 ]; then
     # Tiny sizes: every figure runs, in about a minute.
-    F1_EVENTS=200 F1_LATENCY_MS=50 F1_KS="1 4" F1_RUNS=1
+    F1_SIZES="200" F1_LATENCY_MS=50 F1_KS="1 4" F1_RUNS=1
     F2_REPOS=5
     F3_EVENTS=300 F3_RUNS=1
     F4_ITEMS=300 F4_RUNS=5 F4_WARMUP=1
     F5_FEEDS=20 F5_ROUNDS=3 F5_INTERVAL=1 F5_NEW_EVERY=2s
 else
-    F1_EVENTS=5000 F1_LATENCY_MS=200 F1_KS="1 2 4 8" F1_RUNS=3
+    F1_SIZES="100 5000" F1_LATENCY_MS=200 F1_KS="1 2 4 8" F1_RUNS=3
     F2_REPOS=50
     F3_EVENTS=20000 F3_RUNS=5
     F4_ITEMS=10000 F4_RUNS=30 F4_WARMUP=3
@@ -151,11 +152,12 @@ run_once() {
 
 # 1. Refresh against the limit: EONET, 13 categories, latency L, concurrency k.
 figure1() {
-    log "figure 1: EONET refresh, $F1_EVENTS events, L = ${F1_LATENCY_MS} ms, k = $F1_KS"
-    start_standin fig1 --eonet-events "$F1_EVENTS" --latency "${F1_LATENCY_MS}ms"
-    local k run
-    for k in $F1_KS; do
-        cat >"$WORK/fig1.yaml" <<EOF
+    local events k run
+    for events in $F1_SIZES; do
+        log "figure 1: EONET refresh, $events events, L = ${F1_LATENCY_MS} ms, k = $F1_KS"
+        start_standin fig1 --eonet-events "$events" --latency "${F1_LATENCY_MS}ms"
+        for k in $F1_KS; do
+            cat >"$WORK/fig1.yaml" <<EOF
 settings:
   concurrency: $k
 feeds:
@@ -164,19 +166,20 @@ feeds:
     api: $STANDIN/api/v3
     concurrency: $k
 EOF
-        for run in $(seq "$F1_RUNS"); do
-            rm -rf "$WORK/state1"
-            reset
-            run_once "$WORK/fig1.yaml" "$WORK/state1" ok
-            stats "$WORK/stats.json"
-            [ "$(field "$WORK/reports.json" items)" = "$F1_EVENTS" ] || die "figure 1: not every event was counted"
-            [ "$(field "$WORK/stats.json" maxInFlight)" -le "$k" ] || die "figure 1: more than $k requests in flight"
-            "${LIB[@]}" sample k="$k" latency="$(python3 -c "print($F1_LATENCY_MS / 1000)")" categories=13 \
-                run="$run" +@"$WORK/timed.json" stats@"$WORK/stats.json" reports@"$WORK/reports.json" \
-                >>"$WORK/fig1.jsonl"
+            for run in $(seq "$F1_RUNS"); do
+                rm -rf "$WORK/state1"
+                reset
+                run_once "$WORK/fig1.yaml" "$WORK/state1" ok
+                stats "$WORK/stats.json"
+                [ "$(field "$WORK/reports.json" items)" = "$events" ] || die "figure 1: not every event was counted"
+                [ "$(field "$WORK/stats.json" maxInFlight)" -le "$k" ] || die "figure 1: more than $k requests in flight"
+                "${LIB[@]}" sample events="$events" k="$k" latency="$(python3 -c "print($F1_LATENCY_MS / 1000)")" \
+                    categories=13 run="$run" +@"$WORK/timed.json" stats@"$WORK/stats.json" \
+                    reports@"$WORK/reports.json" >>"$WORK/fig1.jsonl"
+            done
         done
+        stop_standin
     done
-    stop_standin
 }
 
 # 2. An unchanged feed: a second run over N unchanged GitHub repositories.
@@ -214,7 +217,7 @@ figure3() {
         for tool in monitor-bench python3; do
             local command=("$BIN/monitor-bench" decode "$WORK/events.json")
             [ $tool = python3 ] && command=(python3 "$ROOT/benchmarks/count_categories.py" "$WORK/events.json")
-            if [ -x /usr/bin/time ]; then
+            if [ -x /usr/bin/time ] && [ "${BENCHMARK_TOOLS:-}" != python ]; then
                 "${LIB[@]}" timed "$WORK/decode.out" /usr/bin/time -f '%M' -o "$WORK/time.txt" "${command[@]}" \
                     >"$WORK/timed.json"
                 rss=$(tail -n 1 "$WORK/time.txt")
@@ -247,26 +250,32 @@ EOF
     stop_standin
     local status=("$BIN/monitor" status --config "$WORK/fig4.yaml" --state "$WORK/state4")
     local events=("$BIN/monitor" events planet --state "$WORK/state4")
+    local screen=("$BIN/monitor" events planet --limit 20 --state "$WORK/state4")
     # Both work offline, and print what they should.
     "${status[@]}" >"$WORK/status.txt" || die "figure 4: monitor status failed"
     grep -q planet "$WORK/status.txt" || die "figure 4: monitor status does not list the feed"
     "${events[@]}" >"$WORK/events.txt" || die "figure 4: monitor events failed"
     [ "$(wc -l <"$WORK/events.txt")" -ge "$F4_ITEMS" ] || die "figure 4: monitor events does not list every item"
-    if command -v hyperfine >/dev/null; then
+    if command -v hyperfine >/dev/null && [ "${BENCHMARK_TOOLS:-}" != python ]; then
         hyperfine -N --style none --warmup "$F4_WARMUP" --runs "$F4_RUNS" --export-json "$WORK/hyperfine.json" \
-            "${status[*]}" "${events[*]}" >/dev/null 2>"$WORK/hyperfine.err" || die "figure 4: hyperfine failed"
+            "${status[*]}" "${events[*]}" "${screen[*]}" >/dev/null 2>"$WORK/hyperfine.err" \
+            || die "figure 4: hyperfine failed"
         "${LIB[@]}" hyperfine "$WORK/hyperfine.json" >"$WORK/hyperfine.jsonl"
         sed -n 1p "$WORK/hyperfine.jsonl" >"$WORK/status.json"
         sed -n 2p "$WORK/hyperfine.jsonl" >"$WORK/events.json"
+        sed -n 3p "$WORK/hyperfine.jsonl" >"$WORK/screen.json"
         tool=hyperfine
     else
         "${LIB[@]}" repeat "$WORK/status.json" "$F4_RUNS" "$F4_WARMUP" "${status[@]}"
         "${LIB[@]}" repeat "$WORK/events.json" "$F4_RUNS" "$F4_WARMUP" "${events[@]}"
+        "${LIB[@]}" repeat "$WORK/screen.json" "$F4_RUNS" "$F4_WARMUP" "${screen[@]}"
         tool=python
     fi
     "${LIB[@]}" sample command="monitor status" items="$F4_ITEMS" tool=$tool +@"$WORK/status.json" >>"$WORK/fig4.jsonl"
     "${LIB[@]}" sample command="monitor events planet" items="$F4_ITEMS" tool=$tool +@"$WORK/events.json" \
         >>"$WORK/fig4.jsonl"
+    "${LIB[@]}" sample command="monitor events planet --limit 20" items="$F4_ITEMS" tool=$tool \
+        +@"$WORK/screen.json" >>"$WORK/fig4.jsonl"
 }
 
 # 5. Scale: N GitHub feeds polled by the long-running `monitor run`, CPU per poll and RSS by round.
