@@ -167,6 +167,42 @@ struct RunTests {
         }
     }
 
+    @Test("EONET on the wire: at most `concurrency` category requests in flight, and one failing category is partial")
+    func eonetOnTheWire() async throws {
+        let directory = try TemporaryDirectory()
+        let planet = planetAndGitHub()
+        try await withTestHTTPServer({ request in
+            if request.query["category"] == "volcanoes" { return .text("down", status: 503) }
+            var response = planet(request)
+            if request.path.hasSuffix("/events") { response.delay = .milliseconds(100) }
+            return response
+        }) { server in
+            try directory.write(
+                "feeds.yaml",
+                """
+                settings:
+                  retries: 0
+                feeds:
+                  - name: planet
+                    type: eonet
+                    api: \(server.baseURL)/api/v3
+                    concurrency: 2
+                """)
+            let run = try await MonitorProcess.run(
+                ["run", "--once", "--format", "json", "--state", "state"], in: directory.url)
+            #expect(run.status == 1)
+            let report = try #require(try reports(run.stdout)["planet"])
+            #expect(report["status"] as? String == "partial")
+            #expect(
+                report["error"] as? String
+                    == "category 'volcanoes': GET \(server.baseURL)/api/v3/events?category=volcanoes&status=all&days=360: HTTP 503 Service Unavailable: down"
+            )
+            #expect(report["items"] as? Int == 11)
+            #expect(server.maxInFlight == 2)
+            #expect(server.requests.count == 14)
+        }
+    }
+
     @Test("SIGINT stops a running monitor within a second, exit 0, with the state intact")
     func interrupt() async throws {
         let directory = try TemporaryDirectory()
