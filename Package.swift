@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(name: "GitHubSourceTests", dependencies: ["GitHubSource", "MonitorCore", "TestSupport"]),
         .testTarget(name: "EONETSourceTests", dependencies: ["EONETSource", "MonitorCore", "TestSupport"]),
         /// Runs the built `monitor` executable as a user would.
-        .testTarget(name: "EndToEndTests", dependencies: ["monitor", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["monitor", "TestSupport", "MonitorCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -50,7 +50,7 @@ final class LiveDisplay: @unchecked Sendable {
         switch event {
         case .scheduled(let feed, let next, _):
             update(feed) { $0.next = next }
-            redraw(now: now, force: false)
+            redraw(now: now, force: true)
         case .polling(let feed):
             update(feed) {
                 $0.phase = .polling
@@ -128,12 +128,19 @@ final class LiveDisplay: @unchecked Sendable {
                 messages.append("\(stamp) \(report.feed): \(what), \(report.items) items, \(report.new) new")
             }
         }
-        let shown = report.newItems.prefix(20)
-        for item in shown {
-            messages.append("\(stamp) \(report.feed) + \(TerminalText.sanitized(item.title))")
-        }
-        if report.newItems.count > shown.count {
-            messages.append("\(stamp) \(report.feed) + … and \(report.newItems.count - shown.count) more")
+        if report.isFirstSync {
+            // On a feed's first sync everything is new: say how much, not each item.
+            if !report.newItems.isEmpty {
+                messages.append("\(stamp) \(report.feed): first sync, \(report.newItems.count) items")
+            }
+        } else {
+            let shown = report.newItems.prefix(20)
+            for item in shown {
+                messages.append("\(stamp) \(report.feed) + \(TerminalText.sanitized(item.title))")
+            }
+            if report.newItems.count > shown.count {
+                messages.append("\(stamp) \(report.feed) + … and \(report.newItems.count - shown.count) more")
+            }
         }
         if report.status != .failed {
             focus = sources[report.feed]?.summary(of: report, now: now) ?? SummaryText.standard(report, now: now)

@@ -19,21 +19,21 @@ struct CommandLineTests {
         """
 
     @Test("validate accepts a valid file and exits 0")
-    func validateValid() throws {
+    func validateValid() async throws {
         let directory = try TemporaryDirectory()
         try directory.write(
             "feeds.yaml", "feeds:\n  - {name: planet, type: eonet}\n  - {name: rx, type: github, repo: a/b}\n")
-        let result = try MonitorProcess.run(["validate"], in: directory.url)
+        let result = try await MonitorProcess.run(["validate"], in: directory.url)
         #expect(result.status == 0)
         #expect(result.stdout == "feeds.yaml: ok, 2 feeds: planet (eonet), rx (github)\n")
         #expect(result.stderr == "")
     }
 
     @Test("validate prints every problem with its line and column and exits 2")
-    func validateBroken() throws {
+    func validateBroken() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("feeds.yaml", Self.broken)
-        let result = try MonitorProcess.run(["validate"], in: directory.url)
+        let result = try await MonitorProcess.run(["validate"], in: directory.url)
         #expect(result.status == 2)
         #expect(result.stdout == "")
         #expect(
@@ -53,16 +53,16 @@ struct CommandLineTests {
     }
 
     @Test("--config names the file; $MONITOR_CONFIG is the default when set")
-    func configPath() throws {
+    func configPath() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("other.yaml", "feeds:\n  - {name: p, type: eonet}\n")
-        let flag = try MonitorProcess.run(["validate", "--config", "other.yaml"], in: directory.url)
+        let flag = try await MonitorProcess.run(["validate", "--config", "other.yaml"], in: directory.url)
         #expect(flag.status == 0)
         #expect(flag.stdout == "other.yaml: ok, 1 feed: p (eonet)\n")
-        let variable = try MonitorProcess.run(
+        let variable = try await MonitorProcess.run(
             ["validate"], in: directory.url, environment: ["MONITOR_CONFIG": "other.yaml"])
         #expect(variable.stdout == "other.yaml: ok, 1 feed: p (eonet)\n")
-        let missing = try MonitorProcess.run(["validate"], in: directory.url)
+        let missing = try await MonitorProcess.run(["validate"], in: directory.url)
         #expect(missing.status == 2)
         #expect(
             missing.stderr
@@ -71,26 +71,26 @@ struct CommandLineTests {
     }
 
     @Test("init writes a starter that validates, and never overwrites")
-    func initCommand() throws {
+    func initCommand() async throws {
         let directory = try TemporaryDirectory()
-        let first = try MonitorProcess.run(["init"], in: directory.url)
+        let first = try await MonitorProcess.run(["init"], in: directory.url)
         #expect(first.status == 0)
         #expect(first.stdout == "wrote feeds.yaml: check it with `monitor validate`, then `monitor run`\n")
         let written = try directory.read("feeds.yaml")
         #expect(written.hasPrefix("# feeds.yaml: the feeds `monitor run` watches.\n"))
-        #expect(try MonitorProcess.run(["validate"], in: directory.url).status == 0)
+        #expect(try await MonitorProcess.run(["validate"], in: directory.url).status == 0)
 
         try directory.write("feeds.yaml", "# mine\n")
-        let second = try MonitorProcess.run(["init"], in: directory.url)
+        let second = try await MonitorProcess.run(["init"], in: directory.url)
         #expect(second.status == 1)
         #expect(second.stderr == "feeds.yaml: error: already exists; not overwriting it\n")
         #expect(try directory.read("feeds.yaml") == "# mine\n")
     }
 
     @Test("sources lists both built-in types with their options")
-    func sources() throws {
+    func sources() async throws {
         let directory = try TemporaryDirectory()
-        let result = try MonitorProcess.run(["sources"], in: directory.url)
+        let result = try await MonitorProcess.run(["sources"], in: directory.url)
         #expect(result.status == 0)
         #expect(result.stdout.contains("\neonet: NASA EONET natural events"))
         #expect(result.stdout.contains("\ngithub: Activity of a GitHub repository"))
@@ -98,9 +98,9 @@ struct CommandLineTests {
     }
 
     @Test("--version prints the version")
-    func version() throws {
+    func version() async throws {
         let directory = try TemporaryDirectory()
-        let result = try MonitorProcess.run(["--version"], in: directory.url)
+        let result = try await MonitorProcess.run(["--version"], in: directory.url)
         #expect(result.status == 0)
         #expect(result.stdout == "0.1.0\n")
     }
@@ -108,17 +108,17 @@ struct CommandLineTests {
     @Test(
         "bad usage exits 64 with a message",
         arguments: [["frobnicate"], ["validate", "--nope"], ["validate", "--config"]])
-    func usage(arguments: [String]) throws {
+    func usage(arguments: [String]) async throws {
         let directory = try TemporaryDirectory()
-        let result = try MonitorProcess.run(arguments, in: directory.url)
+        let result = try await MonitorProcess.run(arguments, in: directory.url)
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("Error: "))
     }
 
     @Test("--help answers, naming the commands and the exit codes")
-    func help() throws {
+    func help() async throws {
         let directory = try TemporaryDirectory()
-        let result = try MonitorProcess.run(["--help"], in: directory.url)
+        let result = try await MonitorProcess.run(["--help"], in: directory.url)
         #expect(result.status == 0)
         for word in ["run", "validate", "sources", "init", "Exit codes: 0 success; 1 some feed failed"] {
             #expect(result.stdout.contains(word), "\(word)")

@@ -76,6 +76,8 @@ public struct PollReport: Sendable {
     public var failures: Int = 0
     /// Every new item of the poll, newest first.
     public var newItems: [Item] = []
+    /// Whether this was the feed's first poll that stored anything (every item is then new).
+    public var isFirstSync = false
 
     /// A report.
     public init(

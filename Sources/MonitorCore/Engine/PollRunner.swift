@@ -215,6 +215,7 @@ public struct PollRunner: Sendable {
             rateLimit: record.rateLimit, notBefore: record.notBefore)
         report.minimumInterval = record.minimumInterval
         report.newItems = items.filter { newIDs.contains($0.id) }
+        report.isFirstSync = snapshot.record?.lastSuccess == nil
         return report
     }
 }
