@@ -77,7 +77,7 @@ struct StandInCommand: AsyncParsableCommand {
 
     func run() async throws {
         let standIn = Mutex<StandIn?>(nil)
-        let server = try await TestHTTPServer.start { request in
+        let server = try await TestHTTPServer.start(port: port) { request in
             guard let current = standIn.withLock({ $0 }) else { return .text("starting", status: 503) }
             return await current.respond(to: request)
         }

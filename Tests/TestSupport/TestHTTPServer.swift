@@ -21,18 +21,19 @@ public final class TestHTTPServer: Sendable {
         self.serving = serving
     }
 
-    /// Starts a server whose answers come from `handler` (called concurrently, once per request).
+    /// Starts a server whose answers come from `handler` (called concurrently, once per request), on `port` of
+    /// 127.0.0.1 (0, the default, picks a free one).
     ///
     /// When the server shuts down, a handler still running is cancelled and no longer waited for.
     public static func start(
-        _ handler: @escaping @Sendable (RecordedRequest) async -> TestResponse
+        port: Int = 0, _ handler: @escaping @Sendable (RecordedRequest) async -> TestResponse
     ) async throws -> TestHTTPServer {
         let state = NIOLockedValueBox(ServerState())
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .bind(host: "127.0.0.1", port: 0) { channel in
+            .bind(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let id = ObjectIdentifier(channel)
                     let accepted = state.withLockedValue { state in
