@@ -2,16 +2,8 @@ import Foundation
 import MonitorCore
 
 /// One poll of an EONET feed: the category list, then the events of each selected category, at most
-/// `context.concurrency` requests in flight, turned into updates as each response arrives.
+/// `context.concurrency` requests in flight, each response decoded and reported as it arrives.
 struct EONETPoll: Sendable {
-    /// What one category's download came to.
-    enum Outcome: Sendable {
-        /// The category's events (its stored ones again when the server answered 304).
-        case events(category: String, items: [Item])
-        /// The category's request failed; the core keeps its stored items.
-        case failure(SubRequestFailure)
-    }
-
     /// The key under which the whole category list is kept between polls, for a 304 on `/categories`.
     static let catalogKey = "categories"
 
@@ -30,40 +22,36 @@ struct EONETPoll: Sendable {
 
     /// The poll of a feed with `options`.
     init(options: FeedOptions, context: PollContext) {
-        var api = options.string("api") ?? "https://eonet.gsfc.nasa.gov/api/v3"
+        var api = options[EONETSource.api]
         while api.hasSuffix("/") { api.removeLast() }
         self.api = api
-        days = options.integer("days") ?? 360
-        status = options.string("status") ?? "all"
-        categories = options.list("categories")
-        limit = options.integer("limit")
+        days = options[EONETSource.days]
+        status = options[EONETSource.status]
+        categories = options[EONETSource.categories]
+        limit = options[EONETSource.limit]
         self.context = context
     }
 
-    /// Polls, handing each update to `yield`. Throws when the category list cannot be had or a category id
-    /// is unknown: the whole poll fails.
-    func run(_ yield: @Sendable (SourceUpdate) -> Void) async throws {
+    /// Polls, reporting to `found`. Throws when the category list cannot be had or a category id is unknown:
+    /// the whole poll fails.
+    func run(_ found: Findings) async throws {
         let catalog = try await fetchCategories()
         let selected = try select(from: catalog)
         let total = 1 + selected.count
-        yield(.groups(selected.map { ItemGroup(id: $0.id, title: $0.title) }))
-        yield(.progress(done: 1, total: total))
+        found.groups(selected.map { ItemGroup(id: $0.id, title: $0.title) })
+        found.progress(done: 1, total: total)
 
         let selectedIDs = Set(selected.map(\.id))
         var done = 1
-        let downloads = mergeBounded(selected, limit: context.concurrency) { category in
-            try await self.fetchEvents(of: category, selected: selectedIDs)
+        // The bound holds the requests only: each response is decoded here, outside it, while the next
+        // downloads go on.
+        let responses = mergeBounded(selected, limit: context.concurrency) { category in
+            (category, try await self.fetchEvents(of: category))
         }
-        for try await outcome in downloads {
+        for try await (category, response) in responses {
             done += 1
-            switch outcome {
-            case .events(let category, let items):
-                if !items.isEmpty { yield(.items(items)) }
-                yield(.completed(groups: [category]))
-            case .failure(let failure):
-                yield(.failure(failure))
-            }
-            yield(.progress(done: done, total: total))
+            report(response, of: category, selected: selectedIDs, to: found)
+            found.progress(done: done, total: total)
         }
     }
 
@@ -74,13 +62,11 @@ struct EONETPoll: Sendable {
         let url = "\(api)/categories"
         let response = try await context.http.get(url)
         if response.status == 304 {
-            if let saved = context.values[Self.catalogKey], let list = try? EONETJSON.catalog(fromSaved: saved) {
-                return list
-            }
-            guard !context.stored.groups.isEmpty else {
+            guard let saved = context.values[Self.catalogKey], let list = try? EONETJSON.catalog(fromSaved: saved)
+            else {
                 throw SourceError("GET \(url): answered 304 Not Modified, but no category list is stored")
             }
-            return context.stored.groups.map { EONETCategoryList.Category(id: $0.id, title: $0.title) }
+            return list
         }
         let list: EONETCategoryList
         do {
@@ -129,33 +115,39 @@ struct EONETPoll: Sendable {
         return url
     }
 
-    /// The events of one category as items; a failed request or an undecodable response is a failure of that
-    /// category only. Cancellation is thrown.
-    func fetchEvents(of category: EONETCategoryList.Category, selected: Set<String>) async throws -> Outcome {
-        let url = eventsURL(of: category.id)
-        let failure = { (message: String) -> Outcome in
-            .failure(SubRequestFailure(what: "category '\(category.id)'", message: message, group: category.id))
-        }
-        let response: HTTPResponse
+    /// The answer to one category's events request; a failed request is a failure of that category only.
+    /// Cancellation is thrown.
+    func fetchEvents(of category: EONETCategoryList.Category) async throws -> Result<HTTPResponse, FetchError> {
         do {
-            response = try await context.http.get(url)
+            return .success(try await context.http.get(eventsURL(of: category.id)))
         } catch let error as FetchError {
-            return failure("\(error)")
+            return .failure(error)
+        }
+    }
+
+    /// Reports one category's answer: its events as items and the category complete; a 304 as unchanged (the
+    /// core counts its stored events again); a failed or undecodable answer as a failure of the category.
+    func report(
+        _ answer: Result<HTTPResponse, FetchError>, of category: EONETCategoryList.Category, selected: Set<String>,
+        to found: Findings
+    ) {
+        let url = eventsURL(of: category.id)
+        let what = "category '\(category.id)'"
+        let response: HTTPResponse
+        switch answer {
+        case .failure(let error):
+            return found.failed(what, "\(error)", group: category.id)
+        case .success(let answer):
+            response = answer
         }
         if response.status == 304 {
-            // Nothing changed: the stored events of the category count again, in the categories polled now.
-            let stored = context.stored.items.filter { $0.groups.contains(category.id) }.map { item in
-                var item = item
-                item.groups = item.groups.filter { selected.contains($0) || $0 == category.id }
-                return item
-            }
-            return .events(category: category.id, items: stored)
+            return found.unchanged(groups: [category.id])
         }
         let list: EONETEventList
         do {
             list = try EONETJSON.decode(EONETEventList.self, from: response.body)
         } catch {
-            return failure("GET \(url): not an EONET event list (\(error.message))")
+            return found.failed(what, "GET \(url): not an EONET event list (\(error.message))", group: category.id)
         }
         var items: [Item] = []
         for event in list.events {
@@ -166,7 +158,8 @@ struct EONETPoll: Sendable {
                     "event without a date skipped", metadata: ["event": "\(event.id)", "category": "\(category.id)"])
             }
         }
-        return .events(category: category.id, items: items)
+        found.items(items)
+        found.completed([category.id])
     }
 
     /// `value` percent-encoded for a query string.

@@ -10,27 +10,31 @@ public struct EONETSource: FeedSource {
     public static let type = "eonet"
     public static let summary = "NASA EONET natural events (wildfires, storms, volcanoes…), counted per category"
 
-    public static let options: [OptionSpec] = [
-        OptionSpec("api", .url, default: .string("https://eonet.gsfc.nasa.gov/api/v3"), doc: "API root (v3)"),
-        OptionSpec(
-            "days", .integer(1...36500), default: .integer(360), doc: "How many prior days of events to ask for"),
-        OptionSpec(
-            "status", .choice(["open", "closed", "all"]), default: .string("all"),
-            doc: "Which events: open, closed or all"),
-        OptionSpec(
-            "categories", .list(placeholder: "category ids"),
-            doc: "Only these categories, e.g. [wildfires, volcanoes] (default: all)"),
-        OptionSpec("limit", .integer(1...Int.max), doc: "At most this many events per category"),
-        OptionSpec(
-            "concurrency", .integer(1...256), default: .integer(2),
-            doc: "Category downloads in flight (at most settings.concurrency)"),
-    ]
+    /// `api`: the API root.
+    static let api = FeedOption<String>("api", .url, default: "https://eonet.gsfc.nasa.gov/api/v3", doc: "API root (v3)")
+    /// `days`: the window of prior days asked of the server.
+    static let days = FeedOption<Int>(
+        "days", .integer(1...36500), default: 360, doc: "How many prior days of events to ask for")
+    /// `status`: `open`, `closed` or `all`.
+    static let status = FeedOption<String>(
+        "status", .choice(["open", "closed", "all"]), default: "all", doc: "Which events: open, closed or all")
+    /// `categories`: the category ids asked for; nil for all.
+    static let categories = FeedOption<[String]?>(
+        "categories", .list(placeholder: "category ids"),
+        doc: "Only these categories, e.g. [wildfires, volcanoes] (default: all)")
+    /// `limit`: at most this many events per category.
+    static let limit = FeedOption<Int?>("limit", .integer(1...Int.max), doc: "At most this many events per category")
+    /// `concurrency`: category downloads in flight (the core reads it as the feed's limit).
+    static let concurrency = FeedOption<Int>(
+        "concurrency", .integer(1...256), default: 2, doc: "Category downloads in flight (at most settings.concurrency)")
+
+    public static let options: [any OptionDeclaration] = [api, days, status, categories, limit, concurrency]
 
     /// `monitor events` shows whether an event is open, its latest magnitude and its latest position.
     public static var detailColumns: [String] { ["status", "magnitude", "position"] }
 
-    /// The summary splits each category's count into open and closed events.
-    public static var breakdownDetail: String? { "status" }
+    /// The core counts each category's events by their status: open or closed.
+    public static var breakdown: Breakdown? { Breakdown(detail: "status", values: ["open", "closed"]) }
 
     let options: FeedOptions
 
@@ -41,18 +45,7 @@ public struct EONETSource: FeedSource {
     /// Each poll returns the whole window of events: what the server no longer lists is dropped.
     public var retention: ItemRetention { .replace }
 
-    public func poll(_ context: PollContext) -> AsyncThrowingStream<SourceUpdate, any Error> {
-        let poll = EONETPoll(options: options, context: context)
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    try await poll.run { continuation.yield($0) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+    public func poll(_ context: PollContext, _ found: Findings) async throws {
+        try await EONETPoll(options: options, context: context).run(found)
     }
 }

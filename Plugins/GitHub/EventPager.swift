@@ -12,6 +12,8 @@ struct EventPager: Sendable {
         var number: Int
         /// Whether another page follows.
         var more: Bool
+        /// Whether it was answered 304 Not Modified.
+        var notModified = false
     }
 
     /// The most pages followed for one URL (GitHub serves at most 300 events, 10 pages of 30).
@@ -43,7 +45,7 @@ struct EventPager: Sendable {
             let response = try await api.get(url)
             pages += 1
             guard response.status != 304 else {
-                onPage(Page(items: [], number: pages, more: false))
+                onPage(Page(items: [], number: pages, more: false, notModified: true))
                 break
             }
             let events = try GitHubEvent.page(response.body)

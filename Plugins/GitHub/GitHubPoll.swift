@@ -4,8 +4,6 @@ import MonitorCore
 /// One poll of a github feed: the events of its target, page by page, or of the top repositories of its
 /// search, concurrently.
 struct GitHubPoll: Sendable {
-    typealias Continuation = AsyncThrowingStream<SourceUpdate, any Error>.Continuation
-
     /// What the feed follows.
     let target: GitHubTarget
     /// How long a search result is reused.
@@ -23,23 +21,24 @@ struct GitHubPoll: Sendable {
             throw SourceError("a github feed needs one of 'repo', 'org', 'user' or 'search'")
         }
         self.target = target
-        searchEvery = options.duration("search_every") ?? .seconds(3600)
-        api = GitHubAPI(
-            root: options.string("api") ?? "https://api.github.com", token: options.string("token"), http: context.http)
+        searchEvery = options[GitHubSource.searchEvery]
+        api = GitHubAPI(root: options[GitHubSource.api], token: options[GitHubSource.token], http: context.http)
         pager = EventPager(
-            api: api, keep: options.integer("keep") ?? 50, known: Set(context.stored.items.map(\.id)),
-            types: options.list("types").map(Set.init), logger: context.logger)
+            api: api, keep: options[GitHubSource.keep], known: context.known,
+            types: options[GitHubSource.types].map(Set.init), logger: context.logger)
         self.context = context
     }
 
-    /// Polls, yielding to `continuation`; throws what fails the whole poll.
-    func run(_ continuation: Continuation) async throws {
+    /// Polls, reporting to `found`; throws what fails the whole poll. A first page answered 304 means nothing
+    /// happened since the last poll: the feed is unchanged.
+    func run(_ found: Findings) async throws {
         if case .search(let query, let top) = target {
-            try await followSearch(query: query, top: top, continuation)
+            try await followSearch(query: query, top: top, found)
         } else if let path = target.eventsPath {
             try await pager.fetch(api.events(path, perPage: pager.perPage)) { page in
-                if !page.items.isEmpty { continuation.yield(.items(page.items)) }
-                continuation.yield(.progress(done: page.number, total: page.number + (page.more ? 1 : 0)))
+                if page.notModified, page.number == 1 { found.unchanged() }
+                found.items(page.items)
+                found.progress(done: page.number, total: page.number + (page.more ? 1 : 0))
             }
         }
     }
@@ -52,11 +51,11 @@ struct GitHubPoll: Sendable {
         case failure(SubRequestFailure)
     }
 
-    private func followSearch(query: String, top: Int, _ continuation: Continuation) async throws {
+    private func followSearch(query: String, top: Int, _ found: Findings) async throws {
         let repos = try await repositories(query: query, top: top)
         let total = 1 + repos.count
         var done = 1
-        continuation.yield(.progress(done: done, total: total))
+        found.progress(done: done, total: total)
         let pager = self.pager
         let outcomes = mergeBounded(repos, limit: context.concurrency) { repo -> Outcome in
             do {
@@ -69,12 +68,14 @@ struct GitHubPoll: Sendable {
         }
         for try await outcome in outcomes {
             switch outcome {
-            case .items(let items) where !items.isEmpty: continuation.yield(.items(items))
-            case .items: break
-            case .failure(let failure): continuation.yield(.failure(failure))
+            case .items(let items):
+                found.items(items)
+                found.completed()
+            case .failure(let failure):
+                found.failed(failure)
             }
             done += 1
-            continuation.yield(.progress(done: done, total: total))
+            found.progress(done: done, total: total)
         }
     }
 

@@ -10,32 +10,43 @@ public struct GitHubSource: FeedSource {
     /// The keys of which exactly one says what the feed follows.
     static let targets = ["repo", "org", "user", "search"]
 
-    public static let options: [OptionSpec] = [
-        OptionSpec(
-            "repo", .string(placeholder: "owner/name", format: checkRepository),
-            doc: "Follow the events of this repository (one of repo, org, user, search)"),
-        OptionSpec(
-            "org", .string(placeholder: "name", format: checkLogin),
-            doc: "Follow the public events of this organisation"),
-        OptionSpec(
-            "user", .string(placeholder: "name", format: checkLogin), doc: "Follow the public events of this user"),
-        OptionSpec(
-            "search", .string(placeholder: "query"),
-            doc: "Follow the combined events of the top repositories of this search, by stars"),
-        OptionSpec("top", .integer(1...30), default: .integer(5), doc: "With search: how many repositories to follow"),
-        OptionSpec(
-            "search_every", .duration(minimum: .seconds(60)), default: .duration(.seconds(3600)),
-            doc: "With search: how long a search result is reused before searching again"),
-        OptionSpec(
-            "token", .string(placeholder: "token"), secret: true,
-            doc: "API token sent as a Bearer credential, normally ${GITHUB_TOKEN:-}; empty means unauthenticated"),
-        OptionSpec(
-            "api", .url, default: .string("https://api.github.com"),
-            doc: "API root; a GitHub Enterprise Server is https://HOST/api/v3"),
-        OptionSpec(
-            "keep", .integer(1...300), default: .integer(50), doc: "How many of the newest events the feed keeps"),
-        OptionSpec(
-            "types", .list(placeholder: "event types"), doc: "Only these event types become items, e.g. [PushEvent]"),
+    /// `repo`: a repository to follow, `owner/name`.
+    static let repo = FeedOption<String?>(
+        "repo", .string(placeholder: "owner/name", format: checkRepository),
+        doc: "Follow the events of this repository (one of repo, org, user, search)")
+    /// `org`: an organisation to follow.
+    static let org = FeedOption<String?>(
+        "org", .string(placeholder: "name", format: checkLogin), doc: "Follow the public events of this organisation")
+    /// `user`: a user to follow.
+    static let user = FeedOption<String?>(
+        "user", .string(placeholder: "name", format: checkLogin), doc: "Follow the public events of this user")
+    /// `search`: a repository search whose top results to follow.
+    static let search = FeedOption<String?>(
+        "search", .string(placeholder: "query"),
+        doc: "Follow the combined events of the top repositories of this search, by stars")
+    /// `top`: how many repositories of a search to follow.
+    static let top = FeedOption<Int>(
+        "top", .integer(1...30), default: 5, doc: "With search: how many repositories to follow")
+    /// `search_every`: how long a search result is reused.
+    static let searchEvery = FeedOption<Duration>(
+        "search_every", .duration(minimum: .seconds(60)), default: .seconds(3600),
+        doc: "With search: how long a search result is reused before searching again")
+    /// `token`: the API token, a secret.
+    static let token = FeedOption<String?>(
+        "token", .string(placeholder: "token"), secret: true,
+        doc: "API token sent as a Bearer credential, normally ${GITHUB_TOKEN:-}; empty means unauthenticated")
+    /// `api`: the API root.
+    static let api = FeedOption<String>(
+        "api", .url, default: "https://api.github.com", doc: "API root; a GitHub Enterprise Server is https://HOST/api/v3")
+    /// `keep`: how many of the newest events the feed keeps.
+    static let keep = FeedOption<Int>(
+        "keep", .integer(1...300), default: 50, doc: "How many of the newest events the feed keeps")
+    /// `types`: the event types that become items; nil for all.
+    static let types = FeedOption<[String]?>(
+        "types", .list(placeholder: "event types"), doc: "Only these event types become items, e.g. [PushEvent]")
+
+    public static let options: [any OptionDeclaration] = [
+        repo, org, user, search, top, searchEvery, token, api, keep, types,
     ]
 
     public static func check(_ options: FeedOptions) -> [Diagnostic] {
@@ -85,7 +96,7 @@ public struct GitHubSource: FeedSource {
     }
 
     /// The newest `keep` events, the stored ones and the new ones together.
-    public var retention: ItemRetention { .keepNewest(options.integer("keep") ?? 50) }
+    public var retention: ItemRetention { .keepNewest(options[Self.keep]) }
 
     /// `monitor events` shows who acted and in which repository.
     public static var detailColumns: [String] { ["actor", "repo"] }
@@ -93,18 +104,7 @@ public struct GitHubSource: FeedSource {
     /// Polls the events of the feed's target, or of the top repositories of its search: only the pages needed
     /// to reach the events already stored (or `keep` events), each request conditional on the validators kept
     /// for its URL and token. Each event becomes an item in the group of its type.
-    public func poll(_ context: PollContext) -> AsyncThrowingStream<SourceUpdate, any Error> {
-        let options = self.options
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    try await GitHubPoll(options: options, context: context).run(continuation)
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+    public func poll(_ context: PollContext, _ found: Findings) async throws {
+        try await GitHubPoll(options: options, context: context).run(found)
     }
 }

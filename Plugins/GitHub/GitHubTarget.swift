@@ -13,14 +13,14 @@ enum GitHubTarget: Sendable, Hashable {
 
     /// The target the validated `options` set.
     init?(options: FeedOptions) {
-        if let name = options.string("repo") {
+        if let name = options[GitHubSource.repo] {
             self = .repository(name)
-        } else if let name = options.string("org") {
+        } else if let name = options[GitHubSource.org] {
             self = .organization(name)
-        } else if let name = options.string("user") {
+        } else if let name = options[GitHubSource.user] {
             self = .user(name)
-        } else if let query = options.string("search") {
-            self = .search(query: query, top: options.integer("top") ?? 5)
+        } else if let query = options[GitHubSource.search] {
+            self = .search(query: query, top: options[GitHubSource.top])
         } else {
             return nil
         }

@@ -48,7 +48,7 @@ extension BenchCommand {
         static func count(document: [UInt8]) async throws -> [String: Int] {
             var logger = Logger(label: "monitor-bench")
             logger.logLevel = .error
-            var options = FeedOptions.defaults(of: EONETSource.options)
+            var options = FeedOptions.defaults(of: EONETSource.options.map(\.spec))
             options.set("api", .string("http://bench.invalid/api/v3"))
             options.set("status", .string("all"))
             options.set("days", .integer(36_500))
@@ -57,10 +57,10 @@ extension BenchCommand {
                 transport: DocumentTransport(document: document), policy: HTTPPolicy(settings: settings),
                 limiters: [AsyncSemaphore(limit: 2)], logger: logger)
             let context = PollContext(
-                feed: "bench", options: options, http: http, stored: .empty, values: SourceValues([:]),
+                feed: "bench", options: options, http: http, values: SourceValues([:]),
                 logger: logger, clock: .system, concurrency: 2)
             var items: [String: Item] = [:]
-            for try await update in EONETSource(options: options).poll(context) {
+            for try await update in EONETSource(options: options).updates(context) {
                 switch update {
                 case .items(let batch):
                     for item in batch { items[item.id] = item }

@@ -114,7 +114,7 @@ public struct ConfigLoader: Sendable {
     /// The places of the values of secret options (and of keys that look like misspelt secret options) in the
     /// feeds, so that no diagnostic ever quotes a token.
     private func secrets(in root: ConfigValue, lines: [String]) -> [SourceSpan] {
-        let names = Set(sources.flatMap { $0.options.filter(\.isSecret).map(\.name) })
+        let names = Set(sources.flatMap { $0.options.map(\.spec).filter(\.isSecret).map(\.name) })
         guard case .map(let top) = root.content else { return [] }
         var spans: [SourceSpan] = []
         for entry in top where entry.key == "feeds" {

@@ -7,7 +7,7 @@ public enum SourcesListing {
         var output = "Feed types, chosen with `type:` in feeds.yaml:\n"
         for source in sources.sorted(by: { $0.type < $1.type }) {
             output += "\n\(source.type): \(source.summary)\n"
-            output += table(source.options)
+            output += table(source.options.map(\.spec))
         }
         let common = FeedConfig.commonSpecs
         output += "\nOptions of every feed:\n" + table(common)

@@ -2,17 +2,19 @@ import Foundation
 
 /// A source plugin: one module under `Plugins/` that knows how to poll one `type` of feed.
 ///
-/// A source describes itself — its type name, a one-line summary and its options — so that the core can
-/// validate `feeds.yaml` against it and `monitor sources` can list it. When polled it only turns HTTP
-/// responses into updates; the core does the HTTP details, the state, the counting and the display.
+/// A source describes itself — its type name, a one-line summary, its options and examples of what it must
+/// make of recorded answers — so that the core can validate `feeds.yaml` against it, `monitor sources` can
+/// list it and one generic test can run its examples. When polled it only says what it found through the
+/// `Findings` it is handed; the core does the HTTP details, the stream, the state, the counting and the
+/// display.
 public protocol FeedSource: Sendable {
     /// The `type:` that selects this source in `feeds.yaml`.
     static var type: String { get }
     /// One line saying what a feed of this type watches.
     static var summary: String { get }
-    /// The options this source declares. An option named like a common feed option (`interval`,
-    /// `concurrency`) replaces it, to give it another default or doc.
-    static var options: [OptionSpec] { get }
+    /// The options this source declares, typed `FeedOption`s read back as `options[Self.name]`. An option named
+    /// like a common feed option (`interval`, `concurrency`) replaces it, to give it another default or doc.
+    static var options: [any OptionDeclaration] { get }
     /// Checks that involve several options ("exactly one of …"); each option's own type is already valid.
     static func check(_ options: FeedOptions) -> [Diagnostic]
 
@@ -22,9 +24,9 @@ public protocol FeedSource: Sendable {
     /// How the items of a poll combine with those stored.
     var retention: ItemRetention { get }
 
-    /// Polls once: a stream of groups, progress, item batches and sub-request failures. Throwing fails the
-    /// whole poll (nothing of it is stored); a `.failure` update makes it `partial`.
-    func poll(_ context: PollContext) -> AsyncThrowingStream<SourceUpdate, any Error>
+    /// Polls once, reporting groups, progress, items, failed sub-requests and 304s to `found` as responses
+    /// arrive. Throwing fails the whole poll (nothing of it is stored); a failed sub-request makes it `partial`.
+    func poll(_ context: PollContext, _ found: Findings) async throws
 
     /// The text summary of a finished poll; the default lists the groups and the latest items.
     func summary(of report: PollReport, now: Date) -> String
@@ -32,9 +34,12 @@ public protocol FeedSource: Sendable {
     /// The details `monitor events` shows as columns after the date, in order (default: none).
     static var detailColumns: [String] { get }
 
-    /// A detail whose values the report counts per group (`PollReport.GroupCount.breakdown`), such as EONET's
-    /// `status` (open or closed); nil (the default) for none.
-    static var breakdownDetail: String? { get }
+    /// The detail whose values the core counts per group (`PollReport.GroupCount.breakdown`), such as EONET's
+    /// open and closed events; nil (the default) for none.
+    static var breakdown: Breakdown? { get }
+
+    /// Recorded answers with what the source must make of them, run by the generic examples test.
+    static var examples: [SourceExample] { get }
 }
 
 extension FeedSource {
@@ -47,14 +52,30 @@ extension FeedSource {
 
     public static var detailColumns: [String] { [] }
 
-    public static var breakdownDetail: String? { nil }
+    public static var breakdown: Breakdown? { nil }
+
+    public static var examples: [SourceExample] { [] }
 }
 
 /// How the items of a poll combine with those stored.
 public enum ItemRetention: Sendable, Hashable {
     /// Each poll returns the feed's whole set (EONET): items it no longer returns are dropped, except those of
-    /// groups whose request failed.
+    /// groups whose request failed or was answered 304.
     case replace
     /// Each poll returns what is new (GitHub): items are added to those stored and the newest `count` kept.
     case keepNewest(Int)
+}
+
+/// A detail of the items that the core counts per group, and the values shown as columns, in order.
+public struct Breakdown: Sendable, Hashable {
+    /// The detail's name, such as `status`.
+    public var detail: String
+    /// The values shown, in order, such as `open` and `closed` (other values are counted but not shown).
+    public var values: [String]
+
+    /// A breakdown of each group's items by their `detail`.
+    public init(detail: String, values: [String]) {
+        self.detail = detail
+        self.values = values
+    }
 }

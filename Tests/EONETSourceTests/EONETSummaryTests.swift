@@ -95,7 +95,7 @@ struct EONETSummaryTests {
     @Test("monitor events shows status, magnitude and position; the summary splits counts by status")
     func declarations() {
         #expect(EONETSource.detailColumns == ["status", "magnitude", "position"])
-        #expect(EONETSource.breakdownDetail == "status")
+        #expect(EONETSource.breakdown == Breakdown(detail: "status", values: ["open", "closed"]))
         #expect(EONETSource(options: planetFeed().options).retention == .replace)
     }
 }

@@ -113,7 +113,8 @@ struct HTTPWireTests {
         }) { server in
             let report = await wire.poll(wire.feed("f", urls: ["\(server.baseURL)/a"]))
             let until = FetchError.format(Date(timeIntervalSince1970: Double(reset)))
-            #expect(report.status == .partial)
+            // Its only sub-request failed: the poll failed.
+            #expect(report.status == .failed)
             #expect(
                 report.error
                     == "group 'a': GET \(server.baseURL)/a: HTTP 403: rate limit exhausted (x-ratelimit-remaining: 0); not polled again before \(until)"
@@ -139,9 +140,10 @@ struct HTTPWireTests {
             async let big = wire.poll(wire.feed("big", urls: ["\(server.baseURL)/big"]))
             async let fine = wire.poll(wire.feed("fine", urls: ["\(server.baseURL)/ok"]))
             let (slowReport, bigReport, fineReport) = await (slow, big, fine)
-            #expect(slowReport.status == .partial)
+            // Each feed's only sub-request failed: those polls failed.
+            #expect(slowReport.status == .failed)
             #expect(slowReport.error == "group 'slow': GET \(server.baseURL)/slow: timed out after 500ms")
-            #expect(bigReport.status == .partial)
+            #expect(bigReport.status == .failed)
             #expect(
                 bigReport.error
                     == "group 'big': GET \(server.baseURL)/big: the response is larger than 1KiB (settings.max_body)")

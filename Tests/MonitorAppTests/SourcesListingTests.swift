@@ -6,19 +6,17 @@ import Testing
 private struct SampleSource: FeedSource {
     static let type = "sample"
     static let summary = "A sample source"
-    static let options: [OptionSpec] = [
-        OptionSpec("path", .string(placeholder: "path"), required: true, doc: "Where to look"),
-        OptionSpec("depth", .integer(1...9), default: .integer(3), doc: "How deep"),
-        OptionSpec("secret", .string(), default: .string("s3cr3t"), secret: true, doc: "Hidden"),
+    static let options: [any OptionDeclaration] = [
+        FeedOption<String?>("path", .string(placeholder: "path"), required: true, doc: "Where to look"),
+        FeedOption<Int>("depth", .integer(1...9), default: 3, doc: "How deep"),
+        FeedOption<String>("secret", .string(), default: "s3cr3t", secret: true, doc: "Hidden"),
     ]
 
     init(options: FeedOptions) {}
 
     var retention: ItemRetention { .replace }
 
-    func poll(_ context: PollContext) -> AsyncThrowingStream<SourceUpdate, any Error> {
-        AsyncThrowingStream { $0.finish() }
-    }
+    func poll(_ context: PollContext, _ found: Findings) async throws {}
 }
 
 @Suite("monitor sources")
@@ -48,7 +46,7 @@ struct SourcesListingTests {
         let output = SourcesListing.render(Registry.sources)
         for source in Registry.sources {
             #expect(output.contains("\n\(source.type): \(source.summary)\n"))
-            for option in source.options {
+            for option in source.options.map(\.spec) {
                 #expect(output.contains("  \(option.name) "), "\(source.type).\(option.name)")
                 #expect(output.contains(option.doc), "\(source.type).\(option.name)")
             }
@@ -60,7 +58,7 @@ struct SourcesListingTests {
         for source in Registry.sources {
             let names = ConfigValidator.specs(of: source).map(\.name)
             #expect(Set(names).count == names.count, "\(source.type)")
-            #expect(!source.options.contains { $0.name == "name" || $0.name == "type" }, "\(source.type)")
+            #expect(!source.options.map(\.spec).contains { $0.name == "name" || $0.name == "type" }, "\(source.type)")
         }
         #expect(Set(Registry.sources.map { $0.type }).count == Registry.sources.count)
     }

@@ -7,8 +7,8 @@ import Testing
 private struct KindsSource: FeedSource {
     static let type = "kinds"
     static let summary = "Fixed items with a kind"
-    static let options: [OptionSpec] = []
-    static var breakdownDetail: String? { "kind" }
+    static let options: [any OptionDeclaration] = []
+    static var breakdown: Breakdown? { Breakdown(detail: "kind", values: ["open", "closed"]) }
 
     let options: FeedOptions
 
@@ -16,21 +16,16 @@ private struct KindsSource: FeedSource {
 
     var retention: ItemRetention { .replace }
 
-    func poll(_ context: PollContext) -> AsyncThrowingStream<SourceUpdate, any Error> {
+    func poll(_ context: PollContext, _ found: Findings) async throws {
         let date = Date(timeIntervalSince1970: 1_000_000)
         let item = { (id: String, groups: [String], kind: String?) in
             Item(id: id, title: id, date: date, groups: groups, details: kind.map { [Detail("kind", $0)] } ?? [])
         }
-        return AsyncThrowingStream { continuation in
-            continuation.yield(.groups([ItemGroup(id: "a", title: "A"), ItemGroup(id: "b", title: "B")]))
-            continuation.yield(
-                .items([
-                    item("1", ["a"], "open"), item("2", ["a", "b"], "closed"), item("3", ["a"], "open"),
-                    item("4", ["b"], nil),
-                ]))
-            continuation.yield(.completed(groups: ["a", "b"]))
-            continuation.finish()
-        }
+        found.groups([ItemGroup(id: "a", title: "A"), ItemGroup(id: "b", title: "B")])
+        found.items([
+            item("1", ["a"], "open"), item("2", ["a", "b"], "closed"), item("3", ["a"], "open"), item("4", ["b"], nil),
+        ])
+        found.completed(["a", "b"])
     }
 }
 
@@ -38,14 +33,14 @@ private struct KindsSource: FeedSource {
 private struct PlainSource: FeedSource {
     static let type = "plain"
     static let summary = "Fixed items without a breakdown"
-    static let options: [OptionSpec] = []
+    static let options: [any OptionDeclaration] = []
     let inner: KindsSource
 
     init(options: FeedOptions) { inner = KindsSource(options: options) }
 
     var retention: ItemRetention { .replace }
 
-    func poll(_ context: PollContext) -> AsyncThrowingStream<SourceUpdate, any Error> { inner.poll(context) }
+    func poll(_ context: PollContext, _ found: Findings) async throws { try await inner.poll(context, found) }
 }
 
 @Suite("Per-group breakdown of the counts by a detail the source names")
@@ -66,7 +61,7 @@ struct PollBreakdownTests {
 
     @Test("a source that names no detail gets no breakdown")
     func none() async throws {
-        #expect(PlainSource.breakdownDetail == nil)
+        #expect(PlainSource.breakdown == nil)
         let harness = try PollHarness()
         let transport = StubTransport { _ in HTTPResponse(status: 200) }
         let report = await harness.poll(

@@ -111,7 +111,7 @@ public struct ConfigValidator: Sendable {
     /// The common feed options merged with a source's own: a source's option replaces a common one of the
     /// same name.
     public static func specs(of source: any FeedSource.Type) -> [OptionSpec] {
-        let own = source.options
+        let own = source.options.map(\.spec)
         return FeedConfig.commonSpecs.filter { common in !own.contains { $0.name == common.name } } + own
     }
 

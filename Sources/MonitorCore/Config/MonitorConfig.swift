@@ -25,29 +25,35 @@ public struct Settings: Sendable, Equatable {
     /// How many times a transient failure is retried.
     public var retries: Int
 
+    /// `concurrency`: HTTP requests in flight across all feeds.
+    public static let concurrency = FeedOption<Int>(
+        "concurrency", .integer(1...256), default: 4, doc: "HTTP requests in flight across all feeds")
+    /// `interval`: the poll interval of a feed that sets none.
+    public static let interval = FeedOption<Duration>(
+        "interval", .duration(), default: .seconds(15 * 60), doc: "Poll interval of a feed that sets none")
+    /// `timeout`: the time limit of one HTTP request.
+    public static let timeout = FeedOption<Duration>(
+        "timeout", .duration(), default: .seconds(30), doc: "Time limit of one HTTP request")
+    /// `max_body`: the largest response body accepted.
+    public static let maxBody = FeedOption<Int>(
+        "max_body", .byteSize, default: 32 << 20, doc: "Largest response body accepted; a larger one fails its request")
+    /// `retries`: how many times a transient failure is retried.
+    public static let retries = FeedOption<Int>(
+        "retries", .integer(0...10), default: 2,
+        doc: "Retries of a transient failure (connection error, timeout, 5xx, 429)")
+
     /// The declarations of the settings, which `feeds.yaml` is validated against and `monitor sources` lists.
     public static let specs: [OptionSpec] = [
-        OptionSpec(
-            "concurrency", .integer(1...256), default: .integer(4), doc: "HTTP requests in flight across all feeds"),
-        OptionSpec(
-            "interval", .duration(), default: .duration(.seconds(15 * 60)),
-            doc: "Poll interval of a feed that sets none"),
-        OptionSpec("timeout", .duration(), default: .duration(.seconds(30)), doc: "Time limit of one HTTP request"),
-        OptionSpec(
-            "max_body", .byteSize, default: .byteSize(32 << 20),
-            doc: "Largest response body accepted; a larger one fails its request"),
-        OptionSpec(
-            "retries", .integer(0...10), default: .integer(2),
-            doc: "Retries of a transient failure (connection error, timeout, 5xx, 429)"),
+        concurrency.spec, interval.spec, timeout.spec, maxBody.spec, retries.spec,
     ]
 
     /// The settings from validated options.
     public init(_ options: FeedOptions) {
-        concurrency = options.integer("concurrency") ?? 4
-        interval = options.duration("interval") ?? .seconds(15 * 60)
-        timeout = options.duration("timeout") ?? .seconds(30)
-        maxBody = options.byteSize("max_body") ?? 32 << 20
-        retries = options.integer("retries") ?? 2
+        concurrency = options[Self.concurrency]
+        interval = options[Self.interval]
+        timeout = options[Self.timeout]
+        maxBody = options[Self.maxBody]
+        retries = options[Self.retries]
     }
 
     /// The defaults.

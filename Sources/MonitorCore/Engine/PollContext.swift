@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import Synchronization
 
-/// What the core hands a source for one poll: its options, its HTTP client, its stored state and a logger.
-/// A source never creates these itself.
+/// What the core hands a source for one poll: its options, its HTTP client, the ids it stored, its values and
+/// a logger. A source never creates these itself, and never sees its stored items: a 304 is reported as
+/// `Findings.unchanged`, and the core carries them.
 public struct PollContext: Sendable {
     /// The feed's name.
     public var feed: String
@@ -11,8 +12,8 @@ public struct PollContext: Sendable {
     public var options: FeedOptions
     /// The HTTP client for this poll.
     public var http: FeedHTTP
-    /// What was stored for the feed before this poll.
-    public var stored: FeedSnapshot
+    /// The ids of the items stored for the feed before this poll (to stop paging where the last poll ended).
+    public var known: Set<String>
     /// Values the source keeps between polls; what it sets is stored with the poll's results.
     public var values: SourceValues
     /// The logger, labelled with the feed.
@@ -24,13 +25,13 @@ public struct PollContext: Sendable {
 
     /// A context.
     public init(
-        feed: String, options: FeedOptions, http: FeedHTTP, stored: FeedSnapshot, values: SourceValues, logger: Logger,
+        feed: String, options: FeedOptions, http: FeedHTTP, known: Set<String> = [], values: SourceValues, logger: Logger,
         clock: PollClock, concurrency: Int
     ) {
         self.feed = feed
         self.options = options
         self.http = http
-        self.stored = stored
+        self.known = known
         self.values = values
         self.logger = logger
         self.clock = clock

@@ -4,10 +4,9 @@ import Logging
 
 /// Polls one feed at a time through its source and stores the results: the core's side of every plugin.
 ///
-/// The item pipeline is expressed with swift-async-algorithms as the classic RxSwift apps used their
-/// operators: the source `merge`s its sub-requests; the stored snapshot is `chain`ed before the live updates;
-/// running counts are a `reductions` (scan) over the updates; the group catalog and the counts are joined
-/// with `combineLatest`, so a group without items still shows with 0.
+/// A poll reads what is stored, runs the source with the context and `Findings` the core gives it, folds its
+/// updates into a `PollTally` with `reductions` (the classic apps' `scan`) showing each step, decides the
+/// outcome with the pure `PollOutcome`, and commits it in one transaction.
 public struct PollRunner: Sendable {
     /// The state.
     public var store: StateStore
@@ -53,23 +52,16 @@ public struct PollRunner: Sendable {
         let started = clock.now()
         var logger = self.logger
         logger[metadataKey: "feed"] = "\(feed.name)"
-        let failed = { (message: String, record: FeedRecord?) -> PollReport in
-            var report = PollReport(
-                feed: feed.name, type: feed.type, status: .failed, error: message, items: record?.itemCount ?? 0,
-                started: started, duration: .milliseconds(Int64(self.clock.now().timeIntervalSince(started) * 1000)),
-                rateLimit: record?.rateLimit, notBefore: record?.notBefore)
-            report.minimumInterval = record?.minimumInterval
-            report.failures = record?.failures ?? 0
-            return report
-        }
         let snapshot: FeedSnapshot
         do {
             snapshot = try await store.snapshot(feed: feed.name)
         } catch {
-            return failed("cannot read the state: \(error)", nil)
+            return notPolled(feed, "cannot read the state: \(error)", record: nil, started: started)
         }
         if let notBefore = snapshot.record?.notBefore, notBefore > started {
-            return failed("not polled: the server asked to wait until \(FetchError.format(notBefore))", snapshot.record)
+            return notPolled(
+                feed, "not polled: the server asked to wait until \(FetchError.format(notBefore))",
+                record: snapshot.record, started: started)
         }
 
         let limit = concurrency(of: feed)
@@ -78,52 +70,14 @@ public struct PollRunner: Sendable {
             validators: snapshot.validators, rateLimit: snapshot.record?.rateLimit, clock: clock, logger: logger)
         let values = SourceValues(snapshot.values)
         let context = PollContext(
-            feed: feed.name, options: feed.options, http: http, stored: snapshot, values: values, logger: logger,
-            clock: clock,
-            concurrency: limit)
-
-        let retention = source.retention
-        let known = Set(snapshot.items.map(\.id))
-        let storedTally = PollTally(known: known, seed: snapshot.items)
-        let storedCounts = retention == .replace ? storedTally.counts : nil
-        let initial = retention == .replace ? PollTally(known: known) : storedTally
-
-        // The pipeline: the source's updates are routed into the catalog and the tally streams.
-        let catalogUpdates = AsyncChannel<[ItemGroup]>()
-        let tallyUpdates = AsyncChannel<SourceUpdate>()
-        let catalog = chain([snapshot.groups].async, catalogUpdates)
-        let tallies = chain(
-            [TallyStage(tally: storedTally, live: false)].async,
-            tallyUpdates.reductions(into: initial) { $0.apply($1) }.map { TallyStage(tally: $0, live: true) })
-        var latestCatalog = snapshot.groups
-        var latestTally = initial
-
-        let sourceError = await withTaskGroup(of: (any Error)?.self) { group in
-            group.addTask {
-                var failure: (any Error)?
-                do {
-                    for try await update in source.poll(context) {
-                        if case .groups(let groups) = update {
-                            await catalogUpdates.send(groups)
-                        } else {
-                            await tallyUpdates.send(update)
-                        }
-                    }
-                } catch {
-                    failure = error
-                }
-                catalogUpdates.finish()
-                tallyUpdates.finish()
-                return failure
-            }
-            for await (groups, stage) in combineLatest(catalog, tallies) {
-                latestCatalog = groups
-                if stage.live { latestTally = stage.tally }
-                let view = FeedView(
-                    feed: feed.name, catalog: groups, tally: stage.tally, stored: stage.live ? storedCounts : nil)
-                events?.yield(.view(view))
-            }
-            return await group.next() ?? nil
+            feed: feed.name, options: feed.options, http: http, known: Set(snapshot.items.map(\.id)), values: values,
+            logger: logger, clock: clock, concurrency: limit)
+        let breakdown = type(of: source).breakdown?.detail
+        let (tally, thrown) = await fold(
+            source.updates(context), from: PollTally(stored: snapshot, retention: source.retention, breakdown: breakdown),
+            showing: PollTally.stored(snapshot, breakdown: breakdown), feed: feed.name, events: events)
+        if Task.isCancelled {
+            return notPolled(feed, "cancelled", record: snapshot.record, started: started)
         }
 
         var record = snapshot.record ?? FeedRecord(name: feed.name, type: feed.type)
@@ -131,97 +85,80 @@ public struct PollRunner: Sendable {
         record.lastPoll = clock.now()
         // A failed poll waits for every exhausted limit; one that went on (a search served from its cache)
         // only for the default one.
-        record.notBefore = sourceError == nil ? http.notBefore : http.latestBlock
+        record.notBefore = thrown == nil ? http.notBefore : http.latestBlock
         record.rateLimit = http.rateLimit ?? record.rateLimit
         record.minimumInterval = http.minimumInterval ?? record.minimumInterval
         let statistics = http.statistics
-        let elapsed = Duration.milliseconds(Int64(clock.now().timeIntervalSince(started) * 1000))
-
-        if Task.isCancelled {
-            return failed("cancelled", snapshot.record)
+        let outcome = PollOutcome(
+            tally: tally, record: record, statistics: statistics,
+            thrown: thrown.map { $0 is CancellationError ? "cancelled" : "\($0)" })
+        if let error = outcome.error, outcome.status == .failed {
+            logger.info("poll failed", metadata: ["error": "\(error)"])
         }
-        if let error = sourceError {
-            let message = error is CancellationError ? "cancelled" : TerminalText.sanitized("\(error)")
-            logger.info("poll failed", metadata: ["error": "\(message)"])
-            record.status = PollReport.Status.failed.rawValue
-            record.lastError = message
-            record.failures += 1
-            // Nothing of the poll's items or validators is stored; what the source chose to keep (a fresh search
-            // result) is, so that it is not asked again at once.
-            try? await store.commit(
-                PollCommit(
-                    record: record, items: nil, firstSeen: started, groups: nil, validators: [:], values: values.changes
-                ),
-                feed: feed.name)
-            var report = failed(message, record)
-            report.requests = statistics.requests
-            report.notModified = statistics.notModified
-            report.bytes = statistics.bytes
-            return report
-        }
-
-        let tally = latestTally
-        var items = Array(tally.items.values)
-        if retention == .replace {
-            let failedGroups = Set(tally.failures.compactMap(\.group))
-            items += snapshot.items.filter { tally.items[$0.id] == nil && !failedGroups.isDisjoint(with: $0.groups) }
-        }
-        items.sort { ($0.date, $0.id) > ($1.date, $1.id) }
-        if case .keepNewest(let count) = retention { items = Array(items.prefix(count)) }
-        let newIDs = tally.newIDs.intersection(items.map(\.id))
-
-        let status: PollReport.Status
-        if !tally.failures.isEmpty {
-            status = .partial
-        } else if statistics.requests > 0, statistics.notModified == statistics.requests {
-            status = .notModified
-        } else {
-            status = .ok
-        }
-        let error =
-            tally.failures.isEmpty ? nil : tally.failures.map { "\($0.what): \($0.message)" }.joined(separator: "; ")
-        record.status = status.rawValue
-        record.lastError = error.map { TerminalText.sanitized($0) }
-        record.failures = 0
-        record.lastSuccess = record.lastPoll
-        record.itemCount = items.count
-        if !newIDs.isEmpty { record.lastNew = record.lastPoll }
         do {
+            // A failed poll stores none of its items or validators; what the source chose to keep (a fresh
+            // search result) is, so that it is not asked again at once.
             try await store.commit(
                 PollCommit(
-                    record: record, items: items, firstSeen: started, groups: latestCatalog,
-                    validators: http.updatedValidators, values: values.changes), feed: feed.name)
+                    record: outcome.record, items: outcome.items, firstSeen: started, groups: outcome.catalog,
+                    validators: outcome.items == nil ? [:] : http.updatedValidators, values: values.changes),
+                feed: feed.name)
         } catch {
-            return failed("cannot write the state: \(error)", snapshot.record)
+            return notPolled(feed, "cannot write the state: \(error)", record: snapshot.record, started: started)
         }
+        return report(feed, outcome, statistics: statistics, stored: snapshot, started: started)
+    }
 
-        let finalTally = PollTally(known: known, seed: items)
-        var counts = FeedView(feed: feed.name, catalog: latestCatalog, tally: finalTally, stored: nil).groups
-        let breakdownDetail = type(of: source).breakdownDetail
-        for index in counts.indices {
-            let members = items.filter { $0.groups.contains(counts[index].id) }
-            counts[index].new = members.filter { newIDs.contains($0.id) }.count
-            if let breakdownDetail {
-                for value in members.compactMap({ $0.detail(breakdownDetail) }) {
-                    counts[index].breakdown[value, default: 0] += 1
-                }
+    // MARK: - The parts of a poll
+
+    /// Folds the source's updates into the poll's tally, starting from `initial`, showing `stored` first and
+    /// then every step; returns the last tally and what the source threw, if it did.
+    func fold(
+        _ updates: AsyncThrowingStream<SourceUpdate, any Error>, from initial: PollTally, showing stored: PollTally,
+        feed: String, events: AsyncStream<PollEvent>.Continuation?
+    ) async -> (PollTally, (any Error)?) {
+        events?.yield(.view(FeedView(feed: feed, tally: stored)))
+        var tally = initial
+        do {
+            for try await step in updates.reductions(into: initial, { $0.apply($1) }) {
+                tally = step
+                events?.yield(.view(FeedView(feed: feed, tally: step)))
             }
+        } catch {
+            return (tally, error)
         }
+        return (tally, nil)
+    }
+
+    /// The report of a poll that came to `outcome`.
+    func report(
+        _ feed: FeedConfig, _ outcome: PollOutcome, statistics: FeedHTTP.Statistics, stored: FeedSnapshot,
+        started: Date
+    ) -> PollReport {
+        let items = outcome.items ?? []
+        let newIDs = Set(outcome.newItems.map(\.id))
         var report = PollReport(
-            feed: feed.name, type: feed.type, status: status, error: record.lastError, requests: statistics.requests,
-            notModified: statistics.notModified, bytes: statistics.bytes, items: items.count, new: newIDs.count,
-            groups: counts, latest: Array(items.prefix(latestCount)), newIDs: newIDs, started: started,
-            duration: elapsed,
-            rateLimit: record.rateLimit, notBefore: record.notBefore)
-        report.minimumInterval = record.minimumInterval
-        report.newItems = items.filter { newIDs.contains($0.id) }
-        report.isFirstSync = snapshot.record?.lastSuccess == nil
+            feed: feed.name, type: feed.type, status: outcome.status, error: outcome.error,
+            requests: statistics.requests, notModified: statistics.notModified, bytes: statistics.bytes,
+            items: outcome.record.itemCount, new: newIDs.count, groups: outcome.groups,
+            latest: Array(items.prefix(latestCount)), newIDs: newIDs, started: started,
+            duration: .milliseconds(Int64(clock.now().timeIntervalSince(started) * 1000)),
+            rateLimit: outcome.record.rateLimit, notBefore: outcome.record.notBefore)
+        report.minimumInterval = outcome.record.minimumInterval
+        report.failures = outcome.record.failures
+        report.newItems = outcome.newItems
+        report.isFirstSync = outcome.items != nil && stored.record?.lastSuccess == nil
         return report
     }
-}
 
-/// A tally with whether it is the stored one shown first or a live one.
-private struct TallyStage: Sendable {
-    var tally: PollTally
-    var live: Bool
+    /// The report of a poll that could not run or be stored: nothing of it is stored.
+    func notPolled(_ feed: FeedConfig, _ message: String, record: FeedRecord?, started: Date) -> PollReport {
+        var report = PollReport(
+            feed: feed.name, type: feed.type, status: .failed, error: message, items: record?.itemCount ?? 0,
+            started: started, duration: .milliseconds(Int64(clock.now().timeIntervalSince(started) * 1000)),
+            rateLimit: record?.rateLimit, notBefore: record?.notBefore)
+        report.minimumInterval = record?.minimumInterval
+        report.failures = (record ?? FeedRecord(name: feed.name, type: feed.type)).failures(after: .failed)
+        return report
+    }
 }

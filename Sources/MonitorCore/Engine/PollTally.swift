@@ -1,13 +1,30 @@
-/// The running state of a poll, folded over its updates with `reductions` (the classic apps' `scan`): items
-/// de-duplicated by id, counts per group, what is new, progress and failures.
+/// The running state of one poll, folded over the source's updates with `reductions` (the classic apps'
+/// `scan`): the group catalog, the items de-duplicated by id, the counts of each group (new ones and the
+/// source's breakdown included), progress and failures. What the live view shows and what the poll stores
+/// come from this one fold: nothing is counted again afterwards.
+///
+/// Retention applies as updates arrive: a `keepNewest` tally starts with the stored items and keeps only the
+/// newest; a `replace` tally starts empty, and the stored items of a group come back when its request is
+/// answered 304 (`unchanged`) or fails. Until a `replace` poll settles a group, the stored counts stand in
+/// for it on the display.
 public struct PollTally: Sendable {
-    /// The items so far by id (for `keepNewest` sources, the stored ones included).
+    /// The counts of one group.
+    public struct Totals: Sendable, Hashable {
+        /// Items in the group.
+        public var count = 0
+        /// New items in the group.
+        public var new = 0
+        /// Items by their value of the source's breakdown detail (items without it are left out).
+        public var breakdown: [String: Int] = [:]
+    }
+
+    /// The groups known up front, in order: the stored catalog until the source announces its own.
+    public private(set) var catalog: [ItemGroup]
+    /// The items so far by id.
     public private(set) var items: [String: Item] = [:]
-    /// Items per group so far.
-    public private(set) var counts: [String: Int] = [:]
-    /// New items per group so far.
-    public private(set) var newCounts: [String: Int] = [:]
-    /// Ids of the items not seen before this poll.
+    /// The counts of each group so far.
+    public private(set) var totals: [String: Totals] = [:]
+    /// Ids of the items not stored before this poll.
     public private(set) var newIDs: Set<String> = []
     /// Requests done.
     public private(set) var done = 0
@@ -15,87 +32,163 @@ public struct PollTally: Sendable {
     public private(set) var total: Int?
     /// Sub-requests that failed.
     public private(set) var failures: [SubRequestFailure] = []
-    /// Groups whose items are all in (for `replace` sources: their live count replaces the stored one).
-    public private(set) var completedGroups: Set<String> = []
-    private let known: Set<String>
+    /// Groups whose items are all in: completed, or answered 304.
+    public private(set) var settled: Set<String> = []
+    /// Whether the feed's request was answered 304 (every group is then settled).
+    public private(set) var feedUnchanged = false
+    /// Whether any sub-request succeeded (items, a completed group, a 304): a poll with failures and no
+    /// success has failed.
+    public private(set) var succeeded = false
+    /// How the poll's items combine with those stored.
+    public let retention: ItemRetention
+    /// For a `replace` poll, the stored counts shown for groups not yet settled; nil otherwise.
+    public let standIn: [String: Totals]?
 
-    /// A tally knowing the ids stored before the poll, starting with `seed` items (not new).
-    public init(known: Set<String>, seed: [Item] = []) {
-        self.known = known
-        for item in seed { add(item) }
+    private var catalogIDs: Set<String>
+    private let known: Set<String>
+    private let stored: [Item]
+    private let storedByGroup: [String: [Item]]
+    private let breakdown: String?
+
+    /// The tally a poll starts from, knowing what was stored and counting each group's `breakdown` detail.
+    public init(stored snapshot: FeedSnapshot, retention: ItemRetention, breakdown: String? = nil) {
+        self.retention = retention
+        self.breakdown = breakdown
+        catalog = snapshot.groups
+        catalogIDs = Set(snapshot.groups.map(\.id))
+        known = Set(snapshot.items.map(\.id))
+        stored = snapshot.items
+        var byGroup: [String: [Item]] = [:]
+        for item in snapshot.items {
+            for group in Set(item.groups) { byGroup[group, default: []].append(item) }
+        }
+        storedByGroup = byGroup
+        switch retention {
+        case .replace:
+            standIn = Self.stored(snapshot, breakdown: breakdown).totals
+        case .keepNewest:
+            standIn = nil
+            for item in snapshot.items { add(item, replacing: true) }
+            applyRetention()
+        }
+    }
+
+    /// The stored items alone, every group settled: what the display shows before the poll's first update.
+    public static func stored(_ snapshot: FeedSnapshot, breakdown: String? = nil) -> PollTally {
+        PollTally(stored: snapshot, retention: .keepNewest(.max), breakdown: breakdown)
+    }
+
+    /// The groups whose failure keeps their stored items.
+    public var failedGroups: Set<String> { Set(failures.compactMap(\.group)) }
+
+    /// The items, newest first.
+    public var sortedItems: [Item] {
+        items.values.sorted { ($0.date, $0.id) > ($1.date, $1.id) }
     }
 
     /// The tally after one update.
     public mutating func apply(_ update: SourceUpdate) {
         switch update {
-        case .groups:
-            break
+        case .groups(let groups):
+            catalog = groups
+            catalogIDs = Set(groups.map(\.id))
         case .progress(let done, let total):
             self.done = done
             self.total = total
         case .items(let batch):
-            for item in batch { add(item) }
+            for item in batch { add(item, replacing: true) }
+            succeeded = succeeded || !batch.isEmpty
         case .failure(let failure):
             failures.append(failure)
+            if let group = failure.group { carry(group) }
         case .completed(let groups):
-            completedGroups.formUnion(groups)
+            settled.formUnion(groups)
+            succeeded = true
+        case .unchanged(let groups):
+            for group in groups { carry(group) }
+            settled.formUnion(groups)
+            succeeded = true
+        case .feedUnchanged:
+            for item in stored { add(item, replacing: false) }
+            feedUnchanged = true
+            succeeded = true
+        }
+        applyRetention()
+    }
+
+    /// Every group with its counts: the catalog's in order (0 included), then those met only in items. While
+    /// polling (`final` false) a `replace` poll shows the stored counts of a group it has not settled yet, as
+    /// `pending`; at the end every group shows what was found. A group whose request failed is `failed`.
+    public func groupCounts(final: Bool) -> [PollReport.GroupCount] {
+        let failed = failedGroups
+        var seen: Set<String> = []
+        var groups: [PollReport.GroupCount] = []
+        let count = { (id: String, title: String) -> PollReport.GroupCount in
+            var phase = PollReport.GroupCount.GroupPhase.done
+            if failed.contains(id) {
+                phase = .failed
+            } else if !final, standIn != nil, !feedUnchanged, !settled.contains(id) {
+                phase = .pending
+            }
+            let live = totals[id] ?? Totals()
+            let shown = phase == .pending ? standIn?[id] ?? Totals() : live
+            var group = PollReport.GroupCount(
+                id: id, title: title, count: shown.count, new: live.new, breakdown: shown.breakdown)
+            group.phase = phase
+            return group
+        }
+        for group in catalog where seen.insert(group.id).inserted {
+            groups.append(count(group.id, group.title))
+        }
+        for id in totals.keys.sorted() where seen.insert(id).inserted && totals[id]?.count ?? 0 > 0 {
+            groups.append(count(id, id))
+        }
+        return groups
+    }
+
+    // MARK: - Folding
+
+    /// Brings back the stored items of `group`, unless found again, naming only the groups of the catalog.
+    private mutating func carry(_ group: String) {
+        for var item in storedByGroup[group] ?? [] {
+            if !catalogIDs.isEmpty { item.groups = item.groups.filter { catalogIDs.contains($0) || $0 == group } }
+            add(item, replacing: false)
         }
     }
 
-    private mutating func add(_ item: Item) {
+    private mutating func add(_ item: Item, replacing: Bool) {
         if let old = items[item.id] {
-            let wasNew = newIDs.contains(item.id)
-            for group in Set(old.groups) {
-                counts[group, default: 0] -= 1
-                if wasNew { newCounts[group, default: 0] -= 1 }
-            }
+            guard replacing else { return }
+            count(old, -1)
         } else if !known.contains(item.id) {
             newIDs.insert(item.id)
         }
         items[item.id] = item
-        let isNew = newIDs.contains(item.id)
-        for group in Set(item.groups) {
-            counts[group, default: 0] += 1
-            if isNew { newCounts[group, default: 0] += 1 }
+        count(item, 1)
+    }
+
+    /// For `keepNewest`, drops the oldest items beyond the count kept.
+    private mutating func applyRetention() {
+        guard case .keepNewest(let keep) = retention, items.count > keep else { return }
+        for old in sortedItems.dropFirst(keep) {
+            count(old, -1)
+            items[old.id] = nil
+            newIDs.remove(old.id)
         }
     }
-}
 
-/// What the display shows of a feed while it is polled: the catalog joined with the running counts.
-public struct FeedView: Sendable {
-    /// The feed's name.
-    public var feed: String
-    /// Every group with its count so far (0 included), in catalog order, then groups met only in items.
-    public var groups: [PollReport.GroupCount]
-    /// Distinct items so far.
-    public var items: Int
-    /// New items so far.
-    public var new: Int
-    /// Requests done.
-    public var done: Int
-    /// Requests expected, when known.
-    public var total: Int?
-
-    /// Joins a catalog with a tally; for groups not yet completed by a `replace` poll, `stored` counts stand in.
-    public init(feed: String, catalog: [ItemGroup], tally: PollTally, stored: [String: Int]?) {
-        self.feed = feed
-        var seen: Set<String> = []
-        var groups: [PollReport.GroupCount] = []
-        let count = { (id: String) -> Int in
-            if let stored, !tally.completedGroups.contains(id) { return stored[id] ?? 0 }
-            return tally.counts[id] ?? 0
+    private mutating func count(_ item: Item, _ sign: Int) {
+        let isNew = newIDs.contains(item.id)
+        let value = breakdown.flatMap { item.detail($0) }
+        for group in Set(item.groups) {
+            var totals = self.totals[group] ?? Totals()
+            totals.count += sign
+            if isNew { totals.new += sign }
+            if let value {
+                let count = totals.breakdown[value, default: 0] + sign
+                totals.breakdown[value] = count == 0 ? nil : count
+            }
+            self.totals[group] = totals
         }
-        for group in catalog where seen.insert(group.id).inserted {
-            groups.append(
-                .init(id: group.id, title: group.title, count: count(group.id), new: tally.newCounts[group.id] ?? 0))
-        }
-        for id in tally.counts.keys.sorted() where seen.insert(id).inserted && tally.counts[id, default: 0] > 0 {
-            groups.append(.init(id: id, title: id, count: count(id), new: tally.newCounts[id] ?? 0))
-        }
-        self.groups = groups
-        items = tally.items.count
-        new = tally.newIDs.count
-        done = tally.done
-        total = tally.total
     }
 }

@@ -1,4 +1,4 @@
-/// What a source's poll produces, as responses arrive.
+/// What a source's poll reports, in order, through its `Findings`: the core folds these into the poll's tally.
 public enum SourceUpdate: Sendable {
     /// The groups known up front (EONET's categories, with titles); a group without items still shows with 0.
     case groups([ItemGroup])
@@ -6,10 +6,16 @@ public enum SourceUpdate: Sendable {
     case progress(done: Int, total: Int?)
     /// Items from one response; an item seen again replaces the earlier one with the same id.
     case items([Item])
-    /// A sub-request failed; the poll goes on and ends `partial`.
+    /// A sub-request failed; the poll goes on and ends `partial` (or `failed` when nothing else succeeded). The
+    /// stored items of the group it names are kept.
     case failure(SubRequestFailure)
-    /// The items of these groups are all in (a category's response arrived, even an empty one).
+    /// A sub-request succeeded and the items of these groups are all in (a category's response arrived, even an
+    /// empty one); no groups: a sub-request that fills no group of its own succeeded.
     case completed(groups: [String])
+    /// The requests of these groups were answered 304 Not Modified: their stored items count again.
+    case unchanged(groups: [String])
+    /// The feed's request was answered 304 Not Modified: every stored item counts again.
+    case feedUnchanged
 }
 
 /// A failed sub-request of a poll, such as one EONET category.

@@ -94,7 +94,7 @@ public final class FeedScheduler: Sendable {
         let clock = runner.clock
         let feed = entry.feed
         let schedule = PollSchedule(interval: feed.options.duration("interval") ?? runner.settings.interval)
-        let record = try? await runner.store.snapshot(feed: feed.name).record
+        let record = try? await runner.store.record(feed: feed.name)
         var failures = record?.failures ?? 0
         var due = clock.now().addingTimeInterval(stagger.seconds * clock.random())
         if let notBefore = record?.notBefore, notBefore > due { due = notBefore }
@@ -113,7 +113,7 @@ public final class FeedScheduler: Sendable {
             let report = await runner.poll(feed, source: entry.source, events: events)
             guard !Task.isCancelled else { return }
             events.yield(.finished(report))
-            failures = report.status == .failed ? max(report.failures, 1) : 0
+            failures = report.failures
             let plan = schedule.plan(
                 started: started, finished: clock.now(), failures: failures, minimumInterval: report.minimumInterval,
                 notBefore: report.notBefore, random: clock.random())

@@ -34,6 +34,12 @@ public struct FeedRecord: Sendable, Hashable, Codable {
         failures = 0
         itemCount = 0
     }
+
+    /// How many polls in a row have failed after one that ended `status`: the one rule of the failure streak,
+    /// which the scheduler's back-off follows.
+    public func failures(after status: PollReport.Status) -> Int {
+        status == .failed ? failures + 1 : 0
+    }
 }
 
 /// Everything stored for one feed, read in one transaction at the start of a poll.

@@ -116,6 +116,11 @@ public final class StateStore: Sendable {
         }
     }
 
+    /// The record of `feed` alone (no items), nil when it was never polled.
+    public func record(feed: String) async throws -> FeedRecord? {
+        try await pool.read { db in try Self.record(feed, db) }
+    }
+
     /// The records of every feed ever polled, by name.
     public func records() async throws -> [FeedRecord] {
         try await pool.read { db in

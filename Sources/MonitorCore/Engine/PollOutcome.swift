@@ -1,0 +1,64 @@
+import Foundation
+
+/// What a finished poll comes to: how it ended, the items to store, the counts to report and the feed's new
+/// record. A pure function of the poll's tally, the record and what the requests did, so that every rule of a
+/// poll's end is tested on its own.
+public struct PollOutcome: Sendable {
+    /// How the poll ended.
+    public var status: PollReport.Status
+    /// What failed and why, safe for a terminal; nil when nothing did.
+    public var error: String?
+    /// The feed's whole item set to store, newest first; nil when the poll failed (the stored items stay).
+    public var items: [Item]?
+    /// The group catalog to store; nil when the poll failed.
+    public var catalog: [ItemGroup]?
+    /// Every group with its counts; none when the poll failed.
+    public var groups: [PollReport.GroupCount]
+    /// The new items, newest first.
+    public var newItems: [Item]
+    /// The feed's record after the poll.
+    public var record: FeedRecord
+
+    /// The outcome of a poll whose updates folded into `tally`.
+    ///
+    /// - Parameters:
+    ///   - record: the feed's record with this poll's time and what the server said of its limits.
+    ///   - statistics: what the poll's requests did.
+    ///   - thrown: why the source failed the whole poll, if it did.
+    /// - Returns: `failed` when the source threw, or when sub-requests failed and none succeeded; else
+    ///   `partial` when some failed; else `not_modified` when every request was answered 304; else `ok`.
+    public init(tally: PollTally, record: FeedRecord, statistics: FeedHTTP.Statistics, thrown: String?) {
+        let failures = tally.failures.map { "\($0.what): \($0.message)" }.joined(separator: "; ")
+        var record = record
+        if thrown != nil || (!tally.failures.isEmpty && !tally.succeeded) {
+            status = .failed
+            error = TerminalText.sanitized(thrown ?? failures)
+            items = nil
+            catalog = nil
+            groups = []
+            newItems = []
+            record.failures = record.failures(after: .failed)
+        } else {
+            if !tally.failures.isEmpty {
+                status = .partial
+            } else if statistics.requests > 0, statistics.notModified == statistics.requests {
+                status = .notModified
+            } else {
+                status = .ok
+            }
+            error = tally.failures.isEmpty ? nil : TerminalText.sanitized(failures)
+            let items = tally.sortedItems
+            self.items = items
+            catalog = tally.catalog
+            groups = tally.groupCounts(final: true)
+            newItems = items.filter { tally.newIDs.contains($0.id) }
+            record.failures = record.failures(after: status)
+            record.lastSuccess = record.lastPoll
+            record.itemCount = items.count
+            if !newItems.isEmpty { record.lastNew = record.lastPoll }
+        }
+        record.status = status.rawValue
+        record.lastError = error
+        self.record = record
+    }
+}
