@@ -11,7 +11,8 @@ public struct EONETSource: FeedSource {
     public static let summary = "NASA EONET natural events (wildfires, storms, volcanoes…), counted per category"
 
     /// `api`: the API root.
-    static let api = FeedOption<String>("api", .url, default: "https://eonet.gsfc.nasa.gov/api/v3", doc: "API root (v3)")
+    static let api = FeedOption<String>(
+        "api", .url, default: "https://eonet.gsfc.nasa.gov/api/v3", doc: "API root (v3)")
     /// `days`: the window of prior days asked of the server.
     static let days = FeedOption<Int>(
         "days", .integer(1...36500), default: 360, doc: "How many prior days of events to ask for")
@@ -26,7 +27,8 @@ public struct EONETSource: FeedSource {
     static let limit = FeedOption<Int?>("limit", .integer(1...Int.max), doc: "At most this many events per category")
     /// `concurrency`: category downloads in flight (the core reads it as the feed's limit).
     static let concurrency = FeedOption<Int>(
-        "concurrency", .integer(1...256), default: 2, doc: "Category downloads in flight (at most settings.concurrency)")
+        "concurrency", .integer(1...256), default: 2, doc: "Category downloads in flight (at most settings.concurrency)"
+    )
 
     public static let options: [any OptionDeclaration] = [api, days, status, categories, limit, concurrency]
 

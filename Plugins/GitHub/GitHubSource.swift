@@ -37,7 +37,8 @@ public struct GitHubSource: FeedSource {
         doc: "API token sent as a Bearer credential, normally ${GITHUB_TOKEN:-}; empty means unauthenticated")
     /// `api`: the API root.
     static let api = FeedOption<String>(
-        "api", .url, default: "https://api.github.com", doc: "API root; a GitHub Enterprise Server is https://HOST/api/v3")
+        "api", .url, default: "https://api.github.com",
+        doc: "API root; a GitHub Enterprise Server is https://HOST/api/v3")
     /// `keep`: how many of the newest events the feed keeps.
     static let keep = FeedOption<Int>(
         "keep", .integer(1...300), default: 50, doc: "How many of the newest events the feed keeps")

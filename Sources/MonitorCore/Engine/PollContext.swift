@@ -25,7 +25,8 @@ public struct PollContext: Sendable {
 
     /// A context.
     public init(
-        feed: String, options: FeedOptions, http: FeedHTTP, known: Set<String> = [], values: SourceValues, logger: Logger,
+        feed: String, options: FeedOptions, http: FeedHTTP, known: Set<String> = [], values: SourceValues,
+        logger: Logger,
         clock: PollClock, concurrency: Int
     ) {
         self.feed = feed

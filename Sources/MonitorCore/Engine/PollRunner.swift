@@ -74,7 +74,8 @@ public struct PollRunner: Sendable {
             logger: logger, clock: clock, concurrency: limit)
         let breakdown = type(of: source).breakdown?.detail
         let (tally, thrown) = await fold(
-            source.updates(context), from: PollTally(stored: snapshot, retention: source.retention, breakdown: breakdown),
+            source.updates(context),
+            from: PollTally(stored: snapshot, retention: source.retention, breakdown: breakdown),
             showing: PollTally.stored(snapshot, breakdown: breakdown), feed: feed.name, events: events)
         if Task.isCancelled {
             return notPolled(feed, "cancelled", record: snapshot.record, started: started)

@@ -14,6 +14,13 @@ public final class FeedHTTP: Sendable {
         public var notModified = 0
         /// Response body bytes received.
         public var bytes = 0
+
+        /// Statistics.
+        public init(requests: Int = 0, notModified: Int = 0, bytes: Int = 0) {
+            self.requests = requests
+            self.notModified = notModified
+            self.bytes = bytes
+        }
     }
 
     private struct State {

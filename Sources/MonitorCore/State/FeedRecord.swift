@@ -56,7 +56,19 @@ public struct FeedSnapshot: Sendable {
     public var values: [String: String]
 
     /// An empty snapshot, for a feed never polled.
-    public static let empty = FeedSnapshot(record: nil, items: [], groups: [], validators: [:], values: [:])
+    public static let empty = FeedSnapshot()
+
+    /// A snapshot.
+    public init(
+        record: FeedRecord? = nil, items: [Item] = [], groups: [ItemGroup] = [],
+        validators: [ValidatorKey: Validators] = [:], values: [String: String] = [:]
+    ) {
+        self.record = record
+        self.items = items
+        self.groups = groups
+        self.validators = validators
+        self.values = values
+    }
 }
 
 /// The results of one poll, written in one transaction.

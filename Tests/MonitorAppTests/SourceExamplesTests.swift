@@ -1,0 +1,66 @@
+import Foundation
+import MonitorApp
+import MonitorCore
+import TestSupport
+import Testing
+
+/// One example of one source, named for the test's output.
+struct ExampleCase: Sendable, CustomTestStringConvertible {
+    var source: any FeedSource.Type
+    var example: SourceExample
+
+    var testDescription: String { "\(source.type): \(example.name)" }
+
+    /// Every example of each of `sources`.
+    static func all(of sources: [any FeedSource.Type]) -> [ExampleCase] {
+        sources.flatMap { source in source.examples.map { ExampleCase(source: source, example: $0) } }
+    }
+}
+
+@Suite("Every example of every source, the way a linter runs its rules' examples")
+struct SourceExamplesTests {
+    /// The registered sources and the one written in this target from the README.
+    static let sources: [any FeedSource.Type] = Registry.sources + [QuakeSource.self]
+
+    @Test(
+        "each poll of the example ends as it says, with its items, groups and new count",
+        arguments: ExampleCase.all(of: sources))
+    func example(_ example: ExampleCase) async throws {
+        try await Self.run(example.source, example.example)
+    }
+
+    @Test(
+        "every registered source ships examples with a 304 poll and a failed sub-request",
+        arguments: Registry.sources.map { $0.type })
+    func coverage(_ type: String) throws {
+        let source = try #require(Registry.source(named: type))
+        let statuses = source.examples.flatMap(\.polls).map(\.expect.status)
+        #expect(statuses.contains(.notModified))
+        #expect(statuses.contains(.partial))
+    }
+
+    /// Polls `example`'s polls in order against one state, each answered from its recorded answers.
+    static func run<Source: FeedSource>(_ source: Source.Type, _ example: SourceExample) async throws {
+        let harness = try PollHarness()
+        let feed = PollHarness.feed(source, name: "example", options: example.options)
+        for (index, poll) in example.polls.enumerated() {
+            let before = try await harness.store.items(feed: "example")
+            let transport = StubTransport { request in poll.answers[request.url] ?? HTTPResponse(status: 404) }
+            let report = await harness.poll(source, feed: feed, transport: transport).report
+            let after = try await harness.store.items(feed: "example")
+            let label: Comment = "poll \(index + 1): \(report.error ?? "no error")"
+            let unanswered = transport.requests.map(\.url).filter { poll.answers[$0] == nil }
+            #expect(unanswered == [], label)
+            #expect(report.status == poll.expect.status, label)
+            #expect(after.map(\.id) == poll.expect.items, label)
+            #expect(report.items == poll.expect.items.count, label)
+            #expect(
+                Dictionary(uniqueKeysWithValues: report.groups.map { ($0.id, $0.count) }) == poll.expect.groups, label)
+            #expect(report.new == poll.expect.new, label)
+            if poll.expect.status == .notModified || poll.expect.status == .failed {
+                // Nothing changed, or nothing of the poll was stored: the stored items are exactly those before.
+                #expect(after == before, label)
+            }
+        }
+    }
+}

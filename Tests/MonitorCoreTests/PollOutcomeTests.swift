@@ -1,0 +1,172 @@
+import Foundation
+import MonitorCore
+import Testing
+
+/// Items and tallies for the outcome's rules.
+private enum Outcomes {
+    static func item(_ id: String, _ groups: [String], day: Int, status: String? = nil) -> Item {
+        Item(
+            id: id, title: id, date: Date(timeIntervalSince1970: Double(day) * 86_400), groups: groups,
+            details: status.map { [Detail("status", $0)] } ?? [])
+    }
+
+    static let stored = FeedSnapshot(
+        record: {
+            var record = FeedRecord(name: "f", type: "t")
+            record.failures = 2
+            record.itemCount = 3
+            record.lastPoll = Date(timeIntervalSince1970: 100)
+            return record
+        }(),
+        items: [item("a1", ["a"], day: 3), item("b1", ["a", "b"], day: 2), item("b2", ["b"], day: 1)],
+        groups: [ItemGroup(id: "a", title: "A"), ItemGroup(id: "b", title: "B")])
+
+    static let catalog = [ItemGroup(id: "a", title: "A"), ItemGroup(id: "b", title: "B")]
+
+    static func tally(_ retention: ItemRetention, _ updates: [SourceUpdate], breakdown: String? = nil) -> PollTally {
+        var tally = PollTally(stored: stored, retention: retention, breakdown: breakdown)
+        for update in updates { tally.apply(update) }
+        return tally
+    }
+
+    static func record() -> FeedRecord {
+        var record = stored.record!
+        record.lastPoll = Date(timeIntervalSince1970: 200)
+        return record
+    }
+}
+
+@Suite("A poll's outcome from its tally: status, items, counts and record, as a pure function")
+struct PollOutcomeTests {
+    @Test("a group answered 304 brings back its stored items; the other's live items replace the stored ones")
+    func unchangedGroupCarried() {
+        let tally = Outcomes.tally(
+            .replace,
+            [
+                .groups(Outcomes.catalog), .unchanged(groups: ["a"]),
+                .items([Outcomes.item("b3", ["b"], day: 4)]), .completed(groups: ["b"]),
+            ])
+        let outcome = PollOutcome(
+            tally: tally, record: Outcomes.record(), statistics: .init(requests: 2, notModified: 1), thrown: nil)
+        #expect(outcome.status == .ok)
+        #expect(outcome.error == nil)
+        // a1 and b1 (in a) come back; b1 still names b; b2 is gone; b3 is new.
+        #expect(outcome.items?.map(\.id) == ["b3", "a1", "b1"])
+        #expect(outcome.groups.map { [$0.id: $0.count] } == [["a": 2], ["b": 2]])
+        #expect(outcome.groups.map(\.new) == [0, 1])
+        #expect(outcome.newItems.map(\.id) == ["b3"])
+        #expect(outcome.record.failures == 0)
+        #expect(outcome.record.itemCount == 3)
+        #expect(outcome.record.lastSuccess == Date(timeIntervalSince1970: 200))
+        #expect(outcome.record.lastNew == Date(timeIntervalSince1970: 200))
+        #expect(outcome.record.status == "ok")
+    }
+
+    @Test("the whole feed answered 304 keeps every stored item and is not_modified when every request was")
+    func feedUnchanged() {
+        let tally = Outcomes.tally(.replace, [.feedUnchanged])
+        let outcome = PollOutcome(
+            tally: tally, record: Outcomes.record(), statistics: .init(requests: 1, notModified: 1), thrown: nil)
+        #expect(outcome.status == .notModified)
+        #expect(outcome.items == Outcomes.stored.items)
+        #expect(outcome.newItems == [])
+        #expect(outcome.record.lastNew == nil)
+        #expect(outcome.groups.map(\.count) == [2, 2])
+    }
+
+    @Test("a failed group keeps its stored items and makes the poll partial, naming it")
+    func partial() {
+        let tally = Outcomes.tally(
+            .replace,
+            [
+                .groups(Outcomes.catalog), .items([Outcomes.item("a2", ["a"], day: 5)]), .completed(groups: ["a"]),
+                .failure(SubRequestFailure(what: "group 'b'", message: "HTTP 500", group: "b")),
+            ])
+        let outcome = PollOutcome(
+            tally: tally, record: Outcomes.record(), statistics: .init(requests: 2), thrown: nil)
+        #expect(outcome.status == .partial)
+        #expect(outcome.error == "group 'b': HTTP 500")
+        #expect(outcome.items?.map(\.id) == ["a2", "b1", "b2"])
+        #expect(outcome.groups.map(\.phase) == [.done, .failed])
+        #expect(outcome.groups.map(\.count) == [2, 2])
+        #expect(outcome.record.failures == 0)
+    }
+
+    @Test("when every sub-request failed the poll failed: nothing is stored and the streak grows")
+    func everySubRequestFailed() {
+        let tally = Outcomes.tally(
+            .replace,
+            [
+                .groups(Outcomes.catalog), .failure(SubRequestFailure(what: "group 'a'", message: "x", group: "a")),
+                .failure(SubRequestFailure(what: "group 'b'", message: "y\u{1B}[2J", group: "b")),
+            ])
+        let outcome = PollOutcome(
+            tally: tally, record: Outcomes.record(), statistics: .init(requests: 2), thrown: nil)
+        #expect(outcome.status == .failed)
+        #expect(outcome.error == "group 'a': x; group 'b': y")
+        #expect(outcome.items == nil)
+        #expect(outcome.catalog == nil)
+        #expect(outcome.groups == [])
+        #expect(outcome.record.failures == 3)
+        #expect(outcome.record.itemCount == 3)
+        #expect(outcome.record.status == "failed")
+        #expect(outcome.record.lastError == "group 'a': x; group 'b': y")
+    }
+
+    @Test("a thrown error fails the poll whatever was found")
+    func thrown() {
+        let tally = Outcomes.tally(.replace, [.items([Outcomes.item("z", ["a"], day: 9)])])
+        let outcome = PollOutcome(
+            tally: tally, record: Outcomes.record(), statistics: .init(requests: 1), thrown: "bad answer")
+        #expect(outcome.status == .failed)
+        #expect(outcome.error == "bad answer")
+        #expect(outcome.items == nil)
+        #expect(outcome.record.failures == 3)
+    }
+
+    @Test("keepNewest adds to the stored items and keeps the newest, counting only those kept")
+    func keepNewest() {
+        let tally = Outcomes.tally(
+            .keepNewest(3), [.items([Outcomes.item("n1", ["b"], day: 7), Outcomes.item("n0", ["a"], day: 0)])])
+        let outcome = PollOutcome(tally: tally, record: Outcomes.record(), statistics: .init(requests: 1), thrown: nil)
+        // n0 is older than every stored item: it is not kept, nor counted, nor new.
+        #expect(outcome.items?.map(\.id) == ["n1", "a1", "b1"])
+        #expect(outcome.newItems.map(\.id) == ["n1"])
+        #expect(outcome.groups.map { [$0.id: $0.count] } == [["a": 2], ["b": 2]])
+        #expect(tally.newIDs == ["n1"])
+    }
+
+    @Test("the breakdown is counted in the fold, and replaced items are counted once")
+    func breakdown() {
+        let tally = Outcomes.tally(
+            .replace,
+            [
+                .groups(Outcomes.catalog),
+                .items([
+                    Outcomes.item("x", ["a"], day: 1, status: "open"),
+                    Outcomes.item("y", ["a", "b"], day: 1, status: "open"),
+                ]),
+                .items([Outcomes.item("y", ["a", "b"], day: 2, status: "closed")]),
+                .completed(groups: ["a", "b"]),
+            ],
+            breakdown: "status")
+        let outcome = PollOutcome(tally: tally, record: Outcomes.record(), statistics: .init(requests: 1), thrown: nil)
+        #expect(outcome.groups.map(\.breakdown) == [["open": 1, "closed": 1], ["closed": 1]])
+        #expect(outcome.groups.map(\.count) == [2, 1])
+    }
+
+    @Test("while polling, a replace poll shows stored counts for pending groups, live ones once settled")
+    func phases() {
+        var tally = Outcomes.tally(.replace, [.groups(Outcomes.catalog), .items([Outcomes.item("a9", ["a"], day: 9)])])
+        #expect(FeedView(feed: "f", tally: tally).groups.map(\.phase) == [.pending, .pending])
+        #expect(FeedView(feed: "f", tally: tally).groups.map(\.count) == [2, 2])
+        tally.apply(.completed(groups: ["a"]))
+        tally.apply(.failure(SubRequestFailure(what: "b", message: "m", group: "b")))
+        let view = FeedView(feed: "f", tally: tally)
+        #expect(view.groups.map(\.phase) == [.done, .failed])
+        #expect(view.groups.map(\.count) == [2, 2])  // a9 and b1 (carried from the failed b, still naming a)
+        let stored = FeedView(feed: "f", tally: PollTally.stored(Outcomes.stored))
+        #expect(stored.groups.map(\.phase) == [.done, .done])
+        #expect(stored.items == 3)
+    }
+}
