@@ -54,10 +54,10 @@ public final class MonitorService: Service, Sendable {
         }
     }
 
-    /// The scheduler and transport of one set of settings.
+    /// The runner and transport of one set of settings.
     private struct Generation: Sendable {
         var settings: Settings
-        var scheduler: FeedScheduler
+        var runner: PollRunner
         var shutdown: @Sendable () async -> Void
     }
 
@@ -76,13 +76,16 @@ public final class MonitorService: Service, Sendable {
         let display = LiveDisplay(
             format: options.format, terminal: options.terminal, feeds: initial.feeds, sources: sources(of: initial),
             output: options.output, width: options.width)
-        let current = Current(start(initial.settings, events: continuation))
-        await current.value.scheduler.apply(entries(of: initial))
+        let current = Current(start(initial.settings))
+        let scheduler = FeedScheduler(runner: current.value.runner, events: continuation, stagger: options.stagger)
 
+        // The display and the feeds (under the scheduler) are child tasks of the service.
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await event in events { display.show(event) }
             }
+            group.addTask { await scheduler.run() }
+            await scheduler.apply(entries(of: initial))
             // Watch the feeds file until a graceful shutdown cancels the watch.
             let seen = Current((try? String(contentsOfFile: options.configPath, encoding: .utf8)) ?? "")
             do {
@@ -93,13 +96,14 @@ public final class MonitorService: Service, Sendable {
                         guard text != seen.value else { continue }
                         seen.value = text
                         current.value = await self.reload(
-                            text, loader: loader, generation: current.value, events: continuation, display: display)
+                            text, loader: loader, generation: current.value, scheduler: scheduler,
+                            events: continuation, display: display)
                     }
                 }
             } catch {
                 // Cancelled by the graceful shutdown (or the task's cancellation): stop below.
             }
-            await current.value.scheduler.stopAll()
+            await scheduler.shutdown()
             await current.value.shutdown()
             continuation.finish()
         }
@@ -109,8 +113,8 @@ public final class MonitorService: Service, Sendable {
     // MARK: - Reloading
 
     private func reload(
-        _ text: String, loader: ConfigLoader, generation: Generation, events: AsyncStream<PollEvent>.Continuation,
-        display: LiveDisplay
+        _ text: String, loader: ConfigLoader, generation: Generation, scheduler: FeedScheduler,
+        events: AsyncStream<PollEvent>.Continuation, display: LiveDisplay
     ) async -> Generation {
         let loaded = loader.load(text: text, path: options.configPath)
         guard let config = loaded.config else {
@@ -123,12 +127,13 @@ public final class MonitorService: Service, Sendable {
         var current = generation
         var restartedAll = false
         if config.settings != generation.settings {
-            await generation.scheduler.stopAll()
+            await scheduler.stopAll()
             await generation.shutdown()
-            current = start(config.settings, events: events)
+            current = start(config.settings)
+            scheduler.runner = current.runner
             restartedAll = true
         }
-        let changes = await current.scheduler.apply(entries(of: config))
+        let changes = await scheduler.apply(entries(of: config))
         var parts: [String] = []
         if restartedAll {
             parts.append("settings changed, restarted every feed")
@@ -142,11 +147,10 @@ public final class MonitorService: Service, Sendable {
         return current
     }
 
-    private func start(_ settings: Settings, events: AsyncStream<PollEvent>.Continuation) -> Generation {
+    private func start(_ settings: Settings) -> Generation {
         let (transport, shutdown) = options.makeTransport(settings)
         let runner = PollRunner(store: options.store, transport: transport, settings: settings, logger: options.logger)
-        let scheduler = FeedScheduler(runner: runner, events: events, stagger: options.stagger)
-        return Generation(settings: settings, scheduler: scheduler, shutdown: shutdown)
+        return Generation(settings: settings, runner: runner, shutdown: shutdown)
     }
 
     private func sources(of config: MonitorConfig) -> [String: any FeedSource] {

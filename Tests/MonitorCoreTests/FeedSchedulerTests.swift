@@ -21,6 +21,7 @@ private final class SchedulerFixture: Sendable {
     let scheduler: FeedScheduler
     let events = EventLog()
     private let collector: Task<Void, Never>
+    private let feeds: Task<Void, Never>
 
     init(transport: any HTTPTransport) throws {
         var settings = Settings()
@@ -35,6 +36,8 @@ private final class SchedulerFixture: Sendable {
         collector = Task {
             for await event in stream { events.append(event) }
         }
+        let scheduler = self.scheduler
+        feeds = Task { await scheduler.run() }
     }
 
     func entry(_ name: String, url: String, interval: Duration = .seconds(60), signature: String = "1")
@@ -90,6 +93,8 @@ private final class SchedulerFixture: Sendable {
 
     func finish() async {
         await scheduler.stopAll()
+        await scheduler.shutdown()
+        await feeds.value
         collector.cancel()
     }
 }

@@ -23,26 +23,67 @@ public final class FeedScheduler: Sendable {
         }
     }
 
+    /// A feed running as a child task of `run()`: finishing `stop` ends it, and `ended` finishes when it has.
     private struct Running {
         var signature: String
-        var task: Task<Void, Never>
+        var stop: AsyncStream<Void>.Continuation
+        var ended: AsyncStream<Void>
     }
 
-    private let runner: PollRunner
+    /// What `run()` is asked to start.
+    private struct Start: Sendable {
+        var entry: Entry
+        var runner: PollRunner
+        var stop: AsyncStream<Void>
+        var ended: AsyncStream<Void>.Continuation
+    }
+
+    private let current: Mutex<PollRunner>
     private let events: AsyncStream<PollEvent>.Continuation
     private let running = Mutex<[String: Running]>([:])
+    private let starts: (stream: AsyncStream<Start>, continuation: AsyncStream<Start>.Continuation)
     /// The longest initial delay, so that feeds started together do not all fire at once.
     public let stagger: Duration
 
-    /// A scheduler polling through `runner`, reporting to `events`.
+    /// A scheduler polling through `runner`, reporting to `events`. Its feeds run while `run()` does.
     public init(runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, stagger: Duration = .seconds(2)) {
-        self.runner = runner
+        current = Mutex(runner)
         self.events = events
         self.stagger = stagger
+        starts = AsyncStream<Start>.makeStream()
+    }
+
+    /// The runner feeds started from now on poll through (settings change it: restart the feeds after).
+    public var runner: PollRunner {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
     }
 
     /// The names of the feeds scheduled.
     public var feeds: [String] { running.withLock { $0.keys.sorted() } }
+
+    /// Runs every feed `apply` starts as a child task, until `shutdown()` or cancellation; returns when all
+    /// of them have ended. No feed's task outlives it.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            for await start in starts.stream {
+                group.addTask {
+                    await withTaskGroup(of: Void.self) { feed in
+                        feed.addTask {
+                            await Self.loop(
+                                start.entry, runner: start.runner, events: self.events, stagger: self.stagger)
+                        }
+                        // Stopping the feed (or cancelling `run`) ends this one, which cancels the loop.
+                        feed.addTask { for await _ in start.stop {} }
+                        await feed.next()
+                        feed.cancelAll()
+                    }
+                    start.ended.finish()
+                }
+            }
+            group.cancelAll()
+        }
+    }
 
     /// Replaces the set of feeds: starts the new ones, stops the removed ones, restarts the changed ones.
     /// Returns the names started, stopped and restarted.
@@ -73,19 +114,23 @@ public final class FeedScheduler: Sendable {
         for name in feeds { await stop(name) }
     }
 
+    /// Stops every feed, then ends `run()`.
+    public func shutdown() async {
+        await stopAll()
+        starts.continuation.finish()
+    }
+
     private func stop(_ name: String) async {
         guard let current = running.withLock({ $0.removeValue(forKey: name) }) else { return }
-        current.task.cancel()
-        await current.task.value
+        current.stop.finish()
+        for await _ in current.ended {}
     }
 
     private func start(_ entry: Entry) {
-        // Each feed runs in a task of its own, cancelled and awaited by `stop`: none outlives the scheduler's
-        // `stopAll`, which the service calls when it shuts down.
-        let task = Task { [runner, events, stagger] in
-            await Self.loop(entry, runner: runner, events: events, stagger: stagger)
-        }
-        running.withLock { $0[entry.feed.name] = Running(signature: entry.signature, task: task) }
+        let (stop, stopping) = AsyncStream<Void>.makeStream()
+        let (ended, ending) = AsyncStream<Void>.makeStream()
+        running.withLock { $0[entry.feed.name] = Running(signature: entry.signature, stop: stopping, ended: ended) }
+        starts.continuation.yield(Start(entry: entry, runner: runner, stop: stop, ended: ending))
     }
 
     private static func loop(
