@@ -61,4 +61,17 @@ struct StateStoreTests {
             StateStore.defaultDirectory(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/u"]).path
                 == "/home/u/.local/state/monitor")
     }
+
+    @Test("a feed's record is read alone, the same as in its snapshot; nil for a feed never polled")
+    func recordAlone() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try StateStore(directory: directory.url)
+        #expect(try await store.record(feed: "a") == nil)
+        try await store.commit(commit("a", items: 3, round: 2), feed: "a")
+        let record = try #require(try await store.record(feed: "a"))
+        #expect(record == (try await store.snapshot(feed: "a").record))
+        #expect(record.failures == 2)
+        #expect(record.itemCount == 3)
+        #expect(record.status == "ok")
+    }
 }

@@ -79,16 +79,20 @@ public struct FeedConfig: Sendable {
         self.location = location
     }
 
+    /// `interval`: the feed's poll interval; nil for `settings.interval`.
+    public static let interval = FeedOption<Duration?>(
+        "interval", .duration(), doc: "Poll interval (default: settings.interval)")
+    /// `concurrency`: the feed's own limit of requests in flight; nil for `settings.concurrency`.
+    public static let concurrency = FeedOption<Int?>(
+        "concurrency", .integer(1...256), doc: "HTTP requests of this feed in flight (at most settings.concurrency)")
+
     /// The options every feed has, whatever its type.
     public static let commonSpecs: [OptionSpec] = [
         OptionSpec(
             "name", .string(placeholder: "name", format: FeedConfig.checkName), required: true,
             doc: "Unique name of the feed, as output and `monitor events NAME` show it"),
         OptionSpec("type", .string(placeholder: "type"), required: true, doc: "The source that polls the feed"),
-        OptionSpec("interval", .duration(), doc: "Poll interval (default: settings.interval)"),
-        OptionSpec(
-            "concurrency", .integer(1...256), doc: "HTTP requests of this feed in flight (at most settings.concurrency)"
-        ),
+        interval.spec, concurrency.spec,
         OptionSpec(
             "expect_update_within", .duration(),
             doc: "Show the feed as stale when it has had no new item for this long (`monitor run`)"),

@@ -40,7 +40,7 @@ public struct PollRunner: Sendable {
 
     /// The limit of the feed's own requests in flight: its `concurrency`, within the global one.
     public func concurrency(of feed: FeedConfig) -> Int {
-        min(feed.options.integer("concurrency") ?? settings.concurrency, settings.concurrency)
+        min(feed.options[FeedConfig.concurrency] ?? settings.concurrency, settings.concurrency)
     }
 
     /// Polls `feed` once with `source`, yielding views to `events` as responses arrive, and returns the report.

@@ -2,9 +2,10 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Polls feeds on their schedules until cancelled: each at its interval with jitter, never two polls of a
-/// feed at once, never before the server allows, backing off while it fails. The set of feeds can be
-/// replaced while it runs: added feeds start, removed ones stop, changed ones restart; the others go on.
+/// Polls feeds on their schedules while `run()` runs: each at its interval with jitter, never two polls of a
+/// feed at once, never before the server allows, backing off while it fails. Each feed is a child task of
+/// `run()`. The set of feeds can be replaced while it runs: added feeds start, removed ones stop, changed
+/// ones restart; the others go on.
 public final class FeedScheduler: Sendable {
     /// A feed as scheduled: its configuration and the source that polls it.
     public struct Entry: Sendable {
@@ -129,8 +130,12 @@ public final class FeedScheduler: Sendable {
     private func start(_ entry: Entry) {
         let (stop, stopping) = AsyncStream<Void>.makeStream()
         let (ended, ending) = AsyncStream<Void>.makeStream()
+        // After `shutdown()` nothing starts.
+        if case .terminated = starts.continuation.yield(Start(entry: entry, runner: runner, stop: stop, ended: ending))
+        {
+            return
+        }
         running.withLock { $0[entry.feed.name] = Running(signature: entry.signature, stop: stopping, ended: ended) }
-        starts.continuation.yield(Start(entry: entry, runner: runner, stop: stop, ended: ending))
     }
 
     private static func loop(
@@ -138,7 +143,7 @@ public final class FeedScheduler: Sendable {
     ) async {
         let clock = runner.clock
         let feed = entry.feed
-        let schedule = PollSchedule(interval: feed.options.duration("interval") ?? runner.settings.interval)
+        let schedule = PollSchedule(interval: feed.options[FeedConfig.interval] ?? runner.settings.interval)
         let record = try? await runner.store.record(feed: feed.name)
         var failures = record?.failures ?? 0
         var due = clock.now().addingTimeInterval(stagger.seconds * clock.random())
