@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import LoopbackHTTP
 import MonitorApp
 import MonitorCore
 import Synchronization
@@ -180,8 +181,12 @@ struct HTTPWireTests {
         arguments: [(3, nil, 3), (4, 2, 2)] as [(Int, Int?, Int)])
     func concurrency(global: Int, perFeed: Int?, expected: Int) async throws {
         let wire = try Wire(settings: settings(concurrency: global))
-        let slow = TestResponse(status: 200, body: Array("1".utf8), delay: .milliseconds(150))
-        try await withTestHTTPServer({ _ in slow }) { server in
+        // The first `expected` requests are answered only once all of them are in flight.
+        let together = Rendezvous(expected)
+        try await withTestHTTPServer({ _ in
+            await together.arrive()
+            return TestResponse(status: 200, body: Array("1".utf8))
+        }) { server in
             let urls = (0..<8).map { "\(server.baseURL)/u\($0)" }
             let others = perFeed == nil ? urls : []
             async let first = wire.poll(wire.feed("one", urls: urls, parallel: true, concurrency: perFeed))
