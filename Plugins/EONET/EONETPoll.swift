@@ -124,7 +124,7 @@ struct EONETPoll: Sendable {
 
     /// `{api}/events?category=ID&status=…&days=…[&limit=…]`.
     func eventsURL(of category: String) -> String {
-        var url = "\(api)/events?category=\(Self.queryValue(category))&status=\(status)&days=\(days)"
+        var url = "\(api)/events?category=\(category.percentEncoded())&status=\(status)&days=\(days)"
         if let limit { url += "&limit=\(limit)" }
         return url
     }
@@ -167,11 +167,5 @@ struct EONETPoll: Sendable {
             }
         }
         return .events(category: category.id, items: items)
-    }
-
-    /// `value` percent-encoded for a query string.
-    static func queryValue(_ value: String) -> String {
-        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
 }
