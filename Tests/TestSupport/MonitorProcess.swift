@@ -35,17 +35,14 @@ public struct MonitorProcess: Sendable {
     public static func run(
         _ arguments: [String], in directory: URL, environment: [String: String] = [:]
     ) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(
-                    with: Swift.Result { try runBlocking(arguments, in: directory, environment: environment) })
-            }
-        }
+        try await offThePool { try runBlocking(arguments, in: directory, environment: environment) }
     }
 
-    private static func runBlocking(
+    /// A process (not started yet) that runs `monitor ARGUMENTS` in `directory`, with `environment` added to a
+    /// minimal one (`PATH`, `HOME` = `directory`, `NO_COLOR`), no input, and its output and errors piped.
+    static func process(
         _ arguments: [String], in directory: URL, environment: [String: String]
-    ) throws -> Result {
+    ) -> (process: Process, output: Pipe, errors: Pipe) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -58,6 +55,13 @@ public struct MonitorProcess: Sendable {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
+        return (process, output, errors)
+    }
+
+    private static func runBlocking(
+        _ arguments: [String], in directory: URL, environment: [String: String]
+    ) throws -> Result {
+        let (process, output, errors) = Self.process(arguments, in: directory, environment: environment)
         try process.run()
         // Read both pipes concurrently so a full pipe never blocks the child.
         nonisolated(unsafe) var errorData = Data()
@@ -94,18 +98,8 @@ public final class RunningMonitor: Sendable {
 
     /// Starts `monitor ARGUMENTS` in `directory` with `environment` added to a minimal one.
     public init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
-        let process = Process()
-        process.executableURL = MonitorProcess.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path]
-        base["NO_COLOR"] = "1"
-        process.environment = base.merging(environment) { $1 }
-        let outputPipe = Pipe()
-        let errorPipe = Pipe()
-        process.standardOutput = outputPipe
-        process.standardError = errorPipe
-        process.standardInput = FileHandle.nullDevice
+        let (process, outputPipe, errorPipe) = MonitorProcess.process(
+            arguments, in: directory, environment: environment)
         let output = self.output
         outputPipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
