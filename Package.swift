@@ -57,12 +57,23 @@ let package = Package(
 
         // MARK: - Benchmarks and the offline demo
 
+        /// A real HTTP/1.1 server on 127.0.0.1 answering from a handler: the wire for the tests and the stand-in.
+        .target(
+            name: "LoopbackHTTP",
+            dependencies: [
+                "MonitorCore",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         /// A local stand-in for the GitHub and EONET APIs on 127.0.0.1, from generated data.
         .executableTarget(
             name: "monitor-standin",
             dependencies: [
                 "MonitorCore",
-                "TestSupport",
+                "LoopbackHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/StandIn"
@@ -86,21 +97,16 @@ let package = Package(
 
         // MARK: - Tests
 
+        /// Fixtures, the stub transport, the manual clock and event waits: no NIO, so a plugin's tests stay small.
         .target(
             name: "TestSupport",
-            dependencies: [
-                "MonitorCore",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
+            dependencies: ["MonitorCore", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport"
         ),
         .testTarget(
-            name: "TestSupportTests",
+            name: "LoopbackHTTPTests",
             dependencies: [
+                "LoopbackHTTP",
                 "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -108,19 +114,19 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "MonitorYAMLTests", dependencies: ["MonitorYAML"]),
+        .testTarget(name: "MonitorYAMLTests", dependencies: ["MonitorYAML", "TestSupport"]),
         .testTarget(
             name: "MonitorCoreTests",
             dependencies: ["MonitorCore", "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "MonitorAppTests",
-            dependencies: ["MonitorApp", "MonitorCore", "TestSupport", "GitHubSource", "EONETSource"]
+            dependencies: ["MonitorApp", "MonitorCore", "TestSupport", "LoopbackHTTP", "GitHubSource", "EONETSource"]
         ),
         .testTarget(name: "GitHubSourceTests", dependencies: ["GitHubSource", "MonitorCore", "TestSupport"]),
         .testTarget(name: "EONETSourceTests", dependencies: ["EONETSource", "MonitorCore", "TestSupport"]),
         /// Runs the built `monitor` executable as a user would.
-        .testTarget(name: "EndToEndTests", dependencies: ["monitor", "TestSupport", "MonitorCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["monitor", "TestSupport", "LoopbackHTTP", "MonitorCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

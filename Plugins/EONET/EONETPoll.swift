@@ -110,7 +110,7 @@ struct EONETPoll: Sendable {
 
     /// `{api}/events?category=ID&status=…&days=…[&limit=…]`.
     func eventsURL(of category: String) -> String {
-        var url = "\(api)/events?category=\(Self.queryValue(category))&status=\(status)&days=\(days)"
+        var url = "\(api)/events?category=\(category.percentEncoded())&status=\(status)&days=\(days)"
         if let limit { url += "&limit=\(limit)" }
         return url
     }
@@ -160,11 +160,5 @@ struct EONETPoll: Sendable {
         }
         found.items(items)
         found.completed([category.id])
-    }
-
-    /// `value` percent-encoded for a query string.
-    static func queryValue(_ value: String) -> String {
-        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
 }

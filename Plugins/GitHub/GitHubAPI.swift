@@ -58,14 +58,7 @@ struct GitHubAPI: Sendable {
 
     /// The search of the `top` repositories of `query`, by stars.
     func search(_ query: String, top: Int) -> String {
-        "\(root)/search/repositories?q=\(Self.percentEncoded(query))&sort=stars&order=desc&per_page=\(top)"
-    }
-
-    /// `text` with everything but unreserved characters percent-encoded, for a query value.
-    static func percentEncoded(_ text: String) -> String {
-        let unreserved = CharacterSet(
-            charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        "\(root)/search/repositories?q=\(query.percentEncoded())&sort=stars&order=desc&per_page=\(top)"
     }
 
     /// The web root of an API root: `https://api.github.com` → `https://github.com`,

@@ -112,7 +112,7 @@ extension GitHubEvent {
             {
                 return "\(repoURL)/compare/\(before)...\(head)"
             }
-            if let ref = shortRef, let path = Self.pathComponent(ref) { return "\(repoURL)/commits/\(path)" }
+            if let ref = shortRef { return "\(repoURL)/commits/\(ref.percentEncoded(keeping: "/"))" }
             return repoURL
         case "ForkEvent":
             if let url = Self.webPage(payload.forkee?.htmlUrl) { return url }
@@ -130,8 +130,8 @@ extension GitHubEvent {
                 ?? repoURL
         case "ReleaseEvent":
             if let url = Self.webPage(payload.release?.htmlUrl) { return url }
-            if let tag = payload.release?.tagName, let path = Self.pathComponent(tag) {
-                return "\(repoURL)/releases/tag/\(path)"
+            if let tag = payload.release?.tagName {
+                return "\(repoURL)/releases/tag/\(tag.percentEncoded(keeping: "/"))"
             }
             return "\(repoURL)/releases"
         case "CommitCommentEvent":
@@ -166,13 +166,6 @@ extension GitHubEvent {
 
     private static func isCommit(_ sha: String) -> Bool {
         (7...64).contains(sha.count) && sha.allSatisfy(\.isHexDigit)
-    }
-
-    /// `text` percent-encoded for a URL path (slashes kept: branch names have them).
-    private static func pathComponent(_ text: String) -> String? {
-        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        allowed.insert(charactersIn: "-._~/")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed)
     }
 
     // MARK: - Details

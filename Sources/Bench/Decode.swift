@@ -25,7 +25,7 @@ extension BenchCommand {
             let size = document.count
             let counts = try await Self.count(document: consume document)
             let elapsed = ContinuousClock.now - started
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = elapsed.seconds
             let events = counts[DocumentTransport.documentCategory] ?? 0
             let categories = DocumentTransport.categories.compactMap { category in
                 counts[category].map { (key: category, value: JSONValue.integer($0)) }

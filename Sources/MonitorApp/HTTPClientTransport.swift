@@ -15,8 +15,7 @@ public final class HTTPClientTransport: HTTPTransport {
         // the whole connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, concurrency)
-        let amount = TimeAmount.milliseconds(
-            Int64(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
+        let amount = TimeAmount.milliseconds(timeout.milliseconds)
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: amount, read: amount)
         configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
         configuration.httpVersion = .automatic
@@ -34,9 +33,7 @@ public final class HTTPClientTransport: HTTPTransport {
         for field in request.headers {
             outgoing.headers.add(name: field.name, value: field.value)
         }
-        let milliseconds =
-            request.timeout.components.seconds * 1000 + request.timeout.components.attoseconds / 1_000_000_000_000_000
-        let deadline = NIODeadline.now() + .milliseconds(milliseconds)
+        let deadline = NIODeadline.now() + .milliseconds(request.timeout.milliseconds)
         do {
             let response = try await client.execute(outgoing, deadline: deadline)
             if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > request.maxBody {

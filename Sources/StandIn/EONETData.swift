@@ -2,8 +2,8 @@ import Foundation
 import MonitorCore
 
 /// Generated EONET v3 data: the 13 real categories and `count` events spread over them, each event's JSON
-/// written once, the way the real server writes it (odd tab-and-space indentation, `35.00`-style magnitudes,
-/// `null`s, `&amp;` in source URLs).
+/// written once by the template the test fixtures use (`EONETTemplate`: the real server's layout), with `&amp;`
+/// in source URLs.
 struct EONETData: Sendable {
     /// One event: what the server filters on, and its JSON.
     struct Event: Sendable {
@@ -22,12 +22,7 @@ struct EONETData: Sendable {
     }
 
     /// The 13 categories of EONET v3, in the server's order.
-    static let categories: [(id: String, title: String)] = [
-        ("drought", "Drought"), ("dustHaze", "Dust and Haze"), ("earthquakes", "Earthquakes"), ("floods", "Floods"),
-        ("landslides", "Landslides"), ("manmade", "Manmade"), ("seaLakeIce", "Sea and Lake Ice"),
-        ("severeStorms", "Severe Storms"), ("snow", "Snow"), ("tempExtremes", "Temperature Extremes"),
-        ("volcanoes", "Volcanoes"), ("waterColor", "Water Color"), ("wildfires", "Wildfires"),
-    ]
+    static let categories = EONETTemplate.categories
 
     /// How often each category is an event's first one, roughly as on the real service.
     private static let weights: [(String, Int)] = [
@@ -68,29 +63,7 @@ struct EONETData: Sendable {
 
     /// The body of `GET /categories`.
     func categoriesDocument() -> [UInt8] {
-        let entries = Self.categories.map { category in
-            """
-            \t\t{
-            \t\t\t"id": "\(category.id)",
-            \t\t\t"title": "\(category.title)",
-            \t\t\t"link": "\(api)/categories/\(category.id)",
-            \t\t\t"description": "Events of the \(category.title) category.",
-            \t\t\t"layers": "\(api)/layers/\(category.id)"
-            \t\t}
-            """
-        }
-        let text = """
-            {
-            \t"title": "EONET Event Categories",
-            \t"description": "List of all the available event categories in the EONET system",
-            \t"link": "\(api)/categories",
-            \t"categories": [
-            \(entries.joined(separator: ",\n"))
-            \t]
-            }
-
-            """
-        return Array(text.utf8)
+        Array(EONETTemplate.categoriesDocument(Self.categories, api: api).utf8)
     }
 
     /// The events `GET /events` lists with these parameters, in the server's order: in any of `categories`
@@ -113,20 +86,12 @@ struct EONETData: Sendable {
     func eventsDocument(_ events: [Event], title: String = "EONET Events", link: String? = nil) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(events.reduce(256) { $0 + $1.json.count + 3 })
-        body += Array(
-            """
-            {
-            \t"title": "\(title)",
-            \t"description": "Natural events from EONET.",
-            \t"link": "\(link ?? "\(api)/events")",
-            \t"events": [
-
-            """.utf8)
+        body += Array(EONETTemplate.eventsHead(title: title, link: link ?? "\(api)/events").utf8)
         for (index, event) in events.enumerated() {
-            if index > 0 { body += Array(",\n\n".utf8) }
+            if index > 0 { body += Array(EONETTemplate.eventsSeparator.utf8) }
             body += event.json
         }
-        body += Array("\n\t]\n}\n".utf8)
+        body += Array(EONETTemplate.eventsTail.utf8)
         return body
     }
 
@@ -155,33 +120,19 @@ struct EONETData: Sendable {
         let first = now.addingTimeInterval(-Double(1 + random.below(300 * 86_400 - 3 * 86_400)))
         var longitude = Double(random.below(360_000_000)) / 1_000_000 - 180
         var latitude = Double(random.below(140_000_000)) / 1_000_000 - 70
-        var geometry: [String] = []
+        var geometry: [EONETTemplate.Observation] = []
         var last = first
         for step in 0..<observations {
             last = first.addingTimeInterval(Double(step) * 21_600)
             let (magnitude, unit) = Self.magnitude(of: primary, &random)
-            let shape: String
-            let coordinates: String
+            let shape: EONETTemplate.Shape
             if primary == "volcanoes" && random.chance(30) || primary == "seaLakeIce" && random.chance(20) {
-                shape = "Polygon"
-                let corners = [(0.0, 0.0), (0.0, 0.2), (0.2, 0.2), (0.2, 0.0), (0.0, 0.0)].map { dx, dy in
-                    "[ \(number(longitude + dx)), \(number(latitude + dy)) ]"
-                }
-                coordinates = "[ [ \(corners.joined(separator: ", ")) ] ]"
+                let corners = [(0.0, 0.0), (0.0, 0.2), (0.2, 0.2), (0.2, 0.0), (0.0, 0.0)]
+                shape = .polygon([corners.map { dx, dy in [longitude + dx, latitude + dy] }])
             } else {
-                shape = "Point"
-                coordinates = "[ \(number(longitude)), \(number(latitude)) ]"
+                shape = .point(longitude: longitude, latitude: latitude)
             }
-            geometry.append(
-                """
-                \t\t\t\t\t{
-                \t\t\t\t\t\t\t"magnitudeValue": \(magnitude.map { String(format: "%.2f", $0) } ?? "null"),
-                \t\t\t\t\t"magnitudeUnit": \(unit.map { "\"\($0)\"" } ?? "null"),
-                \t\t\t\t\t"date": "\(ISO8601.string(last))",
-                \t\t\t\t\t"type": "\(shape)",\u{20}
-                \t\t\t\t\t\t\t"coordinates": \(coordinates)
-                \t\t\t\t\t\t\t}
-                """)
+            geometry.append(EONETTemplate.Observation(magnitude: magnitude, unit: unit, date: last, shape: shape))
             longitude = min(180, max(-180, longitude - 0.3 - Double(random.below(100)) / 100))
             latitude = min(85, max(-85, latitude + 0.2 + Double(random.below(50)) / 100))
         }
@@ -194,35 +145,10 @@ struct EONETData: Sendable {
         var sources = ["https://\(sourceHost(of: primary))/report.aspx?eventid=\(100_000 + index)&amp;eventtype=EV"]
         if random.chance(25) { sources.append("https://irwin.doi.gov/observer/incidents/\(index)") }
 
-        let categoryEntries = categories.map { category in
-            "\t\t\t\t\t{\n\t\t\t\t\t\"id\": \"\(category)\",\n\t\t\t\t\t\"title\": \"\(titles[category] ?? category)\"\n\t\t\t\t}"
-        }
-        let sourceEntries = sources.enumerated().map { offset, url in
-            "\t\t\t\t\t{\n\t\t\t\t\t\"id\": \"\(sourceID(of: primary, offset))\",\n\t\t\t\t\t\"url\": \"\(url)\"\n\t\t\t\t}"
-        }
-        let json = """
-            \t\t{
-            \t\t\t"id": "\(id)",
-            \t\t\t"title": "\(title)",
-                        "description": \(description.map { "\"\($0)\"" } ?? "null"),
-            \t\t\t"link": "\(api)/events/\(id)",
-            \t\t\t"closed": \(closedDate.map { "\"\(ISO8601.string($0))\"" } ?? "null"),
-            \t\t\t\t"categories": [
-            \(categoryEntries.joined(separator: ",\n\n"))
-
-            \t    \t\t\t\t],
-                \t\t\t"sources": [
-            \(sourceEntries.joined(separator: ",\n\n"))
-
-            \t\t\t\t\t\t
-            \t\t\t],
-            \t\t\t\t\t"geometry": [
-            \(geometry.joined(separator: ",\n\n"))
-
-            \t\t\t\t\t\t
-            \t\t\t]
-            \t\t}
-            """
+        let json = EONETTemplate.event(
+            id: id, title: title, description: description, link: "\(api)/events/\(id)", closed: closedDate,
+            categories: categories.map { ($0, titles[$0] ?? $0) },
+            sources: sources.enumerated().map { (sourceID(of: primary, $0.offset), $0.element) }, geometry: geometry)
         return Event(
             id: id, first: first, latest: max(last, closedDate ?? last), closed: closedDate != nil,
             categories: categories, json: Array(json.utf8))
@@ -265,9 +191,4 @@ struct EONETData: Sendable {
             ? "IRWIN" : ["wildfires": "InciWeb", "severeStorms": "GDACS", "volcanoes": "SIVolcano"][category] ?? "EO"
     }
 
-    /// `-53`, `14.4`, `127.847305`: JSON numbers as the server writes them.
-    private static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        return "\(value)"
-    }
 }

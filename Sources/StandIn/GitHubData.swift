@@ -223,10 +223,3 @@ struct GitHubData: Sendable {
         (0..<3).map { _ in String(format: "%016llx", random.next()) }.joined().prefix(40).description
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

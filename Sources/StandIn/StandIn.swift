@@ -1,7 +1,7 @@
 import Foundation
+import LoopbackHTTP
 import MonitorCore
 import Synchronization
-import TestSupport
 
 /// The stand-in's answers: EONET v3 and GitHub REST routes over generated data, conditional requests, rate
 /// limits, a latency per request, and counters that the benchmarks read at `GET /_stats`.

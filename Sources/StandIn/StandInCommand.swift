@@ -1,9 +1,9 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import LoopbackHTTP
 import MonitorCore
 import Synchronization
-import TestSupport
 
 /// `monitor-standin`: a local stand-in for the GitHub and EONET APIs on 127.0.0.1, for benchmarks and for
 /// trying `monitor` without network access.

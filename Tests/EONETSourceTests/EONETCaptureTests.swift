@@ -7,7 +7,9 @@ import Testing
 
 /// The real EONET v3 responses captured in `../shared/api-samples` (next to the package), when that folder
 /// exists: each must decode. They are read in place, never copied into the project.
-@Suite("Real EONET v3 captures decode", .enabled(if: CaptureFolder.url != nil))
+@Suite(
+    "Real EONET v3 captures decode",
+    .enabled(if: SharedSamples.apiSamples != nil, "../shared/api-samples (beside the package) is absent"))
 struct EONETCaptureTests {
     /// How many categories, events or GeoJSON features each known capture holds.
     static let sizes: [String: Int] = [
@@ -19,7 +21,7 @@ struct EONETCaptureTests {
     ]
 
     static func body(_ name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: try #require(CaptureFolder.url).appendingPathComponent(name)))
+        Array(try Data(contentsOf: try #require(SharedSamples.apiSamples).appendingPathComponent(name)))
     }
 
     static func items(_ name: String) throws -> [Item] {
@@ -148,24 +150,9 @@ private struct FeatureCollection: Decodable {
     var features: [Feature]
 }
 
-/// Where the captures are: `../shared/api-samples` from the package root.
+/// The EONET v3 captures in `../shared/api-samples` (`eonet-v3-*`, `DERIVED-eonet-v3-*`); v2.1 is another shape.
 private enum CaptureFolder {
-    /// The folder, when it exists.
-    static let url: URL? = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let folder = root.deletingLastPathComponent().appendingPathComponent("shared/api-samples")
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory)
-        return exists && isDirectory.boolValue ? folder : nil
-    }()
-
-    /// The names of the EONET v3 captures (`eonet-v3-*`, `DERIVED-eonet-v3-*`); v2.1 is another shape.
-    static let files: [String] = {
-        guard let url, let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { return [] }
-        return names.filter {
-            ($0.hasPrefix("eonet-v3-") || $0.hasPrefix("DERIVED-eonet-v3-")) && $0.hasSuffix(".json")
-        }
-        .sorted()
-    }()
+    static let files = SharedSamples.files(in: SharedSamples.apiSamples).filter {
+        ($0.hasPrefix("eonet-v3-") || $0.hasPrefix("DERIVED-eonet-v3-")) && $0.hasSuffix(".json")
+    }
 }

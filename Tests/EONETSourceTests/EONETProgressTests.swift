@@ -4,12 +4,14 @@ import MonitorCore
 import TestSupport
 import Testing
 
-@Suite("Category downloads: bounded concurrency, progress, and counts that fill in one category at a time")
+@Suite(
+    "Category downloads: bounded concurrency, progress, and counts that fill in one category at a time",
+    .timeLimit(.minutes(1)))
 struct EONETProgressTests {
     @Test("at most `concurrency` category downloads are in flight, and that many at once", arguments: [1, 2, 4])
     func boundedConcurrency(limit: Int) async throws {
         let harness = try PollHarness()
-        let server = EONETServer(delay: .milliseconds(40))
+        let server = EONETServer(together: limit)
         let feed = planetFeed(["concurrency": .integer(limit)])
         let report = await harness.poll(EONETSource.self, feed: feed, transport: server.transport).report
         #expect(report.status == .ok)
@@ -22,7 +24,7 @@ struct EONETProgressTests {
         var settings = Settings()
         settings.concurrency = 3
         let harness = try PollHarness(settings: settings)
-        let server = EONETServer(delay: .milliseconds(40))
+        let server = EONETServer(together: 3)
         let feed = planetFeed(["concurrency": .integer(8)])
         _ = await harness.poll(EONETSource.self, feed: feed, transport: server.transport)
         #expect(server.maxInFlight == 3)
@@ -31,7 +33,7 @@ struct EONETProgressTests {
     @Test("the default concurrency is 2, as the classic app's maxConcurrent")
     func defaultConcurrency() async throws {
         let harness = try PollHarness()
-        let server = EONETServer(delay: .milliseconds(40))
+        let server = EONETServer(together: 2)
         _ = await harness.poll(EONETSource.self, feed: planetFeed(), transport: server.transport)
         #expect(server.maxInFlight == 2)
     }

@@ -4,8 +4,9 @@ import MonitorCore
 import Synchronization
 import TestSupport
 
-/// The EONET stand-in the poll tests talk to: it answers from `EONETFixtures`, can fail some categories, delay
-/// the event lists, answer 304 to requests carrying the ETag it sent, and counts the requests in flight.
+/// The EONET stand-in the poll tests talk to: it answers from `EONETFixtures`, can fail some categories, hold the
+/// first event lists until enough are asked at once, answer 304 to requests carrying the ETag it sent, and counts
+/// the requests in flight.
 final class EONETServer: Sendable {
     private struct State {
         var events: [EONETFixtures.Event]
@@ -25,9 +26,11 @@ final class EONETServer: Sendable {
     /// The transport the engine sends through.
     let transport: StubTransport
 
-    /// A server holding `events`, delaying each event list by `delay`, sending ETags when `etags`.
-    init(events: [EONETFixtures.Event] = EONETFixtures.planet, delay: Duration = .zero, etags: Bool = false) {
+    /// A server holding `events`, sending ETags when `etags`, whose first `together` event-list requests are
+    /// answered only once that many are in flight (so that a bound on concurrency is reached for sure).
+    init(events: [EONETFixtures.Event] = EONETFixtures.planet, together: Int = 1, etags: Bool = false) {
         let state = Shared(State(events: events))
+        let rendezvous = Rendezvous(together)
         self.state = state
         transport = StubTransport { request in
             let (events, failing) = state.withLock { ($0.events, $0.failing) }
@@ -41,7 +44,7 @@ final class EONETServer: Sendable {
                 state.maxInFlight = max(state.maxInFlight, state.inFlight)
             }
             defer { state.withLock { $0.inFlight -= 1 } }
-            if delay > .zero { try await Task.sleep(for: delay) }
+            await rendezvous.arrive()
             if let category, failing.contains(category) {
                 return HTTPResponse(status: 500, body: Array(#"{"error":"database unavailable"}"#.utf8))
             }

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import TestSupport
 import Testing
 
 @testable import GitHubSource
@@ -7,15 +8,9 @@ import Testing
 /// Real GitHub answers captured by the team, beside the package (`../shared/api-samples`); absent on most
 /// machines, where these tests are skipped. They are read, never copied into the project.
 private enum Captures {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/api-samples")
-
-    static var exist: Bool { FileManager.default.fileExists(atPath: folder.path) }
-
     /// The names of the GitHub captures ending in `suffix`, sorted.
     static func named(_ suffix: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.hasPrefix("github-") && $0.hasSuffix(suffix) }.sorted()
+        SharedSamples.files(in: SharedSamples.apiSamples).filter { $0.hasPrefix("github-") && $0.hasSuffix(suffix) }
     }
 
     /// The JSON captures of events: a list of events, or a single event.
@@ -32,7 +27,7 @@ private enum Captures {
     }
 
     static func data(_ name: String) throws -> Data {
-        try Data(contentsOf: folder.appendingPathComponent(name))
+        try Data(contentsOf: try #require(SharedSamples.apiSamples).appendingPathComponent(name))
     }
 
     static func json(_ name: String) throws -> Any {
@@ -58,7 +53,9 @@ private enum Captures {
     }
 }
 
-@Suite("The captured GitHub answers in ../shared/api-samples decode", .enabled(if: Captures.exist))
+@Suite(
+    "The captured GitHub answers in ../shared/api-samples decode",
+    .enabled(if: SharedSamples.apiSamples != nil, "../shared/api-samples (beside the package) is absent"))
 struct GitHubCaptureTests {
     @Test("the captures of events and searches are found")
     func found() {

@@ -243,11 +243,4 @@ struct GitHubEventTests {
     func link(header: String, next: String?) {
         #expect(LinkHeader(header).url("next", relativeTo: "https://api.github.com/repos/a/b/events") == next)
     }
-
-    @Test("search queries are percent-encoded but for unreserved characters")
-    func percentEncoded() {
-        #expect(
-            GitHubAPI.percentEncoded("language:swift stars:>1000 topic:c++ é/x_y-z.~")
-                == "language%3Aswift%20stars%3A%3E1000%20topic%3Ac%2B%2B%20%C3%A9%2Fx_y-z.~")
-    }
 }

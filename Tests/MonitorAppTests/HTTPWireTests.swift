@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import LoopbackHTTP
 import MonitorApp
 import MonitorCore
 import Synchronization
@@ -47,7 +48,7 @@ private func settings(timeout: Duration = .seconds(10), maxBody: Int = 1 << 20, 
     return settings
 }
 
-@Suite("HTTP on the wire: conditional requests, retries, rate limits, limits")
+@Suite("HTTP on the wire: conditional requests, retries, rate limits, limits", .timeLimit(.minutes(2)))
 struct HTTPWireTests {
     @Test("validators come back byte for byte, a 304 is not_modified, never retried, and its new ETag is kept")
     func conditional() async throws {
@@ -128,7 +129,10 @@ struct HTTPWireTests {
 
     @Test("a timeout and an oversize body fail only their own feed")
     func timeoutAndOversize() async throws {
-        let wire = try Wire(settings: settings(timeout: .milliseconds(500), maxBody: 1024, retries: 0))
+        // The timeout that fires is short; the others' is far beyond the suite's time limit, so that a loaded
+        // machine never makes their answers late.
+        let short = try Wire(settings: settings(timeout: .milliseconds(500), maxBody: 1024, retries: 0))
+        let wire = try Wire(settings: settings(timeout: .seconds(3600), maxBody: 1024, retries: 0))
         try await withTestHTTPServer({ request in
             switch request.path {
             case "/slow": return .hang
@@ -136,7 +140,7 @@ struct HTTPWireTests {
             default: return .text("2")
             }
         }) { server in
-            async let slow = wire.poll(wire.feed("slow", urls: ["\(server.baseURL)/slow"]))
+            async let slow = short.poll(short.feed("slow", urls: ["\(server.baseURL)/slow"]))
             async let big = wire.poll(wire.feed("big", urls: ["\(server.baseURL)/big"]))
             async let fine = wire.poll(wire.feed("fine", urls: ["\(server.baseURL)/ok"]))
             let (slowReport, bigReport, fineReport) = await (slow, big, fine)
@@ -150,6 +154,7 @@ struct HTTPWireTests {
             #expect(fineReport.status == .ok)
             #expect(fineReport.items == 2)
         }
+        try await short.shutdown()
         try await wire.shutdown()
     }
 
@@ -182,8 +187,12 @@ struct HTTPWireTests {
         arguments: [(3, nil, 3), (4, 2, 2)] as [(Int, Int?, Int)])
     func concurrency(global: Int, perFeed: Int?, expected: Int) async throws {
         let wire = try Wire(settings: settings(concurrency: global))
-        let slow = TestResponse(status: 200, body: Array("1".utf8), delay: .milliseconds(150))
-        try await withTestHTTPServer({ _ in slow }) { server in
+        // The first `expected` requests are answered only once all of them are in flight.
+        let together = Rendezvous(expected)
+        try await withTestHTTPServer({ _ in
+            await together.arrive()
+            return TestResponse(status: 200, body: Array("1".utf8))
+        }) { server in
             let urls = (0..<8).map { "\(server.baseURL)/u\($0)" }
             let others = perFeed == nil ? urls : []
             async let first = wire.poll(wire.feed("one", urls: urls, parallel: true, concurrency: perFeed))

@@ -3,29 +3,29 @@ import Logging
 import MonitorApp
 import MonitorCore
 import ServiceLifecycle
-import Synchronization
 import TestSupport
 import Testing
 
 /// Lines written by the service, collected for assertions.
 private final class Lines: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Watched<[String]>([])
 
-    func append(_ text: String) { lines.withLock { $0.append(text) } }
+    func append(_ text: String) { lines.update { $0.append(text) } }
 
-    var all: [String] { lines.withLock { $0 } }
+    var all: [String] { lines.value }
 
-    /// Waits (real time, at most 10 s) until a line satisfies `predicate`.
-    func wait(for what: String, _ predicate: @escaping (String) -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !all.contains(where: predicate) {
-            guard ContinuousClock.now < deadline else { throw TimeoutError(description: "no line \(what) in \(all)") }
-            try await Task.sleep(for: .milliseconds(10))
+    /// Waits until a line satisfies `predicate`; `what` names it.
+    func wait(for what: String, _ predicate: @escaping @Sendable (String) -> Bool) async throws {
+        do {
+            try await lines.wait { $0.contains(where: predicate) }
+        } catch {
+            Issue.record("no line \(what) in \(all)")
+            throw error
         }
     }
 }
 
-@Suite("monitor run as a long-running service")
+@Suite("monitor run as a long-running service", .timeLimit(.minutes(2)))
 struct MonitorServiceTests {
     @Test("editing the feeds file while it runs: valid, then invalid, then valid again")
     func editsTheConfig() async throws {

@@ -7,11 +7,16 @@ import Testing
 
 /// Every event seen, in order.
 final class EventLog: Sendable {
-    private let events = Mutex<[PollEvent]>([])
+    private let events = Watched<[PollEvent]>([])
 
-    func append(_ event: PollEvent) { events.withLock { $0.append(event) } }
+    func append(_ event: PollEvent) { events.update { $0.append(event) } }
 
-    func withLock<T>(_ body: ([PollEvent]) -> T) -> T { events.withLock { body($0) } }
+    func withLock<T>(_ body: ([PollEvent]) -> T) -> T { body(events.value) }
+
+    /// Waits until the events seen satisfy `condition`.
+    func wait(until condition: @escaping @Sendable ([PollEvent]) -> Bool) async throws {
+        try await events.wait(until: condition)
+    }
 }
 
 /// A scheduler on a manual clock, polling scripted feeds through a stub transport.
@@ -50,23 +55,19 @@ private final class SchedulerFixture: Sendable {
 
     /// The offsets from the start, in seconds, of the polls scheduled for `feed`.
     func scheduled(_ feed: String) -> [Double] {
-        events.withLock { events in
-            events.compactMap { event in
-                if case .scheduled(feed, let next, _) = event { return next.timeIntervalSince1970 - 1_800_000_000 }
-                return nil
-            }
+        events.withLock { Self.scheduled(feed, in: $0) }
+    }
+
+    private static func scheduled(_ feed: String, in events: [PollEvent]) -> [Double] {
+        events.compactMap { event in
+            if case .scheduled(feed, let next, _) = event { return next.timeIntervalSince1970 - 1_800_000_000 }
+            return nil
         }
     }
 
-    /// Waits (in real time, at most 5 s) until `count` polls of `feed` were scheduled.
+    /// Waits until `count` polls of `feed` were scheduled (the events before them are in the log too).
     func waitForScheduled(_ feed: String, count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while scheduled(feed).count < count {
-            guard ContinuousClock.now < deadline else {
-                throw TimeoutError(description: "\(feed) scheduled \(scheduled(feed))")
-            }
-            try await Task.sleep(for: .milliseconds(2))
-        }
+        try await events.wait { Self.scheduled(feed, in: $0).count >= count }
     }
 
     func statuses(_ feed: String) -> [PollReport.Status] {
@@ -78,17 +79,15 @@ private final class SchedulerFixture: Sendable {
         }
     }
 
-    /// Advances the clock to each next deadline `count` times, letting the feeds catch up in between.
+    /// Advances the clock to each next deadline `count` times, waiting in between until `sleepers` feeds sleep on
+    /// it again (advancing removes the sleepers it wakes, so each wait is for the feeds' next sleep).
     func run(steps count: Int, sleepers: Int = 1) async throws {
         for _ in 0..<count {
             try await clock.waitForSleepers(sleepers)
             guard let next = clock.nextDeadline else { return }
             clock.advance(to: next)
-            try await Task.sleep(for: .milliseconds(5))
         }
         try await clock.waitForSleepers(sleepers)
-        // Let the event collector catch up with what the feeds reported.
-        try await Task.sleep(for: .milliseconds(20))
     }
 
     func finish() async {
@@ -99,7 +98,7 @@ private final class SchedulerFixture: Sendable {
     }
 }
 
-@Suite("The scheduler, on a controllable clock")
+@Suite("The scheduler, on a controllable clock", .timeLimit(.minutes(2)))
 struct FeedSchedulerTests {
     @Test("a feed is polled at its interval")
     func intervals() async throws {
@@ -156,21 +155,21 @@ struct FeedSchedulerTests {
     @Test("a poll that overruns its interval is not stacked: the next slot is skipped")
     func noOverlap() async throws {
         let inFlight = Mutex((now: 0, most: 0))
-        let gate = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let gate = Watched<CheckedContinuation<Void, Never>?>(nil)
         let transport = StubTransport { _ in
             inFlight.withLock {
                 $0.now += 1; $0.most = max($0.most, $0.now)
             }
-            await withCheckedContinuation { continuation in gate.withLock { $0 = continuation } }
+            await withCheckedContinuation { continuation in gate.update { $0 = continuation } }
             inFlight.withLock { $0.now -= 1 }
             return HTTPResponse(status: 200, body: Array("1".utf8))
         }
         let fixture = try SchedulerFixture(transport: transport)
         await fixture.scheduler.apply([fixture.entry("a", url: "http://x/a", interval: .seconds(60))])
         // The first poll hangs at the server while 150 s pass.
-        while gate.withLock({ $0 == nil }) { try await Task.sleep(for: .milliseconds(2)) }
+        try await gate.wait { $0 != nil }
         fixture.clock.advance(by: .seconds(150))
-        gate.withLock {
+        gate.update {
             $0?.resume(); $0 = nil
         }
         try await fixture.waitForScheduled("a", count: 2)

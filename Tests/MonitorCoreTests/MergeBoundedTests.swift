@@ -1,18 +1,21 @@
 import MonitorCore
 import Synchronization
+import TestSupport
 import Testing
 
-@Suite("Bounded merge of sub-requests")
+@Suite("Bounded merge of sub-requests", .timeLimit(.minutes(1)))
 struct MergeBoundedTests {
     @Test("every result arrives once, with never more than the limit running", arguments: [1, 2, 4])
     func bounded(limit: Int) async throws {
         let running = Mutex((now: 0, most: 0))
+        // The first `limit` operations finish only once all of them run: `limit` at once is reached for sure.
+        let together = Rendezvous(limit)
         let stream = mergeBounded(Array(0..<12), limit: limit) { value in
             running.withLock { state in
                 state.now += 1
                 state.most = max(state.most, state.now)
             }
-            try await Task.sleep(for: .milliseconds(5))
+            await together.arrive()
             running.withLock { $0.now -= 1 }
             return value * 10
         }

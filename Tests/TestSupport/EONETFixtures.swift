@@ -100,21 +100,7 @@ public enum EONETFixtures {
     // MARK: - The data
 
     /// The 13 categories of EONET v3, in the server's order.
-    public static let categories: [Category] = [
-        Category("drought", "Drought"),
-        Category("dustHaze", "Dust and Haze"),
-        Category("earthquakes", "Earthquakes"),
-        Category("floods", "Floods"),
-        Category("landslides", "Landslides"),
-        Category("manmade", "Manmade"),
-        Category("seaLakeIce", "Sea and Lake Ice"),
-        Category("severeStorms", "Severe Storms"),
-        Category("snow", "Snow"),
-        Category("tempExtremes", "Temperature Extremes"),
-        Category("volcanoes", "Volcanoes"),
-        Category("waterColor", "Water Color"),
-        Category("wildfires", "Wildfires"),
-    ]
+    public static let categories: [Category] = EONETTemplate.categories.map { Category($0.id, $0.title) }
 
     /// `days` days before `now`, plus `hours`.
     public static func daysAgo(_ days: Double, hours: Double = 0) -> Date {
@@ -235,133 +221,30 @@ public enum EONETFixtures {
 
     /// The body of `GET /categories` listing `categories`, tab-indented as EONET writes it.
     public static func categoriesDocument(_ categories: [Category] = categories, api: String = api) -> String {
-        let entries = categories.map { category in
-            """
-            \t\t{
-            \t\t\t"id": \(quoted(category.id)),
-            \t\t\t"title": \(quoted(category.title)),
-            \t\t\t"link": \(quoted("\(api)/categories/\(category.id)")),
-            \t\t\t"description": \(quoted("Events of the \(category.title) category.")),
-            \t\t\t"layers": \(quoted("\(api)/layers/\(category.id)"))
-            \t\t}
-            """
-        }
-        return """
-            {
-            \t"title": "EONET Event Categories",
-            \t"description": "List of all the available event categories in the EONET system",
-            \t"link": \(quoted("\(api)/categories")),
-            \t"categories": [
-            \(entries.joined(separator: ",\n"))
-            \t]
-            }
-
-            """
+        EONETTemplate.categoriesDocument(categories.map { ($0.id, $0.title) }, api: api)
     }
 
     /// The body of `GET /events` listing `events` in the given order, with the real responses' odd
     /// indentation and number formats. A category id not in `categories` gets its id as title.
     public static func eventsDocument(_ events: [Event], api: String = api) -> String {
-        let entries = events.map { event(json: $0, api: api) }
-        return """
-            {
-            \t"title": "EONET Events",
-            \t"description": "Natural events from EONET.",
-            \t"link": \(quoted("\(api)/events")),
-            \t"events": [
-            \(entries.joined(separator: ",\n\n"))
-            \t]
-            }
-
-            """
+        EONETTemplate.eventsDocument(events.map { event(json: $0, api: api) }, link: "\(api)/events")
     }
 
     private static func event(json event: Event, api: String) -> String {
         let titles = Dictionary(categories.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
-        let categoryEntries = event.categories.map { id in
-            "\t\t\t\t\t{\n\t\t\t\t\t\"id\": \(quoted(id)),\n\t\t\t\t\t\"title\": \(quoted(titles[id] ?? id))\n\t\t\t\t}"
-        }
-        let sourceEntries = event.sources.enumerated().map { index, url in
-            "\t\t\t\t\t{\n\t\t\t\t\t\"id\": \"SRC\(index + 1)\",\n\t\t\t\t\t\"url\": \(quoted(url))\n\t\t\t\t}"
-        }
-        let geometryEntries = event.geometry.map { geometry in
-            """
-            \t\t\t\t\t{
-            \t\t\t\t\t\t\t"magnitudeValue": \(geometry.magnitude.map { String(format: "%.2f", $0) } ?? "null"),
-            \t\t\t\t\t"magnitudeUnit": \(geometry.unit.map(quoted) ?? "null"),
-            \t\t\t\t\t"date": \(quoted(ISO8601.string(geometry.date))),
-            \t\t\t\t\t"type": \(quoted(shapeName(geometry.shape))),\u{20}
-            \t\t\t\t\t\t\t"coordinates": \(coordinates(geometry.shape))
-            \t\t\t\t\t\t\t}
-            """
-        }
-        return """
-            \t\t{
-            \t\t\t"id": \(quoted(event.id)),
-            \t\t\t"title": \(quoted(event.title)),
-                        "description": \(event.description.map(quoted) ?? "null"),
-            \t\t\t"link": \(quoted("\(api)/events/\(event.id)")),
-            \t\t\t"closed": \(event.closed.map { quoted(ISO8601.string($0)) } ?? "null"),
-            \t\t\t\t"categories": [
-            \(categoryEntries.joined(separator: ",\n\n"))
-
-            \t    \t\t\t\t],
-                \t\t\t"sources": [
-            \(sourceEntries.joined(separator: ",\n\n"))
-
-            \t\t\t\t\t\t
-            \t\t\t],
-            \t\t\t\t\t"geometry": [
-            \(geometryEntries.joined(separator: ",\n\n"))
-
-            \t\t\t\t\t\t
-            \t\t\t]
-            \t\t}
-            """
-    }
-
-    private static func shapeName(_ shape: Shape) -> String {
-        switch shape {
-        case .point: "Point"
-        case .polygon: "Polygon"
-        }
-    }
-
-    private static func coordinates(_ shape: Shape) -> String {
-        switch shape {
-        case .point(let longitude, let latitude):
-            return "[ \(number(longitude)), \(number(latitude)) ]"
-        case .polygon(let rings):
-            let written = rings.map { ring in
-                "[ "
-                    + ring.map { corner in "[ " + corner.map(number).joined(separator: ", ") + " ]" }
-                    .joined(separator: ", ") + " ]"
-            }
-            return "[ " + written.joined(separator: ", ") + " ]"
-        }
-    }
-
-    /// `-53`, `14.4`, `127.84730549567904`: as JSON numbers the server writes them.
-    private static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        return "\(value)"
-    }
-
-    /// `text` as a JSON string.
-    public static func quoted(_ text: String) -> String {
-        var output = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20: output += String(format: "\\u%04x", scalar.value)
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        return output + "\""
+        return EONETTemplate.event(
+            id: event.id, title: event.title, description: event.description, link: "\(api)/events/\(event.id)",
+            closed: event.closed, categories: event.categories.map { ($0, titles[$0] ?? $0) },
+            sources: event.sources.enumerated().map { ("SRC\($0.offset + 1)", $0.element) },
+            geometry: event.geometry.map { geometry in
+                let shape: EONETTemplate.Shape =
+                    switch geometry.shape {
+                    case .point(let longitude, let latitude): .point(longitude: longitude, latitude: latitude)
+                    case .polygon(let rings): .polygon(rings)
+                    }
+                return EONETTemplate.Observation(
+                    magnitude: geometry.magnitude, unit: geometry.unit, date: geometry.date, shape: shape)
+            })
     }
 
     // MARK: - The server

@@ -256,19 +256,14 @@ extension GitHubFixtures {
             respond(to: request, root: root)
         }
 
-        /// The answer to a request `TestHTTPServer` received: the API's root is then that server's (from the
-        /// `Host` header), with the path of `root`, so that `Link`s point back at the server. Use it as the
-        /// server's handler: `withTestHTTPServer(api.serve) { server in … }`.
-        @Sendable public func serve(_ request: RecordedRequest) -> TestResponse {
-            let origin = "http://\(request.header("Host") ?? "127.0.0.1")"
-            let path = URLComponents(string: root)?.path ?? ""
-            let outgoing = HTTPRequest(
-                method: request.method, url: origin + request.uri,
-                headers: HTTPHeaders(request.headers.map { ($0.name, $0.value) }), timeout: .seconds(30),
-                maxBody: 1 << 30)
-            let response = respond(to: outgoing, root: origin + path)
-            return TestResponse(
-                status: response.status, headers: response.headers.map { ($0.name, $0.value) }, body: response.body)
+        /// The answer to a request that came over the wire (from `TestHTTPServer`): the API's root is then at the
+        /// request's origin, with the path of `root`, so that `Link`s point back at the server. As the server's
+        /// handler: `withTestHTTPServer { TestResponse(api.serve(HTTPRequest($0))) } { server in … }`.
+        @Sendable public func serve(_ request: HTTPRequest) -> HTTPResponse {
+            var origin = URLComponents(string: request.url) ?? URLComponents()
+            origin.path = URLComponents(string: root)?.path ?? ""
+            origin.query = nil
+            return respond(to: request, root: origin.string ?? root)
         }
 
         private func respond(to request: HTTPRequest, root: String) -> HTTPResponse {

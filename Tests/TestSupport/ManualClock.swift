@@ -3,6 +3,9 @@ import MonitorCore
 import Synchronization
 
 /// A clock the test moves by hand: `sleep` suspends until `advance` moves the time past its deadline.
+///
+/// A test waits for the system under test to catch up with ``waitForSleepers(_:)``, which returns when the
+/// sleepers are there, with no polling and no real-time deadline.
 public final class ManualClock: Sendable {
     private struct Sleeper {
         var deadline: Date
@@ -16,25 +19,25 @@ public final class ManualClock: Sendable {
         var randoms: [Double] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Watched<State>
 
     /// A clock starting at `start`.
     public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        state = Mutex(State(now: start))
+        state = Watched(State(now: start))
     }
 
     /// The current time.
-    public var now: Date { state.withLock { $0.now } }
+    public var now: Date { state.value.now }
 
     /// How many tasks are sleeping on this clock.
-    public var sleepers: Int { state.withLock { $0.sleepers.count } }
+    public var sleepers: Int { state.value.sleepers.count }
 
     /// The earliest deadline of a sleeping task.
-    public var nextDeadline: Date? { state.withLock { $0.sleepers.values.map(\.deadline).min() } }
+    public var nextDeadline: Date? { state.value.sleepers.values.map(\.deadline).min() }
 
     /// The values `random` returns next, in order (then 0.5).
     public func queueRandom(_ values: [Double]) {
-        state.withLock { $0.randoms += values }
+        state.update { $0.randoms += values }
     }
 
     /// Moves the time forward by `duration`, waking every sleeper whose deadline has come.
@@ -44,25 +47,21 @@ public final class ManualClock: Sendable {
 
     /// Moves the time to `date` (never backwards), waking every sleeper whose deadline has come.
     public func advance(to date: Date) {
-        let woken = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+        let woken = state.update { state -> [CheckedContinuation<Void, any Error>] in
             state.now = max(state.now, date)
-            let due = state.sleepers.filter { $0.value.deadline <= state.now }
+            let now = state.now
+            let due = state.sleepers.filter { $0.value.deadline <= now }
             for id in due.keys { state.sleepers[id] = nil }
             return due.sorted { $0.value.deadline < $1.value.deadline }.map(\.value.continuation)
         }
         for continuation in woken { continuation.resume() }
     }
 
-    /// Waits until `count` tasks sleep on the clock (the system under test has caught up), for at most `timeout`
-    /// of real time.
-    public func waitForSleepers(_ count: Int, timeout: Duration = .seconds(5)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while sleepers < count {
-            guard ContinuousClock.now < deadline else {
-                throw TimeoutError(description: "expected \(count) sleepers on the manual clock, found \(sleepers)")
-            }
-            try await Task.sleep(for: .milliseconds(2))
-        }
+    /// Waits until at least `count` tasks sleep on the clock: the system under test has caught up.
+    ///
+    /// There is no real-time limit: the suite's `.timeLimit` ends a wait that never comes true.
+    public func waitForSleepers(_ count: Int) async throws {
+        try await state.wait { $0.sleepers.count >= count }
     }
 
     /// The clock as the engine takes it.
@@ -71,19 +70,19 @@ public final class ManualClock: Sendable {
             now: { self.now },
             sleep: { duration in try await self.sleep(for: duration) },
             random: {
-                self.state.withLock { state in state.randoms.isEmpty ? 0.5 : state.randoms.removeFirst() }
+                self.state.update { state in state.randoms.isEmpty ? 0.5 : state.randoms.removeFirst() }
             })
     }
 
     private func sleep(for duration: Duration) async throws {
         guard duration > .zero else { return }
-        let id = state.withLock { state -> UInt64 in
+        let id = state.update { state -> UInt64 in
             state.nextID += 1
             return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let cancelled = state.withLock { state -> Bool in
+                let cancelled = state.update { state -> Bool in
                     if Task.isCancelled { return true }
                     state.sleepers[id] = Sleeper(
                         deadline: state.now.addingTimeInterval(duration.seconds), continuation: continuation)
@@ -92,19 +91,8 @@ public final class ManualClock: Sendable {
                 if cancelled { continuation.resume(throwing: CancellationError()) }
             }
         } onCancel: {
-            let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }
+            let sleeper = state.update { $0.sleepers.removeValue(forKey: id) }
             sleeper?.continuation.resume(throwing: CancellationError())
         }
-    }
-}
-
-/// A wait in a test that took too long.
-public struct TimeoutError: Error, CustomStringConvertible {
-    /// What was waited for.
-    public var description: String
-
-    /// A timeout saying what was waited for.
-    public init(description: String) {
-        self.description = description
     }
 }

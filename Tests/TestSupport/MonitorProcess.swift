@@ -35,17 +35,14 @@ public struct MonitorProcess: Sendable {
     public static func run(
         _ arguments: [String], in directory: URL, environment: [String: String] = [:]
     ) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(
-                    with: Swift.Result { try runBlocking(arguments, in: directory, environment: environment) })
-            }
-        }
+        try await offThePool { try runBlocking(arguments, in: directory, environment: environment) }
     }
 
-    private static func runBlocking(
+    /// A process (not started yet) that runs `monitor ARGUMENTS` in `directory`, with `environment` added to a
+    /// minimal one (`PATH`, `HOME` = `directory`, `NO_COLOR`), no input, and its output and errors piped.
+    static func process(
         _ arguments: [String], in directory: URL, environment: [String: String]
-    ) throws -> Result {
+    ) -> (process: Process, output: Pipe, errors: Pipe) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -58,6 +55,13 @@ public struct MonitorProcess: Sendable {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
+        return (process, output, errors)
+    }
+
+    private static func runBlocking(
+        _ arguments: [String], in directory: URL, environment: [String: String]
+    ) throws -> Result {
+        let (process, output, errors) = Self.process(arguments, in: directory, environment: environment)
         try process.run()
         // Read both pipes concurrently so a full pipe never blocks the child.
         nonisolated(unsafe) var errorData = Data()
@@ -77,50 +81,59 @@ public struct MonitorProcess: Sendable {
 }
 
 /// A `monitor` process left running, whose output is read as it comes.
-public final class RunningMonitor: @unchecked Sendable {
+///
+/// Waiting on it is event-driven (its output and its exit), with no real-time deadline: a suite's `.timeLimit` ends
+/// a wait that never comes true, and a process still running when the value is released is terminated.
+public final class RunningMonitor: Sendable {
+    private struct Output: Sendable {
+        var stdout = Data()
+        var stderr = Data()
+        /// How many of the two pipes reached their end.
+        var closed = 0
+        var status: Int32?
+    }
+
     private let process: Process
-    private let lock = NSLock()
-    private var output = Data()
-    private var errors = Data()
+    private let output = Watched(Output())
 
     /// Starts `monitor ARGUMENTS` in `directory` with `environment` added to a minimal one.
     public init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
-        process = Process()
-        process.executableURL = MonitorProcess.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path]
-        base["NO_COLOR"] = "1"
-        process.environment = base.merging(environment) { $1 }
-        let outputPipe = Pipe()
-        let errorPipe = Pipe()
-        process.standardOutput = outputPipe
-        process.standardError = errorPipe
-        process.standardInput = FileHandle.nullDevice
-        outputPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+        let (process, outputPipe, errorPipe) = MonitorProcess.process(
+            arguments, in: directory, environment: environment)
+        let output = self.output
+        outputPipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            self?.lock.withLock { self?.output.append(data) }
+            if data.isEmpty { handle.readabilityHandler = nil }
+            output.update { data.isEmpty ? $0.closed += 1 : $0.stdout.append(data) }
         }
-        errorPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+        errorPipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            self?.lock.withLock { self?.errors.append(data) }
+            if data.isEmpty { handle.readabilityHandler = nil }
+            output.update { data.isEmpty ? $0.closed += 1 : $0.stderr.append(data) }
         }
+        process.terminationHandler = { process in
+            let status = process.terminationStatus
+            output.update { $0.status = status }
+        }
+        self.process = process
         try process.run()
     }
 
     /// What it printed on standard output so far.
-    public var stdout: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+    public var stdout: String { String(decoding: output.value.stdout, as: UTF8.self) }
     /// What it printed on standard error so far.
-    public var stderr: String { lock.withLock { String(decoding: errors, as: UTF8.self) } }
+    public var stderr: String { String(decoding: output.value.stderr, as: UTF8.self) }
 
-    /// Waits (at most `timeout`) until standard output satisfies `condition`.
-    public func waitForOutput(timeout: Duration = .seconds(20), _ condition: (String) -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition(stdout) {
-            guard process.isRunning, ContinuousClock.now < deadline else {
-                throw TimeoutError(description: "output not seen; stdout: \(stdout) stderr: \(stderr)")
-            }
-            try await Task.sleep(for: .milliseconds(20))
+    /// Waits until standard output satisfies `condition`; throws when the process ends (and its output with it)
+    /// without that.
+    public func waitForOutput(_ condition: @escaping @Sendable (String) -> Bool) async throws {
+        let seen = try await output.wait { output in
+            condition(String(decoding: output.stdout, as: UTF8.self)) || (output.closed == 2 && output.status != nil)
+        }
+        guard condition(String(decoding: seen.stdout, as: UTF8.self)) else {
+            throw ProcessEnded(
+                description: "monitor exited with \(seen.status ?? -1) before the awaited output; "
+                    + "stdout: \(stdout) stderr: \(stderr)")
         }
     }
 
@@ -129,20 +142,19 @@ public final class RunningMonitor: @unchecked Sendable {
         kill(process.processIdentifier, signal)
     }
 
-    /// Waits (at most `timeout`) for the process to exit and returns its status; kills it when it does not.
-    public func waitForExit(timeout: Duration = .seconds(10)) async throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else {
-                process.terminate()
-                throw TimeoutError(description: "monitor did not exit within \(timeout)")
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        return process.terminationStatus
+    /// Waits for the process to exit and for the end of its output, and returns its status.
+    public func waitForExit() async throws -> Int32 {
+        let ended = try await output.wait { $0.status != nil && $0.closed == 2 }
+        return ended.status ?? -1
     }
 
     deinit {
         if process.isRunning { process.terminate() }
     }
+}
+
+/// The process ended before what a test waited for.
+public struct ProcessEnded: Error, CustomStringConvertible {
+    /// What was waited for and what the process printed.
+    public var description: String
 }

@@ -26,7 +26,7 @@ public enum DurationFormat {
 
     /// The shortest way to write `duration`: `15m`, `1h30m`, `90s` is `1m30s`, `0s`.
     public static func string(_ duration: Duration) -> String {
-        var milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        var milliseconds = duration.milliseconds
         guard milliseconds > 0 else { return "0s" }
         var output = ""
         for unit in units.reversed() where milliseconds >= unit.milliseconds {

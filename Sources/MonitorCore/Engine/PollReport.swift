@@ -142,8 +142,7 @@ public struct PollReport: Sendable {
             ("bytes", .integer(bytes)), ("started", .date(started)),
             (
                 "durationMs",
-                .integer(
-                    Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
+                .integer(Int(duration.milliseconds))
             ),
         ]
         if let rateLimit {

@@ -54,7 +54,7 @@ public enum SummaryText {
 
     /// `1.2s`, `350ms`.
     public static func seconds(_ duration: Duration) -> String {
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = duration.milliseconds
         return milliseconds < 1000 ? "\(milliseconds)ms" : String(format: "%.1fs", Double(milliseconds) / 1000)
     }
 

@@ -55,10 +55,3 @@ public struct PollSchedule: Sendable, Hashable {
         return (due, skipped)
     }
 }
-
-extension Duration {
-    /// The duration in seconds, with fractions.
-    public var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

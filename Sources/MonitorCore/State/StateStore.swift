@@ -189,9 +189,7 @@ public final class StateStore: Sendable {
                     feed, record.type, record.status, record.lastPoll?.timeIntervalSince1970,
                     record.lastSuccess?.timeIntervalSince1970, record.lastNew?.timeIntervalSince1970, record.lastError,
                     record.failures, record.notBefore?.timeIntervalSince1970,
-                    record.minimumInterval.map {
-                        Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18
-                    },
+                    record.minimumInterval?.seconds,
                     try record.rateLimit.map { String(decoding: try encoder.encode($0), as: UTF8.self) },
                     record.itemCount,
                 ])

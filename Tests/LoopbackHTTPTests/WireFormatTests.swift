@@ -1,3 +1,4 @@
+import LoopbackHTTP
 import TestSupport
 import Testing
 
@@ -105,15 +106,9 @@ struct WireFormatTests {
         try await withTestHTTPServer({ _ in .hang }) { server in
             try await RawHTTPConnection.withConnection(port: server.port) { connection in
                 try await connection.send("GET /hang HTTP/1.1\r\nHost: t\r\n\r\n")
-                while server.inFlight == 0 {
-                    try await Task.sleep(for: .milliseconds(10))
-                }
+                try await server.waitForInFlight(1)
             }
-            let started = ContinuousClock.now
-            while server.inFlight > 0 && ContinuousClock.now - started < .seconds(5) {
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            #expect(server.inFlight == 0)
+            try await server.waitForInFlight(0)
             #expect(server.maxInFlight == 1)
         }
     }

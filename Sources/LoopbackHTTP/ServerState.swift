@@ -12,14 +12,35 @@ struct ServerState: Sendable {
     var connections: [ObjectIdentifier: any Channel] = [:]
     /// Whether shutdown has begun: new connections are closed at once.
     var isShutDown = false
+    /// Tasks waiting for a condition on the counters, by id.
+    var waiters: [UInt64: Waiter] = [:]
+    /// The id of the next waiter.
+    var nextWaiter: UInt64 = 0
+
+    /// A task waiting until `condition` holds.
+    struct Waiter {
+        var condition: @Sendable (_ inFlight: Int, _ requests: Int) -> Bool
+        var continuation: CheckedContinuation<Void, any Error>
+    }
 
     mutating func requestStarted(_ request: RecordedRequest) {
         requests.append(request)
         inFlight += 1
         maxInFlight = max(maxInFlight, inFlight)
+        wakeWaiters()
     }
 
     mutating func requestFinished() {
         inFlight -= 1
+        wakeWaiters()
+    }
+
+    /// Resumes (and forgets) every waiter whose condition holds now; resuming only schedules the waiting task.
+    mutating func wakeWaiters() {
+        let (inFlight, count) = (self.inFlight, requests.count)
+        for (id, waiter) in waiters where waiter.condition(inFlight, count) {
+            waiters[id] = nil
+            waiter.continuation.resume()
+        }
     }
 }

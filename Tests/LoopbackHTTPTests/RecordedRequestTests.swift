@@ -1,4 +1,4 @@
-import TestSupport
+import LoopbackHTTP
 import Testing
 
 /// `RecordedRequest` and `TestResponse` on their own.

@@ -1,5 +1,6 @@
 import Foundation
 import GitHubSource
+import LoopbackHTTP
 import MonitorCore
 import TestSupport
 import Testing
@@ -39,8 +40,9 @@ struct GitHubWireTests {
     func wire() async throws {
         let api = GitHubFixtures.API(token: "ghp_wire")
         api.setEvents(
-            GitHubFixtures.pushes(130, repo: "a/b", firstID: 7000, newest: ManualClock.start), of: "repos/a/b")
-        try await withTestHTTPServer(api.serve) { server in
+            GitHubFixtures.pushes(130, repo: "a/b", firstID: 7000, newest: Date(timeIntervalSince1970: 1_795_323_600)),
+            of: "repos/a/b")
+        try await withTestHTTPServer({ TestResponse(api.serve(HTTPRequest($0))) }) { server in
             let harness = try PollHarness()
             let feed = PollHarness.feed(
                 GitHubSource.self, name: "ab",

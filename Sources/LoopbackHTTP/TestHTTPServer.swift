@@ -94,11 +94,49 @@ public final class TestHTTPServer: Sendable {
     /// The number of requests being handled now; a hanging request counts until its connection closes.
     public var inFlight: Int { state.withLockedValue { $0.inFlight } }
 
+    /// Waits until exactly `count` requests are in flight (see ``inFlight``).
+    ///
+    /// The wait is event-driven, with no real-time deadline: cancelling the waiting task ends it.
+    public func waitForInFlight(_ count: Int) async throws {
+        try await wait { inFlight, _ in inFlight == count }
+    }
+
+    /// Waits until at least `count` requests were received (see ``requests``).
+    ///
+    /// The wait is event-driven, with no real-time deadline: cancelling the waiting task ends it.
+    public func waitForRequests(_ count: Int) async throws {
+        try await wait { _, requests in requests >= count }
+    }
+
+    private func wait(until condition: @escaping @Sendable (_ inFlight: Int, _ requests: Int) -> Bool) async throws {
+        let id = state.withLockedValue { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                state.withLockedValue { state in
+                    if condition(state.inFlight, state.requests.count) {
+                        continuation.resume()
+                    } else if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        state.waiters[id] = ServerState.Waiter(condition: condition, continuation: continuation)
+                    }
+                }
+            }
+        } onCancel: {
+            let waiter = state.withLockedValue { $0.waiters.removeValue(forKey: id) }
+            waiter?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
     /// Clears ``requests`` and ``maxInFlight`` (which starts again from the requests in flight now, 0 when idle).
     public func resetCounters() {
         state.withLockedValue { state in
             state.requests = []
             state.maxInFlight = state.inFlight
+            state.wakeWaiters()
         }
     }
 
