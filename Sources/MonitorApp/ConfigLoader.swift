@@ -115,6 +115,7 @@ public struct ConfigLoader: Sendable {
     /// feeds, so that no diagnostic ever quotes a token.
     private func secrets(in root: ConfigValue, lines: [String]) -> [SourceSpan] {
         let names = Set(sources.flatMap { $0.options.filter(\.isSecret).map(\.name) })
+        let urls = Set(sources.flatMap { $0.options.filter(\.kind.isURL).map(\.name) })
         guard case .map(let top) = root.content else { return [] }
         var spans: [SourceSpan] = []
         for entry in top where entry.key == "feeds" {
@@ -124,6 +125,12 @@ public struct ConfigLoader: Sendable {
                 for entry in entries
                 where names.contains(entry.key) || Suggestion.closest(to: entry.key, in: names) != nil {
                     spans += Self.spans(of: entry.value, lines: lines)
+                }
+                // A URL with a password is refused; the line that shows it must not show the password either.
+                for entry in entries where urls.contains(entry.key) {
+                    if case .scalar(let text, _) = entry.value.content, ConfigValidator.hasUserInfo(text) {
+                        spans += Self.spans(of: entry.value, lines: lines)
+                    }
                 }
             }
         }
