@@ -29,6 +29,9 @@ public final class StateStore: Sendable {
         database = try StateError.wrapping(path) {
             let pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
+            // SQLite opens a file it may not write read-only without a word: find out now, not at the end of the
+            // first poll. (`user_version` is not otherwise used.)
+            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA user_version = 1") }
             return pool
         }
     }
