@@ -63,7 +63,7 @@ extension GitHubEvent {
             let kind = payload.refType.map { TerminalText.sanitized($0) }
             if kind == "repository" { return "\(who) \(verb) repository \(repo)" }
             if let ref = shortRef { return "\(who) \(verb) \(kind ?? "ref") \(ref) in \(repo)" }
-            return "\(who) \(verb) a \(kind ?? "ref") in \(repo)"
+            return "\(who) \(verb) \(Self.article(kind ?? "ref")) \(kind ?? "ref") in \(repo)"
         case "ReleaseEvent":
             let name = (payload.release?.tagName ?? payload.release?.name).map { TerminalText.sanitized($0) }
             return "\(who) \(action ?? "published") \(name.map { "release \($0)" } ?? "a release") of \(repo)"
@@ -87,7 +87,12 @@ extension GitHubEvent {
 
     /// "pull request #3 in a/b", or "a pull request in a/b" without a number.
     private func numbered(_ kind: String, in repo: String) -> String {
-        topicNumber.map { "\(kind) #\($0) in \(repo)" } ?? "a \(kind) in \(repo)"
+        topicNumber.map { "\(kind) #\($0) in \(repo)" } ?? "\(Self.article(kind)) \(kind) in \(repo)"
+    }
+
+    /// "an" before a vowel ("an issue"), else "a" ("a pull request").
+    static func article(_ word: String) -> String {
+        word.first.map { "aeiou".contains($0.lowercased()) } == true ? "an" : "a"
     }
 
     /// "pull request #3120: Title" with its title, else "pull request #3120 in a/b".
@@ -95,7 +100,7 @@ extension GitHubEvent {
         guard let title = topic?.title.map({ TerminalText.sanitized($0) }), !title.isEmpty else {
             return numbered(kind, in: repo)
         }
-        return topicNumber.map { "\(kind) #\($0): \(title)" } ?? "a \(kind): \(title)"
+        return topicNumber.map { "\(kind) #\($0): \(title)" } ?? "\(Self.article(kind)) \(kind): \(title)"
     }
 
     // MARK: - Web page

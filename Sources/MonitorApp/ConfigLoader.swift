@@ -42,24 +42,53 @@ public struct ConfigLoader: Sendable {
         self.environment = environment
     }
 
+    /// Why a feeds file could not be read, in words.
+    public struct ReadProblem: Error, Sendable, Hashable {
+        /// What is wrong, without the path.
+        public var message: String
+        /// Whether the file does not exist.
+        public var isMissing = false
+    }
+
     /// Reads and validates the file at `path`.
     public func load(path: String) -> LoadedConfig {
-        let failure = { (message: String) in
-            LoadedConfig(path: path, source: "", config: nil, diagnostics: [.error(message, at: nil)])
+        switch Self.read(path: path) {
+        case .failure(let problem):
+            return LoadedConfig(path: path, source: "", config: nil, diagnostics: [.error(problem.message, at: nil)])
+        case .success(let text):
+            return load(text: text, path: path)
         }
-        let url = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            return failure("no such file (write a starter with `monitor init`, or name another with --config)")
+    }
+
+    /// The text of the feeds file at `path`, or why it cannot be had.
+    public static func read(path: String) -> Result<String, ReadProblem> {
+        let failure = { (message: String) in Result<String, ReadProblem>.failure(ReadProblem(message: message)) }
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            switch errno {
+            case ENOENT:
+                let message = "no such file (write a starter with `monitor init`, or name another with --config)"
+                return .failure(ReadProblem(message: message, isMissing: true))
+            case ELOOP:
+                return failure("too many levels of symbolic links: is there a symbolic link loop?")
+            case ENOTDIR:
+                return failure("no such file: a part of the path is not a directory")
+            case EACCES:
+                return failure("permission denied")
+            default:
+                return failure("cannot read the file: \(String(cString: strerror(errno)).lowercasedFirst)")
+            }
         }
-        guard !isDirectory.boolValue else { return failure("is a directory, not a feeds file") }
+        guard status.st_mode & S_IFMT != S_IFDIR else { return failure("is a directory, not a feeds file") }
         let data: Data
         do {
-            let handle = try FileHandle(forReadingFrom: url)
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }
             data = try handle.read(upToCount: Self.maximumSize + 1) ?? Data()
         } catch {
-            return failure("cannot read the file: \(error.localizedDescription)")
+            let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code
+            let reason = code.map { String(cString: strerror(Int32($0))).lowercasedFirst } ?? "it cannot be read"
+            return failure("cannot read the file: \(reason)")
         }
         guard data.count <= Self.maximumSize else {
             return failure("the file is larger than \(ByteSizeFormat.string(Self.maximumSize)); is it the right file?")
@@ -67,7 +96,7 @@ public struct ConfigLoader: Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             return failure("the file is not UTF-8 text")
         }
-        return load(text: text, path: path)
+        return .success(text)
     }
 
     /// Parses and validates `text`, naming it `path` in messages.
@@ -115,6 +144,7 @@ public struct ConfigLoader: Sendable {
     /// feeds, so that no diagnostic ever quotes a token.
     private func secrets(in root: ConfigValue, lines: [String]) -> [SourceSpan] {
         let names = Set(sources.flatMap { $0.options.map(\.spec).filter(\.isSecret).map(\.name) })
+        let urls = Set(sources.flatMap { $0.options.map(\.spec).filter(\.kind.isURL).map(\.name) })
         guard case .map(let top) = root.content else { return [] }
         var spans: [SourceSpan] = []
         for entry in top where entry.key == "feeds" {
@@ -124,6 +154,12 @@ public struct ConfigLoader: Sendable {
                 for entry in entries
                 where names.contains(entry.key) || Suggestion.closest(to: entry.key, in: names) != nil {
                     spans += Self.spans(of: entry.value, lines: lines)
+                }
+                // A URL with a password is refused; the line that shows it must not show the password either.
+                for entry in entries where urls.contains(entry.key) {
+                    if case .scalar(let text, _) = entry.value.content, ConfigValidator.hasUserInfo(text) {
+                        spans += Self.spans(of: entry.value, lines: lines)
+                    }
                 }
             }
         }

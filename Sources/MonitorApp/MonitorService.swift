@@ -87,17 +87,29 @@ public final class MonitorService: Service, Sendable {
             group.addTask { await scheduler.run() }
             await scheduler.apply(entries(of: initial))
             // Watch the feeds file until a graceful shutdown cancels the watch.
-            let seen = Current((try? String(contentsOfFile: options.configPath, encoding: .utf8)) ?? "")
+            let seen = Current(ConfigLoader.read(path: options.configPath))
             do {
                 try await cancelWhenGracefulShutdown {
                     while true {
                         try await Task.sleep(for: self.options.watchInterval)
-                        let text = (try? String(contentsOfFile: self.options.configPath, encoding: .utf8)) ?? ""
-                        guard text != seen.value else { continue }
-                        seen.value = text
-                        current.value = await self.reload(
-                            text, loader: loader, generation: current.value, scheduler: scheduler,
-                            events: continuation, display: display)
+                        let read = ConfigLoader.read(path: self.options.configPath)
+                        guard read != seen.value else { continue }
+                        seen.value = read
+                        switch read {
+                        case .success(let text):
+                            current.value = await self.reload(
+                                text, loader: loader, generation: current.value, scheduler: scheduler,
+                                events: continuation,
+                                display: display)
+                        case .failure(let problem):
+                            // A removed or unreadable file is not an empty one: say which, and keep running.
+                            let path = self.options.configPath
+                            self.options.errors(
+                                problem.isMissing
+                                    ? "\(path) was removed; still running the last valid feeds until it is back\n"
+                                    : "\(path) cannot be read (\(problem.message)); still running the last valid feeds\n"
+                            )
+                        }
                     }
                 }
             } catch {

@@ -4,6 +4,7 @@ import MonitorApp
 @main
 enum Entry {
     static func main() async {
+        MonitorCommand.prepareStandardStreams()
         await MonitorCommand.main()
     }
 }

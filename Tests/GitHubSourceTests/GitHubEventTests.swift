@@ -108,6 +108,13 @@ private let cases: [EventCase] = [
         ]),
         title: "x opened issue #5: Crash", url: "https://github.com/a/b/issues/5",
         details: [Detail("number", "5"), Detail("action", "opened")]),
+    // Without a number: "an issue", never "a issue".
+    EventCase(
+        type: "IssuesEvent", payload: .object([("action", "closed")]), title: "x closed an issue in a/b",
+        url: "https://github.com/a/b", details: [Detail("action", "closed")]),
+    EventCase(
+        type: "IssuesEvent", payload: .object([("action", "opened"), ("issue", .object([("title", "Crash")]))]),
+        title: "x opened an issue: Crash", url: "https://github.com/a/b", details: [Detail("action", "opened")]),
     EventCase(
         type: "IssueCommentEvent",
         payload: .object([

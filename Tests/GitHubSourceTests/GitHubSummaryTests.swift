@@ -1,8 +1,9 @@
 import Foundation
-import GitHubSource
 import MonitorCore
 import TestSupport
 import Testing
+
+@testable import GitHubSource
 
 private let repo = "ReactiveX/RxSwift"
 
@@ -94,5 +95,15 @@ struct GitHubSummaryTests {
         #expect(
             source.summary(of: report, now: ManualClock.start)
                 == "rx (github): not modified — 0 items, 0 new, 1 request (1 not modified), 0ms\n  \(line)\n")
+    }
+
+    @Test("negative rate-limit counts are ignored, never shown as '-1/-5 remaining'")
+    func negativeRateLimit() throws {
+        let negative: HTTPHeaders = ["X-RateLimit-Limit": "-5", "X-RateLimit-Remaining": "-1"]
+        #expect(RateLimit(headers: negative) == nil)
+        let halfWrong: HTTPHeaders = ["X-RateLimit-Limit": "60", "X-RateLimit-Remaining": "-1"]
+        let limit = try #require(RateLimit(headers: halfWrong))
+        #expect(limit == RateLimit(headers: ["X-RateLimit-Limit": "60"]))
+        #expect(GitHubSource.rateLimitLine(limit) == nil)
     }
 }

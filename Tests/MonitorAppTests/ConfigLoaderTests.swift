@@ -348,5 +348,63 @@ struct ConfigLoaderTests {
             ConfigLoader().load(path: directory.url.path).diagnostics.map(\.message) == [
                 "is a directory, not a feeds file"
             ])
+        let loop = directory.url.appendingPathComponent("loop.yaml").path
+        #expect(symlink(loop, loop) == 0)
+        #expect(
+            ConfigLoader().load(path: loop).diagnostics.map(\.message) == [
+                "too many levels of symbolic links: is there a symbolic link loop?"
+            ])
+    }
+
+    @Test("a token holding a control character is an error at its place that never shows the token")
+    func tokenWithControlCharacter() {
+        let text = """
+            feeds:
+              - name: rx
+                type: github
+                repo: a/b
+                token: ${GITHUB_TOKEN}
+              - name: literal
+                type: github
+                repo: a/b
+                token: "ghp_c\\tghp_d"
+            """
+        let loaded = load(text, environment: ["GITHUB_TOKEN": "ghp_a\nghp_b"])
+        #expect(loaded.config == nil)
+        #expect(
+            loaded.renderedDiagnostics() == """
+                feeds.yaml:5:12: error: 'token' contains a line break (U+000A), which an HTTP request cannot carry: check where its value comes from (an environment variable?)
+                    token: ***************
+                           ^
+                feeds.yaml:9:12: error: 'token' contains a tab (U+0009), which an HTTP request cannot carry: check where its value comes from (an environment variable?)
+                    token: **************
+                           ^
+                2 errors in feeds.yaml
+
+                """)
+    }
+
+    @Test("a user name or password in a URL option is refused, and the quoted line masks it")
+    func passwordInURL() {
+        let text = """
+            feeds:
+              - {name: rx, type: github, repo: a/b, api: "http://user:s3cret@127.0.0.1:8080/api"}
+              - name: planet
+                type: eonet
+                api: https://me@eonet.example/api/v3
+            """
+        let rendered = load(text).renderedDiagnostics()
+        #expect(
+            rendered == """
+                feeds.yaml:2:46: error: 'api' must not hold a user name or password (before '@'): a credential goes in 'token', never in a URL
+                  - {name: rx, type: github, repo: a/b, api: ***************************************}
+                                                             ^
+                feeds.yaml:5:10: error: 'api' must not hold a user name or password (before '@'): a credential goes in 'token', never in a URL
+                    api: *******************************
+                         ^
+                2 errors in feeds.yaml
+
+                """)
+        #expect(!rendered.contains("s3cret"))
     }
 }

@@ -82,4 +82,45 @@ struct MonitorServiceTests {
         #expect(try await store.records().map(\.name) == ["a", "b", "c"])
         #expect(errors.all.count == 1)
     }
+
+    @Test("a feeds file removed while it runs is reported as removed, not as empty, and the feeds keep running")
+    func removedConfig() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try StateStore(directory: directory.url.appendingPathComponent("state"))
+        let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array("1".utf8)) }
+        let text = "feeds:\n  - {name: a, type: scripted, urls: [\"http://x/a\"], interval: 1h}\n"
+        let path = try directory.write("feeds.yaml", text).path
+        let loader = ConfigLoader(sources: [ScriptedSource.self], environment: [:])
+        let config = try #require(loader.load(path: path).config)
+
+        let output = Lines()
+        let errors = Lines()
+        var options = MonitorService.Options(configPath: path, store: store)
+        options.sources = [ScriptedSource.self]
+        options.environment = [:]
+        options.json = true
+        options.watchInterval = .milliseconds(20)
+        options.stagger = .zero
+        options.output = { text in output.append(text) }
+        options.errors = { text in errors.append(text) }
+        options.makeTransport = { _ in (transport, {}) }
+        let service = MonitorService(config: config, options: options)
+        let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
+
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            try await output.wait(for: "a polled") { $0.contains(#""feed":"a""#) }
+            try FileManager.default.removeItem(atPath: path)
+            try await errors.wait(for: "the removal") { $0.contains("was removed") }
+            // Back with a second feed: read again as usual.
+            try directory.write(
+                "feeds.yaml", text + "  - {name: b, type: scripted, urls: [\"http://x/b\"], interval: 1h}\n")
+            try await output.wait(for: "b polled") { $0.contains(#""feed":"b""#) }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        #expect(errors.all == ["\(path) was removed; still running the last valid feeds until it is back\n"])
+        // a was not restarted by the removal nor by the file's return: one poll (interval 1h).
+        #expect(transport.requests.map(\.url).sorted() == ["http://x/a", "http://x/b"])
+    }
 }

@@ -14,6 +14,8 @@ struct InterpolationTests {
             ("https://${HOST}/api/v3", "https://example.org/api/v3"), ("$${TOKEN}", "${TOKEN}"),
             ("cost: $5", "cost: $5"),
             ("${HOST}${TOKEN}", "example.orgabc"),
+            // Braces inside a default pair up: the reference ends at its own '}'.
+            ("${MISSING:-{a}b}!", "{a}b!"),
         ])
     func expands(text: String, expected: String) throws {
         #expect(try Interpolation.expand(text, environment: environment).get() == expected)
@@ -28,6 +30,10 @@ struct InterpolationTests {
                 "environment variable 'MISSING' is not set: set MISSING to your token", 2
             ),
             ("${EMPTY:?}", "environment variable 'EMPTY' is not set", 0),
+            (
+                "${MISSING:?set it as in {\"token\": …} (see docs)}",
+                "environment variable 'MISSING' is not set: set it as in {\"token\": …} (see docs)", 0
+            ),
             ("ab ${TOKEN", "'${' is not closed by '}'", 3),
             ("${1X}", "'${1X}' is not a variable reference; write ${NAME}, ${NAME:-default} or ${NAME:?message}", 0),
             ("é${}", "'${}' is not a variable reference; write ${NAME}, ${NAME:-default} or ${NAME:?message}", 1),

@@ -51,6 +51,46 @@ struct StateStoreTests {
         #expect(try await reader.records().map(\.name) == ["a", "b", "c"])
     }
 
+    @Test("control characters are removed from what is stored, and what is stored reads back whole")
+    func controlCharacters() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try StateStore(directory: directory.url)
+        var record = FeedRecord(name: "planet", type: "eonet")
+        record.status = "ok"
+        let item = Item(
+            id: "EONET_1", title: "nul\u{0}byte and\nbreak \u{1B}[31mred", date: Date(timeIntervalSince1970: 1),
+            groups: ["wild\u{0}fires"], url: "https://x.example/\u{0}a\u{7}",
+            details: [Detail("status", "open\u{0}ed"), Detail("position", "1.5, \u{0}2.5")])
+        try await store.commit(
+            PollCommit(
+                record: record, items: [item], firstSeen: Date(),
+                groups: [ItemGroup(id: "wild\u{0}fires", title: "Wild\u{0}fires")], validators: [:], values: [:]),
+            feed: "planet")
+        let reader = try #require(try StateStore.reading(directory: directory.url))
+        let snapshot = try await reader.snapshot(feed: "planet")
+        #expect(
+            snapshot.items == [
+                Item(
+                    id: "EONET_1", title: "nulbyte and break red", date: Date(timeIntervalSince1970: 1),
+                    groups: ["wildfires"], url: "https://x.example/a",
+                    details: [Detail("status", "opened"), Detail("position", "1.5, 2.5")])
+            ])
+        #expect(snapshot.groups == [ItemGroup(id: "wildfires", title: "Wildfires")])
+    }
+
+    @Test("a store opened for reading refuses to write, in words without SQL; a missing state is nil")
+    func readingOnly() async throws {
+        let directory = try TemporaryDirectory()
+        #expect(try StateStore.reading(directory: directory.url) == nil)
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent(StateStore.fileName).path))
+        _ = try StateStore(directory: directory.url)
+        let reader = try #require(try StateStore.reading(directory: directory.url))
+        #expect(try await reader.records().isEmpty)
+        await #expect(throws: StateError("\(reader.path) is read-only")) {
+            try await reader.commit(commit("a", items: 1, round: 1), feed: "a")
+        }
+    }
+
     @Test("the default directory follows XDG_STATE_HOME, else ~/.local/state")
     func defaultDirectory() {
         #expect(

@@ -27,6 +27,8 @@ extension MonitorCommand {
         var format: OutputFormat = .text
 
         @OptionGroup var stateOptions: StateOptions
+        /// Accepted so that one command line serves every subcommand; the stored state is all `events` reads.
+        @OptionGroup(visibility: .hidden) var configOptions: ConfigOptions
 
         func validate() throws {
             if let days, days < 1 { throw ValidationError("--days must be at least 1") }
@@ -34,8 +36,8 @@ extension MonitorCommand {
         }
 
         func run() async throws {
-            let store = try stateOptions.open()
-            let records = try await store.records()
+            let store = try stateOptions.openForReading()
+            let records = try await store?.records() ?? []
             guard let record = records.first(where: { $0.name == name }) else {
                 let known = records.map(\.name)
                 let hint =
@@ -47,7 +49,7 @@ extension MonitorCommand {
                 throw ExitStatus.failure
             }
             let items = EventsListing.filter(
-                try await store.items(feed: name), group: group, days: days, limit: limit, now: Date())
+                try await store?.items(feed: name) ?? [], group: group, days: days, limit: limit, now: Date())
             switch format {
             case .json:
                 Console.out(JSONValue.array(items.map { $0.json() }).text + "\n")

@@ -8,6 +8,11 @@ extension MonitorCommand {
             abstract: "List the feed types with their options, defaults and docs."
         )
 
+        /// Accepted so that one command line serves every subcommand; the list comes from the built-in sources.
+        @OptionGroup(visibility: .hidden) var configOptions: ConfigOptions
+        /// Accepted so that one command line serves every subcommand; `sources` reads no state.
+        @OptionGroup(visibility: .hidden) var stateOptions: StateOptions
+
         func run() async throws {
             Console.out(SourcesListing.render(Registry.sources))
         }

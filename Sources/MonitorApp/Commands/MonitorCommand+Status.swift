@@ -16,8 +16,7 @@ extension MonitorCommand {
         var format: OutputFormat = .text
 
         func run() async throws {
-            let store = try stateOptions.open()
-            let stored = try await store.records()
+            let stored = try await stateOptions.openForReading()?.records() ?? []
             // The feeds of the feeds file first, in its order (also those never polled), then any others stored.
             let loaded = ConfigLoader().load(path: options.path)
             var records: [FeedRecord] = []

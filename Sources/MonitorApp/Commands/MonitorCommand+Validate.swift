@@ -10,6 +10,8 @@ extension MonitorCommand {
         )
 
         @OptionGroup var options: ConfigOptions
+        /// Accepted so that one command line serves every subcommand; `validate` reads no state.
+        @OptionGroup(visibility: .hidden) var stateOptions: StateOptions
 
         func run() async throws {
             let config = try options.load()

@@ -18,4 +18,10 @@ public struct MonitorCommand: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// Makes standard output and error safe to write to (a closed pipe, a full disk, a closed stream); the
+    /// executable calls it before `main()`.
+    public static func prepareStandardStreams() {
+        Console.prepare()
+    }
 }

@@ -16,14 +16,29 @@ struct StateOptions: ParsableArguments {
         return StateStore.defaultDirectory(environment: ProcessInfo.processInfo.environment)
     }
 
-    /// Opens the state; on failure prints why and exits 1.
+    /// Opens the state, creating it when needed; on failure prints why and exits 1.
     func open() throws -> StateStore {
         do {
             return try StateStore(directory: directory)
         } catch {
-            Console.error("monitor: error: cannot open the state in \(directory.path): \(error)\n")
-            throw ExitStatus.failure
+            throw failure(error)
         }
+    }
+
+    /// Opens the state for reading only (nothing is created or written), nil when there is none yet; on failure
+    /// prints why and exits 1.
+    func openForReading() throws -> StateStore? {
+        do {
+            return try StateStore.reading(directory: directory)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    private func failure(_ error: any Error) -> ExitCode {
+        let reason = error is StateError ? "\(error)" : "\(directory.path): \(error.localizedDescription)"
+        Console.error("monitor: error: cannot open the state: \(reason)\n")
+        return ExitStatus.failure
     }
 }
 

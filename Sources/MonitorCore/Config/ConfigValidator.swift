@@ -220,14 +220,21 @@ public struct ConfigValidator: Sendable {
         OptionValue?, Diagnostic
     > {
         let fail = { (message: String) in Result<OptionValue?, Diagnostic>.failure(.error(message, at: location)) }
+        // A secret is never quoted; other text is quoted without the control characters it may hold.
+        let shown = spec.isSecret ? "its value (not shown)" : "'\(TerminalText.sanitized(text))'"
+        if spec.isSecret || spec.kind.isURL, let control = text.unicodeScalars.first(where: Self.isControl) {
+            return fail(
+                "'\(spec.name)' contains \(Self.describe(control)), which an HTTP request cannot carry: "
+                    + "check where its value comes from (an environment variable?)")
+        }
         switch spec.kind {
         case .string(_, let format):
             if text.isEmpty { return .success(nil) }
-            if let problem = format?(text) { return fail("invalid \(spec.name) '\(text)': \(problem)") }
+            if let problem = format?(text) { return fail("invalid \(spec.name) \(shown): \(problem)") }
             return .success(.string(text))
         case .integer(let range):
             guard let number = Int(text.trimmingWhitespace()) else {
-                return fail("'\(spec.name)' must be \(describe(range)), not '\(text)'")
+                return fail("'\(spec.name)' must be \(describe(range)), not \(shown)")
             }
             guard range.contains(number) else {
                 return fail("'\(spec.name)' must be \(describe(range)), not \(number)")
@@ -237,12 +244,12 @@ public struct ConfigValidator: Sendable {
             switch text.trimmingWhitespace() {
             case "true": return .success(.boolean(true))
             case "false": return .success(.boolean(false))
-            default: return fail("'\(spec.name)' must be true or false, not '\(text)'")
+            default: return fail("'\(spec.name)' must be true or false, not \(shown)")
             }
         case .duration(let minimum):
             guard let duration = DurationFormat.parse(text) else {
                 let hint = Int(text.trimmingWhitespace()) != nil ? " (add a unit: s, m or h)" : ""
-                return fail("'\(spec.name)' must be a duration like 90s, 15m or 1h, not '\(text)'\(hint)")
+                return fail("'\(spec.name)' must be a duration like 90s, 15m or 1h, not \(shown)\(hint)")
             }
             guard duration >= minimum else {
                 return fail("'\(spec.name)' must be at least \(DurationFormat.string(minimum)), not \(text)")
@@ -250,27 +257,56 @@ public struct ConfigValidator: Sendable {
             return .success(.duration(duration))
         case .byteSize:
             guard let bytes = ByteSizeFormat.parse(text), bytes > 0 else {
-                return fail("'\(spec.name)' must be a size like 512KiB or 32MiB, not '\(text)'")
+                return fail("'\(spec.name)' must be a size like 512KiB or 32MiB, not \(shown)")
             }
             return .success(.byteSize(bytes))
         case .choice(let words):
             let word = text.trimmingWhitespace()
             guard words.contains(word) else {
                 let guess = Suggestion.closest(to: word, in: words).map { " (did you mean '\($0)'?)" } ?? ""
-                return fail("'\(spec.name)' must be one of \(words.joined(separator: ", ")), not '\(text)'\(guess)")
+                return fail("'\(spec.name)' must be one of \(words.joined(separator: ", ")), not \(shown)\(guess)")
             }
             return .success(.string(word))
         case .list:
             return .success(.list([text]))
         case .url:
             let url = text.trimmingWhitespace()
+            if Self.hasUserInfo(url) {
+                return fail(
+                    "'\(spec.name)' must not hold a user name or password (before '@'): a credential goes in 'token', "
+                        + "never in a URL")
+            }
             guard let scheme = url.range(of: "://"),
                 ["http", "https"].contains(url[..<scheme.lowerBound].lowercased()),
                 url.count > url.distance(from: url.startIndex, to: scheme.upperBound), !url.contains(" ")
             else {
-                return fail("'\(spec.name)' must be an http:// or https:// URL, not '\(text)'")
+                return fail("'\(spec.name)' must be an http:// or https:// URL, not \(shown)")
             }
             return .success(.string(url.hasSuffix("/") ? String(url.dropLast()) : url))
+        }
+    }
+
+    /// Whether `url` holds a user name or password (`http://user:pass@host`).
+    package static func hasUserInfo(_ url: String) -> Bool {
+        guard let scheme = url.range(of: "://") else { return false }
+        return url[scheme.upperBound...].prefix { !"/?#".contains($0) }.contains("@")
+    }
+
+    /// Whether `scalar` is a control character (C0, DEL or C1), which no HTTP header or request line may hold.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
+    }
+
+    /// A control character, named: "a line break (U+000A)".
+    static func describe(_ scalar: Unicode.Scalar) -> String {
+        let code =
+            "U+" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+            + String(scalar.value, radix: 16, uppercase: true)
+        switch scalar {
+        case "\n", "\r": return "a line break (\(code))"
+        case "\t": return "a tab (\(code))"
+        case "\0": return "a NUL character (\(code))"
+        default: return "a control character (\(code))"
         }
     }
 

@@ -32,7 +32,7 @@ public enum Interpolation {
                 output += "${"
                 advance(3)
             } else if rest.hasPrefix("${") {
-                guard let close = rest.firstIndex(of: "}") else {
+                guard let close = closingBrace(of: rest) else {
                     return .failure(Failure(message: "'${' is not closed by '}'", offset: offset))
                 }
                 let body = String(rest[rest.index(rest.startIndex, offsetBy: 2)..<close])
@@ -47,6 +47,21 @@ public enum Interpolation {
             }
         }
         return .success(output)
+    }
+
+    /// The `}` that closes the `${` at the start of `text`: braces inside it pair up, so that a message or a
+    /// default may hold `{…}` (`${T:?set T, see {docs}}`).
+    private static func closingBrace(of text: Substring) -> Substring.Index? {
+        var depth = 0
+        for index in text.indices.dropFirst(2) {
+            switch text[index] {
+            case "{": depth += 1
+            case "}" where depth == 0: return index
+            case "}": depth -= 1
+            default: break
+            }
+        }
+        return nil
     }
 
     private enum Resolution {

@@ -18,6 +18,11 @@ public struct OptionSpec: Sendable {
         case list(placeholder: String)
         /// An `http://` or `https://` URL.
         case url
+
+        /// Whether this is ``url``.
+        package var isURL: Bool {
+            if case .url = self { true } else { false }
+        }
     }
 
     /// The key in `feeds.yaml`.

@@ -62,8 +62,12 @@ public struct RateLimit: Sendable, Hashable, Codable {
 
     /// The rate limit read from `x-ratelimit-*` headers, when there are any.
     public init?(headers: HTTPHeaders) {
-        let remaining = headers["x-ratelimit-remaining"].flatMap { Int($0.trimmingWhitespace()) }
-        let limit = headers["x-ratelimit-limit"].flatMap { Int($0.trimmingWhitespace()) }
+        // A count below zero means nothing: such a header is ignored ("-1/-5 remaining" would be shown).
+        let count = { (name: String) in
+            headers[name].flatMap { Int($0.trimmingWhitespace()) }.flatMap { $0 >= 0 ? $0 : nil }
+        }
+        let remaining = count("x-ratelimit-remaining")
+        let limit = count("x-ratelimit-limit")
         guard remaining != nil || limit != nil else { return nil }
         self.limit = limit
         self.remaining = remaining

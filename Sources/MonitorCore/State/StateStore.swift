@@ -10,19 +10,69 @@ public final class StateStore: Sendable {
     /// The database file's name inside the state directory.
     public static let fileName = "state.sqlite"
 
-    private let pool: DatabasePool
+    private let database: any DatabaseWriter
     /// The database file.
     public let path: String
 
     /// Opens (creating when needed) the state in `directory`.
     public init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         path = directory.appendingPathComponent(Self.fileName).path
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StateError.directory(directory.path, error)
+        }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "monitor-state"
-        pool = try DatabasePool(path: path, configuration: configuration)
-        try Self.migrator.migrate(pool)
+        let path = self.path
+        database = try StateError.wrapping(path) {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+            // SQLite opens a file it may not write read-only without a word: find out now, not at the end of the
+            // first poll. (`user_version` is not otherwise used.)
+            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA user_version = 1") }
+            return pool
+        }
+    }
+
+    private init(path: String, database: any DatabaseWriter) {
+        self.path = path
+        self.database = database
+    }
+
+    /// Opens the state in `directory` for reading only, nil when there is none yet: nothing is created, migrated
+    /// or written, so a read-only state (a backup, another user's) can be shown. A store opened so refuses
+    /// `commit`.
+    public static func reading(directory: URL) throws -> StateStore? {
+        let path = directory.appendingPathComponent(Self.fileName).path
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw StateError.unreadable(path, errno)
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw StateError.notAFile(path) }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        configuration.label = "monitor-state"
+        return try StateError.wrapping(path) {
+            var queue: DatabaseQueue
+            do {
+                queue = try DatabaseQueue(path: path, configuration: configuration)
+                _ = try queue.read { try $0.tableExists("feed") }
+            } catch let error as DatabaseError where [.SQLITE_CANTOPEN, .SQLITE_READONLY].contains(error.resultCode) {
+                // A WAL database in a directory that cannot be written has no shared-memory file and cannot get
+                // one: read it as an immutable file.
+                queue = try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: configuration)
+            }
+            let store = StateStore(path: path, database: queue)
+            return try queue.read { db in
+                guard try db.tableExists("feed") else { return nil }
+                guard try migrator.hasCompletedMigrations(db) else { throw StateError.unknownVersion(path) }
+                return store
+            }
+        }
     }
 
     /// The default state directory: `$XDG_STATE_HOME/monitor`, else `~/.local/state/monitor`.
@@ -93,9 +143,19 @@ public final class StateStore: Sendable {
 
     // MARK: - Reading
 
+    /// Reads in one transaction; a database error becomes a ``StateError`` that says what it means.
+    private func read<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+        try await StateError.wrapping(path) { try await database.read(body) }
+    }
+
+    /// Writes in one transaction; a database error becomes a ``StateError`` that says what it means.
+    private func write(_ body: @escaping @Sendable (Database) throws -> Void) async throws {
+        try await StateError.wrapping(path) { try await database.write(body) }
+    }
+
     /// Everything stored for `feed`, read in one transaction.
     public func snapshot(feed: String) async throws -> FeedSnapshot {
-        try await pool.read { db in
+        try await read { db in
             FeedSnapshot(
                 record: try Self.record(feed, db),
                 items: try Self.items(feed, db),
@@ -123,14 +183,14 @@ public final class StateStore: Sendable {
 
     /// The records of every feed ever polled, by name.
     public func records() async throws -> [FeedRecord] {
-        try await pool.read { db in
+        try await read { db in
             try String.fetchAll(db, sql: "SELECT name FROM feed ORDER BY name").compactMap { try Self.record($0, db) }
         }
     }
 
     /// The items of `feed`, newest first.
     public func items(feed: String) async throws -> [Item] {
-        try await pool.read { db in try Self.items(feed, db) }
+        try await read { db in try Self.items(feed, db) }
     }
 
     /// The groups of `feed`'s last poll, in order.
@@ -172,11 +232,22 @@ public final class StateStore: Sendable {
 
     // MARK: - Writing
 
+    /// `item` as it is stored: its title, link, groups and details without control characters, which SQLite's
+    /// text would cut at a NUL and a terminal would obey. Its identifier is kept as the source made it.
+    static func storable(_ item: Item) -> Item {
+        var item = item
+        item.title = TerminalText.sanitized(item.title)
+        item.url = item.url.map { TerminalText.sanitized($0) }
+        item.groups = item.groups.map { TerminalText.sanitized($0) }
+        item.details = item.details.map { Detail(TerminalText.sanitized($0.name), TerminalText.sanitized($0.value)) }
+        return item
+    }
+
     /// Writes a poll's results in one transaction.
     public func commit(_ commit: PollCommit, feed: String) async throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try await pool.write { db in
+        try await write { db in
             let record = commit.record
             try db.execute(
                 sql: """
@@ -199,7 +270,7 @@ public final class StateStore: Sendable {
                 for id in stored.subtracting(keep) {
                     try db.execute(sql: "DELETE FROM item WHERE feed = ? AND id = ?", arguments: [feed, id])
                 }
-                for item in items {
+                for item in items.map(Self.storable) {
                     try db.execute(
                         sql: """
                             INSERT INTO item (feed, id, title, date, groups, url, details, firstSeen)
@@ -221,7 +292,9 @@ public final class StateStore: Sendable {
                 for (position, group) in groups.enumerated() {
                     try db.execute(
                         sql: "INSERT OR REPLACE INTO itemGroup (feed, id, title, position) VALUES (?, ?, ?, ?)",
-                        arguments: [feed, group.id, group.title, position])
+                        arguments: [
+                            feed, TerminalText.sanitized(group.id), TerminalText.sanitized(group.title), position,
+                        ])
                 }
             }
             for (key, validators) in commit.validators {

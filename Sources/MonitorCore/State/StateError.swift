@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+
+/// Why the state could not be opened, read or written, said for people: no SQL, no error domains.
+public struct StateError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, naming the file.
+    public var message: String
+
+    /// An error saying `message`.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// The state directory cannot be made: `path` is a file, or a parent cannot be written.
+    static func directory(_ path: String, _ error: any Error) -> StateError {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            return StateError("\(path) is a file, not a directory (--state names the state directory)")
+        }
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain {
+            return StateError("cannot create the directory \(path): \(reason(Int32(underlying.code)))")
+        }
+        return StateError("cannot create the directory \(path)")
+    }
+
+    /// `path` cannot be looked at.
+    static func unreadable(_ path: String, _ code: Int32) -> StateError {
+        StateError("cannot read \(path): \(reason(code))")
+    }
+
+    /// `path` is not a regular file.
+    static func notAFile(_ path: String) -> StateError {
+        StateError("\(path) is not a file (a directory or a device where the state file should be)")
+    }
+
+    /// The database at `path` was written by another version of `monitor`.
+    static func unknownVersion(_ path: String) -> StateError {
+        StateError("\(path) was written by another version of monitor and cannot be read by this one")
+    }
+
+    /// Runs `body`, turning a database error into a ``StateError`` about `path`.
+    static func wrapping<Value>(_ path: String, _ body: () throws -> Value) throws -> Value {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw StateError(path: path, error)
+        }
+    }
+
+    /// Runs `body`, turning a database error into a ``StateError`` about `path`.
+    static func wrapping<Value>(_ path: String, _ body: () async throws -> Value) async throws -> Value {
+        do {
+            return try await body()
+        } catch let error as DatabaseError {
+            throw StateError(path: path, error)
+        }
+    }
+
+    /// What a SQLite error means for the state file at `path`.
+    init(path: String, _ error: DatabaseError) {
+        switch error.resultCode {
+        case .SQLITE_READONLY:
+            self.init("\(path) is read-only")
+        case .SQLITE_FULL:
+            self.init("the disk holding \(path) is full")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            self.init("\(path) is locked by another process for too long")
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            self.init("\(path) is damaged or is not a monitor state file")
+        case .SQLITE_CANTOPEN:
+            self.init("cannot open \(path) (check that its directory exists and may be written)")
+        case .SQLITE_PERM, .SQLITE_AUTH:
+            self.init("permission denied for \(path)")
+        case .SQLITE_IOERR:
+            self.init("input/output error on \(path)")
+        default:
+            // SQLite's own words, without the statement that met them.
+            self.init("\(path): \(error.message ?? "database error \(error.resultCode.rawValue)")")
+        }
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        switch code {
+        case EACCES, EPERM: "permission denied"
+        case ENOSPC: "the disk is full"
+        case EROFS: "the file system is read-only"
+        case ELOOP: "too many levels of symbolic links (a symbolic link loop?)"
+        default: String(cString: strerror(code)).lowercasedFirst
+        }
+    }
+}
