@@ -2,15 +2,12 @@ import Foundation
 import MonitorCore
 
 extension EONETEvent {
-    /// The observations by date, oldest first (the server's order, kept for equal dates).
-    var geometryByDate: [EONETGeometry] {
-        geometry.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
-    }
-
     /// The event's newest activity: its last observation, or its closing when that is later; nil when it has
     /// neither.
     var latestDate: Date? {
-        [geometryByDate.last?.date, closed].compactMap(\.self).max()
+        guard let observed = latest?.date else { return closed }
+        guard let closed else { return observed }
+        return max(observed, closed)
     }
 
     /// The item of this event, met in the response of the category `requested` while the feed polls the
@@ -27,16 +24,13 @@ extension EONETEvent {
         }
         if !groups.contains(requested) { groups.append(requested) }
 
-        let observations = geometryByDate
         var details = [Detail("status", closed == nil ? "open" : "closed")]
-        if let closed { details.append(Detail("closed", ISO8601.string(closed))) }
+        if let closed { details.append(Detail("closed", ISO8601.fixedString(closed))) }
         // The latest magnitude known: the newest observation that has one.
-        if let magnitude = observations.last(where: { $0.magnitudeValue != nil })?.magnitude {
-            details.append(Detail("magnitude", magnitude))
-        }
-        if let last = observations.last {
-            if let position = last.position { details.append(Detail("position", position.text)) }
-            if !last.type.isEmpty { details.append(Detail("geometry", last.type)) }
+        if let magnitude = latestMagnitude?.magnitude { details.append(Detail("magnitude", magnitude)) }
+        if let latest {
+            if let position = latest.position { details.append(Detail("position", position.text)) }
+            if !latest.type.isEmpty { details.append(Detail("geometry", latest.type)) }
         }
         if let description { details.append(Detail("description", description)) }
 

@@ -2,13 +2,15 @@ import Foundation
 import MonitorCore
 
 /// One natural event of `GET {api}/events`: `{"id","title","description","link","closed","categories",
-/// "sources","geometry"}`, with `null`s, odd whitespace and HTML entities in URLs taken care of.
-struct EONETEvent: Decodable, Sendable, Hashable {
+/// "sources","geometry"}`, read from the response's bytes, with `null`s, odd whitespace and HTML character
+/// references taken care of. Of its observations only what the item shows is kept: the newest one, and the
+/// newest one with a magnitude.
+struct EONETEvent: Sendable, Hashable {
     /// `EONET_15547`.
     var id: String
-    /// The title, its whitespace collapsed.
+    /// The title, its HTML character references decoded and its whitespace collapsed.
     var title: String
-    /// The description, its whitespace collapsed; nil when null or empty.
+    /// The description, cleaned like the title; nil when null or empty.
     var description: String?
     /// The event's page in the API.
     var link: String?
@@ -18,48 +20,138 @@ struct EONETEvent: Decodable, Sendable, Hashable {
     var categories: [String]
     /// The URLs of its sources, in its order, HTML entities decoded.
     var sources: [String]
-    /// Its observations, as the server lists them (oldest first).
-    var geometry: [EONETGeometry]
+    /// How many observations it has.
+    var observations = 0
+    /// Its newest observation (the last listed of those of the newest date), with its position.
+    var latest: EONETGeometry?
+    /// Its newest observation with a magnitude.
+    var latestMagnitude: EONETGeometry?
 
-    private enum CodingKeys: String, CodingKey {
-        case id, title, description, link, closed, categories, sources, geometry
+    /// An event.
+    init(
+        id: String, title: String, description: String? = nil, link: String? = nil, closed: Date? = nil,
+        categories: [String] = [], sources: [String] = [], geometry: [EONETGeometry] = []
+    ) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.link = link
+        self.closed = closed
+        self.categories = categories
+        self.sources = sources
+        for observation in geometry { observe(observation) }
     }
 
-    private struct Reference: Decodable {
-        var id: String?
-        var url: String?
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = EONETText.trimmed(try container.decode(String.self, forKey: .id))
-        title = EONETText.collapsed(try container.decodeIfPresent(String.self, forKey: .title) ?? "")
-        description = try container.decodeIfPresent(String.self, forKey: .description).map(EONETText.collapsed)
-            .flatMap { $0.isEmpty ? nil : $0 }
-        link = try container.decodeIfPresent(String.self, forKey: .link).map(EONETText.trimmed)
-            .flatMap { $0.isEmpty ? nil : EONETText.decodingEntities($0) }
-        closed = try container.contains(.closed) ? Self.optionalDate(in: container, forKey: .closed) : nil
-        categories = (try container.decodeIfPresent([Reference].self, forKey: .categories) ?? [])
-            .compactMap { $0.id.map(EONETText.trimmed) }
-        sources = (try container.decodeIfPresent([Reference].self, forKey: .sources) ?? [])
-            .compactMap { $0.url.map(EONETText.trimmed) }.filter { !$0.isEmpty }.map(EONETText.decodingEntities)
-        geometry = try container.decodeIfPresent([EONETGeometry].self, forKey: .geometry) ?? []
-    }
-
-    /// The ISO-8601 date at `key` (with or without fractional seconds).
-    static func date<Key: CodingKey>(in container: KeyedDecodingContainer<Key>, forKey key: Key) throws -> Date {
-        let text = EONETText.trimmed(try container.decode(String.self, forKey: key))
-        guard let date = ISO8601.date(text) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: container, debugDescription: "not an ISO-8601 date: '\(text)'")
+    /// Takes `observation` into account, listed after those before; true when it is the newest so far (of
+    /// equal dates, the last listed is the newest).
+    @discardableResult
+    mutating func observe(_ observation: EONETGeometry) -> Bool {
+        observations += 1
+        if observation.magnitudeValue != nil, latestMagnitude.map({ observation.date >= $0.date }) ?? true {
+            latestMagnitude = observation
         }
-        return date
+        guard latest.map({ observation.date >= $0.date }) ?? true else { return false }
+        latest = observation
+        return true
+    }
+}
+
+// MARK: - Reading
+
+extension EONETEvent {
+    /// Reads the event that must come next; an error names the member at fault.
+    init(from reader: inout JSONReader) throws(JSONError) {
+        try reader.enterObject()
+        var id: String?
+        var title: String?
+        var description: String?
+        var link: String?
+        var closed: Date?
+        var categories: [String] = []
+        var sources: [String] = []
+        var observations: [EONETGeometry.Observation] = []
+        var index = 0
+        while let key = try reader.nextKey(index) {
+            index += 1
+            if reader.key(key, is: "id") {
+                id = try reader.member(.key("id")) { (reader: inout JSONReader) throws(JSONError) in try reader.string()
+                }
+            } else if reader.key(key, is: "title") {
+                title = try reader.member(.key("title")) { (reader: inout JSONReader) throws(JSONError) in
+                    try reader.optionalString()
+                }
+            } else if reader.key(key, is: "description") {
+                description = try reader.member(.key("description")) { (reader: inout JSONReader) throws(JSONError) in
+                    try reader.optionalString()
+                }
+            } else if reader.key(key, is: "link") {
+                link = try reader.member(.key("link")) { (reader: inout JSONReader) throws(JSONError) in
+                    try reader.optionalString()
+                }
+            } else if reader.key(key, is: "closed") {
+                closed = try reader.member(.key("closed")) { (reader: inout JSONReader) throws(JSONError) in
+                    try reader.null() ? nil : try EONETText.date(&reader)
+                }
+            } else if reader.key(key, is: "categories") {
+                categories = try reader.member(.key("categories")) { (reader: inout JSONReader) throws(JSONError) in
+                    try Self.references(&reader, keeping: "id")
+                }
+            } else if reader.key(key, is: "sources") {
+                sources = try reader.member(.key("sources")) { (reader: inout JSONReader) throws(JSONError) in
+                    try Self.references(&reader, keeping: "url")
+                }
+            } else if reader.key(key, is: "geometry") {
+                observations = try reader.member(.key("geometry")) { (reader: inout JSONReader) throws(JSONError) in
+                    try EONETGeometry.observations(&reader)
+                }
+            } else {
+                try reader.skipMember(key)
+            }
+        }
+        guard let id else { throw .missing("id") }
+        self.init(
+            id: EONETText.trimmed(id), title: EONETText.cleaned(title ?? ""),
+            description: description.map(EONETText.cleaned).flatMap { $0.isEmpty ? nil : $0 },
+            link: link.map(EONETText.trimmed).flatMap { $0.isEmpty ? nil : EONETText.decodingEntities($0) },
+            closed: closed,
+            categories: categories.map(EONETText.trimmed),
+            sources: sources.map(EONETText.trimmed).filter { !$0.isEmpty }.map(EONETText.decodingEntities))
+        var newest: EONETGeometry.Observation?
+        for observation in observations where observe(observation.geometry) { newest = observation }
+        // Only the newest observation's coordinates are read, for its position.
+        if let newest, let coordinates = newest.coordinates {
+            var position = JSONReader(reader.bytes, at: coordinates, depth: 0)
+            latest?.position = try? EONETGeometry.position(of: newest.geometry.type, &position)
+        }
     }
 
-    /// The ISO-8601 date at `key`, nil when null.
-    static func optionalDate<Key: CodingKey>(in container: KeyedDecodingContainer<Key>, forKey key: Key) throws
-        -> Date?
-    {
-        try container.decodeNil(forKey: key) ? nil : date(in: container, forKey: key)
+    /// A list of `{"id","url"}` references (or null), each as the string at `kept` when there is one.
+    static func references(_ reader: inout JSONReader, keeping kept: StaticString) throws(JSONError) -> [String] {
+        guard try !reader.null() else { return [] }
+        try reader.enterArray()
+        var values: [String] = []
+        var index = 0
+        while try reader.nextElement(index) {
+            try reader.member(.index(index)) { (reader: inout JSONReader) throws(JSONError) in
+                try reader.enterObject()
+                var member = 0
+                var value: String?
+                while let key = try reader.nextKey(member) {
+                    member += 1
+                    if reader.key(key, is: "id") || reader.key(key, is: "url") {
+                        let name = reader.key(key, is: "id") ? "id" : "url"
+                        let text = try reader.member(.key(name)) { (reader: inout JSONReader) throws(JSONError) in
+                            try reader.optionalString()
+                        }
+                        if reader.key(key, is: kept) { value = text }
+                    } else {
+                        try reader.skipMember(key)
+                    }
+                }
+                if let value { values.append(value) }
+            }
+            index += 1
+        }
+        return values
     }
 }

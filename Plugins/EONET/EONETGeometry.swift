@@ -1,23 +1,16 @@
 import Foundation
 import MonitorCore
 
-/// One observation of an event: `{"magnitudeValue","magnitudeUnit","date","type","coordinates"}`.
-struct EONETGeometry: Decodable, Sendable, Hashable {
-    /// GeoJSON coordinates, nested to any depth: `[lon, lat]` for a Point, `[[[lon, lat], …]]` for a Polygon.
-    indirect enum Coordinates: Decodable, Sendable, Hashable {
+/// One observation of an event: `{"magnitudeValue","magnitudeUnit","date","type","coordinates"}`, as kept:
+/// its position is worked out only for the observation an item shows.
+struct EONETGeometry: Sendable, Hashable {
+    /// GeoJSON coordinates: `[lon, lat]` for a Point, `[[[lon, lat], …]]` for a Polygon; at most
+    /// `maximumDepth` lists deep (a MultiPolygon's).
+    indirect enum Coordinates: Sendable, Hashable {
         /// One number.
         case number(Double)
         /// A list of numbers or lists.
         case list([Coordinates])
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let number = try? container.decode(Double.self) {
-                self = .number(number)
-            } else {
-                self = .list(try container.decode([Coordinates].self))
-            }
-        }
 
         /// `[lon, lat, …]` as a position.
         var point: Position? {
@@ -35,6 +28,9 @@ struct EONETGeometry: Decodable, Sendable, Hashable {
         }
     }
 
+    /// The most lists a GeoJSON geometry's coordinates nest (a MultiPolygon: polygons, rings, positions).
+    static let maximumDepth = 4
+
     /// A latitude and a longitude, in degrees.
     struct Position: Sendable, Hashable {
         /// North positive.
@@ -48,6 +44,14 @@ struct EONETGeometry: Decodable, Sendable, Hashable {
         }
     }
 
+    /// An observation as read, before its position is known: where its coordinates are in the document.
+    struct Observation: Sendable {
+        /// The observation, without a position.
+        var geometry: EONETGeometry
+        /// The offset of its coordinates in the document; nil when it has none.
+        var coordinates: Int?
+    }
+
     /// The magnitude (`35.00`), null for most events.
     var magnitudeValue: Double?
     /// Its unit (`kts`, `acres`, `NM^2`), null with it.
@@ -56,36 +60,137 @@ struct EONETGeometry: Decodable, Sendable, Hashable {
     var date: Date
     /// `Point` or `Polygon`.
     var type: String
-    /// Where.
-    var coordinates: Coordinates
+    /// Where (see `position(of:_:)`); nil when its coordinates give none or were not read.
+    var position: Position?
 
-    private enum CodingKeys: String, CodingKey {
-        case magnitudeValue, magnitudeUnit, date, type, coordinates
-    }
-
-    /// A geometry.
-    init(magnitudeValue: Double?, magnitudeUnit: String?, date: Date, type: String, coordinates: Coordinates) {
+    /// An observation.
+    init(
+        magnitudeValue: Double? = nil, magnitudeUnit: String? = nil, date: Date, type: String,
+        position: Position? = nil
+    ) {
         self.magnitudeValue = magnitudeValue
         self.magnitudeUnit = magnitudeUnit
         self.date = date
         self.type = type
-        self.coordinates = coordinates
+        self.position = position
     }
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        magnitudeValue = try container.decodeIfPresent(Double.self, forKey: .magnitudeValue)
-        magnitudeUnit = try container.decodeIfPresent(String.self, forKey: .magnitudeUnit).map(EONETText.collapsed)
-            .flatMap { $0.isEmpty ? nil : $0 }
-        date = try EONETEvent.date(in: container, forKey: .date)
-        type = EONETText.trimmed(try container.decodeIfPresent(String.self, forKey: .type) ?? "")
-        coordinates = try container.decodeIfPresent(Coordinates.self, forKey: .coordinates) ?? .list([])
+    /// `35 kts`, `100.25 NM^2`; nil when the magnitude is null.
+    var magnitude: String? {
+        guard let magnitudeValue else { return nil }
+        let number = EONETText.number(magnitudeValue, fractionDigits: 2)
+        return magnitudeUnit.map { "\(number) \($0)" } ?? number
+    }
+}
+
+// MARK: - Reading
+
+extension EONETGeometry {
+    /// The list of observations that must come next (or null: none), their coordinates checked and skipped.
+    static func observations(_ reader: inout JSONReader) throws(JSONError) -> [Observation] {
+        guard try !reader.null() else { return [] }
+        try reader.enterArray()
+        var observations: [Observation] = []
+        var index = 0
+        while try reader.nextElement(index) {
+            observations.append(
+                try reader.member(.index(index)) { (reader: inout JSONReader) throws(JSONError) in
+                    try observation(&reader)
+                })
+            index += 1
+        }
+        return observations
     }
 
-    /// Where the event was: the point of a Point; for a Polygon, the mean of its outer ring's corners (the
-    /// closing corner, which repeats the first, left out) — the centre of the boxes EONET draws around a
-    /// plume or an ice shelf. Any other shape gives its first point.
-    var position: Position? {
+    /// The observation that must come next.
+    static func observation(_ reader: inout JSONReader) throws(JSONError) -> Observation {
+        try reader.enterObject()
+        var magnitudeValue: Double?
+        var magnitudeUnit: String?
+        var date: Date?
+        var type: String?
+        var coordinates: Int?
+        var index = 0
+        while let key = try reader.nextKey(index) {
+            index += 1
+            if reader.key(key, is: "magnitudeValue") {
+                magnitudeValue = try reader.member(.key("magnitudeValue")) {
+                    (reader: inout JSONReader) throws(JSONError) in
+                    try reader.null() ? nil : try reader.number()
+                }
+            } else if reader.key(key, is: "magnitudeUnit") {
+                magnitudeUnit = try reader.member(.key("magnitudeUnit")) {
+                    (reader: inout JSONReader) throws(JSONError) in try reader.optionalString()
+                }
+            } else if reader.key(key, is: "date") {
+                date = try reader.member(.key("date")) { (reader: inout JSONReader) throws(JSONError) in
+                    try EONETText.date(&reader)
+                }
+            } else if reader.key(key, is: "type") {
+                type = try reader.member(.key("type")) { (reader: inout JSONReader) throws(JSONError) in
+                    try reader.optionalString()
+                }
+            } else if reader.key(key, is: "coordinates") {
+                coordinates = try reader.member(.key("coordinates")) { (reader: inout JSONReader) throws(JSONError) in
+                    guard try !reader.null() else { return nil }
+                    reader.skipWhitespace()
+                    let start = reader.offset
+                    try skipCoordinates(&reader, depth: 0)
+                    return start
+                }
+            } else {
+                try reader.skipMember(key)
+            }
+        }
+        guard let date else { throw .missing("date") }
+        let geometry = EONETGeometry(
+            magnitudeValue: magnitudeValue,
+            magnitudeUnit: magnitudeUnit.map(EONETText.collapsed).flatMap { $0.isEmpty ? nil : $0 }, date: date,
+            type: EONETText.trimmed(type ?? ""))
+        return Observation(geometry: geometry, coordinates: coordinates)
+    }
+
+    /// Checks and skips coordinates `depth` lists deep: numbers, or lists of them at most `maximumDepth` deep.
+    static func skipCoordinates(_ reader: inout JSONReader, depth: Int) throws(JSONError) {
+        let kind = try reader.kind()
+        switch kind {
+        case .number:
+            try reader.skip()
+        case .array:
+            guard depth < maximumDepth else {
+                throw .value("coordinates nested deeper than a GeoJSON geometry's (\(maximumDepth) lists)")
+            }
+            try reader.enterArray()
+            var index = 0
+            while try reader.nextElement(index) {
+                try reader.member(.index(index)) { (reader: inout JSONReader) throws(JSONError) in
+                    try skipCoordinates(&reader, depth: depth + 1)
+                }
+                index += 1
+            }
+        default:
+            throw .mismatch("a list", kind)
+        }
+    }
+
+    /// The coordinates that must come next (checked before by `skipCoordinates`).
+    static func coordinates(_ reader: inout JSONReader) throws(JSONError) -> Coordinates {
+        guard try reader.kind() == .array else { return .number(try reader.number()) }
+        try reader.enterArray()
+        var values: [Coordinates] = []
+        var index = 0
+        while try reader.nextElement(index) {
+            values.append(try coordinates(&reader))
+            index += 1
+        }
+        return .list(values)
+    }
+
+    /// Where an observation of `type` with the coordinates that come next was: the point of a Point; for a
+    /// Polygon, the mean of its outer ring's corners (the closing corner, which repeats the first, left out) —
+    /// the centre of the boxes EONET draws around a plume or an ice shelf. Any other shape gives its first point.
+    static func position(of type: String, _ reader: inout JSONReader) throws(JSONError) -> Position? {
+        let coordinates = try coordinates(&reader)
         switch type {
         case "Point":
             return coordinates.point
@@ -95,7 +200,7 @@ struct EONETGeometry: Decodable, Sendable, Hashable {
             }
             var points = corners.compactMap(\.point)
             if points.count > 1, points.first == points.last { points.removeLast() }
-            return Self.centre(of: points)
+            return centre(of: points)
         default:
             return coordinates.firstPoint
         }
@@ -111,12 +216,5 @@ struct EONETGeometry: Decodable, Sendable, Hashable {
         if longitude > 180 { longitude -= 360 }
         let latitude = points.map(\.latitude).reduce(0, +) / Double(points.count)
         return Position(latitude: latitude, longitude: longitude)
-    }
-
-    /// `35 kts`, `100.25 NM^2`; nil when the magnitude is null.
-    var magnitude: String? {
-        guard let magnitudeValue else { return nil }
-        let number = EONETText.number(magnitudeValue, fractionDigits: 2)
-        return magnitudeUnit.map { "\(number) \($0)" } ?? number
     }
 }

@@ -3,6 +3,19 @@ import MonitorCore
 
 /// Decoding EONET's JSON, with errors that say where a response went wrong.
 enum EONETJSON {
+    /// Reads an events response from its bytes (see `JSONReader`); the error names the path of the bad value
+    /// (`at events[3].geometry[0].date: not an ISO-8601 date: 'yesterday'`).
+    static func decode(_ type: EONETEventList.Type, from body: [UInt8]) throws(SourceError) -> EONETEventList {
+        var reader = JSONReader(body)
+        do throws(JSONError) {
+            let list = try EONETEventList(from: &reader)
+            try reader.end()
+            return list
+        } catch {
+            throw SourceError(error.description)
+        }
+    }
+
     /// Decodes `body` as `type`; the error names the path of the bad value (`events[3].geometry[0].date`).
     static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws(SourceError) -> T {
         do {

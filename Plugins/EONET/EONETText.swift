@@ -1,21 +1,104 @@
 import Foundation
+import MonitorCore
 
-/// The text clean-ups EONET's responses need: odd whitespace, HTML entities in URLs, `35.00`-style numbers.
+/// The text clean-ups EONET's responses need: odd whitespace, HTML character references, `35.00`-style numbers,
+/// dates. Each works on the UTF-8 bytes when the text is ASCII (nearly always) and leaves text that needs no
+/// change as it is.
 enum EONETText {
     /// `text` without leading and trailing whitespace.
     static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last else { return text }
+        if !isSpaceOrNonASCII(first), !isSpaceOrNonASCII(last) { return text }
+        guard isASCII(text) else { return trimmedScalars(text) }
+        var start = utf8.startIndex
+        var end = utf8.endIndex
+        while start < end, isSpace(utf8[start]) { start = utf8.index(after: start) }
+        while end > start, isSpace(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        return String(Substring(utf8[start..<end]))
+    }
+
+    /// `trimmed` for text with non-ASCII characters: Unicode's whitespace and newlines at either end.
+    private static func trimmedScalars(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        let spaces = CharacterSet.whitespacesAndNewlines
+        guard let first = scalars.firstIndex(where: { !spaces.contains($0) }),
+            let last = scalars.lastIndex(where: { !spaces.contains($0) })
+        else { return "" }
+        return String(scalars[first...last])
     }
 
     /// `text` trimmed, with every run of whitespace inside it (tabs, line breaks, no-break spaces) made one space.
     static func collapsed(_ text: String) -> String {
-        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard isASCII(text) else { return text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        // Already collapsed: no whitespace but single spaces between words.
+        var previousSpace = true
+        var clean = true
+        for byte in text.utf8 {
+            if isSpace(byte) {
+                if previousSpace || byte != 0x20 {
+                    clean = false
+                    break
+                }
+                previousSpace = true
+            } else {
+                previousSpace = false
+            }
+        }
+        if clean, !previousSpace || text.isEmpty { return text }
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            if isSpace(byte) {
+                pendingSpace = !output.isEmpty
+            } else {
+                if pendingSpace { output.append(0x20) }
+                pendingSpace = false
+                output.append(byte)
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// A title or a description: its HTML character references decoded once, then its whitespace collapsed.
+    static func cleaned(_ text: String) -> String {
+        collapsed(decodingEntities(text))
     }
 
     /// `text` with its HTML character references decoded once: `&amp;` → `&`, `&#39;` → `'`, `&#x2F;` → `/`.
     /// An `&` that starts no known reference is left as it is.
     static func decodingEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        guard isASCII(text) else { return decodingEntitiesByCharacter(text) }
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "&") else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            // The `;` must be within 12 characters of the `&`, the `&` included.
+            let window = bytes[index..<min(index + 12, bytes.count)]
+            if let semicolon = window.firstIndex(of: UInt8(ascii: ";")),
+                let decoded = character(named: Substring(decoding: bytes[(index + 1)..<semicolon], as: UTF8.self))
+            {
+                output.append(contentsOf: String(decoded).utf8)
+                index = semicolon + 1
+            } else {
+                output.append(byte)
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `decodingEntities` on characters, for text that is not ASCII.
+    private static func decodingEntitiesByCharacter(_ text: String) -> String {
         var output = ""
         var rest = Substring(text)
         while let ampersand = rest.firstIndex(of: "&") {
@@ -52,14 +135,66 @@ enum EONETText {
         return Character(scalar)
     }
 
-    /// `35`, `100.25`, `-95.1234`: at most `fractionDigits` decimals, no trailing zeros, no `-0`.
+    /// `35`, `100.25`, `-95.1234`: at most `fractionDigits` decimals (rounded as `printf` does), no trailing
+    /// zeros, no `-0`.
     static func number(_ value: Double, fractionDigits: Int) -> String {
         guard value.isFinite else { return "\(value)" }
+        if (0...9).contains(fractionDigits) {
+            let scale = Int64(powersOfTen[fractionDigits])
+            let scaled = value * Double(scale)
+            // Exact unless the scaled value is huge or too close to a tie for the product's rounding to tell.
+            if abs(scaled) < 1e9, abs(scaled - scaled.rounded(.down) - 0.5) > 1e-6 {
+                let units = Int64(scaled.rounded())
+                guard units != 0 else { return "0" }
+                let magnitude = units.magnitude
+                var text = units < 0 ? "-" : ""
+                text += String(magnitude / UInt64(scale))
+                var fraction = magnitude % UInt64(scale)
+                if fraction != 0 {
+                    var digits = fractionDigits
+                    while fraction % 10 == 0 {
+                        fraction /= 10
+                        digits -= 1
+                    }
+                    let written = String(fraction)
+                    text += "." + String(repeating: "0", count: digits - written.utf8.count) + written
+                }
+                return text
+            }
+        }
         var text = String(format: "%.\(fractionDigits)f", value)
         if text.contains(".") {
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }
         }
         return text == "-0" ? "0" : text
+    }
+
+    private static let powersOfTen: [Int64] = [
+        1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+    ]
+
+    /// The ISO-8601 date that must come next as a string (with or without fractional seconds), whitespace
+    /// around it ignored.
+    static func date(_ reader: inout JSONReader) throws(JSONError) -> Date {
+        let span = try reader.stringText()
+        if !span.escaped, let date = reader.withBytes(of: span, ISO8601.fixedDate) { return date }
+        let text = trimmed(try reader.decoded(span))
+        guard let date = ISO8601.date(text) else { throw .value("not an ISO-8601 date: '\(text)'") }
+        return date
+    }
+
+    @inline(__always)
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+
+    @inline(__always)
+    private static func isSpaceOrNonASCII(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || isSpace(byte)
+    }
+
+    private static func isASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 }
     }
 }

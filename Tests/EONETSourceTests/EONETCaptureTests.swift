@@ -109,11 +109,15 @@ struct EONETCaptureTests {
             EONETEventList.self, from: try Self.body("DERIVED-eonet-v3-events-closed-EONET_5165.json")
         ).events[0]
         #expect(features.allSatisfy { $0.properties.id == "EONET_5165" })
-        #expect(features.map { ISO8601.date($0.properties.date) } == plain.geometry.map { Optional($0.date) })
-        #expect(features.map(\.properties.magnitudeValue) == plain.geometry.map(\.magnitudeValue))
-        #expect(
-            features.map(\.geometry.coordinates)
-                == plain.geometry.map { $0.position.map { [$0.longitude, $0.latitude] } })
+        #expect(plain.observations == 7)
+        #expect(features.count == plain.observations)
+        // The newest feature is the observation the item shows, and the newest with a magnitude.
+        let newest = try #require(
+            features.max { ISO8601.date($0.properties.date)! < ISO8601.date($1.properties.date)! })
+        let latest = try #require(plain.latest)
+        #expect(ISO8601.date(newest.properties.date) == latest.date)
+        #expect(newest.properties.magnitudeValue == plain.latestMagnitude?.magnitudeValue)
+        #expect(newest.geometry.coordinates == latest.position.map { [$0.longitude, $0.latitude] })
     }
 
     @Test("the Polygon event: positioned at the centre of its ring")

@@ -261,7 +261,7 @@ struct EONETItemTests {
     @Test(
         "a response of the wrong shape is refused with where and why",
         arguments: [
-            ("", "not valid JSON"),
+            ("", "not valid JSON: the body is empty"),
             ("[]", "expected an object"),
             (#"{"title": "EONET Events"}"#, "missing 'events'"),
             (#"{"events": [{"title": "no id"}]}"#, "at events[0]: missing 'id'"),

@@ -1,0 +1,504 @@
+/// A forward-only reader of JSON text, working on the response's bytes: the caller walks the document value by
+/// value and builds only what it keeps; whatever it does not need is skipped, but still checked, so a body that
+/// is not JSON is refused wherever the fault is.
+///
+/// Every value is read in linear time, nesting is bounded by `maximumDepth`, and strings are validated as
+/// UTF-8 when they are read. Errors carry the path of the value they concern once the caller added it (see
+/// `JSONError.at(_:)`).
+package struct JSONReader: Sendable {
+    /// The deepest nesting of lists and objects accepted.
+    package static let maximumDepth = 512
+
+    /// The kind of the next value, from its first byte.
+    package enum Kind: Sendable, Equatable {
+        case object, array, string, number, bool, null
+    }
+
+    /// The document.
+    package let bytes: [UInt8]
+    /// The offset of the next byte to read.
+    package private(set) var offset: Int
+    /// The lists and objects open around the offset.
+    package private(set) var depth: Int
+
+    /// A reader at the start of `bytes`.
+    package init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        offset = 0
+        depth = 0
+    }
+
+    /// A reader of the value at `offset` of `bytes` (one found before), as if nested `depth` deep.
+    package init(_ bytes: [UInt8], at offset: Int, depth: Int) {
+        self.bytes = bytes
+        self.offset = offset
+        self.depth = depth
+    }
+
+    // MARK: - Whitespace and structure
+
+    /// Skips whitespace; true when a byte follows.
+    @inline(__always)
+    package mutating func skipWhitespace() {
+        let count = bytes.count
+        var index = offset
+        while index < count {
+            let byte = bytes[index]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { break }
+            index += 1
+        }
+        offset = index
+    }
+
+    /// The kind of the next value (whitespace skipped); a syntax error at the end of the body or on a byte that
+    /// starts no value.
+    package mutating func kind() throws(JSONError) -> Kind {
+        skipWhitespace()
+        guard offset < bytes.count else { throw .truncated(bytes.count) }
+        switch bytes[offset] {
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "\""): return .string
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool
+        case UInt8(ascii: "n"): return .null
+        default: throw .syntax("unexpected '\(Self.describe(bytes[offset]))'", offset)
+        }
+    }
+
+    /// Checks that only whitespace follows the document's value.
+    package mutating func end() throws(JSONError) {
+        skipWhitespace()
+        guard offset == bytes.count else {
+            throw .syntax("unexpected '\(Self.describe(bytes[offset]))' after the document", offset)
+        }
+    }
+
+    /// Enters the object that must come next.
+    package mutating func enterObject() throws(JSONError) {
+        let found = try kind()
+        guard found == .object else { throw .mismatch("an object", found) }
+        try descend()
+    }
+
+    /// Enters the list that must come next.
+    package mutating func enterArray() throws(JSONError) {
+        let found = try kind()
+        guard found == .array else { throw .mismatch("a list", found) }
+        try descend()
+    }
+
+    @inline(__always)
+    private mutating func descend() throws(JSONError) {
+        guard depth < Self.maximumDepth else { throw .tooDeep }
+        depth += 1
+        offset += 1
+    }
+
+    /// The key of the object's next member, its `:` read; nil at the object's end (its `}` read). `index`
+    /// counts the members read before.
+    package mutating func nextKey(_ index: Int) throws(JSONError) -> JSONText? {
+        skipWhitespace()
+        guard offset < bytes.count else { throw .truncated(bytes.count) }
+        if bytes[offset] == UInt8(ascii: "}") {
+            offset += 1
+            depth -= 1
+            return nil
+        }
+        if index > 0 {
+            guard bytes[offset] == UInt8(ascii: ",") else { throw .syntax("expected ',' or '}'", offset) }
+            offset += 1
+            skipWhitespace()
+            guard offset < bytes.count else { throw .truncated(bytes.count) }
+        }
+        guard bytes[offset] == UInt8(ascii: "\"") else { throw .syntax("expected a key in quotes", offset) }
+        let key = try scanString()
+        skipWhitespace()
+        guard offset < bytes.count else { throw .truncated(bytes.count) }
+        guard bytes[offset] == UInt8(ascii: ":") else { throw .syntax("expected ':'", offset) }
+        offset += 1
+        return key
+    }
+
+    /// Whether the list has another element (its `,` read); false at the list's end (its `]` read). `index`
+    /// counts the elements read before.
+    package mutating func nextElement(_ index: Int) throws(JSONError) -> Bool {
+        skipWhitespace()
+        guard offset < bytes.count else { throw .truncated(bytes.count) }
+        if bytes[offset] == UInt8(ascii: "]") {
+            offset += 1
+            depth -= 1
+            return false
+        }
+        if index > 0 {
+            guard bytes[offset] == UInt8(ascii: ",") else { throw .syntax("expected ',' or ']'", offset) }
+            offset += 1
+        }
+        return true
+    }
+
+    /// Whether `key` is `name`, byte for byte once unescaped.
+    @inline(__always)
+    package func key(_ key: JSONText, is name: StaticString) -> Bool {
+        guard !key.escaped else { return self.string(key).utf8.elementsEqual(name.utf8Span) }
+        guard key.count == name.utf8CodeUnitCount else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            memoryEqual(buffer.baseAddress! + key.start, name.utf8Start, key.count)
+        }
+    }
+
+    // MARK: - Scalars
+
+    /// Reads a null if one comes next; true when it did.
+    package mutating func null() throws(JSONError) -> Bool {
+        guard try kind() == .null else { return false }
+        try literal("null")
+        return true
+    }
+
+    /// The string that must come next, unescaped and checked.
+    package mutating func string() throws(JSONError) -> String {
+        let found = try kind()
+        guard found == .string else { throw .mismatch("a string", found) }
+        let text = try scanString()
+        return try decoded(text)
+    }
+
+    /// The string that must come next as its span in the document (to be decoded with `string(_:)` if kept).
+    package mutating func stringText() throws(JSONError) -> JSONText {
+        let found = try kind()
+        guard found == .string else { throw .mismatch("a string", found) }
+        return try scanString()
+    }
+
+    /// The number that must come next.
+    package mutating func number() throws(JSONError) -> Double {
+        let found = try kind()
+        guard found == .number else { throw .mismatch("a number", found) }
+        let start = offset
+        try scanNumber()
+        let text = bytes.withUnsafeBufferPointer { String(decoding: $0[start..<offset], as: UTF8.self) }
+        guard let value = Double(text), value.isFinite else { throw .value("the number \(text) is out of range") }
+        return value
+    }
+
+    /// The number that must come next, when it is a whole number that fits in an `Int64`; nil for another
+    /// number (it is read all the same).
+    package mutating func integer() throws(JSONError) -> Int64? {
+        let found = try kind()
+        guard found == .number else { throw .mismatch("a number", found) }
+        let start = offset
+        try scanNumber()
+        let text = bytes.withUnsafeBufferPointer { String(decoding: $0[start..<offset], as: UTF8.self) }
+        if let value = Int64(text) { return value }
+        guard let value = Double(text), value.rounded() == value, abs(value) < 9.2e18 else { return nil }
+        return Int64(value)
+    }
+
+    /// The boolean that must come next.
+    package mutating func bool() throws(JSONError) -> Bool {
+        let found = try kind()
+        guard found == .bool else { throw .mismatch("a boolean", found) }
+        if bytes[offset] == UInt8(ascii: "t") {
+            try literal("true")
+            return true
+        }
+        try literal("false")
+        return false
+    }
+
+    /// The string that must come next, or nil for a null.
+    package mutating func optionalString() throws(JSONError) -> String? {
+        try null() ? nil : try string()
+    }
+
+    /// What `body` reads of the value that comes next; an error it throws gets `step` put before its path.
+    @inline(__always)
+    package mutating func member<T>(_ step: JSONError.Step, _ body: (inout JSONReader) throws(JSONError) -> T)
+        throws(JSONError) -> T
+    {
+        do throws(JSONError) {
+            return try body(&self)
+        } catch {
+            throw error.at(step)
+        }
+    }
+
+    /// `body` on the bytes of `span`, as written (escapes not decoded).
+    package func withBytes<R>(of span: JSONText, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[span.start..<span.end])) }
+    }
+
+    /// Skips the next value, whatever it is, checking its syntax; in time linear in its size.
+    package mutating func skip() throws(JSONError) {
+        // Whether each list or object opened here is an object, innermost last.
+        var objects: [Bool] = []
+        repeat {
+            switch try kind() {
+            case .string:
+                _ = try scanString()
+            case .number:
+                try scanNumber()
+            case .bool:
+                try literal(bytes[offset] == UInt8(ascii: "t") ? "true" : "false")
+            case .null:
+                try literal("null")
+            case .object:
+                try descend()
+                skipWhitespace()
+                if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
+                    offset += 1
+                    depth -= 1
+                } else {
+                    objects.append(true)
+                    try memberKey()
+                    continue
+                }
+            case .array:
+                try descend()
+                skipWhitespace()
+                if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
+                    offset += 1
+                    depth -= 1
+                } else {
+                    objects.append(false)
+                    continue
+                }
+            }
+            // After a value: close what ends here, then go on with the next member or element.
+            while let isObject = objects.last {
+                skipWhitespace()
+                guard offset < bytes.count else { throw .truncated(bytes.count) }
+                let byte = bytes[offset]
+                if byte == UInt8(ascii: ",") {
+                    offset += 1
+                    if isObject { try memberKey() }
+                    break
+                }
+                let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                guard byte == closer else { throw .syntax("expected ',' or '\(Self.describe(closer))'", offset) }
+                offset += 1
+                depth -= 1
+                objects.removeLast()
+            }
+        } while !objects.isEmpty
+    }
+
+    /// Skips the value of the member `key` (see `skip()`); an error names the member.
+    package mutating func skipMember(_ key: JSONText) throws(JSONError) {
+        do throws(JSONError) {
+            try skip()
+        } catch {
+            throw error.at(.key(string(key)))
+        }
+    }
+
+    /// Reads the `"key":` of a member while skipping.
+    private mutating func memberKey() throws(JSONError) {
+        skipWhitespace()
+        guard offset < bytes.count else { throw .truncated(bytes.count) }
+        guard bytes[offset] == UInt8(ascii: "\"") else { throw .syntax("expected a key in quotes", offset) }
+        _ = try scanString()
+        skipWhitespace()
+        guard offset < bytes.count else { throw .truncated(bytes.count) }
+        guard bytes[offset] == UInt8(ascii: ":") else { throw .syntax("expected ':'", offset) }
+        offset += 1
+    }
+
+    // MARK: - Scanning
+
+    /// Reads `word` (`true`, `false`, `null`).
+    private mutating func literal(_ word: StaticString) throws(JSONError) {
+        let length = word.utf8CodeUnitCount
+        guard offset + length <= bytes.count else { throw .truncated(bytes.count) }
+        let same = bytes.withUnsafeBufferPointer { buffer in
+            memoryEqual(buffer.baseAddress! + offset, word.utf8Start, length)
+        }
+        guard same else { throw .syntax("unexpected '\(Self.describe(bytes[offset]))'", offset) }
+        offset += length
+    }
+
+    /// Reads the string at the offset (its opening quote), checking its escapes; its span, quotes excluded.
+    private mutating func scanString() throws(JSONError) -> JSONText {
+        let start = offset + 1
+        var failure: (String, Int)?
+        var escaped = false
+        var ascii = true
+        let end: Int = bytes.withUnsafeBufferPointer { buffer in
+            var index = start
+            let count = buffer.count
+            while index < count {
+                let byte = buffer[index]
+                if byte == UInt8(ascii: "\"") { return index }
+                if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                    index += 1
+                    guard index < count else { return -1 }
+                    switch buffer[index] {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                        UInt8(ascii: "f"),
+                        UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        index += 1
+                    case UInt8(ascii: "u"):
+                        guard index + 4 < count else { return -1 }
+                        for digit in buffer[(index + 1)...(index + 4)] where Self.hexValue(digit) == nil {
+                            failure = ("a \\u escape needs four hex digits", index - 1)
+                            return -1
+                        }
+                        index += 5
+                    default:
+                        failure = ("unknown escape '\\\(Self.describe(buffer[index]))'", index - 1)
+                        return -1
+                    }
+                } else if byte < 0x20 {
+                    failure = ("a control character inside a string", index)
+                    return -1
+                } else {
+                    if byte >= 0x80 { ascii = false }
+                    index += 1
+                }
+            }
+            return -1
+        }
+        if let failure { throw .syntax(failure.0, failure.1) }
+        guard end >= 0 else { throw .truncated(bytes.count) }
+        offset = end + 1
+        return JSONText(start: start, end: end, escaped: escaped, ascii: ascii)
+    }
+
+    /// Reads the number at the offset, checking JSON's grammar: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`.
+    private mutating func scanNumber() throws(JSONError) {
+        let start = offset
+        let end: Int = bytes.withUnsafeBufferPointer { buffer in
+            let count = buffer.count
+            var index = start
+            @inline(__always) func digits() -> Int {
+                let first = index
+                while index < count, buffer[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+                return index - first
+            }
+            if index < count, buffer[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < count else { return -1 }
+            if buffer[index] == UInt8(ascii: "0") {
+                index += 1
+            } else if digits() == 0 {
+                return -2
+            }
+            if index < count, buffer[index] == UInt8(ascii: ".") {
+                index += 1
+                guard digits() > 0 else { return index < count ? -2 : -1 }
+            }
+            if index < count, buffer[index] | 0x20 == UInt8(ascii: "e") {
+                index += 1
+                if index < count, buffer[index] == UInt8(ascii: "+") || buffer[index] == UInt8(ascii: "-") {
+                    index += 1
+                }
+                guard digits() > 0 else { return index < count ? -2 : -1 }
+            }
+            return index
+        }
+        if end == -1 { throw .truncated(bytes.count) }
+        if end == -2 { throw .syntax("a malformed number", start) }
+        offset = end
+    }
+
+    // MARK: - Decoding strings
+
+    /// The text of `span`, unescaped; a syntax error when it is not valid UTF-8 or has a lone surrogate.
+    package func decoded(_ span: JSONText) throws(JSONError) -> String {
+        if !span.escaped {
+            let text: String? = bytes.withUnsafeBufferPointer { buffer in
+                let slice = UnsafeBufferPointer(rebasing: buffer[span.start..<span.end])
+                return span.ascii ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
+            }
+            guard let text else { throw .syntax("a string that is not valid UTF-8", span.start) }
+            return text
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(span.count)
+        var index = span.start
+        while index < span.end {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\\") else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            let escape = bytes[index + 1]
+            index += 2
+            switch escape {
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "u"):
+                var value = hex4(at: index)
+                index += 4
+                if (0xD800..<0xDC00).contains(value) {
+                    guard index + 6 <= span.end, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    else { throw .syntax("a \\u escape of a lone surrogate", index - 6) }
+                    let low = hex4(at: index + 2)
+                    guard (0xDC00..<0xE000).contains(low) else {
+                        throw .syntax("a \\u escape of a lone surrogate", index - 6)
+                    }
+                    value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                    index += 6
+                } else if (0xDC00..<0xE000).contains(value) {
+                    throw .syntax("a \\u escape of a lone surrogate", index - 6)
+                }
+                // Checked above: not a surrogate, at most 0x10FFFF.
+                output.append(contentsOf: String(Character(Unicode.Scalar(value)!)).utf8)
+            default: output.append(escape)  // " \ /
+            }
+        }
+        guard let text = String(validating: output, as: UTF8.self) else {
+            throw .syntax("a string that is not valid UTF-8", span.start)
+        }
+        return text
+    }
+
+    /// The text of `span` (see `decoded(_:)`), with any fault replaced: for keys compared after the document
+    /// was checked.
+    package func string(_ span: JSONText) -> String {
+        (try? decoded(span)) ?? String(decoding: bytes[span.start..<span.end], as: UTF8.self)
+    }
+
+    private func hex4(at index: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for byte in bytes[index..<(index + 4)] { value = value << 4 | UInt32(Self.hexValue(byte) ?? 0) }
+        return value
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    /// A byte as shown in a message: itself when printable ASCII, else `\u{…}`.
+    static func describe(_ byte: UInt8) -> String {
+        (0x21..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "\\u{\(String(byte, radix: 16))}"
+    }
+}
+
+/// Whether `count` bytes at `a` and `b` are equal.
+@inline(__always)
+private func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    var index = 0
+    while index < count {
+        guard a[index] == b[index] else { return false }
+        index += 1
+    }
+    return true
+}
+
+extension StaticString {
+    fileprivate var utf8Span: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount)
+    }
+}
