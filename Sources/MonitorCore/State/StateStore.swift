@@ -178,7 +178,7 @@ public final class StateStore: Sendable {
 
     /// The record of `feed` alone (no items), nil when it was never polled.
     public func record(feed: String) async throws -> FeedRecord? {
-        try await pool.read { db in try Self.record(feed, db) }
+        try await read { db in try Self.record(feed, db) }
     }
 
     /// The records of every feed ever polled, by name.
