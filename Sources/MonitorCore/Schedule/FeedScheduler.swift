@@ -74,9 +74,8 @@ public final class FeedScheduler: Sendable {
                             await Self.loop(
                                 start.entry, runner: start.runner, events: self.events, stagger: self.stagger)
                         }
-                        // Stopping the feed (or cancelling `run`) ends this one, which cancels the loop.
-                        feed.addTask { for await _ in start.stop {} }
-                        await feed.next()
+                        // Until the feed is stopped (or `run` cancelled); then its loop is cancelled.
+                        for await _ in start.stop {}
                         feed.cancelAll()
                     }
                     start.ended.finish()
