@@ -6,7 +6,7 @@ import Testing
 
 @Suite(
     "Category downloads: bounded concurrency, progress, and counts that fill in one category at a time",
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(5)))
 struct EONETProgressTests {
     @Test("at most `concurrency` category downloads are in flight, and that many at once", arguments: [1, 2, 4])
     func boundedConcurrency(limit: Int) async throws {

@@ -31,7 +31,7 @@ private func feeds(_ server: TestHTTPServer, interval: String = "15m") -> String
     """
     settings:
       concurrency: 4
-      timeout: 10s
+      timeout: 1h
     feeds:
       - name: rxswift
         type: github
@@ -153,7 +153,7 @@ struct RunTests {
             request.path.hasPrefix("/api/v3/") ? planet(request) : .text("oops", status: 500)
         }) { server in
             try directory.write(
-                "feeds.yaml", feeds(server).replacingOccurrences(of: "timeout: 10s", with: "timeout: 10s\n  retries: 0")
+                "feeds.yaml", feeds(server).replacingOccurrences(of: "timeout: 1h", with: "timeout: 1h\n  retries: 0")
             )
             let run = try await MonitorProcess.run(
                 ["run", "--once", "--format", "json", "--state", "state"], in: directory.url)

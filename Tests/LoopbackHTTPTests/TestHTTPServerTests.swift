@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Runs AsyncHTTPClient against `TestHTTPServer`.
-@Suite("TestHTTPServer with AsyncHTTPClient", .timeLimit(.minutes(1)))
+@Suite("TestHTTPServer with AsyncHTTPClient", .timeLimit(.minutes(5)))
 struct TestHTTPServerTests {
     struct Failure: Error {}
 
@@ -15,7 +15,7 @@ struct TestHTTPServerTests {
         try await withTestHTTPServer({ _ in TestResponse(headers: headers, body: Array("hello".utf8)) }) { server in
             try await withClient { client in
                 let response = try await client.execute(
-                    HTTPClientRequest(url: server.baseURL + "/hello"), timeout: .seconds(10))
+                    HTTPClientRequest(url: server.baseURL + "/hello"), timeout: .hours(1))
                 #expect(response.status.code == 200)
                 #expect(
                     response.headers.map { "\($0.name): \($0.value)" }
@@ -33,7 +33,7 @@ struct TestHTTPServerTests {
                 request.headers.add(name: "If-None-Match", value: #"W/"abc""#)
                 request.headers.add(name: "Accept", value: "application/vnd.github+json")
                 request.headers.add(name: "x-lower-case", value: "  kept  inside ")
-                let response = try await client.execute(request, timeout: .seconds(10))
+                let response = try await client.execute(request, timeout: .hours(1))
                 #expect(response.headers.first(name: "content-type") == "application/json")
                 #expect(String(buffer: try await response.body.collect(upTo: 1 << 20)) == "[]")
             }
@@ -63,7 +63,7 @@ struct TestHTTPServerTests {
                 for _ in 0..<2 {
                     var request = HTTPClientRequest(url: server.baseURL + "/events")
                     request.headers.add(name: "If-None-Match", value: #"W/"abc""#)
-                    let response = try await client.execute(request, timeout: .seconds(10))
+                    let response = try await client.execute(request, timeout: .hours(1))
                     #expect(response.status == .notModified)
                     #expect(
                         response.headers.map { "\($0.name): \($0.value)" } == [#"ETag: W/"abc""#, "Content-Length: 0"])
@@ -79,7 +79,7 @@ struct TestHTTPServerTests {
         let response = TestResponse(headers: [("Transfer-Encoding", "chunked")], body: Array("in chunks".utf8))
         try await withTestHTTPServer({ _ in response }) { server in
             try await withClient { client in
-                let response = try await client.execute(HTTPClientRequest(url: server.baseURL), timeout: .seconds(10))
+                let response = try await client.execute(HTTPClientRequest(url: server.baseURL), timeout: .hours(1))
                 #expect(response.headers.map { "\($0.name): \($0.value)" } == ["Transfer-Encoding: chunked"])
                 #expect(String(buffer: try await response.body.collect(upTo: 1 << 20)) == "in chunks")
             }
@@ -121,7 +121,7 @@ struct TestHTTPServerTests {
                 #expect(server.maxInFlight == 0)
                 for _ in 0..<3 {
                     _ = try await client.execute(
-                        HTTPClientRequest(url: server.baseURL + "/again"), timeout: .seconds(10))
+                        HTTPClientRequest(url: server.baseURL + "/again"), timeout: .hours(1))
                 }
                 #expect(server.maxInFlight == 1)
                 #expect(server.requests.map(\.uri) == ["/again", "/again", "/again"])
@@ -135,7 +135,7 @@ struct TestHTTPServerTests {
         try await withClient { client in
             // The request arrives and stays unanswered until the client gives up.
             let waiting = Task {
-                try await client.execute(HTTPClientRequest(url: server.baseURL + "/hang"), timeout: .seconds(3600))
+                try await client.execute(HTTPClientRequest(url: server.baseURL + "/hang"), timeout: .hours(1))
             }
             try await server.waitForInFlight(1)
             #expect(server.requests.map(\.path) == ["/hang"])
@@ -162,7 +162,7 @@ struct TestHTTPServerTests {
         try await withClient { client in
             // The client's own timeout is far beyond the suite's time limit: only the server can end the request.
             let request = Task {
-                try await client.execute(HTTPClientRequest(url: server.baseURL + "/hang"), timeout: .seconds(3600))
+                try await client.execute(HTTPClientRequest(url: server.baseURL + "/hang"), timeout: .hours(1))
             }
             try await server.waitForInFlight(1)
             try await server.shutdown()
@@ -181,7 +181,7 @@ struct TestHTTPServerTests {
         }
         try await withClient { client in
             let request = Task {
-                try await client.execute(HTTPClientRequest(url: server.baseURL), timeout: .seconds(3600))
+                try await client.execute(HTTPClientRequest(url: server.baseURL), timeout: .hours(1))
             }
             // The handler is running (and stuck) once it waits at the gate.
             try await gate.waitForWaiters(1)
@@ -211,7 +211,7 @@ struct TestHTTPServerTests {
         try await withTestHTTPServer({ _ in TestResponse(body: expected) }) { server in
             try await withClient { client in
                 let response = try await client.execute(
-                    HTTPClientRequest(url: server.baseURL + "/big"), timeout: .seconds(60))
+                    HTTPClientRequest(url: server.baseURL + "/big"), timeout: .hours(1))
                 #expect(response.headers.first(name: "content-length") == String(40 << 20))
                 let received = try await response.body.collect(upTo: 64 << 20)
                 #expect(received.readableBytes == expected.count)
@@ -230,7 +230,7 @@ struct TestHTTPServerTests {
                 try await withTestHTTPServer({ _ in .text("hi") }) { server in
                     baseURL = server.baseURL
                     let response = try await client.execute(
-                        HTTPClientRequest(url: server.baseURL), timeout: .seconds(10))
+                        HTTPClientRequest(url: server.baseURL), timeout: .hours(1))
                     #expect(String(buffer: try await response.body.collect(upTo: 1 << 20)) == "hi")
                     throw Failure()
                 }
@@ -246,7 +246,7 @@ struct TestHTTPServerTests {
     func withServerReturns() async throws {
         try await withClient { client in
             let baseURL = try await withTestHTTPServer({ _ in .text("hi") }) { server in
-                _ = try await client.execute(HTTPClientRequest(url: server.baseURL), timeout: .seconds(10))
+                _ = try await client.execute(HTTPClientRequest(url: server.baseURL), timeout: .hours(1))
                 return server.baseURL
             }
             await expectNotListening(baseURL, client)
@@ -268,6 +268,9 @@ struct TestHTTPServerTests {
     // MARK: - Helpers
 
     /// Runs `body` with a new client that does not retry failed connections, and shuts the client down.
+    ///
+    /// Its time limits (for a connection, and each request's) are an hour: on a loaded machine a queued request may
+    /// wait long for a connection; a test that hangs ends at the suite's time limit.
     private func withClient<T>(
         connectionLimit: Int = 8, _ body: (HTTPClient) async throws -> T
     ) async throws -> T {
@@ -275,6 +278,7 @@ struct TestHTTPServerTests {
         configuration.connectionPool = .init(
             idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionLimit)
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .hours(1))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let result: T
         do {
@@ -292,7 +296,7 @@ struct TestHTTPServerTests {
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<count {
                 group.addTask {
-                    let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
+                    let response = try await client.execute(HTTPClientRequest(url: url), timeout: .hours(1))
                     _ = try await response.body.collect(upTo: 1 << 20)
                     return Int(response.status.code)
                 }
@@ -307,7 +311,7 @@ struct TestHTTPServerTests {
     /// answer, or hang until the suite's time limit: the client's own timeout is far beyond it.)
     private func expectNotListening(_ baseURL: String, _ client: HTTPClient) async {
         await #expect(throws: (any Error).self) {
-            try await client.execute(HTTPClientRequest(url: baseURL + "/after-shutdown"), timeout: .seconds(3600))
+            try await client.execute(HTTPClientRequest(url: baseURL + "/after-shutdown"), timeout: .hours(1))
         }
     }
 }

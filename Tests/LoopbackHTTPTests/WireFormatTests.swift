@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Checks the bytes `TestHTTPServer` writes, with hand-written requests on one plain connection.
-@Suite("TestHTTPServer on the wire", .timeLimit(.minutes(1)))
+@Suite("TestHTTPServer on the wire", .timeLimit(.minutes(5)))
 struct WireFormatTests {
     @Test("one keep-alive connection serves several requests, and Connection: close ends it")
     func keepAlive() async throws {

@@ -34,7 +34,7 @@ private final class SessionTransport: HTTPTransport {
     }
 }
 
-@Suite("The github source over real HTTP, against the fake API served by TestHTTPServer", .timeLimit(.minutes(1)))
+@Suite("The github source over real HTTP, against the fake API served by TestHTTPServer", .timeLimit(.minutes(5)))
 struct GitHubWireTests {
     @Test("a first sync through Link pages, then a 304")
     func wire() async throws {

@@ -37,7 +37,9 @@ private struct Wire {
     }
 }
 
-private func settings(timeout: Duration = .seconds(10), maxBody: Int = 1 << 20, retries: Int = 2, concurrency: Int = 4)
+private func settings(
+    timeout: Duration = .seconds(3600), maxBody: Int = 1 << 20, retries: Int = 2, concurrency: Int = 4
+)
     -> Settings
 {
     var settings = Settings()
@@ -48,7 +50,7 @@ private func settings(timeout: Duration = .seconds(10), maxBody: Int = 1 << 20, 
     return settings
 }
 
-@Suite("HTTP on the wire: conditional requests, retries, rate limits, limits", .timeLimit(.minutes(2)))
+@Suite("HTTP on the wire: conditional requests, retries, rate limits, limits", .timeLimit(.minutes(5)))
 struct HTTPWireTests {
     @Test("validators come back byte for byte, a 304 is not_modified, never retried, and its new ETag is kept")
     func conditional() async throws {

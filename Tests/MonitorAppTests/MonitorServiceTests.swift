@@ -25,7 +25,7 @@ private final class Lines: Sendable {
     }
 }
 
-@Suite("monitor run as a long-running service", .timeLimit(.minutes(2)))
+@Suite("monitor run as a long-running service", .timeLimit(.minutes(5)))
 struct MonitorServiceTests {
     @Test("editing the feeds file while it runs: valid, then invalid, then valid again")
     func editsTheConfig() async throws {
@@ -57,19 +57,21 @@ struct MonitorServiceTests {
             tasks.addTask { try await group.run() }
             try await output.wait(for: "a polled") { $0.contains(#""feed":"a""#) }
 
+            // Each edit is saved atomically: a half-written file would be (rightly) reported as an error of its own.
             // Valid: b added, a removed.
-            try directory.write("feeds.yaml", "feeds:\n" + feed("b"))
+            try directory.write("feeds.yaml", "feeds:\n" + feed("b"), atomically: true)
             try await output.wait(for: "b polled") { $0.contains(#""feed":"b""#) }
 
             // Invalid: reported with line and column; b keeps running.
             try directory.write(
-                "feeds.yaml", "feeds:\n" + feed("b") + "  - {name: c, type: scripted, mode: sideways}\n")
+                "feeds.yaml", "feeds:\n" + feed("b") + "  - {name: c, type: scripted, mode: sideways}\n",
+                atomically: true)
             try await errors.wait(for: "the error") {
                 $0.contains("feeds.yaml:3:37: error: 'mode' must be one of replace, keep")
             }
 
             // Valid again: c starts.
-            try directory.write("feeds.yaml", "feeds:\n" + feed("b") + feed("c"))
+            try directory.write("feeds.yaml", "feeds:\n" + feed("b") + feed("c"), atomically: true)
             try await output.wait(for: "c polled") { $0.contains(#""feed":"c""#) }
 
             await group.triggerGracefulShutdown()

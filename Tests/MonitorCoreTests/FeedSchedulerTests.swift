@@ -98,7 +98,7 @@ private final class SchedulerFixture: Sendable {
     }
 }
 
-@Suite("The scheduler, on a controllable clock", .timeLimit(.minutes(2)))
+@Suite("The scheduler, on a controllable clock", .timeLimit(.minutes(5)))
 struct FeedSchedulerTests {
     @Test("a feed is polled at its interval")
     func intervals() async throws {

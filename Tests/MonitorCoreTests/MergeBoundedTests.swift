@@ -3,7 +3,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite("Bounded merge of sub-requests", .timeLimit(.minutes(1)))
+@Suite("Bounded merge of sub-requests", .timeLimit(.minutes(5)))
 struct MergeBoundedTests {
     @Test("every result arrives once, with never more than the limit running", arguments: [1, 2, 4])
     func bounded(limit: Int) async throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import MonitorYAML
 
-@Suite("Mutated input never crashes", .timeLimit(.minutes(2)))
+@Suite("Mutated input never crashes", .timeLimit(.minutes(5)))
 struct FuzzTests {
     /// A small deterministic generator, so a failure reproduces.
     struct Generator: RandomNumberGenerator {

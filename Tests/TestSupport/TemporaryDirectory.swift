@@ -15,11 +15,12 @@ public final class TemporaryDirectory: Sendable {
         try? FileManager.default.removeItem(at: url)
     }
 
-    /// Writes `text` to `name` inside the directory and returns its URL.
+    /// Writes `text` to `name` inside the directory and returns its URL; `atomically`, through a temporary file
+    /// renamed over it (as most editors save), so that a reader never sees it half written.
     @discardableResult
-    public func write(_ name: String, _ text: String) throws -> URL {
+    public func write(_ name: String, _ text: String, atomically: Bool = false) throws -> URL {
         let file = url.appendingPathComponent(name)
-        try Data(text.utf8).write(to: file)
+        try Data(text.utf8).write(to: file, options: atomically ? .atomic : [])
         return file
     }
 
