@@ -66,6 +66,26 @@ enum EONETText {
         collapsed(decodingEntities(text))
     }
 
+    /// The string that must come next, cleaned as a title (see `cleaned(_:)`); read straight from the bytes when
+    /// it is ASCII with nothing to clean.
+    static func cleaned(_ reader: inout JSONReader) throws(JSONError) -> String {
+        let span = try reader.stringText()
+        if span.ascii, !span.escaped, reader.withBytes(of: span, isClean) { return try reader.decoded(span) }
+        return cleaned(try reader.decoded(span))
+    }
+
+    /// Whether ASCII `bytes` need no clean-up: no `&`, no whitespace but single spaces between words.
+    private static func isClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var previous: UInt8 = 0x20
+        for byte in bytes {
+            if byte == UInt8(ascii: "&") || (0x09...0x0D).contains(byte) || (byte == 0x20 && previous == 0x20) {
+                return false
+            }
+            previous = byte
+        }
+        return previous != 0x20 || bytes.isEmpty
+    }
+
     /// `text` with its HTML character references decoded once: `&amp;` → `&`, `&#39;` → `'`, `&#x2F;` → `/`.
     /// An `&` that starts no known reference is left as it is.
     static func decodingEntities(_ text: String) -> String {

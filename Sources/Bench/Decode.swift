@@ -19,29 +19,26 @@ extension BenchCommand {
         @Argument(help: "An EONET v3 events document (the answer of GET /events).")
         var file: String
 
+        @Option(help: "Decode the document this many times (the time is for all of them, the counts for one).")
+        var `repeat` = 1
+
         func run() async throws {
             let started = ContinuousClock.now
-            let document = try Self.contents(of: file)
+            let document = try Document.contents(of: file)
             let size = document.count
-            let counts = try await Self.count(document: consume document)
-            let elapsed = ContinuousClock.now - started
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            let events = counts[DocumentTransport.documentCategory] ?? 0
+            var counts: [String: Int] = [:]
+            for _ in 0..<max(1, self.repeat) { counts = try await Self.count(document: document) }
+            let seconds = Document.seconds(since: started)
+            let events = (counts[DocumentTransport.documentCategory] ?? 0) * max(1, self.repeat)
             let categories = DocumentTransport.categories.compactMap { category in
                 counts[category].map { (key: category, value: JSONValue.integer($0)) }
             }
             let line = JSONValue.object([
-                ("events", .integer(events)), ("bytes", .integer(size)), ("seconds", .number(seconds)),
+                ("events", .integer(counts[DocumentTransport.documentCategory] ?? 0)), ("bytes", .integer(size)),
+                ("repeat", .integer(max(1, self.repeat))), ("seconds", .number(seconds)),
                 ("eventsPerSecond", .number((Double(events) / seconds).rounded())), ("categories", .object(categories)),
             ])
             print(line.text)
-        }
-
-        /// The bytes of `path` as one array (the file's `Data` is released before decoding starts).
-        static func contents(of path: String) throws -> [UInt8] {
-            guard let handle = FileHandle(forReadingAtPath: path) else { throw ValidationError("cannot open \(path)") }
-            defer { try? handle.close() }
-            return Array(try handle.readToEnd() ?? Data())
         }
 
         /// The number of items of each category after the eonet source polled a server holding `document`.
