@@ -8,6 +8,7 @@ import sys
 import time
 
 started = time.perf_counter()
+started_cpu = time.process_time()
 repeat = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 with open(sys.argv[1], "rb") as handle:
     text = handle.read()
@@ -17,6 +18,7 @@ for _ in range(max(1, repeat)):
         page = [page]
     counts = collections.Counter(event["type"] for event in page)
 seconds = time.perf_counter() - started
+cpu_seconds = time.process_time() - started_cpu
 events = len(page)
 print(
     json.dumps(
@@ -25,6 +27,7 @@ print(
             "bytes": len(text),
             "repeat": max(1, repeat),
             "seconds": seconds,
+            "cpuSeconds": cpu_seconds,
             "eventsPerSecond": round(events * max(1, repeat) / seconds),
             "types": dict(sorted(counts.items())),
         }

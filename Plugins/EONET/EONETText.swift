@@ -89,7 +89,10 @@ enum EONETText {
     /// `text` with its HTML character references decoded once: `&amp;` → `&`, `&#39;` → `'`, `&#x2F;` → `/`.
     /// An `&` that starts no known reference is left as it is.
     static func decodingEntities(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        let ampersand =
+            text.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "&")) }
+            ?? text.utf8.contains(UInt8(ascii: "&"))
+        guard ampersand else { return text }
         guard isASCII(text) else { return decodingEntitiesByCharacter(text) }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
@@ -100,6 +103,14 @@ enum EONETText {
             guard byte == UInt8(ascii: "&") else {
                 output.append(byte)
                 index += 1
+                continue
+            }
+            // `&amp;`, the commonest, without a lookup.
+            if index + 4 < bytes.count, bytes[index + 1] == UInt8(ascii: "a"), bytes[index + 2] == UInt8(ascii: "m"),
+                bytes[index + 3] == UInt8(ascii: "p"), bytes[index + 4] == UInt8(ascii: ";")
+            {
+                output.append(byte)
+                index += 5
                 continue
             }
             // The `;` must be within 12 characters of the `&`, the `&` included.
@@ -215,6 +226,6 @@ enum EONETText {
     }
 
     private static func isASCII(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 }
+        text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
     }
 }

@@ -13,7 +13,7 @@ extension BenchCommand {
             discussion: """
                 Reads FILE, hands it to the github source as the answer of a repository's events request (one \
                 page, no next page), counts the items per type and prints one JSON line: events, seconds (reading \
-                and decoding), eventsPerSecond and the count of each type.
+                and decoding, wall and CPU), eventsPerSecond and the count of each type.
                 """)
 
         @Argument(help: "A GitHub events page (the answer of GET /repos/OWNER/NAME/events).")
@@ -24,14 +24,17 @@ extension BenchCommand {
 
         func run() async throws {
             let started = ContinuousClock.now
+            let startedCPU = Document.cpuSeconds()
             let document = try Document.contents(of: file)
             var counts: [String: Int] = [:]
             for _ in 0..<max(1, self.repeat) { counts = try await Self.count(page: document) }
             let seconds = Document.seconds(since: started)
+            let cpuSeconds = Document.cpuSeconds() - startedCPU
             let events = counts.values.reduce(0, +)
             let line = JSONValue.object([
                 ("events", .integer(events)), ("bytes", .integer(document.count)),
                 ("repeat", .integer(max(1, self.repeat))), ("seconds", .number(seconds)),
+                ("cpuSeconds", .number(cpuSeconds)),
                 ("eventsPerSecond", .number((Double(events * max(1, self.repeat)) / seconds).rounded())),
                 ("types", .object(counts.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.integer($0.value)) })),
             ])
