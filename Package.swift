@@ -78,12 +78,13 @@ let package = Package(
             ],
             path: "Sources/StandIn"
         ),
-        /// Measures the EONET source's decoding of one events document.
+        /// Measures the EONET and GitHub sources' decoding of one events document.
         .executableTarget(
             name: "monitor-bench",
             dependencies: [
                 "MonitorCore",
                 "EONETSource",
+                "GitHubSource",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -69,7 +69,7 @@ extension EONETEvent {
         var closed: Date?
         var categories: [String] = []
         var sources: [String] = []
-        var observations: [EONETGeometry.Observation] = []
+        var track = EONETGeometry.Track()
         var index = 0
         while let key = try reader.nextKey(index) {
             index += 1
@@ -78,11 +78,11 @@ extension EONETEvent {
                 }
             } else if reader.key(key, is: "title") {
                 title = try reader.member(.key("title")) { (reader: inout JSONReader) throws(JSONError) in
-                    try reader.optionalString()
+                    try reader.null() ? nil : try EONETText.cleaned(&reader)
                 }
             } else if reader.key(key, is: "description") {
                 description = try reader.member(.key("description")) { (reader: inout JSONReader) throws(JSONError) in
-                    try reader.optionalString()
+                    try reader.null() ? nil : try EONETText.cleaned(&reader)
                 }
             } else if reader.key(key, is: "link") {
                 link = try reader.member(.key("link")) { (reader: inout JSONReader) throws(JSONError) in
@@ -101,8 +101,8 @@ extension EONETEvent {
                     try Self.references(&reader, keeping: "url")
                 }
             } else if reader.key(key, is: "geometry") {
-                observations = try reader.member(.key("geometry")) { (reader: inout JSONReader) throws(JSONError) in
-                    try EONETGeometry.observations(&reader)
+                track = try reader.member(.key("geometry")) { (reader: inout JSONReader) throws(JSONError) in
+                    try EONETGeometry.track(&reader)
                 }
             } else {
                 try reader.skipMember(key)
@@ -110,16 +110,16 @@ extension EONETEvent {
         }
         guard let id else { throw .missing("id") }
         self.init(
-            id: EONETText.trimmed(id), title: EONETText.cleaned(title ?? ""),
-            description: description.map(EONETText.cleaned).flatMap { $0.isEmpty ? nil : $0 },
+            id: EONETText.trimmed(id), title: title ?? "", description: description.flatMap { $0.isEmpty ? nil : $0 },
             link: link.map(EONETText.trimmed).flatMap { $0.isEmpty ? nil : EONETText.decodingEntities($0) },
             closed: closed,
             categories: categories.map(EONETText.trimmed),
             sources: sources.map(EONETText.trimmed).filter { !$0.isEmpty }.map(EONETText.decodingEntities))
-        var newest: EONETGeometry.Observation?
-        for observation in observations where observe(observation.geometry) { newest = observation }
+        observations = track.count
+        latest = track.newest?.geometry
+        latestMagnitude = track.newestMagnitude
         // Only the newest observation's coordinates are read, for its position.
-        if let newest, let coordinates = newest.coordinates {
+        if let newest = track.newest, let coordinates = newest.coordinates {
             var position = JSONReader(reader.bytes, at: coordinates, depth: 0)
             latest?.position = try? EONETGeometry.position(of: newest.geometry.type, &position)
         }

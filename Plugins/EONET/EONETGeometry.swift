@@ -86,20 +86,41 @@ struct EONETGeometry: Sendable, Hashable {
 // MARK: - Reading
 
 extension EONETGeometry {
+    /// What an event's list of observations comes to: how many, the newest (the last listed of the newest date)
+    /// and the newest with a magnitude.
+    struct Track: Sendable {
+        /// How many observations.
+        var count = 0
+        /// The newest, with where its coordinates are.
+        var newest: Observation?
+        /// The newest with a magnitude.
+        var newestMagnitude: EONETGeometry?
+
+        /// Takes `observation`, listed after those before, into account.
+        mutating func add(_ observation: Observation) {
+            count += 1
+            let geometry = observation.geometry
+            if geometry.magnitudeValue != nil, newestMagnitude.map({ geometry.date >= $0.date }) ?? true {
+                newestMagnitude = geometry
+            }
+            if newest.map({ geometry.date >= $0.geometry.date }) ?? true { newest = observation }
+        }
+    }
+
     /// The list of observations that must come next (or null: none), their coordinates checked and skipped.
-    static func observations(_ reader: inout JSONReader) throws(JSONError) -> [Observation] {
-        guard try !reader.null() else { return [] }
+    static func track(_ reader: inout JSONReader) throws(JSONError) -> Track {
+        var track = Track()
+        guard try !reader.null() else { return track }
         try reader.enterArray()
-        var observations: [Observation] = []
         var index = 0
         while try reader.nextElement(index) {
-            observations.append(
+            track.add(
                 try reader.member(.index(index)) { (reader: inout JSONReader) throws(JSONError) in
                     try observation(&reader)
                 })
             index += 1
         }
-        return observations
+        return track
     }
 
     /// The observation that must come next.

@@ -66,10 +66,33 @@ enum EONETText {
         collapsed(decodingEntities(text))
     }
 
+    /// The string that must come next, cleaned as a title (see `cleaned(_:)`); read straight from the bytes when
+    /// it is ASCII with nothing to clean.
+    static func cleaned(_ reader: inout JSONReader) throws(JSONError) -> String {
+        let span = try reader.stringText()
+        if span.ascii, !span.escaped, reader.withBytes(of: span, isClean) { return try reader.decoded(span) }
+        return cleaned(try reader.decoded(span))
+    }
+
+    /// Whether ASCII `bytes` need no clean-up: no `&`, no whitespace but single spaces between words.
+    private static func isClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var previous: UInt8 = 0x20
+        for byte in bytes {
+            if byte == UInt8(ascii: "&") || (0x09...0x0D).contains(byte) || (byte == 0x20 && previous == 0x20) {
+                return false
+            }
+            previous = byte
+        }
+        return previous != 0x20 || bytes.isEmpty
+    }
+
     /// `text` with its HTML character references decoded once: `&amp;` → `&`, `&#39;` → `'`, `&#x2F;` → `/`.
     /// An `&` that starts no known reference is left as it is.
     static func decodingEntities(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        let ampersand =
+            text.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "&")) }
+            ?? text.utf8.contains(UInt8(ascii: "&"))
+        guard ampersand else { return text }
         guard isASCII(text) else { return decodingEntitiesByCharacter(text) }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
@@ -80,6 +103,14 @@ enum EONETText {
             guard byte == UInt8(ascii: "&") else {
                 output.append(byte)
                 index += 1
+                continue
+            }
+            // `&amp;`, the commonest, without a lookup.
+            if index + 4 < bytes.count, bytes[index + 1] == UInt8(ascii: "a"), bytes[index + 2] == UInt8(ascii: "m"),
+                bytes[index + 3] == UInt8(ascii: "p"), bytes[index + 4] == UInt8(ascii: ";")
+            {
+                output.append(byte)
+                index += 5
                 continue
             }
             // The `;` must be within 12 characters of the `&`, the `&` included.
@@ -195,6 +226,6 @@ enum EONETText {
     }
 
     private static func isASCII(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 }
+        text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
     }
 }

@@ -151,9 +151,9 @@ extension GitHubEvent: Decodable {
         return decoder
     }
 
-    /// The events of a page, each nil that cannot be read (it still counts as seen). Throws when the body is
-    /// not a JSON array.
-    static func page(_ body: [UInt8]) throws -> [GitHubEvent?] {
+    /// `page(_:)` through `JSONDecoder` and these `Decodable` conformances: the reference the byte reader is
+    /// tested against.
+    static func decodablePage(_ body: [UInt8]) throws -> [GitHubEvent?] {
         do {
             return try decoder.decode([Lossy<GitHubEvent>].self, from: Data(body)).map(\.value)
         } catch {

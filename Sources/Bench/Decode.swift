@@ -12,36 +12,36 @@ extension BenchCommand {
             abstract: "Decode an EONET events document with the eonet source and count its events per category.",
             discussion: """
                 Reads FILE, hands it to the eonet source as the answer of one events request, counts the items per \
-                category and prints one JSON line: events, seconds (reading and decoding), eventsPerSecond and \
+                category and prints one JSON line: events, seconds and cpuSeconds (reading and decoding), eventsPerSecond and \
                 the count of each category.
                 """)
 
         @Argument(help: "An EONET v3 events document (the answer of GET /events).")
         var file: String
 
+        @Option(help: "Decode the document this many times (the time is for all of them, the counts for one).")
+        var `repeat` = 1
+
         func run() async throws {
             let started = ContinuousClock.now
-            let document = try Self.contents(of: file)
+            let startedCPU = Document.cpuSeconds()
+            let document = try Document.contents(of: file)
             let size = document.count
-            let counts = try await Self.count(document: consume document)
-            let elapsed = ContinuousClock.now - started
-            let seconds = elapsed.seconds
-            let events = counts[DocumentTransport.documentCategory] ?? 0
+            var counts: [String: Int] = [:]
+            for _ in 0..<max(1, self.repeat) { counts = try await Self.count(document: document) }
+            let seconds = Document.seconds(since: started)
+            let cpuSeconds = Document.cpuSeconds() - startedCPU
+            let events = (counts[DocumentTransport.documentCategory] ?? 0) * max(1, self.repeat)
             let categories = DocumentTransport.categories.compactMap { category in
                 counts[category].map { (key: category, value: JSONValue.integer($0)) }
             }
             let line = JSONValue.object([
-                ("events", .integer(events)), ("bytes", .integer(size)), ("seconds", .number(seconds)),
+                ("events", .integer(counts[DocumentTransport.documentCategory] ?? 0)), ("bytes", .integer(size)),
+                ("repeat", .integer(max(1, self.repeat))), ("seconds", .number(seconds)),
+                ("cpuSeconds", .number(cpuSeconds)),
                 ("eventsPerSecond", .number((Double(events) / seconds).rounded())), ("categories", .object(categories)),
             ])
             print(line.text)
-        }
-
-        /// The bytes of `path` as one array (the file's `Data` is released before decoding starts).
-        static func contents(of path: String) throws -> [UInt8] {
-            guard let handle = FileHandle(forReadingAtPath: path) else { throw ValidationError("cannot open \(path)") }
-            defer { try? handle.close() }
-            return Array(try handle.readToEnd() ?? Data())
         }
 
         /// The number of items of each category after the eonet source polled a server holding `document`.
@@ -59,20 +59,19 @@ extension BenchCommand {
             let context = PollContext(
                 feed: "bench", options: options, http: http, values: SourceValues([:]),
                 logger: logger, clock: .system, concurrency: 2)
-            var items: [String: Item] = [:]
+            // Only the document's category answers with events, so each event comes once: counted as it comes.
+            var counts: [String: Int] = [:]
             for try await update in EONETSource(options: options).updates(context) {
                 switch update {
                 case .items(let batch):
-                    for item in batch { items[item.id] = item }
+                    for item in batch {
+                        for group in item.groups { counts[group, default: 0] += 1 }
+                    }
                 case .failure(let failure):
                     throw ValidationError("the eonet source could not decode the document: \(failure.message)")
                 default:
                     break
                 }
-            }
-            var counts: [String: Int] = [:]
-            for item in items.values {
-                for group in item.groups { counts[group, default: 0] += 1 }
             }
             return counts
         }

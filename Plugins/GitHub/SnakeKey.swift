@@ -1,0 +1,58 @@
+import Foundation
+import MonitorCore
+
+/// A key of GitHub's JSON compared as `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase` would compare it:
+/// `created_at` and `createdAt` both name `createdAt`.
+struct SnakeKey {
+    /// The key as written (escapes decoded).
+    private let raw: JSONText
+    /// The key converted from snake case, for a key that is not plain lowercase snake case; nil for a plain key,
+    /// which is compared byte for byte.
+    private let converted: String?
+    /// The document.
+    private let reader: JSONReader
+
+    /// The key `raw` of `reader`'s document.
+    init(_ raw: JSONText, in reader: JSONReader) {
+        self.raw = raw
+        self.reader = reader
+        let plain = !raw.escaped && raw.ascii && reader.withBytes(of: raw, Self.isPlain)
+        converted = plain ? nil : Self.convertFromSnakeCase(reader.string(raw))
+    }
+
+    /// Whether the key names the field whose snake-case name is `snake` (`created_at`).
+    func `is`(_ snake: StaticString) -> Bool {
+        guard let converted else { return reader.key(raw, is: snake) }
+        return converted == Self.convertFromSnakeCase(snake.description)
+    }
+
+    /// Lowercase letters and digits, with single underscores between them.
+    private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last, first != UInt8(ascii: "_"), last != UInt8(ascii: "_")
+        else { return false }
+        var previous: UInt8 = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): break
+            case UInt8(ascii: "_") where previous != UInt8(ascii: "_"): break
+            default: return false
+            }
+            previous = byte
+        }
+        return true
+    }
+
+    /// Foundation's conversion: leading and trailing underscores kept, the words between them joined, the first
+    /// lowercased and the others capitalized.
+    static func convertFromSnakeCase(_ key: String) -> String {
+        guard !key.isEmpty, let first = key.firstIndex(where: { $0 != "_" }) else { return key }
+        var last = key.index(before: key.endIndex)
+        while last > first, key[last] == "_" { key.formIndex(before: &last) }
+        let words = key[first...last].split(separator: "_")
+        let joined =
+            words.count == 1
+            ? String(key[first...last])
+            : ([words[0].lowercased()] + words[1...].map { $0.capitalized }).joined()
+        return String(key[..<first]) + joined + String(key[key.index(after: last)...])
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+@testable import MonitorCore
+
+@Suite("The JSON reader: what it accepts, what it skips, and the dates it reads")
+struct JSONReaderTests {
+    /// Skips the whole document, checking it; nil when it is JSON, else the error's message.
+    static func check(_ text: String) -> String? {
+        var reader = JSONReader(Array(text.utf8))
+        do throws(JSONError) {
+            try reader.skip()
+            try reader.end()
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test(
+        "valid JSON is skipped whole, as JSONSerialization accepts it",
+        arguments: [
+            "0", "-0", "1.5e+3", "-12.25E-2", "true", "false", "null", #""""#,
+            #""a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00""#,
+            "[]", "{}", " [ 1 , [ ] , { } ] ", #"{"a": {"b": [null, {"c": "d"}]}, "e": -1}"#, "\t\n\r [\"é🌋\"]",
+        ])
+    func valid(_ text: String) throws {
+        #expect(Self.check(text) == nil)
+        #expect(try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed) is Any)
+    }
+
+    @Test(
+        "what is not JSON is refused, as JSONSerialization refuses it",
+        arguments: [
+            ("", "not valid JSON: the body is empty"),
+            ("01", "not valid JSON: unexpected '1' after the document at byte 2"),
+            ("1.", "not valid JSON: the body ends inside a value, after 2 bytes"),
+            ("1.e5", "not valid JSON: a malformed number at byte 1"),
+            ("+1", "not valid JSON: unexpected '+' at byte 1"),
+            (".5", "not valid JSON: unexpected '.' at byte 1"),
+            ("[1 2]", "not valid JSON: expected ',' or ']' at byte 4"),
+            (#"{"a" 1}"#, "not valid JSON: expected ':' at byte 6"),
+            ("{1: 2}", "not valid JSON: expected a key in quotes at byte 2"),
+            (#"{"a": 1]"#, "not valid JSON: expected ',' or '}' at byte 8"),
+            ("[1}", "not valid JSON: expected ',' or ']' at byte 3"),
+            ("nul", "not valid JSON: the body ends inside a value, after 3 bytes"),
+            ("True", "not valid JSON: unexpected 'T' at byte 1"),
+            (#""\x""#, #"not valid JSON: unknown escape '\x' at byte 2"#),
+            (#""\u12g4""#, #"not valid JSON: a \u escape needs four hex digits at byte 2"#),
+            ("\"a\nb\"", "not valid JSON: a control character inside a string at byte 3"),
+            (#""abc"#, "not valid JSON: the body ends inside a value, after 4 bytes"),
+            ("[[[", "not valid JSON: the body ends inside a value, after 3 bytes"),
+            ("[] []", "not valid JSON: unexpected '[' after the document at byte 4"),
+        ])
+    func invalid(text: String, message: String) {
+        #expect(Self.check(text) == message)
+        #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) == nil)
+    }
+
+    @Test("a trailing comma is refused, as RFC 8259 says (Foundation's parsers accept it)")
+    func trailingComma() {
+        #expect(Self.check("[1,]") == "not valid JSON: unexpected ']' at byte 4")
+        #expect(Self.check(#"{"a": 1,}"#) == "not valid JSON: expected a key in quotes at byte 9")
+    }
+
+    @Test("512 nested lists and objects are read, 513 are not, and a million are refused at the 513th")
+    func depth() {
+        func nested(_ depth: Int) -> String {
+            (0..<depth).map { $0 % 2 == 0 ? "[" : #"{"k":"# }.joined() + "1"
+                + (0..<depth).reversed().map { $0 % 2 == 0 ? "]" : "}" }.joined()
+        }
+        #expect(Self.check(nested(512)) == nil)
+        #expect(Self.check(nested(513)) == "lists and objects nested deeper than 512 levels")
+        #expect(
+            Self.check(String(repeating: "[", count: 1_000_000)) == "lists and objects nested deeper than 512 levels")
+    }
+
+    @Test("strings are unescaped, with surrogate pairs, and checked as UTF-8")
+    func strings() throws {
+        var reader = JSONReader(Array(#"["a\r\nb\t\"\\\/ \u00e9\u00C9 \ud83d\ude00 é🌋", "\udc00", "\ud800x"]"#.utf8))
+        try reader.enterArray()
+        #expect(try reader.nextElement(0))
+        #expect(try reader.string() == "a\r\nb\t\"\\/ éÉ 😀 é🌋")
+        #expect(try reader.nextElement(1))
+        #expect(throws: JSONError(.syntax(#"a \u escape of a lone surrogate"#, 53))) { try reader.string() }
+        var invalid = JSONReader([0x22, 0xC3, 0x28, 0x22])
+        #expect(throws: JSONError(.syntax("a string that is not valid UTF-8", 1))) { try invalid.string() }
+    }
+
+    @Test("a date of the fixed shape reads as Foundation reads it; other shapes are left to it")
+    func fixedDates() {
+        var mismatches: [String] = []
+        var seconds = -2_208_988_800  // 1900-01-01
+        while seconds < 4_102_444_800 {  // 2100-01-01
+            let date = Date(timeIntervalSince1970: Double(seconds))
+            let text = ISO8601.string(date)
+            let fixed = Array(text.utf8).withUnsafeBufferPointer { ISO8601.fixedDate($0) }
+            if fixed != date || ISO8601.date(text) != date || ISO8601.fixedString(date) != text {
+                mismatches.append(text)
+            }
+            seconds += 86_399 * 3 + 7_777
+        }
+        #expect(mismatches == [])
+        for text in [
+            "2025-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-01-01T24:00:00Z", "2024-01-01T00:00:60Z",
+            "2024-01-01T00:00:00.5Z", "2024-01-01T00:00:00+01:00", "2024-01-01 00:00:00Z", "2024-01-01T00:00:00z",
+        ] {
+            #expect(Array(text.utf8).withUnsafeBufferPointer { ISO8601.fixedDate($0) } == nil, "\(text)")
+        }
+        #expect(
+            ISO8601.fixedString(Date(timeIntervalSince1970: 0.5)) == ISO8601.string(Date(timeIntervalSince1970: 0.5)))
+    }
+}
