@@ -32,6 +32,10 @@ public protocol FeedSource: Sendable {
     /// The details `monitor events` shows as columns after the date, in order (default: none).
     static var detailColumns: [String] { get }
 
+    /// What the source's API adds to the core's HTTP rules (its rate-limit resources, poll interval, rate limits
+    /// told only in a message); the default adds nothing.
+    static var httpPolicy: any HTTPSourcePolicy { get }
+
     /// A detail whose values the report counts per group (`PollReport.GroupCount.breakdown`), such as EONET's
     /// `status` (open or closed); nil (the default) for none.
     static var breakdownDetail: String? { get }
@@ -48,6 +52,8 @@ extension FeedSource {
     public static var detailColumns: [String] { [] }
 
     public static var breakdownDetail: String? { nil }
+
+    public static var httpPolicy: any HTTPSourcePolicy { GenericHTTPPolicy() }
 }
 
 /// How the items of a poll combine with those stored.

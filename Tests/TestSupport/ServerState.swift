@@ -12,6 +12,10 @@ struct ServerState: Sendable {
     var connections: [ObjectIdentifier: any Channel] = [:]
     /// Whether shutdown has begun: new connections are closed at once.
     var isShutDown = false
+    /// Responses whose connection closed before they were complete (a client gave up on them).
+    var abandoned = 0
+    /// Tasks waiting for `abandoned` to reach a count.
+    var abandonWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     mutating func requestStarted(_ request: RecordedRequest) {
         requests.append(request)
@@ -21,5 +25,13 @@ struct ServerState: Sendable {
 
     mutating func requestFinished() {
         inFlight -= 1
+    }
+
+    /// Counts a response given up on; returns the waiters to resume (outside the lock).
+    mutating func requestAbandoned() -> [CheckedContinuation<Void, Never>] {
+        abandoned += 1
+        let ready = abandonWaiters.filter { $0.count <= abandoned }.map(\.continuation)
+        abandonWaiters.removeAll { $0.count <= abandoned }
+        return ready
     }
 }
