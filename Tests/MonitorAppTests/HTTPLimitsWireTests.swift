@@ -21,7 +21,9 @@ struct FarOffHold: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-@Suite("HTTP limits on the wire: the timeout bounds the body, timing headers are capped, odd answers fail clearly")
+@Suite(
+    "HTTP limits on the wire: the timeout bounds the body, timing headers are capped, odd answers fail clearly",
+    .timeLimit(.minutes(1)))
 struct HTTPLimitsWireTests {
     @Test("a body trickled one byte at a time fails at the timeout, and the request is ended and its slot released")
     func trickledBody() async throws {
@@ -33,12 +35,14 @@ struct HTTPLimitsWireTests {
             let feed = wire.feed("slow", urls: ["\(server.baseURL)/trickle", "\(server.baseURL)/ok"])
             let report = await wire.poll(feed)
             #expect(report.status == .partial)
-            #expect(report.error == "group 'trickle': GET \(server.baseURL)/trickle: timed out after 1s")
+            let timedOut = "group 'trickle': GET \(server.baseURL)/trickle: timed out after 1s"
+            #expect(report.error == timedOut)
             // The one slot (global concurrency 1) was released: the second URL was fetched after the first gave up.
             #expect(report.items == 2)
             #expect(server.requests.map(\.path) == ["/trickle", "/ok"])
-            // The client closed the connection of the trickling response before it was complete.
-            await server.waitForAbandonedResponses(1)
+            // The client closed the connection of the trickling response before it was complete (waited for only
+            // when it timed out, else the test would wait for an event that never comes).
+            if report.error == timedOut { await server.waitForAbandonedResponses(1) }
             #expect(server.abandonedResponses == 1)
         }
         try await wire.shutdown()
