@@ -184,6 +184,17 @@ public final class HTTPClientTransport: HTTPTransport {
         {
             return "unknown host"
         }
+        if text.contains("Connection reset by peer") { return "the server reset the connection" }
+        if text.contains("Broken pipe") { return "the server closed the connection" }
+        if text.contains("Network is unreachable") || text.contains("No route to host") {
+            return "the server cannot be reached"
+        }
+        if text.contains("certificate") || text.contains("Certificate") {
+            return "the server's TLS certificate is not trusted"
+        }
+        if text.contains("NIOSSL") || text.contains("handshakeFailed") || text.contains("BoringSSL") {
+            return "the TLS handshake failed"
+        }
         return "connection failed (\(TerminalText.sanitized(redacted(text, request.headers)).prefix(160)))"
     }
 

@@ -91,4 +91,29 @@ struct RateBudgetWireTests {
         }
         try await wire.shutdown()
     }
+
+    @Test("200 feeds with one token polled at once, 8 requests in flight, spend exactly the 50 the server allows")
+    func manyFeeds() async throws {
+        let reset = Int(Date().timeIntervalSince1970) + 1800
+        let api = LimitedAPI(limits: ["Bearer ghp_many": 50], reset: reset)
+        let wire = try Wire(settings: settings(retries: 0, concurrency: 8))
+        try await withTestHTTPServer({ api.answer($0) }) { server in
+            let reports = await withTaskGroup(of: PollReport.Status.self) { group in
+                for index in 0..<200 {
+                    let feed = PollHarness.feed(
+                        GitHubSource.self, name: "f\(index)",
+                        options: [
+                            "repo": .string("o/r\(index)"), "api": .string(server.baseURL),
+                            "token": .string("ghp_many"),
+                        ])
+                    group.addTask { await wire.poll(GitHubSource.self, feed).status }
+                }
+                return await group.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+            }
+            #expect(api.requests == ["Bearer ghp_many": 50])
+            #expect(server.requests.count == 50)
+            #expect(reports == [.ok: 50, .failed: 150])
+        }
+        try await wire.shutdown()
+    }
 }
