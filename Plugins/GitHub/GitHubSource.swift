@@ -7,6 +7,9 @@ public struct GitHubSource: FeedSource {
     public static let summary =
         "Activity of a GitHub repository, organisation or user, or of the top repositories of a search"
 
+    /// GitHub's rate-limit resources, `X-Poll-Interval` and secondary rate limit.
+    public static var httpPolicy: any HTTPSourcePolicy { GitHubHTTPPolicy() }
+
     /// The keys of which exactly one says what the feed follows.
     static let targets = ["repo", "org", "user", "search"]
 

@@ -53,10 +53,10 @@ extension BenchCommand {
                 transport: PageTransport(page: page), policy: HTTPPolicy(settings: Settings()),
                 limiters: [AsyncSemaphore(limit: 2)], logger: logger)
             let context = PollContext(
-                feed: "bench", options: options, http: http, stored: .empty, values: SourceValues([:]),
+                feed: "bench", options: options, http: http, values: SourceValues([:]),
                 logger: logger, clock: .system, concurrency: 2)
             var counts: [String: Int] = [:]
-            for try await update in GitHubSource(options: options).poll(context) {
+            for try await update in GitHubSource(options: options).updates(context) {
                 if case .items(let items) = update {
                     for item in items { counts[item.groups.first ?? "?", default: 0] += 1 }
                 }

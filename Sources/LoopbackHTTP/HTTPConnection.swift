@@ -73,7 +73,11 @@ enum HTTPConnection {
             channel.close(promise: nil)
         }
         if unanswered {
-            state.withLockedValue { $0.requestFinished() }
+            let waiters = state.withLockedValue { state in
+                state.requestFinished()
+                return state.requestAbandoned()
+            }
+            for waiter in waiters { waiter.resume() }
         }
     }
 
@@ -101,6 +105,19 @@ enum HTTPConnection {
 
         var parts: [HTTPServerResponsePart] = [.head(head)]
         let mayHaveBody = request.method != .HEAD && head.status.mayHaveResponseBody
+        if let interval = response.trickle, mayHaveBody, !response.body.isEmpty {
+            try await outbound.write(.head(head))
+            for byte in response.body.dropLast() {
+                try await Task.sleep(for: interval)
+                try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: [byte]))))
+            }
+            try await Task.sleep(for: interval)
+            finishing()
+            try await outbound.write(contentsOf: [
+                .body(.byteBuffer(ByteBuffer(bytes: [response.body.last!]))), .end(nil),
+            ])
+            return keepAlive
+        }
         if mayHaveBody && !response.body.isEmpty {
             var body = ByteBuffer(bytes: response.body)
             while body.readableBytes > 0 {

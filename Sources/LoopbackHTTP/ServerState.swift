@@ -22,6 +22,10 @@ struct ServerState: Sendable {
         var condition: @Sendable (_ inFlight: Int, _ requests: Int) -> Bool
         var continuation: CheckedContinuation<Void, any Error>
     }
+    /// Responses whose connection closed before they were complete (a client gave up on them).
+    var abandoned = 0
+    /// Tasks waiting for `abandoned` to reach a count.
+    var abandonWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     mutating func requestStarted(_ request: RecordedRequest) {
         requests.append(request)
@@ -42,5 +46,13 @@ struct ServerState: Sendable {
             waiters[id] = nil
             waiter.continuation.resume()
         }
+    }
+
+    /// Counts a response given up on; returns the waiters to resume (outside the lock).
+    mutating func requestAbandoned() -> [CheckedContinuation<Void, Never>] {
+        abandoned += 1
+        let ready = abandonWaiters.filter { $0.count <= abandoned }.map(\.continuation)
+        abandonWaiters.removeAll { $0.count <= abandoned }
+        return ready
     }
 }

@@ -131,6 +131,22 @@ public final class TestHTTPServer: Sendable {
         }
     }
 
+    /// How many responses the server gave up because their connection closed before they were complete (a client
+    /// that timed out on a hanging or trickling response, or a shutdown).
+    public var abandonedResponses: Int { state.withLockedValue { $0.abandoned } }
+
+    /// Waits until ``abandonedResponses`` is at least `count`.
+    public func waitForAbandonedResponses(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLockedValue { state in
+                guard state.abandoned < count else { return true }
+                state.abandonWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
     /// Clears ``requests`` and ``maxInFlight`` (which starts again from the requests in flight now, 0 when idle).
     public func resetCounters() {
         state.withLockedValue { state in

@@ -15,6 +15,9 @@ public struct TestResponse: Sendable {
     ///
     /// The request stays in flight until the client closes the connection or the server shuts down.
     public var hang: Bool
+    /// When set, the body is sent one byte at a time, each after waiting this long (a slow server), with the
+    /// head first, at once.
+    public var trickle: Duration?
 
     /// Makes a response.
     public init(
@@ -25,6 +28,14 @@ public struct TestResponse: Sendable {
         self.body = body
         self.delay = delay
         self.hang = false
+        self.trickle = nil
+    }
+
+    /// A response whose `body` is sent one byte every `interval` after the head (with its `Content-Length`).
+    public static func trickling(_ body: String, every interval: Duration) -> TestResponse {
+        var response = TestResponse.text(body)
+        response.trickle = interval
+        return response
     }
 
     /// A response with `text` as its body and `Content-Type: application/json` (unless `headers` has a

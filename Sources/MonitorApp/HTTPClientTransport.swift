@@ -5,6 +5,11 @@ import NIOCore
 import NIOHTTP1
 
 /// The core's HTTP seam on AsyncHTTPClient.
+///
+/// A request's `timeout` bounds the whole exchange, from sending it to the last byte of the body: AsyncHTTPClient's
+/// deadline covers the response head only, so the body is read under a timer of our own that cancels the request
+/// (and closes its connection) when it fires. No error this transport throws is built from a request header's
+/// value: a header that HTTP cannot carry is refused by name, and AsyncHTTPClient's errors become sentences.
 public final class HTTPClientTransport: HTTPTransport {
     private let client: HTTPClient
 
@@ -17,10 +22,13 @@ public final class HTTPClientTransport: HTTPTransport {
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, concurrency)
         let amount = TimeAmount.milliseconds(timeout.milliseconds)
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: amount, read: amount)
-        configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
+        configuration.redirectConfiguration = .follow(max: Self.maximumRedirects, allowCycles: false)
         configuration.httpVersion = .automatic
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
+
+    /// How many redirects a request follows.
+    static let maximumRedirects = 5
 
     /// Closes the client's connections.
     public func shutdown() async throws {
@@ -28,22 +36,26 @@ public final class HTTPClientTransport: HTTPTransport {
     }
 
     public func send(_ request: MonitorCore.HTTPRequest) async throws -> HTTPResponse {
-        var outgoing = HTTPClientRequest(url: request.url)
-        outgoing.method = HTTPMethod(rawValue: request.method)
         for field in request.headers {
-            outgoing.headers.add(name: field.name, value: field.value)
-        }
-        let deadline = NIODeadline.now() + .milliseconds(request.timeout.milliseconds)
-        do {
-            let response = try await client.execute(outgoing, deadline: deadline)
-            if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > request.maxBody {
-                throw TransportError.bodyTooLarge(limit: request.maxBody)
+            if let problem = Self.problem(name: field.name, value: field.value) {
+                throw TransportError.invalid(problem)
             }
-            let body = try await response.body.collect(upTo: request.maxBody)
-            return HTTPResponse(
-                status: Int(response.status.code),
-                headers: MonitorCore.HTTPHeaders(response.headers.map { ($0.name, $0.value) }),
-                body: Array(body.readableBytesView))
+        }
+        let deadline = ContinuousClock.now + request.timeout
+        do {
+            return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
+                group.addTask { try await self.exchange(request) }
+                group.addTask {
+                    // The timer of the whole exchange; nil when it fires first.
+                    try await Task.sleep(until: deadline, clock: .continuous)
+                    return nil
+                }
+                let first = try await group.next() ?? nil
+                // Cancelling the exchange cancels its request and closes the connection; the group waits for it.
+                group.cancelAll()
+                guard let response = first else { throw TransportError.timeout }
+                return response
+            }
         } catch let error as TransportError {
             throw error
         } catch is NIOTooManyBytesError {
@@ -51,29 +63,116 @@ public final class HTTPClientTransport: HTTPTransport {
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as HTTPClientError {
+            if error == .cancelled, Task.isCancelled { throw CancellationError() }
             throw Self.translate(error)
         } catch {
-            throw TransportError.connection(Self.describe(error))
+            throw TransportError.connection(Self.describe(error, request: request))
         }
     }
 
-    private static func translate(_ error: HTTPClientError) -> TransportError {
+    /// Sends `outgoing` and reads its whole body.
+    private func exchange(_ request: MonitorCore.HTTPRequest) async throws -> HTTPResponse {
+        var outgoing = HTTPClientRequest(url: request.url)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for field in request.headers {
+            outgoing.headers.add(name: field.name, value: field.value)
+        }
+        // AHC's own deadline only bounds the head, a little after our timer so that ours decides.
+        let deadline = NIODeadline.now() + .milliseconds(request.timeout.milliseconds + 1000)
+        let response = try await client.execute(outgoing, deadline: deadline)
+        if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > request.maxBody {
+            throw TransportError.bodyTooLarge(limit: request.maxBody)
+        }
+        let body = try await response.body.collect(upTo: request.maxBody)
+        return HTTPResponse(
+            status: Int(response.status.code),
+            headers: MonitorCore.HTTPHeaders(response.headers.map { ($0.name, $0.value) }),
+            body: Array(body.readableBytesView))
+    }
+
+    /// Why a header field cannot be sent, naming the field but never showing its value; nil when it can.
+    static func problem(name: String, value: String) -> String? {
+        let token = Set("!#$%&'*+-.^_`|~".unicodeScalars)
+        let shownName = TerminalText.sanitized(String(name.prefix(60)))
+        if name.isEmpty
+            || !name.unicodeScalars.allSatisfy({
+                $0.isASCII
+                    && ($0.properties.isAlphabetic
+                        || ("0"..."9").contains($0) || token.contains($0))
+            })
+        {
+            return "the request header name '\(shownName)' is not a valid HTTP header name"
+        }
+        // RFC 9110: visible characters, spaces and tabs; no CR, LF, NUL or other control character.
+        if value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) {
+            return "the value of the request header '\(shownName)' contains a control character (not shown)"
+        }
+        return nil
+    }
+
+    /// A sentence for an AsyncHTTPClient error; never its description, which can carry header values.
+    static func translate(_ error: HTTPClientError) -> TransportError {
         switch error {
-        case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .getConnectionFromPoolTimeout:
+        case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .getConnectionFromPoolTimeout,
+            .tlsHandshakeTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
             return .timeout
         case .remoteConnectionClosed:
             return .connection("the server closed the connection")
         case .invalidURL, .emptyHost, .emptyScheme:
             return .invalid("invalid URL")
         case .cancelled:
-            return .connection("cancelled")
+            return .connection("the request was cancelled")
+        case .redirectCycleDetected:
+            return .connection("the server's redirects lead in a circle")
+        case .redirectLimitReached:
+            return .connection("the server redirected more than \(maximumRedirects) times")
+        case .proxyAuthenticationRequired:
+            return .connection("the proxy asks for authentication")
+        case .invalidProxyResponse:
+            return .connection("the proxy's answer is not valid")
+        case .bodyLengthMismatch, .contentLengthMissing, .chunkedSpecifiedMultipleTimes,
+            .identityCodingIncorrectlyPresent, .incompatibleHeaders, .httpEndReceivedAfterHeadWith1xx:
+            return .connection("the server's answer is not valid HTTP")
+        case .uncleanShutdown:
+            return .connection("the connection ended before the answer was complete")
         default:
-            return .connection(describe(error))
+            break
+        }
+        // The cases with a payload (header names and values, a scheme) are told apart by their code alone.
+        let code = codeName(of: error)
+        switch code {
+        case "invalidHeaderFieldValues":
+            return .invalid("a request header value contains a character HTTP does not allow (not shown)")
+        case "invalidHeaderFieldNames":
+            return .invalid("a request header name contains a character HTTP does not allow")
+        case "unsupportedScheme":
+            return .invalid("the URL's scheme is not http or https")
+        case "serverOfferedUnsupportedApplicationProtocol":
+            return .connection("the server offered a protocol other than HTTP/1.1 and HTTP/2")
+        default:
+            return .connection("the HTTP client failed (\(words(code)))")
         }
     }
 
-    /// A short, readable description of a connection failure.
-    private static func describe(_ error: any Error) -> String {
+    /// `redirectCycleDetected` of `HTTPClientError.redirectCycleDetected(…)`: the code, without any payload.
+    static func codeName(of error: HTTPClientError) -> String {
+        let text = String(describing: error)
+        let name = text.hasPrefix("HTTPClientError.") ? text.dropFirst("HTTPClientError.".count) : Substring(text)
+        return String(name.prefix { $0.isLetter || $0.isNumber })
+    }
+
+    /// `some code` of `someCode`.
+    static func words(_ code: String) -> String {
+        var text = ""
+        for character in code {
+            if character.isUppercase, !text.isEmpty { text.append(" ") }
+            text.append(character.lowercased())
+        }
+        return text
+    }
+
+    /// A short, readable description of a connection failure, without any of the request's header values.
+    static func describe(_ error: any Error, request: MonitorCore.HTTPRequest) -> String {
         let text = String(describing: error)
         if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused" }
         if text.contains("nodename nor servname") || text.contains("Name or service not known")
@@ -81,6 +180,30 @@ public final class HTTPClientTransport: HTTPTransport {
         {
             return "unknown host"
         }
-        return "connection failed (\(TerminalText.sanitized(text).prefix(160)))"
+        if text.contains("Connection reset by peer") { return "the server reset the connection" }
+        if text.contains("Broken pipe") { return "the server closed the connection" }
+        if text.contains("Network is unreachable") || text.contains("No route to host") {
+            return "the server cannot be reached"
+        }
+        if text.contains("certificate") || text.contains("Certificate") {
+            return "the server's TLS certificate is not trusted"
+        }
+        if text.contains("NIOSSL") || text.contains("handshakeFailed") || text.contains("BoringSSL") {
+            return "the TLS handshake failed"
+        }
+        return "connection failed (\(TerminalText.sanitized(redacted(text, request.headers)).prefix(160)))"
+    }
+
+    /// `text` with every header value of `headers` (and every line of one) that appears in it replaced by `…`.
+    static func redacted(_ text: String, _ headers: MonitorCore.HTTPHeaders) -> String {
+        var text = text
+        for field in headers {
+            let pieces =
+                [field.value] + field.value.split(whereSeparator: { $0.isNewline || $0 == "\0" }).map(String.init)
+            for piece in pieces.sorted(by: { $0.count > $1.count }) where piece.count >= 4 {
+                text = text.replacingOccurrences(of: piece, with: "…")
+            }
+        }
+        return text
     }
 }

@@ -3,7 +3,8 @@ import MonitorCore
 
 /// The listing of `monitor status`, as pure functions.
 public enum StatusListing {
-    /// A table of feeds: name, type, status, last poll, items, then the last error of each that has one.
+    /// A table of feeds: name, type, status, last poll, items, then the last error of each that has one and when
+    /// and why a server holds each held-back feed back.
     public static func text(_ records: [FeedRecord], now: Date) -> String {
         guard !records.isEmpty else { return "no feeds\n" }
         let rows = records.map { record in
@@ -20,7 +21,20 @@ public enum StatusListing {
                 output += "\(record.name): \(TerminalText.sanitized(error))\(streak)\n"
             }
         }
+        for record in records {
+            if let line = holdLine(record, now: now) { output += "\(record.name): \(line)\n" }
+        }
         return output
+    }
+
+    /// `held back until 05:12:00 UTC (rate limit exhausted)` while a server holds the feed back; nil otherwise.
+    public static func holdLine(_ record: FeedRecord, now: Date) -> String? {
+        guard let until = record.notBefore, until > now else { return nil }
+        let full = FetchError.format(until)
+        // The day is left out when it is today's (a hold lasts an hour at most).
+        let time = full.prefix(10) == FetchError.format(now).prefix(10) ? String(full.dropFirst(11)) : full
+        let reason = record.holdReason.map { " (\(TerminalText.sanitized($0)))" } ?? ""
+        return "held back until \(time)\(reason)"
     }
 
     /// A record as JSON.
@@ -31,6 +45,7 @@ public enum StatusListing {
             ("lastSuccess", record.lastSuccess.map(JSONValue.date) ?? .null), ("error", .optional(record.lastError)),
             ("failures", .integer(record.failures)), ("items", .integer(record.itemCount)),
             ("notBefore", record.notBefore.map(JSONValue.date) ?? .null),
+            ("holdReason", record.notBefore == nil ? .null : .optional(record.holdReason)),
         ])
     }
 

@@ -40,6 +40,10 @@ public protocol FeedSource: Sendable {
 
     /// Recorded answers with what the source must make of them, run by the generic examples test.
     static var examples: [SourceExample] { get }
+
+    /// What the source's API adds to the core's HTTP rules (its rate-limit resources, poll interval, rate limits
+    /// told only in a message); the default adds nothing.
+    static var httpPolicy: any HTTPSourcePolicy { get }
 }
 
 extension FeedSource {
@@ -55,6 +59,8 @@ extension FeedSource {
     public static var breakdown: Breakdown? { nil }
 
     public static var examples: [SourceExample] { [] }
+
+    public static var httpPolicy: any HTTPSourcePolicy { GenericHTTPPolicy() }
 }
 
 /// How the items of a poll combine with those stored.

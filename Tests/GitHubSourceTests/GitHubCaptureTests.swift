@@ -129,8 +129,9 @@ struct GitHubCaptureTests {
         #expect(exhausted.remaining == 0)
         let secondary = try Captures.headers("github-403-secondary-rate-limit-2018.txt")
         #expect(secondary["retry-after"] == "60")
-        let modern = try #require(
-            RateLimit(headers: try Captures.headers("github-modern-response-headers-2026-01-07.txt")))
-        #expect(modern.resource == "code_search")
+        let modern = HTTPResponse(
+            status: 200, headers: try Captures.headers("github-modern-response-headers-2026-01-07.txt"))
+        #expect(RateLimit(headers: modern.headers)?.resource == nil)
+        #expect(GitHubSource.httpPolicy.rateLimitResource(of: modern) == "code_search")
     }
 }

@@ -86,7 +86,7 @@ struct GitHubSummaryTests {
     func rateLimit(line: String, limit: Int, remaining: Int, resource: String) throws {
         let headers = GitHubFixtures.rateLimitHeaders(
             limit: limit, remaining: remaining, reset: ManualClock.start.addingTimeInterval(720), resource: resource)
-        let limit = try #require(RateLimit(headers: headers))
+        let limit = try #require(RateLimit(headers: headers, resource: resource))
         let report = PollReport(
             feed: "rx", type: "github", status: .notModified, requests: 1, notModified: 1, started: ManualClock.start,
             rateLimit: limit)

@@ -8,16 +8,17 @@ import TestSupport
 import Testing
 
 /// Polls scripted feeds through the real HTTP stack (AsyncHTTPClient) against a real server on 127.0.0.1.
-private struct Wire {
+struct Wire {
     let harness: PollHarness
     let transport: HTTPClientTransport
     let runner: PollRunner
 
-    init(settings: Settings = Settings()) throws {
+    init(settings: Settings = Settings(), clock: PollClock = .system) throws {
         harness = try PollHarness(settings: settings)
         transport = HTTPClientTransport(timeout: settings.timeout, concurrency: settings.concurrency)
         var runner = PollRunner(
-            store: harness.store, transport: transport, settings: settings, logger: Logger(label: "test"))
+            store: harness.store, transport: transport, settings: settings, clock: clock,
+            logger: Logger(label: "test"))
         runner.policy.retryBaseDelay = .milliseconds(10)
         self.runner = runner
     }
@@ -32,12 +33,17 @@ private struct Wire {
         await runner.poll(feed, source: ScriptedSource(options: feed.options))
     }
 
+    /// Polls `feed` with a source of type `Source`.
+    func poll<Source: FeedSource>(_ source: Source.Type, _ feed: FeedConfig) async -> PollReport {
+        await runner.poll(feed, source: Source(options: feed.options))
+    }
+
     func shutdown() async throws {
         try await transport.shutdown()
     }
 }
 
-private func settings(
+func settings(
     timeout: Duration = .seconds(3600), maxBody: Int = 1 << 20, retries: Int = 2, concurrency: Int = 4
 )
     -> Settings

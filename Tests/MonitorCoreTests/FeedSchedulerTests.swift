@@ -45,12 +45,13 @@ private final class SchedulerFixture: Sendable {
         feeds = Task { await scheduler.run() }
     }
 
-    func entry(_ name: String, url: String, interval: Duration = .seconds(60), signature: String = "1")
-        -> FeedScheduler.Entry
-    {
+    func entry(
+        _ name: String, url: String, interval: Duration = .seconds(60), signature: String = "1",
+        source: any FeedSource.Type = ScriptedSource.self
+    ) -> FeedScheduler.Entry {
         let feed = PollHarness.feed(
             ScriptedSource.self, name: name, options: ["urls": .list([url]), "interval": .duration(interval)])
-        return FeedScheduler.Entry(feed: feed, source: ScriptedSource(options: feed.options), signature: signature)
+        return FeedScheduler.Entry(feed: feed, source: source.init(options: feed.options), signature: signature)
     }
 
     /// The offsets from the start, in seconds, of the polls scheduled for `feed`.
@@ -144,7 +145,9 @@ struct FeedSchedulerTests {
             return HTTPResponse(status: 200, headers: ["X-Poll-Interval": "120"], body: Array("1".utf8))
         }
         let fixture = try SchedulerFixture(transport: transport)
-        await fixture.scheduler.apply([fixture.entry("a", url: "http://x/a", interval: .seconds(60))])
+        await fixture.scheduler.apply([
+            fixture.entry("a", url: "http://x/a", interval: .seconds(60), source: PollIntervalSource.self)
+        ])
         try await fixture.run(steps: 2)
         try await fixture.waitForScheduled("a", count: 4)
         // 0: ok, X-Poll-Interval 120 → 120; there 503 Retry-After 900 → not before 1020; then 120 later.
@@ -206,4 +209,26 @@ struct FeedSchedulerTests {
         await fixture.finish()
         #expect(fixture.scheduler.feeds == [])
     }
+}
+
+/// The scripted source with a policy that reads `X-Poll-Interval`, as GitHub's does.
+private struct PollIntervalSource: FeedSource {
+    struct Policy: HTTPSourcePolicy {
+        func pollInterval(of response: HTTPResponse) -> Duration? {
+            response.headers["X-Poll-Interval"].flatMap { Int($0) }.map { .seconds($0) }
+        }
+    }
+
+    static let type = ScriptedSource.type
+    static let summary = ScriptedSource.summary
+    static let options = ScriptedSource.options
+    static var httpPolicy: any HTTPSourcePolicy { Policy() }
+
+    let scripted: ScriptedSource
+
+    init(options: FeedOptions) { scripted = ScriptedSource(options: options) }
+
+    var retention: ItemRetention { scripted.retention }
+
+    func poll(_ context: PollContext) -> AsyncThrowingStream<SourceUpdate, any Error> { scripted.poll(context) }
 }

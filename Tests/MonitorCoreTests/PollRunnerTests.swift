@@ -126,7 +126,7 @@ struct PollRunnerTests {
     @Test("an exhausted rate limit fails at once with the reset time, and the feed is not polled before it")
     func rateLimited() async throws {
         let harness = try PollHarness()
-        let reset = Date().addingTimeInterval(3600).timeIntervalSince1970.rounded()
+        let reset = Date().addingTimeInterval(1800).timeIntervalSince1970.rounded()
         let transport = StubTransport { _ in
             HTTPResponse(
                 status: 403,

@@ -18,6 +18,8 @@ public struct PollRunner: Sendable {
     public var policy: HTTPPolicy
     /// The limit of requests in flight across all feeds.
     public var globalLimiter: AsyncSemaphore
+    /// The rate-limit budgets all feeds polled by this runner share (per API origin and credential).
+    public var budgets = RateBudgets()
     /// The clock.
     public var clock: PollClock
     /// The logger.
@@ -66,7 +68,8 @@ public struct PollRunner: Sendable {
 
         let limit = concurrency(of: feed)
         let http = FeedHTTP(
-            transport: transport, policy: policy, limiters: [AsyncSemaphore(limit: limit), globalLimiter],
+            transport: transport, policy: policy, sourcePolicy: type(of: source).httpPolicy, budgets: budgets,
+            limiters: [AsyncSemaphore(limit: limit), globalLimiter],
             validators: snapshot.validators, rateLimit: snapshot.record?.rateLimit, clock: clock, logger: logger)
         let values = SourceValues(snapshot.values)
         let context = PollContext(
@@ -86,7 +89,9 @@ public struct PollRunner: Sendable {
         record.lastPoll = clock.now()
         // A failed poll waits for every exhausted limit; one that went on (a search served from its cache)
         // only for the default one.
-        record.notBefore = thrown == nil ? http.notBefore : http.latestBlock
+        let hold = thrown == nil ? http.hold : http.latestHold
+        record.notBefore = hold?.until
+        record.holdReason = hold?.reason
         record.rateLimit = http.rateLimit ?? record.rateLimit
         record.minimumInterval = http.minimumInterval ?? record.minimumInterval
         let statistics = http.statistics

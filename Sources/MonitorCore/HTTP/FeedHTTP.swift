@@ -27,37 +27,49 @@ public final class FeedHTTP: Sendable {
         var statistics = Statistics()
         var validators: [ValidatorKey: Validators]
         var updated: [ValidatorKey: Validators] = [:]
-        /// The latest rate limit of each resource (`x-ratelimit-resource`: `core`, `search`…).
+        /// The latest rate limit of each resource (`core`, `search`…).
         var rateLimits: [String: RateLimit] = [:]
-        /// Before when each resource must not be asked again.
-        var blocked: [String: Date] = [:]
+        /// Until when, and why, each resource must not be asked again.
+        var blocked: [String: Hold] = [:]
         var minimumInterval: Duration?
     }
+
+    /// Until when, and why, a server holds requests back.
+    public typealias Hold = RateBudgets.Hold
 
     /// The resource of a request that names none, and of a response that says none.
     public static let defaultResource = "core"
 
     private let transport: any HTTPTransport
     private let policy: HTTPPolicy
+    private let sourcePolicy: any HTTPSourcePolicy
+    private let budgets: RateBudgets
     private let limiters: [AsyncSemaphore]
     private let clock: PollClock
     private let logger: Logger
     private let state: Mutex<State>
 
     /// A client sending through `transport`, holding a permit of each of `limiters` (the feed's, then the
-    /// global one) while a request is in flight, starting from the stored `validators`.
+    /// global one) while a request is in flight, starting from the stored `validators` and `rateLimit`.
+    /// `sourcePolicy` adds what the source's API says beyond the generic headers; `budgets` are the rate limits
+    /// shared with the other feeds of the run (by default this client's own).
     public init(
-        transport: any HTTPTransport, policy: HTTPPolicy, limiters: [AsyncSemaphore],
-        validators: [ValidatorKey: Validators] = [:], rateLimit: RateLimit? = nil, clock: PollClock = .system,
-        logger: Logger
+        transport: any HTTPTransport, policy: HTTPPolicy, sourcePolicy: any HTTPSourcePolicy = GenericHTTPPolicy(),
+        budgets: RateBudgets = RateBudgets(), limiters: [AsyncSemaphore], validators: [ValidatorKey: Validators] = [:],
+        rateLimit: RateLimit? = nil, clock: PollClock = .system, logger: Logger
     ) {
         self.transport = transport
         self.policy = policy
+        self.sourcePolicy = sourcePolicy
+        self.budgets = budgets
         self.limiters = limiters
         self.clock = clock
         self.logger = logger
         var initial = State(validators: validators)
-        if let rateLimit { initial.rateLimits[rateLimit.resource ?? Self.defaultResource] = rateLimit }
+        if var rateLimit {
+            rateLimit.reset = rateLimit.reset.map { HTTPPolicy.capped($0, now: clock.now()) }
+            initial.rateLimits[rateLimit.resource ?? Self.defaultResource] = rateLimit
+        }
         state = Mutex(initial)
     }
 
@@ -69,19 +81,24 @@ public final class FeedHTTP: Sendable {
     public var rateLimit: RateLimit? {
         state.withLock { $0.rateLimits[Self.defaultResource] ?? $0.rateLimits.sorted { $0.key < $1.key }.first?.value }
     }
-    /// The time before which the feed must not be polled again because its default resource is exhausted
-    /// (rate limit, `Retry-After`).
-    public var notBefore: Date? { state.withLock { $0.blocked[Self.defaultResource] } }
+    /// Until when and why the feed must not be polled again because its default resource is held back (rate
+    /// limit, `Retry-After`).
+    public var hold: Hold? { state.withLock { $0.blocked[Self.defaultResource] } }
+    /// The latest hold of any resource.
+    public var latestHold: Hold? { state.withLock { $0.blocked.values.max { $0.until < $1.until } } }
+    /// The time before which the feed must not be polled again because its default resource is exhausted.
+    public var notBefore: Date? { hold?.until }
     /// The latest time before which any resource must not be asked again.
-    public var latestBlock: Date? { state.withLock { $0.blocked.values.max() } }
-    /// The shortest poll interval the server asked for (`X-Poll-Interval`).
+    public var latestBlock: Date? { latestHold?.until }
+    /// The shortest poll interval the server asked for (the source policy's, e.g. `X-Poll-Interval`), at most
+    /// ``HTTPPolicy/maximumPollInterval``.
     public var minimumInterval: Duration? { state.withLock { $0.minimumInterval } }
 
-    /// GETs `url` with `headers`. `credential` is the secret the headers carry, if any: validators are kept
-    /// per URL and credential. `resource` names the rate limit the request counts against (GitHub's
-    /// `x-ratelimit-resource`): an exhausted one fails the request at once without sending it, while the
-    /// others go on. A 304 is returned (never retried), not thrown; an error status, a rate limit or a failure
-    /// after the retries is thrown as a `FetchError`.
+    /// GETs `url` with `headers`. `credential` is the secret the headers carry, if any: validators are kept per
+    /// URL and credential, and rate limits per origin and credential. `resource` names the rate limit the request
+    /// counts against (GitHub's `core`, `search`): an exhausted one fails the request at once without sending
+    /// it, while the others go on. A 304 is returned (never retried), not thrown, unless the request sent no
+    /// validator; an error status, a rate limit or a failure after the retries is thrown as a `FetchError`.
     public func get(
         _ url: String, headers: HTTPHeaders = [:], credential: String? = nil,
         resource: String = FeedHTTP.defaultResource
@@ -93,7 +110,7 @@ public final class FeedHTTP: Sendable {
             try Task.checkCancellation()
             if let blocked = blockedUntil(resource) {
                 throw FetchError(
-                    url: url, reason: .rateLimited(until: blocked, detail: "rate limit exhausted"), attempts: attempts,
+                    url: url, reason: .rateLimited(until: blocked.until, detail: blocked.reason), attempts: attempts,
                     timeout: policy.timeout)
             }
             var request = HTTPRequest(url: url, headers: headers, timeout: policy.timeout, maxBody: policy.maxBody)
@@ -102,11 +119,19 @@ public final class FeedHTTP: Sendable {
                 if let etag = validators.etag { request.headers.set("If-None-Match", etag) }
                 if let lastModified = validators.lastModified { request.headers.set("If-Modified-Since", lastModified) }
             }
+            let conditional = request.headers["If-None-Match"] != nil || request.headers["If-Modified-Since"] != nil
+            let budget = RateBudgets.Key(url: url, credential: credential, resource: resource)
             attempts += 1
             let started = clock.now()
             let response: HTTPResponse
             do {
-                response = try await send(request)
+                response = try await send(request, budget: budget, resource: resource, credential: credential)
+            } catch let hold as HeldBack {
+                attempts -= 1
+                holdBack(resource, hold.hold)
+                throw FetchError(
+                    url: url, reason: .rateLimited(until: hold.hold.until, detail: hold.hold.reason),
+                    attempts: attempts, timeout: policy.timeout)
             } catch let error as TransportError {
                 let failure = FetchError(
                     url: url, reason: .transport(error), attempts: attempts, timeout: policy.timeout)
@@ -119,9 +144,11 @@ public final class FeedHTTP: Sendable {
             }
             let elapsed = Int(clock.now().timeIntervalSince(started) * 1000)
             logger.debug("GET", metadata: ["url": "\(url)", "status": "\(response.status)", "ms": "\(elapsed)"])
-            record(response, resource: resource)
+            let answered = answeredResource(response, requested: resource)
 
             switch response.status {
+            case 304 where !conditional:
+                throw FetchError(url: url, reason: .unrequestedNotModified, attempts: attempts, timeout: policy.timeout)
             case 304:
                 state.withLock { state in
                     state.statistics.notModified += 1
@@ -146,7 +173,7 @@ public final class FeedHTTP: Sendable {
             }
 
             if let limited = rateLimitFailure(
-                response, url: url, resource: resource, attempts: attempts, waited: waitedRetryAfter)
+                response, url: url, resource: answered, budget: budget, attempts: attempts, waited: waitedRetryAfter)
             {
                 switch limited {
                 case .wait(let duration):
@@ -172,22 +199,35 @@ public final class FeedHTTP: Sendable {
 
     // MARK: - Sending
 
-    private func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// A request the shared budget did not let through.
+    private struct HeldBack: Error {
+        var hold: Hold
+    }
+
+    /// Sends `request` once a permit of each limiter is held and `budget` has a request left, and learns what
+    /// the answer says of the rate limit before the permits are released.
+    private func send(_ request: HTTPRequest, budget: RateBudgets.Key, resource: String, credential: String?)
+        async throws -> HTTPResponse
+    {
         var held: [AsyncSemaphore] = []
         defer { held.reversed().forEach { $0.release() } }
         for limiter in limiters {
             try await limiter.acquire()
             held.append(limiter)
         }
+        // Asked only now, with the permits held: feeds waiting for a slot learn what the ones before them spent.
+        if let hold = try await budgets.spend(budget, now: clock.now()) { throw HeldBack(hold: hold) }
         do {
             let response = try await transport.send(request)
             state.withLock { state in
                 state.statistics.requests += 1
                 state.statistics.bytes += response.body.count
             }
+            record(response, resource: resource, url: request.url, credential: credential, budget: budget)
             return response
         } catch {
             state.withLock { $0.statistics.requests += 1 }
+            budgets.settle(budget, answer: nil)
             throw error
         }
     }
@@ -206,56 +246,93 @@ public final class FeedHTTP: Sendable {
         case fail(FetchError)
     }
 
-    private func blockedUntil(_ resource: String) -> Date? {
+    private func blockedUntil(_ resource: String) -> Hold? {
         state.withLock { state in
-            if let until = state.blocked[resource], until > clock.now() { return until }
-            if let limit = state.rateLimits[resource], limit.remaining == 0, let reset = limit.reset,
-                reset > clock.now()
-            {
-                return reset
+            let now = clock.now()
+            if let hold = state.blocked[resource], hold.until > now { return hold }
+            if let limit = state.rateLimits[resource], limit.remaining == 0, let reset = limit.reset, reset > now {
+                let hold = Hold(until: reset, reason: "rate limit exhausted")
+                state.blocked[resource] = hold
+                return hold
             }
             return nil
         }
     }
 
-    private func record(_ response: HTTPResponse, resource: String) {
+    private func holdBack(_ resource: String, _ hold: Hold) {
         state.withLock { state in
-            if let limit = RateLimit(headers: response.headers) { state.rateLimits[limit.resource ?? resource] = limit }
-            if let seconds = response.headers["X-Poll-Interval"].flatMap({ Int($0.trimmingWhitespace()) }), seconds > 0
-            {
-                state.minimumInterval = max(state.minimumInterval ?? .zero, .seconds(seconds))
-            }
+            if let existing = state.blocked[resource], existing.until >= hold.until { return }
+            state.blocked[resource] = hold
+        }
+    }
+
+    /// The rate limit `response` counted against: the one the source's policy reads from it, else `requested`.
+    private func answeredResource(_ response: HTTPResponse, requested: String) -> String {
+        sourcePolicy.rateLimitResource(of: response).flatMap { $0.isEmpty ? nil : $0 } ?? requested
+    }
+
+    /// Learns the rate limit and poll interval of `response`, here and in the shared budget, and ends its request
+    /// in `budget`.
+    private func record(
+        _ response: HTTPResponse, resource: String, url: String, credential: String?, budget: RateBudgets.Key
+    ) {
+        let now = clock.now()
+        let answered = answeredResource(response, requested: resource)
+        var limit = RateLimit(headers: response.headers, resource: answered)
+        if let reset = limit?.reset { limit?.reset = HTTPPolicy.capped(reset, now: now) }
+        if let limit { state.withLock { $0.rateLimits[answered] = limit } }
+        if answered == resource {
+            budgets.settle(budget, answer: limit)
+        } else {
+            // The answer names another resource than the request did: the request ends in its own budget, the
+            // limit is learned in the named one's.
+            budgets.settle(budget, answer: nil)
+            var named = budget
+            named.resource = answered
+            if let limit { budgets.learn(limit, for: named) }
+        }
+        if let interval = sourcePolicy.pollInterval(of: response), interval > .zero {
+            let capped = min(interval, HTTPPolicy.maximumPollInterval)
+            state.withLock { $0.minimumInterval = max($0.minimumInterval ?? .zero, capped) }
         }
     }
 
     private func rateLimitFailure(
-        _ response: HTTPResponse, url: String, resource: String, attempts: Int, waited: Bool
+        _ response: HTTPResponse, url: String, resource: String, budget: RateBudgets.Key, attempts: Int, waited: Bool
     ) -> Limited? {
         guard [403, 429, 503].contains(response.status) else { return nil }
         let now = clock.now()
-        let fail = { (until: Date, detail: String) -> Limited in
-            let key = RateLimit(headers: response.headers)?.resource ?? resource
-            self.state.withLock { state in state.blocked[key] = max(state.blocked[key] ?? until, until) }
+        let fail = { (until: Date, reason: String, detail: String) -> Limited in
+            let hold = Hold(until: HTTPPolicy.capped(until, now: now), reason: reason)
+            self.holdBack(resource, hold)
+            var key = budget
+            key.resource = resource
+            self.budgets.hold(key, hold)
             return .fail(
                 FetchError(
-                    url: url, reason: .rateLimited(until: until, detail: detail), attempts: attempts,
+                    url: url, reason: .rateLimited(until: hold.until, detail: detail), attempts: attempts,
                     timeout: self.policy.timeout))
         }
         if let retryAfter = response.headers["Retry-After"].flatMap({ Self.retryAfter($0, now: now) }) {
             if retryAfter <= policy.shortRetryAfter, !waited { return .wait(max(retryAfter, .zero)) }
-            let seconds = Double(retryAfter.components.seconds)
+            let wait = max(retryAfter.seconds, 1)
             return fail(
-                now.addingTimeInterval(max(seconds, 1)),
+                now.addingTimeInterval(wait), "HTTP \(response.status) asked to retry later",
                 "HTTP \(response.status): the server asked to retry after \(DurationFormat.string(retryAfter))")
         }
         guard response.status != 503 else { return nil }
         let limit = RateLimit(headers: response.headers)
         if limit?.remaining == 0 {
             let until = limit?.reset ?? now.addingTimeInterval(60)
-            return fail(until, "HTTP \(response.status): rate limit exhausted (x-ratelimit-remaining: 0)")
+            return fail(
+                until, "rate limit exhausted",
+                "HTTP \(response.status): rate limit exhausted (x-ratelimit-remaining: 0)"
+            )
         }
-        if let message = Self.message(in: response.body), message.lowercased().contains("secondary rate limit") {
-            return fail(now.addingTimeInterval(60), "HTTP \(response.status): secondary rate limit")
+        if let hidden = sourcePolicy.hiddenRateLimit(of: response, message: Self.message(in: response.body)) {
+            return fail(
+                now.addingTimeInterval(max(hidden.wait.seconds, 1)), hidden.reason,
+                "HTTP \(response.status): \(hidden.reason)")
         }
         return nil
     }
@@ -263,13 +340,17 @@ public final class FeedHTTP: Sendable {
     /// A `Retry-After` value: seconds, or an HTTP date.
     static func retryAfter(_ value: String, now: Date) -> Duration? {
         let text = value.trimmingWhitespace()
-        if let seconds = Int(text) { return .seconds(max(0, seconds)) }
+        let cap = HTTPPolicy.maximumHold.seconds
+        if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) {
+            // Digits only (RFC 9110); a number too large for any type is still "very long".
+            return .seconds(min(Double(text) ?? cap, cap))
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: text) else { return nil }
-        return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
+        return .seconds(min(max(0, date.timeIntervalSince(now).rounded(.up)), cap))
     }
 
     /// The `message` of a JSON error body, or a short text body, made safe for a terminal.

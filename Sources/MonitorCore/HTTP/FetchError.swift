@@ -12,6 +12,8 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         case transport(TransportError)
         /// The limit of the poll was used up before this request could be sent.
         case notSent(String)
+        /// The server answered 304 Not Modified to a request that sent no validator: nothing was fetched.
+        case unrequestedNotModified
     }
 
     /// The URL asked.
@@ -51,6 +53,8 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
             return "GET \(url): \(detail)"
         case .notSent(let detail):
             return "GET \(url): not sent: \(detail)"
+        case .unrequestedNotModified:
+            return "GET \(url): answered 304 Not Modified to a request without validators"
         }
     }
 

@@ -1,8 +1,17 @@
-/// How the core sends requests: identity, limits, retries.
+import Foundation
+
+/// How the core sends requests: identity, limits, retries, and how far a server's timing headers are believed.
 public struct HTTPPolicy: Sendable {
+    /// The longest a server can hold a feed back: a `Retry-After` (seconds or an HTTP date), an
+    /// `X-RateLimit-Reset` or a source's own rate limit is cut to one hour from the answer. GitHub's limits reset
+    /// within the hour, so a longer wait is a broken or hostile server and would lock the feed out for good.
+    public static let maximumHold: Duration = .seconds(3600)
+    /// The longest poll interval a server can ask for (GitHub's `X-Poll-Interval`): one hour, for the same reason.
+    public static let maximumPollInterval: Duration = .seconds(3600)
+
     /// The `User-Agent` of every request.
     public var userAgent: String
-    /// The time limit of one request.
+    /// The time limit of one request, from sending it to the last byte of its body.
     public var timeout: Duration
     /// The largest body accepted.
     public var maxBody: Int
@@ -24,5 +33,17 @@ public struct HTTPPolicy: Sendable {
         retryBaseDelay = .milliseconds(500)
         retryMaxDelay = .seconds(30)
         shortRetryAfter = .seconds(5)
+    }
+
+    /// `until`, but no later than ``maximumHold`` after `now`.
+    public static func capped(_ until: Date, now: Date) -> Date {
+        min(until, now.addingTimeInterval(maximumHold.seconds))
+    }
+
+    /// A stored hold as far as it is believed: no later than ``maximumHold`` after the poll that learned it
+    /// (`lastPoll`), so that a date stored by an older version (`2099`) does not lock the feed out.
+    public static func believed(notBefore: Date?, lastPoll: Date?) -> Date? {
+        guard let notBefore, let lastPoll else { return nil }
+        return capped(notBefore, now: lastPoll)
     }
 }

@@ -57,11 +57,12 @@ public struct RateLimit: Sendable, Hashable, Codable {
     public var remaining: Int?
     /// When the window resets.
     public var reset: Date?
-    /// Which limit (`core`, `search`).
+    /// Which limit (`core`, `search`): the request's, or the one the source's policy reads from the response.
     public var resource: String?
 
-    /// The rate limit read from `x-ratelimit-*` headers, when there are any.
-    public init?(headers: HTTPHeaders) {
+    /// The rate limit read from the generic `x-ratelimit-limit`, `-remaining` and `-reset` headers, when there
+    /// are any; `resource` is the request's (a source's policy may name another).
+    public init?(headers: HTTPHeaders, resource: String? = nil) {
         // A count below zero means nothing: such a header is ignored ("-1/-5 remaining" would be shown).
         let count = { (name: String) in
             headers[name].flatMap { Int($0.trimmingWhitespace()) }.flatMap { $0 >= 0 ? $0 : nil }
@@ -71,9 +72,9 @@ public struct RateLimit: Sendable, Hashable, Codable {
         guard remaining != nil || limit != nil else { return nil }
         self.limit = limit
         self.remaining = remaining
-        self.reset = headers["x-ratelimit-reset"].flatMap { TimeInterval($0.trimmingWhitespace()) }.map {
-            Date(timeIntervalSince1970: $0)
-        }
-        self.resource = headers["x-ratelimit-resource"]
+        // Seconds since 1970; a far-off one is cut where it is used (`HTTPPolicy.maximumHold`).
+        self.reset = headers["x-ratelimit-reset"].flatMap { TimeInterval($0.trimmingWhitespace()) }
+            .flatMap { $0.isFinite && $0 >= 0 ? Date(timeIntervalSince1970: $0) : nil }
+        self.resource = resource
     }
 }

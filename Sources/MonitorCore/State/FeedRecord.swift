@@ -18,8 +18,11 @@ public struct FeedRecord: Sendable, Hashable, Codable {
     public var lastError: String?
     /// How many polls in a row failed.
     public var failures: Int
-    /// Before this time the feed must not be polled (rate limit, `Retry-After`).
+    /// Before this time the feed must not be polled (rate limit, `Retry-After`); never more than
+    /// `HTTPPolicy.maximumHold` after `lastPoll`.
     public var notBefore: Date?
+    /// Why the server holds the feed back until `notBefore`, in a few words (`rate limit exhausted`).
+    public var holdReason: String?
     /// The shortest interval the server allows between polls.
     public var minimumInterval: Duration?
     /// The server's rate limit as last reported.

@@ -138,6 +138,9 @@ public final class StateStore: Sendable {
                     );
                     """)
         }
+        migrator.registerMigration("v2: why a feed is held back") { db in
+            try db.execute(sql: "ALTER TABLE feed ADD COLUMN holdReason TEXT")
+        }
         return migrator
     }
 
@@ -209,8 +212,13 @@ public final class StateStore: Sendable {
         record.lastNew = (row["lastNew"] as Double?).map(Date.init(timeIntervalSince1970:))
         record.lastError = row["lastError"]
         record.failures = row["failures"]
-        record.notBefore = (row["notBefore"] as Double?).map(Date.init(timeIntervalSince1970:))
-        record.minimumInterval = (row["minimumInterval"] as Double?).map { Duration.milliseconds(Int64($0 * 1000)) }
+        // A hold or an interval beyond the caps (stored by an older version) is not believed.
+        record.notBefore = HTTPPolicy.believed(
+            notBefore: (row["notBefore"] as Double?).map(Date.init(timeIntervalSince1970:)), lastPoll: record.lastPoll)
+        record.holdReason = record.notBefore == nil ? nil : row["holdReason"]
+        record.minimumInterval = (row["minimumInterval"] as Double?).map {
+            Duration.milliseconds(Int64(min($0, HTTPPolicy.maximumPollInterval.seconds) * 1000))
+        }
         record.rateLimit = (row["rateLimit"] as String?).flatMap {
             try? JSONDecoder().decode(RateLimit.self, from: Data($0.utf8))
         }
@@ -253,8 +261,8 @@ public final class StateStore: Sendable {
                 sql: """
                     INSERT OR REPLACE INTO feed
                         (name, type, status, lastPoll, lastSuccess, lastNew, lastError, failures, notBefore,
-                         minimumInterval, rateLimit, itemCount)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                         minimumInterval, rateLimit, itemCount, holdReason)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     feed, record.type, record.status, record.lastPoll?.timeIntervalSince1970,
@@ -262,7 +270,7 @@ public final class StateStore: Sendable {
                     record.failures, record.notBefore?.timeIntervalSince1970,
                     record.minimumInterval?.seconds,
                     try record.rateLimit.map { String(decoding: try encoder.encode($0), as: UTF8.self) },
-                    record.itemCount,
+                    record.itemCount, record.holdReason,
                 ])
             if let items = commit.items {
                 let keep = Set(items.map(\.id))

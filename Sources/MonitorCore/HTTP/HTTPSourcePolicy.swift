@@ -1,0 +1,30 @@
+/// What one API adds to the core's generic HTTP rules, supplied by its source (`FeedSource.httpPolicy`).
+///
+/// The core keeps the generic parts: validators, retries, `Retry-After`, 429 and 503, the `x-ratelimit-*`
+/// counts and the caps of ``HTTPPolicy``. A source names here what only its API says: which rate limit an answer
+/// counted against, the poll interval it asks for, and error answers that are rate limits without saying so in
+/// headers. Whatever a policy returns is capped like the generic headers.
+public protocol HTTPSourcePolicy: Sendable {
+    /// The rate limit `response` counted against, when the API names it (GitHub's `x-ratelimit-resource`);
+    /// nil: the one the request named.
+    func rateLimitResource(of response: HTTPResponse) -> String?
+    /// The shortest poll interval `response` asks for (GitHub's `X-Poll-Interval`); nil: none.
+    func pollInterval(of response: HTTPResponse) -> Duration?
+    /// Whether the error `response` (whose short `message` is given) is a rate limit its headers do not show,
+    /// such as GitHub's secondary rate limit: how long to hold back and why; nil: it is not.
+    func hiddenRateLimit(of response: HTTPResponse, message: String?) -> (wait: Duration, reason: String)?
+}
+
+extension HTTPSourcePolicy {
+    public func rateLimitResource(of response: HTTPResponse) -> String? { nil }
+    public func pollInterval(of response: HTTPResponse) -> Duration? { nil }
+    public func hiddenRateLimit(of response: HTTPResponse, message: String?) -> (wait: Duration, reason: String)? {
+        nil
+    }
+}
+
+/// The policy of a source whose API needs nothing beyond the generic rules.
+public struct GenericHTTPPolicy: HTTPSourcePolicy {
+    /// The generic policy.
+    public init() {}
+}

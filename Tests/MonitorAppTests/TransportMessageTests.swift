@@ -1,0 +1,61 @@
+import AsyncHTTPClient
+import MonitorCore
+import Testing
+
+@testable import MonitorApp
+
+@Suite("AsyncHTTPClient's errors become sentences that never carry a request header's value")
+struct TransportMessageTests {
+    @Test(
+        "errors with a payload are told apart by their code alone",
+        arguments: [
+            (
+                HTTPClientError.invalidHeaderFieldValues(["Bearer ghp_first\nghp_second"]),
+                TransportError.invalid("a request header value contains a character HTTP does not allow (not shown)")
+            ),
+            (
+                HTTPClientError.invalidHeaderFieldNames(["X-Bad\nName"]),
+                TransportError.invalid("a request header name contains a character HTTP does not allow")
+            ),
+            (HTTPClientError.unsupportedScheme("ftp"), TransportError.invalid("the URL's scheme is not http or https")),
+            (
+                HTTPClientError.redirectCycleDetected,
+                TransportError.connection("the server's redirects lead in a circle")
+            ),
+            (
+                HTTPClientError.redirectLimitReached,
+                TransportError.connection("the server redirected more than 5 times")
+            ),
+            (HTTPClientError.deadlineExceeded, TransportError.timeout),
+            (
+                HTTPClientError.writeAfterRequestSent,
+                TransportError.connection("the HTTP client failed (write after request sent)")
+            ),
+        ])
+    func translated(_ error: HTTPClientError, _ expected: TransportError) {
+        #expect(HTTPClientTransport.translate(error) == expected)
+    }
+
+    @Test("a header field HTTP cannot carry is named, never shown")
+    func problems() {
+        #expect(HTTPClientTransport.problem(name: "Authorization", value: "Bearer ghp_x") == nil)
+        #expect(
+            HTTPClientTransport.problem(name: "Authorization", value: "Bearer ghp_a\rghp_b")
+                == "the value of the request header 'Authorization' contains a control character (not shown)")
+        #expect(
+            HTTPClientTransport.problem(name: "Authorization", value: "Bearer \u{0}")
+                == "the value of the request header 'Authorization' contains a control character (not shown)")
+        #expect(HTTPClientTransport.problem(name: "X-Tab", value: "a\tb") == nil)
+        #expect(
+            HTTPClientTransport.problem(name: "Bad Name", value: "v")
+                == "the request header name 'Bad Name' is not a valid HTTP header name")
+    }
+
+    @Test("any other error's text has every header value, and every line of one, taken out")
+    func redacted() {
+        let headers: MonitorCore.HTTPHeaders = ["Authorization": "Bearer ghp_first\nghp_second", "Accept": "*/*"]
+        #expect(
+            HTTPClientTransport.redacted(#"failed(["Bearer ghp_first\nghp_second"], ghp_second)"#, headers)
+                == #"failed(["…\n…"], …)"#)
+    }
+}

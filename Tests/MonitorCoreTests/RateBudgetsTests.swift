@@ -1,0 +1,94 @@
+import Foundation
+import MonitorCore
+import TestSupport
+import Testing
+
+@Suite("Shared rate budgets: keys, requests in flight, windows and holds", .timeLimit(.minutes(1)))
+struct RateBudgetsTests {
+    let now = Date(timeIntervalSince1970: 1_795_323_600)
+
+    func limit(remaining: Int, reset: Date) -> RateLimit {
+        var headers = HTTPHeaders()
+        headers.add("x-ratelimit-limit", "5000")
+        headers.add("x-ratelimit-remaining", "\(remaining)")
+        headers.add("x-ratelimit-reset", "\(Int(reset.timeIntervalSince1970))")
+        return RateLimit(headers: headers)!
+    }
+
+    @Test("a key is the origin, a fingerprint of the credential and the resource; never the credential")
+    func keys() {
+        let key = RateBudgets.Key(
+            url: "HTTPS://API.GitHub.com/repos/a/b/events?x=1", credential: "ghp_x", resource: "core")
+        #expect(key.origin == "https://api.github.com:443")
+        #expect(key.credential == ValidatorKey.fingerprint("ghp_x"))
+        #expect(!key.credential.contains("ghp_x"))
+        #expect(
+            key == RateBudgets.Key(url: "https://api.github.com:443/users/u", credential: "ghp_x", resource: "core"))
+        #expect(key != RateBudgets.Key(url: "https://api.github.com/x", credential: "ghp_y", resource: "core"))
+        #expect(key != RateBudgets.Key(url: "https://api.github.com/x", credential: "ghp_x", resource: "search"))
+        #expect(key != RateBudgets.Key(url: "http://api.github.com/x", credential: "ghp_x", resource: "core"))
+        #expect(RateBudgets.Key(url: "http://h/x", credential: nil, resource: "core").credential == "")
+    }
+
+    @Test("requests in flight count against what is left; one that may not fit waits for their answers")
+    func inFlight() async throws {
+        let budgets = RateBudgets()
+        let key = RateBudgets.Key(url: "https://api.test/a", credential: "t", resource: "core")
+        let reset = now.addingTimeInterval(600)
+        // Nothing known: both go.
+        #expect(try await budgets.spend(key, now: now) == nil)
+        #expect(try await budgets.spend(key, now: now) == nil)
+        // The server counted both when it answered the first (1 left): with the second in flight, a third waits.
+        budgets.settle(key, answer: limit(remaining: 1, reset: reset))
+        async let third = budgets.spend(key, now: now)
+        // The second's answer was counted before the first's: 2 left by it, 1 by the least. The third goes.
+        budgets.settle(key, answer: limit(remaining: 2, reset: reset))
+        #expect(try await third == nil)
+        budgets.settle(key, answer: limit(remaining: 0, reset: reset))
+        #expect(
+            try await budgets.spend(key, now: now) == RateBudgets.Hold(until: reset, reason: "rate limit exhausted"))
+        // At the reset the window is new and the count unknown.
+        #expect(try await budgets.spend(key, now: reset) == nil)
+        // A late answer from the old window changes nothing; the new one's count holds.
+        budgets.settle(key, answer: limit(remaining: 1, reset: reset.addingTimeInterval(3600)))
+        budgets.learn(limit(remaining: 0, reset: reset), for: key)
+        #expect(try await budgets.spend(key, now: reset) == nil)
+        budgets.settle(key, answer: limit(remaining: 0, reset: reset.addingTimeInterval(3600)))
+        #expect(
+            try await budgets.spend(key, now: reset)
+                == RateBudgets.Hold(until: reset.addingTimeInterval(3600), reason: "rate limit exhausted"))
+    }
+
+    @Test("a hold closes the budget until it ends; an earlier hold does not shorten a later one")
+    func holds() async throws {
+        let budgets = RateBudgets()
+        let key = RateBudgets.Key(url: "https://api.test/a", credential: nil, resource: "core")
+        let later = RateBudgets.Hold(until: now.addingTimeInterval(60), reason: "secondary rate limit")
+        budgets.hold(key, later)
+        budgets.hold(key, RateBudgets.Hold(until: now.addingTimeInterval(5), reason: "HTTP 429 asked to retry later"))
+        #expect(try await budgets.spend(key, now: now.addingTimeInterval(30)) == later)
+        #expect(try await budgets.spend(key, now: now.addingTimeInterval(60)) == nil)
+    }
+}
+
+@Suite("Without its source's policy, the core follows only the generic HTTP rules")
+struct GenericHTTPPolicyTests {
+    @Test("a 403 saying 'secondary rate limit' and X-Poll-Interval mean nothing to a source without GitHub's policy")
+    func genericRules() async throws {
+        let harness = try PollHarness()
+        let transport = StubTransport { request in
+            request.url.hasSuffix("/a")
+                ? HTTPResponse(
+                    status: 403, headers: ["x-ratelimit-resource": "search"],
+                    body: Array(#"{"message":"You have exceeded a secondary rate limit."}"#.utf8))
+                : HTTPResponse(status: 200, headers: ["X-Poll-Interval": "600"], body: Array("1".utf8))
+        }
+        let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(["http://x/a", "http://x/b"])])
+        let report = await harness.poll(ScriptedSource.self, feed: feed, transport: transport).report
+        #expect(report.status == .partial)
+        #expect(
+            report.error == "group 'a': GET http://x/a: HTTP 403 Forbidden: You have exceeded a secondary rate limit.")
+        #expect(report.notBefore == nil)
+        #expect(report.minimumInterval == nil)
+    }
+}
