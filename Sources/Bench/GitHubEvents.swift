@@ -45,7 +45,7 @@ extension BenchCommand {
         static func count(page: [UInt8]) async throws -> [String: Int] {
             var logger = Logger(label: "monitor-bench")
             logger.logLevel = .error
-            var options = FeedOptions.defaults(of: GitHubSource.options)
+            var options = FeedOptions.defaults(of: GitHubSource.options.map(\.spec))
             options.set("api", .string("http://bench.invalid"))
             options.set("repo", .string("bench/repo"))
             options.set("keep", .integer(300))

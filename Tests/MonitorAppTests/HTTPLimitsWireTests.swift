@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 import GitHubSource
 import MonitorApp
 import MonitorCore

@@ -230,5 +230,5 @@ private struct PollIntervalSource: FeedSource {
 
     var retention: ItemRetention { scripted.retention }
 
-    func poll(_ context: PollContext) -> AsyncThrowingStream<SourceUpdate, any Error> { scripted.poll(context) }
+    func poll(_ context: PollContext, _ found: Findings) async throws { try await scripted.poll(context, found) }
 }
