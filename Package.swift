@@ -118,7 +118,10 @@ let package = Package(
         .testTarget(name: "MonitorYAMLTests", dependencies: ["MonitorYAML", "TestSupport"]),
         .testTarget(
             name: "MonitorCoreTests",
-            dependencies: ["MonitorCore", "TestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "MonitorCore", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "MonitorAppTests",

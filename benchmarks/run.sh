@@ -6,6 +6,7 @@
 #   benchmarks/run.sh --quick      every figure at a tiny size on the debug build: checks that nothing is broken,
 #                                  judges no timing (CI runs this)
 #   benchmarks/run.sh --only 1,3   only these figures
+#   benchmarks/run.sh --static     link the Swift runtime and Foundation statically (--static-swift-stdlib)
 #   BENCHMARK_TOOLS=python         measure with Python even where /usr/bin/time and hyperfine are installed
 #
 # It fails (non-zero) only when something breaks: a command fails, the stand-in does not answer, a report or a
@@ -17,17 +18,19 @@ LIB=(python3 "$ROOT/benchmarks/lib.py")
 
 QUICK=0
 CONFIG=release
+LINK=()
 ONLY="1 2 3 4 5"
 while [ $# -gt 0 ]; do
     case $1 in
         --quick) QUICK=1 CONFIG=debug ;;
         --release) CONFIG=release ;;
+        --static) LINK=(--static-swift-stdlib) ;;
         --only)
             ONLY=${2//,/ }
             shift
             ;;
         -h | --help)
-            sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *)
@@ -44,13 +47,13 @@ if [ $QUICK = 1 ]; then
     F2_REPOS=5
     F3_EVENTS=300 F3_RUNS=1
     F4_ITEMS=300 F4_RUNS=5 F4_WARMUP=1
-    F5_FEEDS=20 F5_ROUNDS=3 F5_INTERVAL=1 F5_NEW_EVERY=2s
+    F5_SIZES="20 50" F5_ROUNDS=3 F5_INTERVAL=1 F5_NEW_EVERY=2s
 else
     F1_SIZES="100 5000" F1_LATENCY_MS=200 F1_KS="1 2 4 8" F1_RUNS=3
     F2_REPOS=50
     F3_EVENTS=20000 F3_RUNS=5
     F4_ITEMS=10000 F4_RUNS=30 F4_WARMUP=3
-    F5_FEEDS=1000 F5_ROUNDS=10 F5_INTERVAL=5 F5_NEW_EVERY=60s
+    F5_SIZES="1000 10000" F5_ROUNDS=10 F5_INTERVAL=5 F5_NEW_EVERY=60s
 fi
 
 log() { printf 'benchmarks: %s\n' "$*" >&2; }
@@ -82,13 +85,13 @@ install_missing
 # MARK: - Build
 
 PRODUCTS=(monitor monitor-standin monitor-bench)
-log "building ${PRODUCTS[*]} ($CONFIG)"
+log "building ${PRODUCTS[*]} ($CONFIG${LINK[*]:+, ${LINK[*]}})"
 BUILD_LOG=$(mktemp "${TMPDIR:-/tmp}/monitor-bench-build.XXXXXX")
 for product in "${PRODUCTS[@]}"; do
-    if ! swift build -c "$CONFIG" --product "$product" >"$BUILD_LOG" 2>&1; then
+    if ! swift build -c "$CONFIG" ${LINK[@]+"${LINK[@]}"} --product "$product" >"$BUILD_LOG" 2>&1; then
         tail -n 30 "$BUILD_LOG" >&2
         rm -f "$BUILD_LOG"
-        die "swift build -c $CONFIG --product $product failed"
+        die "swift build -c $CONFIG ${LINK[*]} --product $product failed"
     fi
 done
 rm -f "$BUILD_LOG"
@@ -278,33 +281,51 @@ EOF
         +@"$WORK/screen.json" >>"$WORK/fig4.jsonl"
 }
 
-# 5. Scale: N GitHub feeds polled by the long-running `monitor run`, CPU per poll and RSS by round.
+# 5. Scale: N GitHub feeds. First `run --once` twice (a fresh state, then the filled one: peak memory and CPU time of
+# the whole process), then the long-running `monitor run`: CPU per poll and RSS by round.
 figure5() {
-    log "figure 5: $F5_FEEDS GitHub feeds every ${F5_INTERVAL}s, $F5_ROUNDS rounds"
-    start_standin fig5 --poll-interval 1 --github-new-every "$F5_NEW_EVERY"
+    local feeds
+    for feeds in $F5_SIZES; do figure5_size "$feeds"; done
+}
+
+figure5_size() {
+    local feeds=$1
+    log "figure 5: $feeds GitHub feeds every ${F5_INTERVAL}s, $F5_ROUNDS rounds"
+    # A rate limit no round reaches: 10,000 feeds spend 10,000 units on their first poll.
+    start_standin fig5 --poll-interval 1 --github-new-every "$F5_NEW_EVERY" --rate-limit 100000000
     {
         echo "settings:"
         echo "  interval: ${F5_INTERVAL}s"
         echo "feeds:"
-        for i in $(seq -f "%04g" "$F5_FEEDS"); do
+        for i in $(seq -f "%05g" "$feeds"); do
             printf '  - {name: repo-%s, type: github, repo: standin/repo-%s, api: "%s"}\n' "$i" "$i" "$STANDIN"
         done
     } >"$WORK/fig5.yaml"
+    rm -rf "$WORK/state5"
+    reset
+    local run
+    for run in fresh filled; do
+        run_once "$WORK/fig5.yaml" "$WORK/state5"
+        [ "$(field "$WORK/reports.json" feeds)" = "$feeds" ] || die "figure 5: run --once did not report every feed"
+        "${LIB[@]}" sample feeds="$feeds" run=$run +@"$WORK/timed.json" reports@"$WORK/reports.json" \
+            >>"$WORK/fig5once.jsonl"
+    done
     rm -rf "$WORK/state5"
     reset
     "$BIN/monitor" run --format json --config "$WORK/fig5.yaml" --state "$WORK/state5" \
         >"$WORK/fig5.out" 2>"$WORK/monitor5.err" </dev/null &
     local monitor=$!
     PIDS+=("$monitor")
-    "${LIB[@]}" watch "$monitor" "$WORK/fig5.out" "$F5_FEEDS" "$F5_ROUNDS" \
-        "$((F5_ROUNDS * F5_INTERVAL * 4 + 120))" >"$WORK/watch.json"
+    # Bounded: 4 intervals a round plus 20 ms a poll, and two minutes.
+    "${LIB[@]}" watch "$monitor" "$WORK/fig5.out" "$feeds" "$F5_ROUNDS" \
+        "$((F5_ROUNDS * F5_INTERVAL * 4 + feeds * F5_ROUNDS / 50 + 120))" >"$WORK/watch.json"
     kill -TERM "$monitor"
     local status=0
     wait "$monitor" || status=$?
     [ $status = 0 ] || die "figure 5: monitor run exited with $status on SIGTERM"
     stats "$WORK/stats.json"
     "${LIB[@]}" reports "$WORK/fig5.out" >/dev/null
-    "${LIB[@]}" sample feeds="$F5_FEEDS" interval="${F5_INTERVAL}s" newEvery="$F5_NEW_EVERY" \
+    "${LIB[@]}" sample feeds="$feeds" interval="${F5_INTERVAL}s" newEvery="$F5_NEW_EVERY" \
         samples@"$WORK/watch.json" stats@"$WORK/stats.json" >>"$WORK/fig5.jsonl"
     stop_standin
 }
@@ -322,6 +343,6 @@ for figure in $ONLY; do
 done
 
 echo
-"${LIB[@]}" report "$WORK" "$ROOT/benchmarks/results.json" "$CONFIG" "$QUICK"
+"${LIB[@]}" report "$WORK" "$ROOT/benchmarks/results.json" "$CONFIG${LINK[*]:+ ${LINK[*]}}" "$QUICK"
 echo
 log "done in $(($(date +%s) - started)) s; figures in benchmarks/results.json"

@@ -1,35 +1,101 @@
 import Foundation
 import MonitorCore
 
-/// The listing of `monitor events`, as pure functions.
+/// The listing of `monitor events`, as pure functions. The items are selected by the state
+/// (`StateStore.items(feed:group:since:limit:)`); this renders them.
 public enum EventsListing {
-    /// The items of `group` dated within the last `days` days, newest first, at most `limit`.
-    public static func filter(_ items: [Item], group: String?, days: Int?, limit: Int?, now: Date) -> [Item] {
-        var selected = items
-        if let group { selected = selected.filter { $0.groups.contains(group) } }
-        if let days {
-            let since = now.addingTimeInterval(-Double(days) * 86_400)
-            selected = selected.filter { $0.date >= since }
-        }
-        selected.sort { ($0.date, $0.id) > ($1.date, $1.id) }
-        if let limit { selected = Array(selected.prefix(limit)) }
-        return selected
+    /// The earliest date `--days N` keeps: N days of 86,400 seconds before `now`.
+    public static func since(days: Int, now: Date) -> Date {
+        now.addingTimeInterval(-Double(days) * 86_400)
     }
 
     /// One line per item: the date, the source's detail columns, the title; or a line saying there are none.
+    /// The same table as `SummaryText.table`: indented by two spaces, columns two spaces apart, no trailing spaces.
     public static func text(_ items: [Item], columns: [String], now: Date) -> String {
         guard !items.isEmpty else { return "no items\n" }
-        let rows = items.map { item in
-            [date(item.date)] + columns.map { TerminalText.sanitized(item.detail($0) ?? "") } + [
-                TerminalText.sanitized(item.title)
-            ]
+        let header = ["date"] + columns + ["title"]
+        var rows: [[String]] = [header]
+        rows.reserveCapacity(items.count + 1)
+        for item in items {
+            var row = [date(item.date)]
+            for column in columns { row.append(safe(item.detail(column) ?? "")) }
+            row.append(safe(item.title))
+            rows.append(row)
         }
-        return SummaryText.table(header: ["date"] + columns + ["title"], rows: rows)
+        var widths = [Int](repeating: 0, count: header.count)
+        for row in rows {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], width(cell)) }
+        }
+        var output = ""
+        output.reserveCapacity(rows.count * (widths.reduce(0, +) + 2 * widths.count + 1))
+        var line = ""
+        for row in rows {
+            line.removeAll(keepingCapacity: true)
+            line += "  "
+            for (column, cell) in row.enumerated() {
+                if column > 0 { line += "  " }
+                line += cell
+                if column < row.count - 1 {
+                    line += String(repeating: " ", count: widths[column] - width(cell))
+                }
+            }
+            while line.utf8.last == UInt8(ascii: " ") { line.removeLast() }
+            output += line
+            output += "\n"
+        }
+        return output
     }
 
     /// `2026-11-22 04:10` in UTC.
     static func date(_ date: Date) -> String {
-        let text = ISO8601.string(date)
-        return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = seconds - days * 86_400
+        // The civil date of a day count (H. Hinnant's `civil_from_days`).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8((value / divisor) % 10))
+                divisor /= 10
+            }
+        }
+        if year < 1583 || year > 9999 {
+            // Before the Gregorian calendar, or after four digits: as Foundation writes it.
+            let text = ISO8601.string(date)
+            return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
+        }
+        digits(year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        bytes.append(UInt8(ascii: " "))
+        digits(time / 3600, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(time % 3600 / 60, 2)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `text` made safe for a terminal; printable ASCII is already.
+    private static func safe(_ text: String) -> String {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? text : TerminalText.sanitized(text)
+    }
+
+    /// The width of a cell as `SummaryText.table` counts it: its characters.
+    private static func width(_ cell: String) -> Int {
+        let utf8 = cell.utf8
+        return utf8.allSatisfy { $0 < 0x80 } ? utf8.count : cell.count
     }
 }

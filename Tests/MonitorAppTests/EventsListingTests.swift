@@ -1,7 +1,8 @@
 import Foundation
-import MonitorApp
 import MonitorCore
 import Testing
+
+@testable import MonitorApp
 
 @Suite("monitor events: filtering and the listing")
 struct EventsListingTests {
@@ -13,18 +14,24 @@ struct EventsListingTests {
             details: [Detail("status", status), Detail("magnitude", "\(id.count) acres")])
     }
 
-    @Test("--group, --days and --limit select, newest first")
-    func filter() {
-        let items = [
-            item("a", daysAgo: 40, groups: ["wildfires"]), item("b", daysAgo: 29.9, groups: ["wildfires"]),
-            item("c", daysAgo: 1, groups: ["volcanoes"]), item("d", daysAgo: 2, groups: ["wildfires", "floods"]),
-            item("e", daysAgo: 30.1, groups: ["wildfires"]),
-        ]
-        #expect(
-            EventsListing.filter(items, group: "wildfires", days: 30, limit: nil, now: now).map(\.id) == ["d", "b"])
-        #expect(EventsListing.filter(items, group: nil, days: nil, limit: 2, now: now).map(\.id) == ["c", "d"])
-        #expect(EventsListing.filter(items, group: "floods", days: nil, limit: nil, now: now).map(\.id) == ["d"])
-        #expect(EventsListing.filter(items, group: "snow", days: 30, limit: nil, now: now).isEmpty)
+    @Test("--days N reaches back N days of 86,400 seconds")
+    func since() {
+        #expect(EventsListing.since(days: 30, now: now) == Date(timeIntervalSince1970: 1_800_000_000 - 2_592_000))
+    }
+
+    @Test(
+        "dates are written in UTC to the minute, as Foundation writes them",
+        arguments: [
+            0, 59, 60, 86_399, 86_400, -1, -86_400, -86_401, 951_782_400, 951_868_799, 1_800_000_000, 4_107_542_399,
+            253_402_300_799, -2_208_988_800, -5_000_000_000, 1_000_000_000.75, -0.5,
+        ])
+    func dates(seconds: Double) {
+        let date = Date(timeIntervalSince1970: seconds)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        #expect(EventsListing.date(date) == formatter.string(from: date))
     }
 
     @Test("the listing shows the date, the source's detail columns and the title, made safe for a terminal")

@@ -36,10 +36,9 @@ extension MonitorCommand {
         }
 
         func run() async throws {
-            let store = try stateOptions.openForReading()
-            let records = try await store?.records() ?? []
-            guard let record = records.first(where: { $0.name == name }) else {
-                let known = records.map(\.name)
+            let opened = try stateOptions.openForReading()
+            guard let store = opened, let record = try await store.record(feed: name) else {
+                let known = try await opened?.feedNames() ?? []
                 let hint =
                     known.isEmpty
                     ? "nothing is stored yet: run `monitor run --once` first"
@@ -48,14 +47,16 @@ extension MonitorCommand {
                 Console.error("monitor events: error: no stored feed named '\(name)' (\(hint))\n")
                 throw ExitStatus.failure
             }
-            let items = EventsListing.filter(
-                try await store?.items(feed: name) ?? [], group: group, days: days, limit: limit, now: Date())
+            // The database selects the items (`--group`, `--days` and `--limit` through its indexes).
+            let now = Date()
+            let items = try await store.items(
+                feed: name, group: group, since: days.map { EventsListing.since(days: $0, now: now) }, limit: limit)
             switch format {
             case .json:
                 Console.out(JSONValue.array(items.map { $0.json() }).text + "\n")
             case .text:
                 let columns = Registry.source(named: record.type)?.detailColumns ?? []
-                Console.out(EventsListing.text(items, columns: columns, now: Date()))
+                Console.out(EventsListing.text(items, columns: columns, now: now))
             }
         }
     }

@@ -67,10 +67,15 @@ public final class StateStore: Sendable {
                 queue = try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: configuration)
             }
             let store = StateStore(path: path, database: queue)
-            return try queue.read { db in
+            let current = try queue.read { db -> Bool? in
                 guard try db.tableExists("feed") else { return nil }
-                guard try migrator.hasCompletedMigrations(db) else { throw StateError.unknownVersion(path) }
-                return store
+                return try migrator.hasCompletedMigrations(db)
+            }
+            switch current {
+            case nil: return nil
+            case true?: return store
+            // A state written by an earlier version is brought up to date first, when it can be written.
+            case false?: return try StateStore(directory: directory)
             }
         }
     }
@@ -141,7 +146,62 @@ public final class StateStore: Sendable {
         migrator.registerMigration("v2: why a feed is held back") { db in
             try db.execute(sql: "ALTER TABLE feed ADD COLUMN holdReason TEXT")
         }
+        migrator.registerMigration("v3: packed items, group members, fingerprints") { db in
+            try migrateToPackedItems(db)
+        }
         return migrator
+    }
+
+    /// v2: items keep their groups and details packed (read without a JSON decoder) with a fingerprint of their
+    /// content, so that a commit writes only what changed; `itemGroupMember` lists each item under each of its
+    /// groups by date, so that `monitor events --group` is answered by an index; ties in date are ordered by id,
+    /// descending, in both indexes.
+    private static func migrateToPackedItems(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE packedItem (
+                    feed TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    date DOUBLE NOT NULL,
+                    groups TEXT NOT NULL,
+                    url TEXT,
+                    details TEXT NOT NULL,
+                    firstSeen DOUBLE NOT NULL,
+                    fingerprint INTEGER NOT NULL,
+                    PRIMARY KEY (feed, id)
+                );
+                CREATE TABLE itemGroupMember (
+                    feed TEXT NOT NULL,
+                    groupId TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    date DOUBLE NOT NULL,
+                    PRIMARY KEY (feed, id, groupId)
+                ) WITHOUT ROWID;
+                """)
+        // The v1 rows, their JSON decoded once here; a row that does not decode keeps no groups or details (its
+        // fingerprint then differs from the item's, so the next poll writes it whole again).
+        let decoder = JSONDecoder()
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT feed, id, title, date, groups, url, details, firstSeen FROM item")
+        while let row = try rows.next() {
+            let item = Item(
+                id: row[1], title: row[2], date: Date(timeIntervalSince1970: row[3]),
+                groups: (try? decoder.decode([String].self, from: Data((row[4] as String).utf8))) ?? [],
+                url: row[5],
+                details: (try? decoder.decode([Detail].self, from: Data((row[6] as String).utf8))) ?? [])
+            let feed: String = row[0]
+            let firstSeen: Double = row[7]
+            try insert(item, StoredItem(item), feed: feed, firstSeen: firstSeen, into: "packedItem", db)
+            _ = try insertMembers(item, feed: feed, db)
+        }
+        try db.execute(
+            sql: """
+                DROP TABLE item;
+                ALTER TABLE packedItem RENAME TO item;
+                CREATE INDEX item_by_date ON item (feed, date DESC, id DESC);
+                CREATE INDEX itemGroupMember_by_date ON itemGroupMember (feed, groupId, date DESC, id DESC);
+                """)
     }
 
     // MARK: - Reading
@@ -152,7 +212,7 @@ public final class StateStore: Sendable {
     }
 
     /// Writes in one transaction; a database error becomes a ``StateError`` that says what it means.
-    private func write(_ body: @escaping @Sendable (Database) throws -> Void) async throws {
+    private func write<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
         try await StateError.wrapping(path) { try await database.write(body) }
     }
 
@@ -161,21 +221,24 @@ public final class StateStore: Sendable {
         try await read { db in
             FeedSnapshot(
                 record: try Self.record(feed, db),
-                items: try Self.items(feed, db),
+                items: try Self.items(feed, group: nil, since: nil, limit: nil, db),
                 groups: try Row.fetchAll(
                     db, sql: "SELECT id, title FROM itemGroup WHERE feed = ? ORDER BY position", arguments: [feed]
                 )
-                .map { ItemGroup(id: $0["id"], title: $0["title"]) },
+                .map { ItemGroup(id: $0[0], title: $0[1]) },
                 validators: Dictionary(
-                    try Row.fetchAll(db, sql: "SELECT * FROM validator WHERE feed = ?", arguments: [feed]).map { row in
+                    try Row.fetchAll(
+                        db, sql: "SELECT url, credential, etag, lastModified FROM validator WHERE feed = ?",
+                        arguments: [feed]
+                    ).map { row in
                         (
-                            ValidatorKey(url: row["url"], credential: row["credential"]),
-                            Validators(etag: row["etag"], lastModified: row["lastModified"])
+                            ValidatorKey(url: row[0], credential: row[1]),
+                            Validators(etag: row[2], lastModified: row[3])
                         )
                     }, uniquingKeysWith: { $1 }),
                 values: Dictionary(
                     try Row.fetchAll(db, sql: "SELECT key, value FROM sourceValue WHERE feed = ?", arguments: [feed])
-                        .map { ($0["key"], $0["value"]) }, uniquingKeysWith: { $1 }))
+                        .map { ($0[0], $0[1]) }, uniquingKeysWith: { $1 }))
         }
     }
 
@@ -187,55 +250,105 @@ public final class StateStore: Sendable {
     /// The records of every feed ever polled, by name.
     public func records() async throws -> [FeedRecord] {
         try await read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM feed ORDER BY name").compactMap { try Self.record($0, db) }
+            try Row.fetchAll(db, sql: "SELECT \(Self.recordColumns) FROM feed ORDER BY name").map(Self.record)
         }
     }
 
-    /// The items of `feed`, newest first.
-    public func items(feed: String) async throws -> [Item] {
-        try await read { db in try Self.items(feed, db) }
+    /// The names of the feeds ever polled, in order.
+    public func feedNames() async throws -> [String] {
+        try await read { db in try String.fetchAll(db, sql: "SELECT name FROM feed ORDER BY name") }
+    }
+
+    /// The items of `feed`, newest first (items of the same date by id, descending): only those of `group` when
+    /// given, dated at or after `since` when given, at most `limit`. The database selects them through its
+    /// indexes; only the items returned are read.
+    public func items(feed: String, group: String? = nil, since: Date? = nil, limit: Int? = nil) async throws -> [Item]
+    {
+        try await read { db in try Self.items(feed, group: group, since: since, limit: limit, db) }
     }
 
     /// The groups of `feed`'s last poll, in order.
     public func groups(feed: String) async throws -> [ItemGroup] {
-        try await snapshot(feed: feed).groups
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, title FROM itemGroup WHERE feed = ? ORDER BY position", arguments: [feed]
+            )
+            .map { ItemGroup(id: $0[0], title: $0[1]) }
+        }
     }
 
+    private static let recordColumns = """
+        name, type, status, lastPoll, lastSuccess, lastNew, lastError, failures, notBefore, minimumInterval, \
+        rateLimit, itemCount, holdReason
+        """
+
     private static func record(_ feed: String, _ db: Database) throws -> FeedRecord? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM feed WHERE name = ?", arguments: [feed]) else {
-            return nil
-        }
-        var record = FeedRecord(name: row["name"], type: row["type"])
-        record.status = row["status"]
-        record.lastPoll = (row["lastPoll"] as Double?).map(Date.init(timeIntervalSince1970:))
-        record.lastSuccess = (row["lastSuccess"] as Double?).map(Date.init(timeIntervalSince1970:))
-        record.lastNew = (row["lastNew"] as Double?).map(Date.init(timeIntervalSince1970:))
-        record.lastError = row["lastError"]
-        record.failures = row["failures"]
+        try Row.fetchOne(
+            db, sql: "SELECT \(recordColumns) FROM feed WHERE name = ?", arguments: [feed]
+        ).map(record)
+    }
+
+    private static func record(_ row: Row) -> FeedRecord {
+        var record = FeedRecord(name: row[0], type: row[1])
+        record.status = row[2]
+        record.lastPoll = (row[3] as Double?).map(Date.init(timeIntervalSince1970:))
+        record.lastSuccess = (row[4] as Double?).map(Date.init(timeIntervalSince1970:))
+        record.lastNew = (row[5] as Double?).map(Date.init(timeIntervalSince1970:))
+        record.lastError = row[6]
+        record.failures = row[7]
         // A hold or an interval beyond the caps (stored by an older version) is not believed.
         record.notBefore = HTTPPolicy.believed(
-            notBefore: (row["notBefore"] as Double?).map(Date.init(timeIntervalSince1970:)), lastPoll: record.lastPoll)
-        record.holdReason = record.notBefore == nil ? nil : row["holdReason"]
-        record.minimumInterval = (row["minimumInterval"] as Double?).map {
+            notBefore: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)), lastPoll: record.lastPoll)
+        record.holdReason = record.notBefore == nil ? nil : row[12]
+        record.minimumInterval = (row[9] as Double?).map {
             Duration.milliseconds(Int64(min($0, HTTPPolicy.maximumPollInterval.seconds) * 1000))
         }
-        record.rateLimit = (row["rateLimit"] as String?).flatMap {
+        record.rateLimit = (row[10] as String?).flatMap {
             try? JSONDecoder().decode(RateLimit.self, from: Data($0.utf8))
         }
-        record.itemCount = row["itemCount"]
+        record.itemCount = row[11]
         return record
     }
 
-    private static func items(_ feed: String, _ db: Database) throws -> [Item] {
-        let decoder = JSONDecoder()
-        return try Row.fetchAll(db, sql: "SELECT * FROM item WHERE feed = ? ORDER BY date DESC, id", arguments: [feed])
-            .map { row in
-                Item(
-                    id: row["id"], title: row["title"], date: Date(timeIntervalSince1970: row["date"]),
-                    groups: try decoder.decode([String].self, from: Data((row["groups"] as String).utf8)),
-                    url: row["url"],
-                    details: try decoder.decode([Detail].self, from: Data((row["details"] as String).utf8)))
+    private static func items(_ feed: String, group: String?, since: Date?, limit: Int?, _ db: Database) throws
+        -> [Item]
+    {
+        var sql: String
+        var arguments: StatementArguments = [feed]
+        if let group {
+            // Through the membership index, in its order: no sort, and no more rows read than are returned.
+            sql = """
+                SELECT item.id, item.title, item.date, item.groups, item.url, item.details
+                FROM itemGroupMember AS member JOIN item ON item.feed = member.feed AND item.id = member.id
+                WHERE member.feed = ? AND member.groupId = ?
+                """
+            arguments += [group]
+            if let since {
+                sql += " AND member.date >= ?"
+                arguments += [since.timeIntervalSince1970]
             }
+            sql += " ORDER BY member.date DESC, member.id DESC"
+        } else {
+            sql = "SELECT id, title, date, groups, url, details FROM item WHERE feed = ?"
+            if let since {
+                sql += " AND date >= ?"
+                arguments += [since.timeIntervalSince1970]
+            }
+            sql += " ORDER BY date DESC, id DESC"
+        }
+        if let limit {
+            sql += " LIMIT ?"
+            arguments += [limit]
+        }
+        var items: [Item] = []
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        while let row = try rows.next() {
+            items.append(
+                Item(
+                    id: row[0], title: row[1], date: Date(timeIntervalSince1970: row[2]),
+                    groups: StoredItem.unpack(row[3]), url: row[4], details: StoredItem.unpackDetails(row[5])))
+        }
+        return items
     }
 
     // MARK: - Writing
@@ -251,19 +364,23 @@ public final class StateStore: Sendable {
         return item
     }
 
-    /// Writes a poll's results in one transaction.
-    public func commit(_ commit: PollCommit, feed: String) async throws {
+    /// Writes a poll's results in one transaction: the feed's record, and of its items, groups, validators and
+    /// values only what differs from what is stored. Returns the rows written.
+    @discardableResult
+    public func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try await write { db in
+        return try await write { db in
+            var statistics = CommitStatistics()
             let record = commit.record
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT OR REPLACE INTO feed
                         (name, type, status, lastPoll, lastSuccess, lastNew, lastError, failures, notBefore,
                          minimumInterval, rateLimit, itemCount, holdReason)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                    """
+            ).execute(
                 arguments: [
                     feed, record.type, record.status, record.lastPoll?.timeIntervalSince1970,
                     record.lastSuccess?.timeIntervalSince1970, record.lastNew?.timeIntervalSince1970, record.lastError,
@@ -272,60 +389,153 @@ public final class StateStore: Sendable {
                     try record.rateLimit.map { String(decoding: try encoder.encode($0), as: UTF8.self) },
                     record.itemCount, record.holdReason,
                 ])
+            statistics.recordRows = 1
             if let items = commit.items {
-                let keep = Set(items.map(\.id))
-                let stored = Set(try String.fetchAll(db, sql: "SELECT id FROM item WHERE feed = ?", arguments: [feed]))
-                for id in stored.subtracting(keep) {
-                    try db.execute(sql: "DELETE FROM item WHERE feed = ? AND id = ?", arguments: [feed, id])
-                }
+                // The stored fingerprints: an item whose fingerprint is unchanged is not written again.
+                var stored: [String: Int64] = [:]
+                let rows = try Row.fetchCursor(
+                    db.cachedStatement(sql: "SELECT id, fingerprint FROM item WHERE feed = ?"), arguments: [feed])
+                while let row = try rows.next() { stored[row[0]] = row[1] }
+                var kept = Set<String>()
+                kept.reserveCapacity(items.count)
                 for item in items.map(Self.storable) {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO item (feed, id, title, date, groups, url, details, firstSeen)
-                            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                            ON CONFLICT (feed, id) DO UPDATE SET
-                                title = excluded.title, date = excluded.date, groups = excluded.groups,
-                                url = excluded.url, details = excluded.details
-                            """,
-                        arguments: [
-                            feed, item.id, item.title, item.date.timeIntervalSince1970,
-                            String(decoding: try encoder.encode(item.groups), as: UTF8.self), item.url,
-                            String(decoding: try encoder.encode(item.details), as: UTF8.self),
-                            commit.firstSeen.timeIntervalSince1970,
-                        ])
+                    let packed = StoredItem(item)
+                    kept.insert(item.id)
+                    switch stored.updateValue(packed.fingerprint, forKey: item.id) {
+                    case nil:
+                        try Self.insert(
+                            item, packed, feed: feed, firstSeen: commit.firstSeen.timeIntervalSince1970, into: "item",
+                            db)
+                        statistics.itemsInserted += 1
+                    case packed.fingerprint?:
+                        continue
+                    default:
+                        try db.cachedStatement(
+                            sql: """
+                                UPDATE item SET title = ?, date = ?, groups = ?, url = ?, details = ?, fingerprint = ?
+                                WHERE feed = ? AND id = ?
+                                """
+                        ).execute(
+                            arguments: [
+                                item.title, item.date.timeIntervalSince1970, packed.groups, item.url, packed.details,
+                                packed.fingerprint, feed, item.id,
+                            ])
+                        statistics.itemsUpdated += 1
+                        statistics.memberRows += try Self.deleteMembers(of: item.id, feed: feed, db)
+                    }
+                    statistics.memberRows += try Self.insertMembers(item, feed: feed, db)
+                }
+                for id in stored.keys where !kept.contains(id) {
+                    try db.cachedStatement(sql: "DELETE FROM item WHERE feed = ? AND id = ?").execute(arguments: [
+                        feed, id,
+                    ])
+                    statistics.itemsDeleted += 1
+                    statistics.memberRows += try Self.deleteMembers(of: id, feed: feed, db)
                 }
             }
             if let groups = commit.groups {
-                try db.execute(sql: "DELETE FROM itemGroup WHERE feed = ?", arguments: [feed])
-                for (position, group) in groups.enumerated() {
-                    try db.execute(
-                        sql: "INSERT OR REPLACE INTO itemGroup (feed, id, title, position) VALUES (?, ?, ?, ?)",
-                        arguments: [
-                            feed, TerminalText.sanitized(group.id), TerminalText.sanitized(group.title), position,
-                        ])
-                }
+                statistics.groupRows = try Self.writeCatalog(
+                    groups.map { ItemGroup(id: TerminalText.sanitized($0.id), title: TerminalText.sanitized($0.title)) },
+                    feed: feed, db)
             }
             for (key, validators) in commit.validators {
+                let current = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: "SELECT etag, lastModified FROM validator WHERE feed = ? AND url = ? AND credential = ?"),
+                    arguments: [feed, key.url, key.credential]
+                ).map { Validators(etag: $0[0], lastModified: $0[1]) }
                 if validators.isEmpty {
-                    try db.execute(
-                        sql: "DELETE FROM validator WHERE feed = ? AND url = ? AND credential = ?",
-                        arguments: [feed, key.url, key.credential])
+                    guard current != nil else { continue }
+                    try db.cachedStatement(sql: "DELETE FROM validator WHERE feed = ? AND url = ? AND credential = ?")
+                        .execute(arguments: [feed, key.url, key.credential])
                 } else {
-                    try db.execute(
+                    guard current != validators else { continue }
+                    try db.cachedStatement(
                         sql:
-                            "INSERT OR REPLACE INTO validator (feed, url, credential, etag, lastModified) VALUES (?, ?, ?, ?, ?)",
-                        arguments: [feed, key.url, key.credential, validators.etag, validators.lastModified])
+                            "INSERT OR REPLACE INTO validator (feed, url, credential, etag, lastModified) VALUES (?, ?, ?, ?, ?)"
+                    ).execute(arguments: [feed, key.url, key.credential, validators.etag, validators.lastModified])
                 }
+                statistics.validatorRows += 1
             }
             for (key, value) in commit.values {
+                let current = try String.fetchOne(
+                    db.cachedStatement(sql: "SELECT value FROM sourceValue WHERE feed = ? AND key = ?"),
+                    arguments: [feed, key])
+                guard current != value else { continue }
                 if let value {
-                    try db.execute(
-                        sql: "INSERT OR REPLACE INTO sourceValue (feed, key, value) VALUES (?, ?, ?)",
-                        arguments: [feed, key, value])
+                    try db.cachedStatement(
+                        sql: "INSERT OR REPLACE INTO sourceValue (feed, key, value) VALUES (?, ?, ?)"
+                    )
+                    .execute(arguments: [feed, key, value])
                 } else {
-                    try db.execute(sql: "DELETE FROM sourceValue WHERE feed = ? AND key = ?", arguments: [feed, key])
+                    try db.cachedStatement(sql: "DELETE FROM sourceValue WHERE feed = ? AND key = ?").execute(
+                        arguments: [feed, key])
                 }
+                statistics.valueRows += 1
             }
+            return statistics
         }
+    }
+
+    private static func insert(
+        _ item: Item, _ packed: StoredItem, feed: String, firstSeen: Double, into table: String, _ db: Database
+    ) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO \(table) (feed, id, title, date, groups, url, details, firstSeen, fingerprint)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(
+            arguments: [
+                feed, item.id, item.title, item.date.timeIntervalSince1970, packed.groups, item.url, packed.details,
+                firstSeen, packed.fingerprint,
+            ])
+    }
+
+    /// Lists `item` under each of its groups (once each); returns the rows inserted.
+    private static func insertMembers(_ item: Item, feed: String, _ db: Database) throws -> Int {
+        var written: [String] = []
+        for group in item.groups where !written.contains(group) {
+            try db.cachedStatement(sql: "INSERT INTO itemGroupMember (feed, groupId, id, date) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [feed, group, item.id, item.date.timeIntervalSince1970])
+            written.append(group)
+        }
+        return written.count
+    }
+
+    /// Removes the item `id` from every group; returns the rows deleted.
+    private static func deleteMembers(of id: String, feed: String, _ db: Database) throws -> Int {
+        try db.cachedStatement(sql: "DELETE FROM itemGroupMember WHERE feed = ? AND id = ?").execute(arguments: [
+            feed, id,
+        ])
+        return db.changesCount
+    }
+
+    /// Makes the stored catalog `groups`, writing only the groups that differ; returns the rows written.
+    private static func writeCatalog(_ groups: [ItemGroup], feed: String, _ db: Database) throws -> Int {
+        var stored: [String: (title: String, position: Int)] = [:]
+        for row in try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT id, title, position FROM itemGroup WHERE feed = ?"), arguments: [feed])
+        {
+            stored[row[0]] = (row[1], row[2])
+        }
+        var written = 0
+        var kept = Set<String>()
+        for (position, group) in groups.enumerated() {
+            kept.insert(group.id)
+            if let current = stored[group.id], current.title == group.title, current.position == position { continue }
+            try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO itemGroup (feed, id, title, position) VALUES (?, ?, ?, ?)"
+            ).execute(arguments: [feed, group.id, group.title, position])
+            stored[group.id] = (group.title, position)
+            written += 1
+        }
+        for id in stored.keys where !kept.contains(id) {
+            try db.cachedStatement(sql: "DELETE FROM itemGroup WHERE feed = ? AND id = ?").execute(arguments: [
+                feed, id,
+            ])
+            written += 1
+        }
+        return written
     }
 }

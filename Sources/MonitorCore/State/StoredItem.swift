@@ -1,0 +1,126 @@
+import Foundation
+
+/// An item in the form the state stores it: its groups and details packed into one text each (read back without
+/// a JSON decoder), and a fingerprint of everything but its id, so that a commit writes only the items that
+/// changed.
+///
+/// A packed list is each element followed by U+001F (so `[]` is the empty text and `[""]` is one U+001F); inside
+/// an element U+001A is written as U+001A U+0002 and U+001F as U+001A U+0001. Details are packed as name, value,
+/// name, value…
+struct StoredItem {
+    /// The item's groups, packed.
+    var groups: String
+    /// The item's details, packed.
+    var details: String
+    /// A 64-bit FNV-1a hash of the title, date, groups, URL and details.
+    var fingerprint: Int64
+
+    /// The stored form of `item`.
+    init(_ item: Item) {
+        groups = Self.pack(item.groups)
+        details = Self.pack(item.details.flatMap { [$0.name, $0.value] })
+        var hash = FNV1a()
+        hash.add(item.title)
+        hash.add(item.date.timeIntervalSince1970.bitPattern)
+        hash.add(groups)
+        if let url = item.url {
+            hash.add(UInt8(1))
+            hash.add(url)
+        } else {
+            hash.add(UInt8(0))
+        }
+        hash.add(details)
+        fingerprint = Int64(bitPattern: hash.value)
+    }
+
+    private static let separator: UInt8 = 0x1F
+    private static let escape: UInt8 = 0x1A
+
+    /// `elements` packed into one text.
+    static func pack(_ elements: [String]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(elements.reduce(0) { $0 + $1.utf8.count + 1 })
+        for element in elements {
+            for byte in element.utf8 {
+                switch byte {
+                case separator: bytes += [escape, 0x01]
+                case escape: bytes += [escape, 0x02]
+                default: bytes.append(byte)
+                }
+            }
+            bytes.append(separator)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The elements of a packed text; a last element without its separator (a damaged text) is kept.
+    static func unpack(_ packed: String) -> [String] {
+        var packed = packed
+        return packed.withUTF8 { buffer in
+            var elements: [String] = []
+            var start = 0
+            var escaped = false
+            for index in 0..<buffer.count {
+                switch buffer[index] {
+                case separator:
+                    elements.append(element(UnsafeBufferPointer(rebasing: buffer[start..<index]), escaped: escaped))
+                    start = index + 1
+                    escaped = false
+                case escape:
+                    escaped = true
+                default:
+                    break
+                }
+            }
+            if start < buffer.count {
+                elements.append(element(UnsafeBufferPointer(rebasing: buffer[start...]), escaped: escaped))
+            }
+            return elements
+        }
+    }
+
+    /// Details from a packed text of names and values.
+    static func unpackDetails(_ packed: String) -> [Detail] {
+        let elements = unpack(packed)
+        return stride(from: 0, to: elements.count - 1, by: 2).map { Detail(elements[$0], elements[$0 + 1]) }
+    }
+
+    private static func element(_ bytes: UnsafeBufferPointer<UInt8>, escaped: Bool) -> String {
+        guard escaped else { return String(decoding: bytes, as: UTF8.self) }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == escape, index + 1 < bytes.count {
+                output.append(bytes[index + 1] == 0x01 ? separator : escape)
+                index += 2
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
+
+/// The 64-bit FNV-1a hash: stable across processes, unlike `Hasher`.
+struct FNV1a {
+    /// The hash so far.
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// Adds `text`'s UTF-8 bytes and a terminator.
+    mutating func add(_ text: String) {
+        for byte in text.utf8 { add(byte) }
+        add(UInt8(0xFF))
+    }
+
+    /// Adds the eight bytes of `number`.
+    mutating func add(_ number: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { add(UInt8(truncatingIfNeeded: number >> shift)) }
+    }
+
+    /// Adds one byte.
+    mutating func add(_ byte: UInt8) {
+        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+}
