@@ -27,7 +27,7 @@ struct CommonOptionsTests {
         #expect(status.status == 0)
         #expect(
             status.stdout
-                == #"[{"feed":"planet","type":"eonet","status":null,"lastPoll":null,"lastSuccess":null,"error":null,"failures":0,"items":0,"notBefore":null}]"#
+                == #"[{"feed":"planet","type":"eonet","status":null,"lastPoll":null,"lastSuccess":null,"error":null,"failures":0,"items":0,"notBefore":null,"holdReason":null}]"#
                 + "\n")
 
         let events = try await Self.run(["events", "planet"], in: directory)

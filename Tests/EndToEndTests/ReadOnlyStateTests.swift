@@ -107,7 +107,7 @@ struct ReadOnlyStateTests {
         #expect(status.stderr == "")
         #expect(
             status.stdout
-                == #"[{"feed":"planet","type":"eonet","status":null,"lastPoll":null,"lastSuccess":null,"error":null,"failures":0,"items":0,"notBefore":null}]"#
+                == #"[{"feed":"planet","type":"eonet","status":null,"lastPoll":null,"lastSuccess":null,"error":null,"failures":0,"items":0,"notBefore":null,"holdReason":null}]"#
                 + "\n")
         let events = try await MonitorProcess.run(["events", "planet", "--state", "none"], in: directory.url)
         #expect(events.status == 1)
