@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("The SQLite state: a commit writes only what changed, reads go through the indexes, v1 files migrate")
 struct StateWriteTests {

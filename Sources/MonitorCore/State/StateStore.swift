@@ -435,7 +435,9 @@ public final class StateStore: Sendable {
             }
             if let groups = commit.groups {
                 statistics.groupRows = try Self.writeCatalog(
-                    groups.map { ItemGroup(id: TerminalText.sanitized($0.id), title: TerminalText.sanitized($0.title)) },
+                    groups.map {
+                        ItemGroup(id: TerminalText.sanitized($0.id), title: TerminalText.sanitized($0.title))
+                    },
                     feed: feed, db)
             }
             for (key, validators) in commit.validators {
