@@ -24,6 +24,8 @@ public final class MonitorService: Service, Sendable {
         public var terminal = false
         /// The terminal's width.
         public var width = 100
+        /// Whether to show the full-screen view (standard input and output are terminals, text format).
+        var fullScreen = false
         /// How often the feeds file is checked for changes.
         public var watchInterval: Duration = .seconds(1)
         /// Where results go (standard output).
@@ -63,6 +65,8 @@ public final class MonitorService: Service, Sendable {
 
     private let options: Options
     private let initial: MonitorConfig
+    /// How many times each feed was asked to poll now (`r`): part of its signature, so asking restarts it.
+    private let nudges = Mutex<[String: Int]>([:])
 
     /// A service that starts with the validated `config`.
     public init(config: MonitorConfig, options: Options) {
@@ -73,10 +77,18 @@ public final class MonitorService: Service, Sendable {
     public func run() async throws {
         let (events, continuation) = AsyncStream<PollEvent>.makeStream()
         let loader = ConfigLoader(sources: options.sources, environment: options.environment)
-        let display = LiveDisplay(
-            format: options.format, terminal: options.terminal, feeds: initial.feeds, sources: sources(of: initial),
-            output: options.output, width: options.width)
+        let screen = options.fullScreen && options.format == .text ? TerminalSession() : nil
+        let browser = screen.map {
+            FullScreenDisplay(terminal: $0, store: options.store, feeds: initial.feeds, sources: sources(of: initial))
+        }
+        let display: any RunView =
+            browser
+            ?? LiveDisplay(
+                format: options.format, terminal: options.terminal, feeds: initial.feeds,
+                sources: sources(of: initial), output: options.output, width: options.width)
+        defer { display.finish() }
         let current = Current(start(initial.settings, events: continuation))
+        let config = Current(initial)
         await current.value.scheduler.apply(entries(of: initial))
 
         await withTaskGroup(of: Void.self) { group in
@@ -87,13 +99,29 @@ public final class MonitorService: Service, Sendable {
             let seen = Current((try? String(contentsOfFile: options.configPath, encoding: .utf8)) ?? "")
             do {
                 try await cancelWhenGracefulShutdown {
-                    while true {
-                        try await Task.sleep(for: self.options.watchInterval)
-                        let text = (try? String(contentsOfFile: self.options.configPath, encoding: .utf8)) ?? ""
-                        guard text != seen.value else { continue }
-                        seen.value = text
-                        current.value = await self.reload(
-                            text, loader: loader, generation: current.value, events: continuation, display: display)
+                    try await withThrowingTaskGroup(of: Void.self) { watching in
+                        watching.addTask {
+                            while true {
+                                try await Task.sleep(for: self.options.watchInterval)
+                                let text = (try? String(contentsOfFile: self.options.configPath, encoding: .utf8)) ?? ""
+                                guard text != seen.value else { continue }
+                                seen.value = text
+                                current.value = await self.reload(
+                                    text, loader: loader, generation: current.value, events: continuation,
+                                    display: display, config: config)
+                            }
+                        }
+                        if let browser {
+                            // The full-screen view ends the service when `q` is pressed.
+                            watching.addTask {
+                                await browser.run { feed in
+                                    self.nudges.withLock { $0[feed, default: 0] += 1 }
+                                    await current.value.scheduler.apply(self.entries(of: config.value))
+                                }
+                            }
+                        }
+                        try await watching.next()
+                        watching.cancelAll()
                     }
                 }
             } catch {
@@ -103,14 +131,13 @@ public final class MonitorService: Service, Sendable {
             await current.value.shutdown()
             continuation.finish()
         }
-        display.finish()
     }
 
     // MARK: - Reloading
 
     private func reload(
         _ text: String, loader: ConfigLoader, generation: Generation, events: AsyncStream<PollEvent>.Continuation,
-        display: LiveDisplay
+        display: any RunView, config latest: Current<MonitorConfig>
     ) async -> Generation {
         let loaded = loader.load(text: text, path: options.configPath)
         guard let config = loaded.config else {
@@ -120,6 +147,7 @@ public final class MonitorService: Service, Sendable {
             return generation
         }
         display.setFeeds(config.feeds, sources: sources(of: config))
+        latest.value = config
         var current = generation
         var restartedAll = false
         if config.settings != generation.settings {
@@ -160,7 +188,7 @@ public final class MonitorService: Service, Sendable {
         config.feeds.compactMap { feed in
             guard let type = options.sources.first(where: { $0.type == feed.type }) else { return nil }
             let signature =
-                feed.type + "|"
+                "\(nudges.withLock { $0[feed.name] ?? 0 })|" + feed.type + "|"
                 + feed.options.settings.keys.sorted().map { key in
                     "\(key)=\(feed.options[key].map { "\($0)" } ?? "")"
                 }.joined(separator: "|")

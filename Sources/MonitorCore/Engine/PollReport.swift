@@ -16,6 +16,9 @@ public struct PollReport: Sendable {
 
     /// A group with its counts.
     public struct GroupCount: Sendable, Hashable {
+        /// Where a group stands while its feed polls: its response pending, in, or failed.
+        public enum GroupPhase: String, Sendable, Hashable, Codable { case pending, done, failed }
+
         /// The group's identifier.
         public var id: String
         /// Its title.
@@ -27,6 +30,8 @@ public struct PollReport: Sendable {
         /// How many of those have each value of the source's `breakdownDetail` (items without it are left out);
         /// empty when the source names none.
         public var breakdown: [String: Int]
+        /// Whether its count is known yet (while polling), or its request failed.
+        public var phase: GroupPhase = .done
 
         /// A count.
         public init(id: String, title: String, count: Int, new: Int, breakdown: [String: Int] = [:]) {

@@ -77,6 +77,8 @@ public struct FeedView: Sendable {
     public var total: Int?
 
     /// Joins a catalog with a tally; for groups not yet completed by a `replace` poll, `stored` counts stand in.
+    /// Each group's phase is `failed` when a failure names it, `done` when it is completed (or when `stored` is
+    /// nil: a source that does not replace its items, or a view of stored items), else `pending`.
     public init(feed: String, catalog: [ItemGroup], tally: PollTally, stored: [String: Int]?) {
         self.feed = feed
         var seen: Set<String> = []
@@ -85,12 +87,22 @@ public struct FeedView: Sendable {
             if let stored, !tally.completedGroups.contains(id) { return stored[id] ?? 0 }
             return tally.counts[id] ?? 0
         }
+        let failed = Set(tally.failures.compactMap(\.group))
+        let phase = { (id: String) -> PollReport.GroupCount.GroupPhase in
+            if failed.contains(id) { return .failed }
+            if stored == nil || tally.completedGroups.contains(id) { return .done }
+            return .pending
+        }
         for group in catalog where seen.insert(group.id).inserted {
-            groups.append(
-                .init(id: group.id, title: group.title, count: count(group.id), new: tally.newCounts[group.id] ?? 0))
+            var count = PollReport.GroupCount(
+                id: group.id, title: group.title, count: count(group.id), new: tally.newCounts[group.id] ?? 0)
+            count.phase = phase(group.id)
+            groups.append(count)
         }
         for id in tally.counts.keys.sorted() where seen.insert(id).inserted && tally.counts[id, default: 0] > 0 {
-            groups.append(.init(id: id, title: id, count: count(id), new: tally.newCounts[id] ?? 0))
+            var count = PollReport.GroupCount(id: id, title: id, count: count(id), new: tally.newCounts[id] ?? 0)
+            count.phase = phase(id)
+            groups.append(count)
         }
         self.groups = groups
         items = tally.items.count
