@@ -58,7 +58,7 @@ public enum BrowserScreen {
     }
 
     private static func footer(_ state: BrowserState) -> String {
-        if state.filtering { return "/" + state.filter + "▏  Enter keep  Esc clear" }
+        if state.filtering { return "/" + state.filter + "  (Enter keeps the filter, Esc clears it)" }
         var hint = "↑↓ select  Enter open  Esc back  d days  / filter  r poll  ? keys  q quit"
         if !state.filter.isEmpty { hint = "filter: \(state.filter)  (Esc clears)  " + hint }
         return hint
