@@ -96,7 +96,11 @@ struct TerminalViewTests {
             """)
         print("terminal test: the stand-in listens on port \(standIn.port)")
         let tmux = try TmuxSession(in: directory.url, width: 100, height: 30)
-        defer { tmux.kill() }
+        defer {
+            tmux.kill()
+            // The directory holds the server's socket: it goes only after the server.
+            withExtendedLifetime(directory) {}
+        }
         print("terminal test: tmux started in \(directory.url.path)")
         try tmux.send(
             "clear; echo PRE-RUN TEXT; TZ=Asia/Tokyo '\(MonitorProcess.executable.path)' run --config feeds.yaml --state state",
