@@ -19,6 +19,7 @@ final class TmuxSession: Sendable {
 
     private let socket: String
     private let changes = OutputSignal()
+    private let serverID = Atomic<Int32>(0)
 
     /// Starts a server with one `width`×`height` window running `sh` in `directory`, and the pipe of its output.
     init(in directory: URL, width: Int, height: Int) throws {
@@ -30,6 +31,8 @@ final class TmuxSession: Sendable {
         try tmux(
             "new-session", "-d", "-s", "test", "-x", "\(width)", "-y", "\(height)", "-c", directory.path,
             "env PS1='$ ' TERM=xterm-256color sh", capture: false)
+        let server = try tmux("display-message", "-p", "#{pid}").trimmingCharacters(in: .whitespacesAndNewlines)
+        serverID.store(Int32(server) ?? 0, ordering: .sequentiallyConsistent)
         try tmux("pipe-pane", "-t", "test", "cat > '\(fifo)'")
         let changes = self.changes
         Thread.detachNewThread {
@@ -70,6 +73,9 @@ final class TmuxSession: Sendable {
     /// Stops the server (and whatever still runs in it).
     func kill() {
         _ = try? tmux("kill-server")
+        // kill-server was seen to leave the server running after the test: it is ours, so end it by its id too.
+        let serverID = self.serverID.load(ordering: .sequentiallyConsistent)
+        if serverID > 0 { Foundation.kill(serverID, SIGKILL) }
     }
 
     @discardableResult
