@@ -47,11 +47,11 @@ public enum LiveView {
 
     /// The view: a line per feed, each cut to `width` columns, then a blank line and `focus` (at most
     /// `focusLines` lines of it).
-    public static func render(_ lines: [FeedLine], focus: String?, now: Date, width: Int, focusLines: Int = 16)
-        -> String
-    {
+    public static func render(
+        _ lines: [FeedLine], focus: String?, now: Date, width: Int, focusLines: Int = 16, timeZone: TimeZone = utc
+    ) -> String {
         let nameWidth = lines.map(\.name.count).max() ?? 0
-        var output = lines.map { cut(line($0, nameWidth: nameWidth), to: width) + "\n" }.joined()
+        var output = lines.map { cut(line($0, nameWidth: nameWidth, timeZone: timeZone), to: width) + "\n" }.joined()
         if let focus, !focus.isEmpty {
             output += "\n"
             output += focus.split(separator: "\n", omittingEmptySubsequences: false).prefix(focusLines)
@@ -62,7 +62,7 @@ public enum LiveView {
     }
 
     /// One feed's line: `  NAME  STATE  ITEMS  NEW  next HH:MM:SS`.
-    public static func line(_ line: FeedLine, nameWidth: Int) -> String {
+    public static func line(_ line: FeedLine, nameWidth: Int, timeZone: TimeZone = utc) -> String {
         var state: String
         switch line.phase {
         case .polling:
@@ -82,16 +82,62 @@ public enum LiveView {
         if line.stale, line.phase != .polling, line.phase != .failed { state = "stale" }
         let items = "\(line.items) item\(line.items == 1 ? "" : "s")"
         let new = line.new > 0 ? "+\(line.new) new" : ""
-        let next = line.phase == .polling ? "" : line.next.map { "next \(time($0))" } ?? ""
+        let next = line.phase == .polling ? "" : line.next.map { "next \(time($0, in: timeZone))" } ?? ""
         var text = "  " + line.name.padding(to: nameWidth) + "  " + state.padding(to: 26) + "  " + items.padding(to: 11)
         text += "  " + new.padding(to: 9) + "  " + next
         while text.hasSuffix(" ") { text.removeLast() }
         return text
     }
 
-    /// `HH:MM:SS` in UTC.
-    public static func time(_ date: Date) -> String {
-        String(ISO8601.string(date).dropFirst(11).prefix(8))
+    /// Coordinated universal time.
+    public static let utc = TimeZone(secondsFromGMT: 0)!
+
+    /// `HH:MM:SS` in `timeZone` (UTC unless given).
+    public static func time(_ date: Date, in timeZone: TimeZone = utc) -> String {
+        let parts = components(date, in: timeZone)
+        return "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+    }
+
+    /// `YYYY-MM-DD HH:MM` in `timeZone`.
+    public static func dateTime(_ date: Date, in timeZone: TimeZone) -> String {
+        let parts = components(date, in: timeZone)
+        let year = String(parts.year ?? 0)
+        return "\(year)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
+    }
+
+    private static func components(_ date: Date, in timeZone: TimeZone) -> DateComponents {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+    }
+
+    private static func two(_ value: Int?) -> String {
+        let value = value ?? 0
+        return value < 10 ? "0\(value)" : "\(value)"
+    }
+
+    /// The panel of a feed being polled: a heading with its progress, then each group with its count so far,
+    /// `…` while its response is pending, `failed` when its request failed.
+    public static func pollingPanel(_ view: FeedView) -> String {
+        var heading = "\(TerminalText.sanitized(view.feed)): polling"
+        if let total = view.total, total > 0 { heading += " \(view.done)/\(total) requests," }
+        heading += " \(view.items) item\(view.items == 1 ? "" : "s") so far"
+        let titles = view.groups.map { cut(TerminalText.sanitized($0.title), to: 40) }
+        let titleWidth = titles.map(\.count).max() ?? 0
+        let rows = zip(view.groups, titles).map { group, title in
+            let count: String
+            switch group.phase {
+            case .pending: count = "…"
+            case .failed: count = "failed"
+            case .done: count = "\(group.count)"
+            }
+            var row =
+                "  " + title.padding(to: titleWidth) + "  " + String(repeating: " ", count: max(0, 6 - count.count))
+            row += count
+            if group.phase == .done, group.new > 0 { row += "  +\(group.new) new" }
+            return row
+        }
+        return ([heading] + rows).joined(separator: "\n")
     }
 
     /// `text` cut to `width` characters, with `…` where it was cut.

@@ -20,6 +20,8 @@ public final class MonitorService: Service, Sendable {
         public var environment: [String: String] = ProcessInfo.processInfo.environment
         /// Text or JSON lines.
         var format: OutputFormat = .text
+        /// Whether to show the full-screen view (standard input and output are terminals, text format).
+        var fullScreen = false
         /// Whether standard output is a terminal that may be redrawn.
         public var terminal = false
         /// The terminal's width.
@@ -63,6 +65,8 @@ public final class MonitorService: Service, Sendable {
 
     private let options: Options
     private let initial: MonitorConfig
+    /// How many times each feed was asked to poll now (`r`): part of its signature, so asking restarts it.
+    private let nudges = Mutex<[String: Int]>([:])
 
     /// A service that starts with the validated `config`.
     public init(config: MonitorConfig, options: Options) {
@@ -73,10 +77,18 @@ public final class MonitorService: Service, Sendable {
     public func run() async throws {
         let (events, continuation) = AsyncStream<PollEvent>.makeStream()
         let loader = ConfigLoader(sources: options.sources, environment: options.environment)
-        let display = LiveDisplay(
-            format: options.format, terminal: options.terminal, feeds: initial.feeds, sources: sources(of: initial),
-            output: options.output, width: options.width)
+        let screen = options.fullScreen && options.format == .text ? TerminalSession() : nil
+        let browser = screen.map {
+            FullScreenDisplay(terminal: $0, store: options.store, feeds: initial.feeds, sources: sources(of: initial))
+        }
+        let display: any RunView =
+            browser
+            ?? LiveDisplay(
+                format: options.format, terminal: options.terminal, feeds: initial.feeds,
+                sources: sources(of: initial), output: options.output, width: options.width)
+        defer { display.finish() }
         let current = Current(start(initial.settings))
+        let config = Current(initial)
         let scheduler = FeedScheduler(runner: current.value.runner, events: continuation, stagger: options.stagger)
 
         // The display and the feeds (under the scheduler) are child tasks of the service.
@@ -90,26 +102,23 @@ public final class MonitorService: Service, Sendable {
             let seen = Current(ConfigLoader.read(path: options.configPath))
             do {
                 try await cancelWhenGracefulShutdown {
-                    while true {
-                        try await Task.sleep(for: self.options.watchInterval)
-                        let read = ConfigLoader.read(path: self.options.configPath)
-                        guard read != seen.value else { continue }
-                        seen.value = read
-                        switch read {
-                        case .success(let text):
-                            current.value = await self.reload(
-                                text, loader: loader, generation: current.value, scheduler: scheduler,
-                                events: continuation,
-                                display: display)
-                        case .failure(let problem):
-                            // A removed or unreadable file is not an empty one: say which, and keep running.
-                            let path = self.options.configPath
-                            self.options.errors(
-                                problem.isMissing
-                                    ? "\(path) was removed; still running the last valid feeds until it is back\n"
-                                    : "\(path) cannot be read (\(problem.message)); still running the last valid feeds\n"
-                            )
+                    try await withThrowingTaskGroup(of: Void.self) { watching in
+                        watching.addTask {
+                            try await self.watch(
+                                seen: seen, loader: loader, current: current, scheduler: scheduler,
+                                events: continuation, display: display, config: config)
                         }
+                        if let browser {
+                            // The full-screen view ends the service when `q` is pressed.
+                            watching.addTask {
+                                await browser.run { feed in
+                                    self.nudges.withLock { $0[feed, default: 0] += 1 }
+                                    await scheduler.apply(self.entries(of: config.value))
+                                }
+                            }
+                        }
+                        try await watching.next()
+                        watching.cancelAll()
                     }
                 }
             } catch {
@@ -119,14 +128,40 @@ public final class MonitorService: Service, Sendable {
             await current.value.shutdown()
             continuation.finish()
         }
-        display.finish()
     }
 
     // MARK: - Reloading
 
+    /// Checks the feeds file every `watchInterval` and applies what changed, until cancelled.
+    private func watch(
+        seen: Current<Result<String, ConfigLoader.ReadProblem>>, loader: ConfigLoader, current: Current<Generation>,
+        scheduler: FeedScheduler, events: AsyncStream<PollEvent>.Continuation, display: any RunView,
+        config: Current<MonitorConfig>
+    ) async throws {
+        while true {
+            try await Task.sleep(for: options.watchInterval)
+            let read = ConfigLoader.read(path: options.configPath)
+            guard read != seen.value else { continue }
+            seen.value = read
+            switch read {
+            case .success(let text):
+                current.value = await reload(
+                    text, loader: loader, generation: current.value, scheduler: scheduler, events: events,
+                    display: display, config: config)
+            case .failure(let problem):
+                // A removed or unreadable file is not an empty one: say which, and keep running.
+                let path = options.configPath
+                options.errors(
+                    problem.isMissing
+                        ? "\(path) was removed; still running the last valid feeds until it is back\n"
+                        : "\(path) cannot be read (\(problem.message)); still running the last valid feeds\n")
+            }
+        }
+    }
+
     private func reload(
         _ text: String, loader: ConfigLoader, generation: Generation, scheduler: FeedScheduler,
-        events: AsyncStream<PollEvent>.Continuation, display: LiveDisplay
+        events: AsyncStream<PollEvent>.Continuation, display: any RunView, config latest: Current<MonitorConfig>
     ) async -> Generation {
         let loaded = loader.load(text: text, path: options.configPath)
         guard let config = loaded.config else {
@@ -135,6 +170,7 @@ public final class MonitorService: Service, Sendable {
                     + loaded.renderedDiagnostics())
             return generation
         }
+        latest.value = config
         display.setFeeds(config.feeds, sources: sources(of: config))
         var current = generation
         var restartedAll = false
@@ -176,7 +212,7 @@ public final class MonitorService: Service, Sendable {
         config.feeds.compactMap { feed in
             guard let type = options.sources.first(where: { $0.type == feed.type }) else { return nil }
             let signature =
-                feed.type + "|"
+                "\(nudges.withLock { $0[feed.name] ?? 0 })|" + feed.type + "|"
                 + feed.options.settings.keys.sorted().map { key in
                     "\(key)=\(feed.options[key].map { "\($0)" } ?? "")"
                 }.joined(separator: "|")

@@ -18,6 +18,10 @@ extension MonitorCommand {
                 succeeded, 1 when any failed or partly failed, 2 when the feeds file is invalid.
 
                 --format json prints one JSON object per poll, one per line.
+
+                When standard input and output are terminals, the view is full-screen: ↑/↓ (k/j) select a feed, \
+                Enter (→) opens its groups and then a group's items, Esc (←) goes back, d steps the days window \
+                (1, 7, 30, 90, 360, all), / filters the list, r polls the selected feed now, ? shows the keys, q quits.
                 """
         )
 
@@ -37,18 +41,24 @@ extension MonitorCommand {
             let config = try options.load()
             let store = try stateOptions.open()
             guard once else {
+                let fullScreen = format == .text && TerminalSession.isAvailable
                 var logger = Logger(label: "monitor") { StreamLogHandler.standardError(label: $0) }
-                logger.logLevel = verbose ? .debug : .warning
+                // The full screen shows failures itself; log lines would scribble over it.
+                logger.logLevel = verbose ? .debug : fullScreen ? .critical : .warning
                 var serviceOptions = MonitorService.Options(configPath: options.path, store: store)
                 serviceOptions.format = format
+                serviceOptions.fullScreen = fullScreen
                 serviceOptions.terminal = Console.isTerminal(onStandardError: false)
                 serviceOptions.width = Console.width()
                 serviceOptions.logger = logger
                 let service = MonitorService(config: config, options: serviceOptions)
                 var groupLogger = logger
                 groupLogger.logLevel = .warning
+                // The service returns by itself when `q` quits the full screen: that ends the group, not an error.
                 let group = ServiceGroup(
-                    services: [service], gracefulShutdownSignals: [.sigint, .sigterm], logger: groupLogger)
+                    configuration: ServiceGroupConfiguration(
+                        services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
+                        gracefulShutdownSignals: [.sigint, .sigterm], logger: groupLogger))
                 try await group.run()
                 return
             }

@@ -1,0 +1,139 @@
+import Foundation
+import MonitorCore
+
+/// The full-screen view of `monitor run`, as a pure function from its state to the rows of the screen.
+public enum BrowserScreen {
+    /// The keys, as `?` shows them.
+    public static let keys = [
+        "↑/↓ or k/j   select",
+        "Enter or →   open the feed's groups, then the group's items",
+        "Esc or ←     back (Esc first clears a filter)",
+        "d            days window: 1, 7, 30, 90, 360, all",
+        "/            filter the list as you type; Enter keeps it, Esc clears it",
+        "r            poll the selected feed now",
+        "?            these keys",
+        "q            quit",
+    ]
+
+    /// Exactly `height` rows of at most `width` characters: a title row, the open list, the latest log line and
+    /// a row of keys (or the filter being typed). Times are shown in `timeZone`. Everything a server sent is
+    /// sanitized; long text is cut with `…`.
+    public static func render(_ state: BrowserState, width: Int, height: Int, timeZone: TimeZone) -> [String] {
+        let height = max(height, 4)
+        let bodyHeight = height - 3
+        var body: [String]
+        if state.help {
+            body = ["Keys", ""] + keys.map { "  " + $0 }
+        } else {
+            switch state.level {
+            case .feeds: body = feedRows(state, height: bodyHeight, timeZone: timeZone)
+            case .groups(let feed): body = groupRows(state, feed: feed, height: bodyHeight)
+            case .items(let feed, let group):
+                body = itemRows(state, feed: feed, group: group, height: bodyHeight, timeZone: timeZone)
+            }
+        }
+        body = Array(body.prefix(bodyHeight))
+        body += Array(repeating: "", count: bodyHeight - body.count)
+        var rows = [title(state, width: width, timeZone: timeZone)] + body
+        rows.append(state.log.last.map { TerminalText.sanitized($0) } ?? "")
+        rows.append(footer(state))
+        return rows.map { LiveView.cut($0, to: width) }
+    }
+
+    private static func title(_ state: BrowserState, width: Int, timeZone: TimeZone) -> String {
+        var path = "monitor"
+        switch state.level {
+        case .feeds:
+            break
+        case .groups(let feed):
+            path += " › \(TerminalText.sanitized(feed))"
+        case .items(let feed, let group):
+            let title = state.stored?.catalog.first { $0.id == group }?.title ?? group
+            path += " › \(TerminalText.sanitized(feed)) › \(TerminalText.sanitized(title))"
+        }
+        let right = "\(state.windowLabel)  \(LiveView.time(state.now, in: timeZone))"
+        let room = width - right.count - 2
+        let left = LiveView.cut(path, to: max(room, 1))
+        return left + String(repeating: " ", count: max(width - left.count - right.count, 2)) + right
+    }
+
+    private static func footer(_ state: BrowserState) -> String {
+        if state.filtering { return "/" + state.filter + "  (Enter keeps the filter, Esc clears it)" }
+        var hint = "↑↓ select  Enter open  Esc back  d days  / filter  r poll  ? keys  q quit"
+        if !state.filter.isEmpty { hint = "filter: \(state.filter)  (Esc clears)  " + hint }
+        return hint
+    }
+
+    private static func feedRows(_ state: BrowserState, height: Int, timeZone: TimeZone) -> [String] {
+        let feeds = state.feeds
+        guard !feeds.isEmpty else { return [state.filter.isEmpty ? "  no feeds" : "  no feed matches"] }
+        let selected = state.selectedFeed
+        let nameWidth = feeds.map(\.name.count).max() ?? 0
+        var rows = feeds.map { feed in
+            marked(LiveView.line(feed, nameWidth: nameWidth, timeZone: timeZone), selected: feed.name == selected)
+        }
+        if let selected, let panel = state.live.panel(of: selected) {
+            rows.append("")
+            rows += panel.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
+        return rows
+    }
+
+    private static func groupRows(_ state: BrowserState, feed: String, height: Int) -> [String] {
+        guard let stored = state.stored, stored.feed == feed else { return ["  reading the stored items…"] }
+        let rows = state.groups
+        let inWindow = stored.items(within: state.days, now: state.now).count
+        let heading =
+            "\(inWindow) item\(inWindow == 1 ? "" : "s") in \(rows.count) group\(rows.count == 1 ? "" : "s"), \(state.windowLabel)"
+        guard !rows.isEmpty else { return [heading, "", state.filter.isEmpty ? "  no groups" : "  no group matches"] }
+        let titles = rows.map { LiveView.cut(TerminalText.sanitized($0.title), to: 40) }
+        let titleWidth = titles.map(\.count).max() ?? 0
+        let countWidth = rows.map { String($0.count).count }.max() ?? 1
+        let lines = zip(rows, titles).enumerated().map { index, pair in
+            let (row, title) = pair
+            let count = String(row.count)
+            var text =
+                title.padding(to: titleWidth) + "  " + String(repeating: " ", count: countWidth - count.count) + count
+            if !row.breakdown.isEmpty {
+                text +=
+                    "  "
+                    + row.breakdown.map { "\(TerminalText.sanitized($0.value)) \($0.count)" }.joined(separator: "  ")
+            }
+            return marked("  " + text, selected: index == state.groupRow)
+        }
+        return [heading, ""] + visible(lines, selected: state.groupRow, height: height - 2)
+    }
+
+    private static func itemRows(
+        _ state: BrowserState, feed: String, group: String, height: Int, timeZone: TimeZone
+    ) -> [String] {
+        guard let stored = state.stored, stored.feed == feed else { return ["  reading the stored items…"] }
+        let items = state.items
+        let heading = "\(items.count) item\(items.count == 1 ? "" : "s"), newest first, \(state.windowLabel)"
+        guard !items.isEmpty else { return [heading, "", state.filter.isEmpty ? "  no items" : "  no item matches"] }
+        let lines = items.enumerated().map { index, item in
+            marked(
+                "  \(LiveView.dateTime(item.date, in: timeZone))  \(TerminalText.sanitized(item.title))",
+                selected: index == state.itemRow)
+        }
+        let selected = items[min(state.itemRow, items.count - 1)]
+        let details = selected.details.map { "\(TerminalText.sanitized($0.name)): \(TerminalText.sanitized($0.value))" }
+        let footer = [
+            "", "  " + details.joined(separator: "  "),
+            "  " + (selected.url.map { TerminalText.sanitized($0) } ?? "no link"),
+        ]
+        return [heading, ""] + visible(lines, selected: state.itemRow, height: height - 2 - footer.count)
+            + Array(repeating: "", count: max(0, height - 2 - footer.count - lines.count)) + footer
+    }
+
+    /// The rows of a list that fit in `height`, scrolled so that the selected one shows.
+    private static func visible(_ lines: [String], selected: Int, height: Int) -> [String] {
+        guard height > 0 else { return [] }
+        let start = max(0, min(selected - height + 1, lines.count - height))
+        return Array(lines.dropFirst(max(start, 0)).prefix(height))
+    }
+
+    private static func marked(_ line: String, selected: Bool) -> String {
+        selected ? ">" + line.dropFirst() : line
+    }
+}

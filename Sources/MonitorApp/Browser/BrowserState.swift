@@ -1,0 +1,231 @@
+import Foundation
+import MonitorCore
+
+/// The state of the full-screen view of `monitor run`: what is known of the feeds (`live`), which list is
+/// open, what is selected, the days window, the filter. Keys change it through `handle(_:)`, a pure reducer
+/// that returns the effects the driver must perform; `BrowserScreen` renders it.
+public struct BrowserState: Sendable {
+    /// Which list is open.
+    public enum Level: Sendable, Equatable {
+        /// The feeds, with the panel of the selected one.
+        case feeds
+        /// A feed's groups.
+        case groups(feed: String)
+        /// A group's items.
+        case items(feed: String, group: String)
+    }
+
+    /// What the driver must do after a key.
+    public enum Effect: Sendable, Equatable {
+        /// Read a feed's stored items and groups into `stored`.
+        case load(feed: String)
+        /// Poll a feed now (within its rate limits).
+        case poll(feed: String)
+        /// Leave the full-screen view and stop.
+        case quit
+    }
+
+    /// The days windows `d` steps through; nil is every day.
+    public static let windows: [Int?] = [1, 7, 30, 90, 360, nil]
+
+    /// The feeds and their polls.
+    public var live: LiveState
+    /// The list open.
+    public var level: Level = .feeds
+    /// The feed chosen with the keys; nil until a key is pressed (the view then follows the feed that changed last).
+    public var chosenFeed: String?
+    /// The selected row of the groups list.
+    public var groupRow = 0
+    /// The selected row of the items list.
+    public var itemRow = 0
+    /// The index in `windows` of the window in force.
+    public var window = BrowserState.windows.count - 1
+    /// The filter of the open list.
+    public var filter = ""
+    /// Whether the filter is being typed.
+    public var filtering = false
+    /// Whether the keys are shown.
+    public var help = false
+    /// The stored items of the open feed, once read.
+    public var stored: StoredFeed?
+    /// The latest lines of the log, oldest first.
+    public var log: [String] = []
+    /// The time the view is drawn at (the days window counts back from it).
+    public var now: Date
+
+    /// The view of `live`'s feeds at `now`, showing the feeds.
+    public init(live: LiveState, now: Date) {
+        self.live = live
+        self.now = now
+    }
+
+    /// The days of the window in force; nil for every day.
+    public var days: Int? { Self.windows[window] }
+
+    /// `last N days` or `all days`.
+    public var windowLabel: String {
+        guard let days else { return "all days" }
+        return days == 1 ? "last 1 day" : "last \(days) days"
+    }
+
+    // MARK: - The lists
+
+    /// The feeds shown (filtered when the feeds list is open).
+    public var feeds: [LiveView.FeedLine] {
+        guard level == .feeds, !filter.isEmpty else { return live.lines }
+        return live.lines.filter { matches($0.name) }
+    }
+
+    /// The selected feed: the one chosen, or the one that changed last, or the first.
+    public var selectedFeed: String? {
+        let names = feeds.map(\.name)
+        if let chosenFeed, names.contains(chosenFeed) { return chosenFeed }
+        if chosenFeed == nil, let focus = live.focus, names.contains(focus) { return focus }
+        return names.first
+    }
+
+    /// The groups of the open feed within the window (filtered when the groups list is open).
+    public var groups: [StoredFeed.GroupRow] {
+        guard case .groups(let feed) = level, let stored, stored.feed == feed else { return [] }
+        return stored.groups(within: days, now: now).filter { filter.isEmpty || matches($0.title) }
+    }
+
+    /// The items of the open group within the window, newest first (filtered by title).
+    public var items: [Item] {
+        guard case .items(let feed, let group) = level, let stored, stored.feed == feed else { return [] }
+        return stored.items(of: group, within: days, now: now).filter { filter.isEmpty || matches($0.title) }
+    }
+
+    /// The feed the open list belongs to.
+    public var currentFeed: String? {
+        switch level {
+        case .feeds: selectedFeed
+        case .groups(let feed), .items(let feed, _): feed
+        }
+    }
+
+    private func matches(_ text: String) -> Bool {
+        text.range(of: filter, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+    }
+
+    // MARK: - Keys
+
+    /// The state after `key`, with what the driver must do.
+    public mutating func handle(_ key: Key) -> [Effect] {
+        if key == .interrupt || (key == .character("q") && !filtering) { return [.quit] }
+        if help {
+            help = false
+            return []
+        }
+        if filtering {
+            switch key {
+            case .character(let character):
+                filter.append(character)
+                select(0)
+            case .backspace:
+                if !filter.isEmpty { filter.removeLast() }
+                select(0)
+            case .enter:
+                filtering = false
+                select(0)
+            case .escape:
+                filtering = false
+                filter = ""
+            case .up:
+                move(-1)
+            case .down:
+                move(1)
+            default:
+                break
+            }
+            return []
+        }
+        switch key {
+        case .up, .character("k"):
+            move(-1)
+        case .down, .character("j"):
+            move(1)
+        case .enter, .right:
+            return open()
+        case .escape where !filter.isEmpty:
+            filter = ""
+        case .escape, .left:
+            back()
+        case .character("d"):
+            window = (window + 1) % Self.windows.count
+            select(0)
+        case .character("/"):
+            filtering = true
+            filter = ""
+        case .character("r"):
+            // A feed being polled is not asked again.
+            if let feed = currentFeed, live.lines.first(where: { $0.name == feed })?.phase != .polling {
+                return [.poll(feed: feed)]
+            }
+        case .character("?"):
+            help = true
+        default:
+            break
+        }
+        return []
+    }
+
+    private mutating func open() -> [Effect] {
+        switch level {
+        case .feeds:
+            guard let feed = selectedFeed else { return [] }
+            chosenFeed = feed
+            filter = ""
+            level = .groups(feed: feed)
+            groupRow = 0
+            return [.load(feed: feed)]
+        case .groups(let feed):
+            let rows = groups
+            guard rows.indices.contains(groupRow) else { return [] }
+            filter = ""
+            level = .items(feed: feed, group: rows[groupRow].id)
+            itemRow = 0
+        case .items:
+            break
+        }
+        return []
+    }
+
+    private mutating func back() {
+        switch level {
+        case .feeds:
+            break
+        case .groups:
+            level = .feeds
+        case .items(let feed, let group):
+            level = .groups(feed: feed)
+            groupRow = groups.firstIndex { $0.id == group } ?? 0
+        }
+        filter = ""
+    }
+
+    private mutating func move(_ step: Int) {
+        switch level {
+        case .feeds:
+            let names = feeds.map(\.name)
+            guard !names.isEmpty else { return }
+            let index = selectedFeed.flatMap { names.firstIndex(of: $0) } ?? 0
+            chosenFeed = names[min(max(index + step, 0), names.count - 1)]
+        case .groups:
+            groupRow = min(max(groupRow + step, 0), max(groups.count - 1, 0))
+        case .items:
+            itemRow = min(max(itemRow + step, 0), max(items.count - 1, 0))
+        }
+    }
+
+    private mutating func select(_ row: Int) {
+        switch level {
+        case .feeds:
+            if filtering || !filter.isEmpty, let first = feeds.first { chosenFeed = first.name }
+        case .groups:
+            groupRow = row
+        case .items:
+            itemRow = row
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import MonitorCore
+
+/// The full-screen view of `monitor run` (when standard input and output are terminals): the feeds, their
+/// groups and items, driven by the keys. State and screen are pure (`BrowserState`, `BrowserScreen`); this class
+/// feeds them the poll events and the keys, reads the stored items, and writes the screen.
+/// Its methods may be called from several tasks: a lock serialises them (hence `@unchecked Sendable`).
+final class FullScreenDisplay: RunView, @unchecked Sendable {
+    private let lock = NSLock()
+    private let terminal: TerminalSession
+    private let store: StateStore
+    private var state: BrowserState
+    private var sources: [String: any FeedSource]
+    private var size: (width: Int, height: Int)
+    private var lastDraw = Date.distantPast
+    private let reloads: AsyncStream<String>.Continuation
+    private let reloadRequests: AsyncStream<String>
+
+    /// A view of `feeds` on `terminal`, reading stored items from `store`.
+    init(terminal: TerminalSession, store: StateStore, feeds: [FeedConfig], sources: [String: any FeedSource]) {
+        self.terminal = terminal
+        self.store = store
+        self.sources = sources
+        let now = Date()
+        self.state = BrowserState(
+            live: LiveState(feeds: feeds, sources: sources, now: now, timeZone: .current), now: now)
+        self.size = TerminalSession.size()
+        (reloadRequests, reloads) = AsyncStream<String>.makeStream()
+        draw(force: true)
+    }
+
+    func show(_ event: PollEvent) {
+        lock.withLock {
+            let now = Date()
+            state.now = now
+            let output = state.live.apply(event, now: now, quiet: true)
+            state.log += output.log
+            if state.log.count > 50 { state.log.removeFirst(state.log.count - 50) }
+            if case .finished(let report) = event, state.level != .feeds, state.currentFeed == report.feed {
+                reloads.yield(report.feed)
+            }
+            draw(force: output.redrawNow)
+        }
+    }
+
+    func setFeeds(_ feeds: [FeedConfig], sources: [String: any FeedSource]) {
+        lock.withLock {
+            state.live.setFeeds(feeds, sources: sources)
+            self.sources.merge(sources) { $1 }
+            draw(force: true)
+        }
+    }
+
+    func finish() {
+        terminal.restore()
+    }
+
+    /// Handles the keys until `q` (or Ctrl-C) or the end of input; `pollNow` asks for a feed to be polled now.
+    func run(pollNow: @escaping @Sendable (String) async -> Void) async {
+        let inputs = terminal.inputs()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await feed in self.reloadRequests { await self.load(feed) }
+            }
+            for await input in inputs {
+                switch input {
+                case .resize:
+                    lock.withLock {
+                        size = TerminalSession.size()
+                        terminal.write("\u{1B}[2J")
+                        draw(force: true)
+                    }
+                case .key(let key):
+                    let effects = lock.withLock {
+                        state.now = Date()
+                        let effects = state.handle(key)
+                        draw(force: true)
+                        return effects
+                    }
+                    for effect in effects {
+                        switch effect {
+                        case .quit:
+                            reloads.finish()
+                            group.cancelAll()
+                            return
+                        case .load(let feed):
+                            await load(feed)
+                        case .poll(let feed):
+                            lock.withLock {
+                                state.log.append("\(LiveView.time(Date(), in: .current)) \(feed): polling now (r)")
+                                draw(force: true)
+                            }
+                            await pollNow(feed)
+                        }
+                    }
+                }
+            }
+            reloads.finish()
+        }
+    }
+
+    private func load(_ feed: String) async {
+        do {
+            let items = try await store.items(feed: feed)
+            let catalog = try await store.groups(feed: feed)
+            lock.withLock {
+                let detail = sources[feed].map { type(of: $0).breakdownDetail } ?? nil
+                state.stored = StoredFeed(feed: feed, catalog: catalog, items: items, breakdownDetail: detail)
+                draw(force: true)
+            }
+        } catch {
+            lock.withLock {
+                state.log.append("\(feed): cannot read the state: \(error)")
+                draw(force: true)
+            }
+        }
+    }
+
+    /// Draws the whole screen (a poll's progress at most every 50 ms unless `force`); call with the lock held.
+    private func draw(force: Bool) {
+        let now = Date()
+        guard force || now.timeIntervalSince(lastDraw) > 0.05 else { return }
+        lastDraw = now
+        let rows = BrowserScreen.render(state, width: size.width, height: size.height, timeZone: .current)
+        terminal.write("\u{1B}[H" + rows.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K")
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import MonitorCore
+
+/// What `monitor run` knows of its feeds, as a pure state machine: each event changes the state and says
+/// which lines to log (a failure when a feed starts failing, its recovery, new items), and the live panel is
+/// rendered from the state alone.
+///
+/// A feed's error is logged when it starts failing and again when it recovers, not at every poll; a feed is
+/// stale when it has had no new item for longer than its `expect_update_within`.
+public struct LiveState: Sendable {
+    /// The feeds in the order of the feeds file.
+    public private(set) var lines: [LiveView.FeedLine]
+    /// The live view of each feed being polled (the catalog with its running counts).
+    public private(set) var views: [String: FeedView] = [:]
+    /// The summary of each feed's last successful poll.
+    public private(set) var summaries: [String: String] = [:]
+    /// The feed that changed last (a failed poll leaves it on the feed summarised last).
+    public private(set) var focus: String?
+    private var summarized: String?
+    /// When the state began (a feed without new items since is stale from then).
+    public let started: Date
+    private var staleAfter: [String: Duration]
+    private var lastNew: [String: Date] = [:]
+    private var summarize: [String: @Sendable (PollReport, Date) -> String]
+
+    /// The time zone of the times logged.
+    public let timeZone: TimeZone
+
+    /// The state of `feeds` before any poll; `sources` summarise their reports (others get the standard summary).
+    /// Times are logged in `timeZone`.
+    public init(feeds: [FeedConfig], sources: [String: any FeedSource], now: Date, timeZone: TimeZone = LiveView.utc) {
+        started = now
+        self.timeZone = timeZone
+        lines = feeds.map { LiveView.FeedLine(name: $0.name) }
+        staleAfter = Self.thresholds(feeds)
+        summarize = Self.summarizers(sources)
+    }
+
+    /// What `apply` asks to be printed.
+    public struct Output: Sendable, Equatable {
+        /// Lines for the log (without their newline), in order.
+        public var log: [String] = []
+        /// Whether the panel changed in a way worth drawing at once (not only a progress step).
+        public var redrawNow = false
+    }
+
+    /// The state after `event` at `now`, with what to log. With `quiet`, a successful poll without news is not
+    /// logged (the panel shows it); otherwise every poll ends with a line.
+    public mutating func apply(_ event: PollEvent, now: Date, quiet: Bool) -> Output {
+        var output = Output()
+        switch event {
+        case .scheduled(let feed, let next, _):
+            update(feed) { $0.next = next }
+            output.redrawNow = true
+        case .polling(let feed):
+            update(feed) {
+                $0.phase = .polling
+                $0.progress = nil
+            }
+            views[feed] = nil
+            focus = feed
+        case .view(let view):
+            update(view.feed) {
+                $0.progress = (view.done, view.total)
+                $0.items = view.items
+            }
+            views[view.feed] = view
+            focus = view.feed
+        case .finished(let report):
+            output.log = finished(report, now: now, quiet: quiet)
+            output.redrawNow = true
+        case .stopped(let feed):
+            lines.removeAll { $0.name == feed }
+            views[feed] = nil
+            summaries[feed] = nil
+            if focus == feed { focus = nil }
+            if summarized == feed { summarized = nil }
+            output.log = ["\(LiveView.time(now, in: timeZone)) \(feed): removed from the feeds file; stopped"]
+            output.redrawNow = true
+        case .notice(let text):
+            output.log = [text]
+            output.redrawNow = true
+        }
+        return output
+    }
+
+    /// Updates the feeds (after the feeds file changed) keeping what is known of the others.
+    public mutating func setFeeds(_ feeds: [FeedConfig], sources: [String: any FeedSource]) {
+        lines = feeds.map { feed in lines.first { $0.name == feed.name } ?? LiveView.FeedLine(name: feed.name) }
+        summarize.merge(Self.summarizers(sources)) { $1 }
+        staleAfter = Self.thresholds(feeds)
+    }
+
+    /// The panel for `feed`: while it polls, its groups with their counts so far (`…` pending, `failed`);
+    /// otherwise the summary of its last successful poll; nil when there is nothing to show.
+    public func panel(of feed: String) -> String? {
+        if let line = lines.first(where: { $0.name == feed }), line.phase == .polling, let view = views[feed] {
+            return LiveView.pollingPanel(view)
+        }
+        return summaries[feed]
+    }
+
+    // MARK: - A poll's end
+
+    private mutating func finished(_ report: PollReport, now: Date, quiet: Bool) -> [String] {
+        let wasFailing = lines.first { $0.name == report.feed }?.phase == .failed
+        update(report.feed) { line in
+            line.phase = Self.phase(report.status)
+            line.progress = nil
+            line.items = report.items
+            line.new = report.new
+            line.failures = report.status == .failed ? max(report.failures, 1) : 0
+        }
+        views[report.feed] = nil
+        if report.new > 0 { lastNew[report.feed] = now }
+        if let threshold = staleAfter[report.feed] {
+            let since = lastNew[report.feed] ?? started
+            update(report.feed) { $0.stale = now.timeIntervalSince(since) > threshold.seconds }
+        }
+        var messages: [String] = []
+        let stamp = LiveView.time(now, in: timeZone)
+        switch (report.status, wasFailing) {
+        case (.failed, false):
+            messages.append(
+                "\(stamp) \(report.feed): failed: \(TerminalText.sanitized(report.error ?? "unknown error"))")
+        case (.failed, true):
+            break
+        case (_, true):
+            messages.append("\(stamp) \(report.feed): recovered (\(Self.phase(report.status).rawValue))")
+        case (.partial, false):
+            messages.append("\(stamp) \(report.feed): partial: \(TerminalText.sanitized(report.error ?? ""))")
+        default:
+            if !quiet {
+                let what = report.status == .notModified ? "not modified" : "ok"
+                messages.append("\(stamp) \(report.feed): \(what), \(report.items) items, \(report.new) new")
+            }
+        }
+        if report.isFirstSync {
+            // On a feed's first sync everything is new: say how much, not each item.
+            if !report.newItems.isEmpty {
+                messages.append("\(stamp) \(report.feed): first sync, \(report.newItems.count) items")
+            }
+        } else {
+            let shown = report.newItems.prefix(20)
+            for item in shown {
+                messages.append("\(stamp) \(report.feed) + \(TerminalText.sanitized(item.title))")
+            }
+            if report.newItems.count > shown.count {
+                messages.append("\(stamp) \(report.feed) + … and \(report.newItems.count - shown.count) more")
+            }
+        }
+        if report.status != .failed {
+            summaries[report.feed] =
+                summarize[report.feed]?(report, now) ?? SummaryText.standard(report, now: now)
+            focus = report.feed
+            summarized = report.feed
+        } else if focus == report.feed {
+            focus = summarized
+        }
+        return messages
+    }
+
+    private mutating func update(_ feed: String, _ change: (inout LiveView.FeedLine) -> Void) {
+        guard let index = lines.firstIndex(where: { $0.name == feed }) else { return }
+        change(&lines[index])
+    }
+
+    private static func phase(_ status: PollReport.Status) -> LiveView.FeedLine.Phase {
+        switch status {
+        case .ok: .ok
+        case .notModified: .notModified
+        case .partial: .partial
+        case .failed: .failed
+        }
+    }
+
+    private static func thresholds(_ feeds: [FeedConfig]) -> [String: Duration] {
+        Dictionary(
+            feeds.compactMap { feed in feed.options.duration("expect_update_within").map { (feed.name, $0) } },
+            uniquingKeysWith: { $1 })
+    }
+
+    private static func summarizers(_ sources: [String: any FeedSource]) -> [String:
+        @Sendable (PollReport, Date)
+        -> String]
+    {
+        sources.mapValues { source in { report, now in source.summary(of: report, now: now) } }
+    }
+}

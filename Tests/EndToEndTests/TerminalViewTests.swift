@@ -1,0 +1,205 @@
+import Foundation
+import MonitorCore
+import TestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `monitor run` on a real terminal: the built binary in tmux, against `monitor-standin` with latency.
+@Suite(
+    "monitor run full-screen in a real terminal (tmux)", .timeLimit(.minutes(2)),
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed (scripts/setup installs it): skipped"))
+struct TerminalViewTests {
+    /// The stand-in, started on a free port; stopped by `stop()`.
+    private final class StandIn: Sendable {
+        let process: Process
+        let port: Int
+
+        init(arguments: [String]) async throws {
+            let executable = MonitorProcess.executable.deletingLastPathComponent()
+                .appendingPathComponent("monitor-standin")
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["--port", "0"] + arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Its first line says where it listens; read it on a thread of its own.
+            let line = await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    var data = Data()
+                    while !data.contains(UInt8(ascii: "\n")) {
+                        let chunk = output.fileHandleForReading.availableData
+                        if chunk.isEmpty { break }
+                        data.append(chunk)
+                    }
+                    continuation.resume(returning: String(decoding: data, as: UTF8.self))
+                }
+            }
+            guard
+                let port = line.split(separator: ":").last.flatMap({
+                    Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                })
+            else {
+                process.terminate()
+                throw TmuxSession.Failure(description: "monitor-standin did not say where it listens: \(line)")
+            }
+            self.process = process
+            self.port = port
+        }
+
+        func get(_ path: String) async throws -> Data {
+            let url = URL(string: "http://127.0.0.1:\(port)\(path)")!
+            return try await URLSession.shared.data(from: url).0
+        }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    private struct Counts: Decodable {
+        struct EONET: Decodable { var categories: [String: Int] }
+        var eonet: EONET
+    }
+
+    private struct Categories: Decodable {
+        struct Category: Decodable {
+            var id: String
+            var title: String
+        }
+        var categories: [Category]
+    }
+
+    @Test(
+        "counts fill in mid-poll, a category opens on its events, the days window changes, q restores the terminal")
+    func browse() async throws {
+        let directory = try TemporaryDirectory()
+        // One category request at a time, each answered after 300 ms: the poll takes seconds, seen as it goes.
+        let standIn = try await StandIn(arguments: ["--eonet-events", "300", "--latency", "300ms"])
+        defer { standIn.stop() }
+        let counts = try JSONDecoder().decode(Counts.self, from: try await standIn.get("/_counts")).eonet.categories
+        let catalog = try JSONDecoder().decode(Categories.self, from: try await standIn.get("/api/v3/categories"))
+            .categories
+        try directory.write(
+            "feeds.yaml",
+            """
+            feeds:
+              - name: planet
+                type: eonet
+                api: http://127.0.0.1:\(standIn.port)/api/v3
+                concurrency: 1
+            """)
+        print("terminal test: the stand-in listens on port \(standIn.port)")
+        let tmux = try TmuxSession(in: directory.url, width: 100, height: 30)
+        defer {
+            tmux.kill()
+            // The directory holds the server's socket: it goes only after the server.
+            withExtendedLifetime(directory) {}
+        }
+        print("terminal test: tmux started in \(directory.url.path)")
+        try tmux.send(
+            "clear; echo PRE-RUN TEXT; TZ=Asia/Tokyo '\(MonitorProcess.executable.path)' run --config feeds.yaml --state state",
+            literal: true)
+        try tmux.send("Enter")
+
+        // Mid-poll: some categories counted, others still pending.
+        let midPoll = try await tmux.waitForScreen("counts filling in") { screen in
+            let rows = Self.panelRows(screen)
+            return rows.contains { $0.hasSuffix("…") }
+                && rows.contains { $0.range(of: #"\d( +\+\d+ new)?$"#, options: .regularExpression) != nil }
+        }
+        #expect(midPoll.hasPrefix("monitor "))
+        #expect(midPoll.contains("> planet  polling ["))
+        print("mid-poll screen:\n\(midPoll)")
+        for row in Self.panelRows(midPoll) {
+            let title = row.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ")[0]
+            let category = try #require(catalog.first { $0.title == title }, "a row of an unknown category: \(row)")
+            // Never 0 for what is not known: a count shown is the category's whole count.
+            if !row.hasSuffix("…") {
+                #expect(row.contains(" \(counts[category.id] ?? -1)  +\(counts[category.id] ?? -1) new"), "\(row)")
+            }
+        }
+
+        let done = try await tmux.waitForScreen("the poll to finish") { $0.contains("> planet  ok ") }
+        #expect(done.contains("planet: first sync, 300 items"))
+
+        // Enter opens the feed's groups: every category with its count.
+        try tmux.send("Enter")
+        let groups = try await tmux.waitForScreen("the groups") { $0.contains("300 items in 13 groups, all days") }
+        let titleWidth = catalog.map(\.title.count).max() ?? 0
+        for category in catalog {
+            let count = String(counts[category.id] ?? 0)
+            let prefix =
+                category.title.padding(toLength: titleWidth, withPad: " ", startingAt: 0) + "  "
+                + String(repeating: " ", count: 3 - count.count) + count
+            #expect(groups.contains(prefix + "  closed ") || groups.contains(prefix + "  open "), "\(category.title)")
+        }
+
+        // `/` filters as typed; Enter keeps the filter with its first match selected; Enter opens its items.
+        try tmux.send("/")
+        try tmux.send("Wild", literal: true)
+        let filtered = try await tmux.waitForScreen("the filter") { $0.contains("/Wild  (Enter keeps") }
+        #expect(filtered.contains("> Wildfires"))
+        #expect(!filtered.contains("Drought"))
+        try tmux.send("Enter")
+        try tmux.send("Enter")
+        let wildfires = counts["wildfires"] ?? 0
+        let items = try await tmux.waitForScreen("the wildfires") {
+            $0.contains("monitor › planet › Wildfires") && $0.contains("\(wildfires) items, newest first, all days")
+        }
+        let store = try StateStore(directory: directory.url.appendingPathComponent("state"))
+        let stored = try await store.items(feed: "planet").filter { $0.groups.contains("wildfires") }
+            .sorted { ($0.date, $0.id) > ($1.date, $1.id) }
+        #expect(stored.count == wildfires)
+        let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
+        let newest = try #require(stored.first)
+        // Local time (TZ), newest first, the selected one's link below.
+        #expect(items.contains("> \(Self.dateTime(newest.date, tokyo))  \(newest.title)"))
+        #expect(items.contains("  \(newest.url ?? "no link")"))
+
+        // `d` steps the window to the last day: the list is read again from the stored items.
+        try tmux.send("d")
+        let now = Date()
+        let lastDay = stored.filter { $0.date >= now.addingTimeInterval(-86_400) }
+        let windowed = try await tmux.waitForScreen("the last day") { $0.contains("last 1 day") }
+        #expect(windowed.contains("\(lastDay.count) item\(lastDay.count == 1 ? "" : "s"), newest first, last 1 day"))
+        #expect(lastDay.count < wildfires)
+
+        // `q` quits: the alternate screen is gone (the text from before the run is back) and the mode restored.
+        try tmux.send("q")
+        let after = try await tmux.waitForScreen("the shell again") { $0.contains("PRE-RUN TEXT\n$") }
+        #expect(!after.contains("monitor ›"))
+        #expect(!after.contains("q quit"))
+        try tmux.send(
+            "stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | sort | tr '\\n' ' '; echo",
+            literal: true)
+        try tmux.send("Enter")
+        // capture-pane drops trailing spaces: the line reads `echo icanon` when both are on, `-echo -icanon` when not.
+        let modes = ["echo icanon", "-echo icanon", "echo -icanon", "-echo -icanon"]
+        let mode = try await tmux.waitForScreen("the terminal mode") {
+            $0.components(separatedBy: "\n").contains { modes.contains($0) }
+        }
+        #expect(mode.components(separatedBy: "\n").filter { modes.contains($0) } == ["echo icanon"])
+    }
+
+    /// The rows of the live panel: those under `planet: polling…`.
+    private static func panelRows(_ screen: String) -> [String] {
+        let lines = screen.components(separatedBy: "\n")
+        guard let heading = lines.firstIndex(where: { $0.hasPrefix("planet: polling") }) else { return [] }
+        return Array(
+            lines[(heading + 1)...].prefix { $0.hasPrefix("  ") && !$0.trimmingCharacters(in: .whitespaces).isEmpty })
+    }
+
+    private static func dateTime(_ date: Date, _ zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!)
+    }
+}

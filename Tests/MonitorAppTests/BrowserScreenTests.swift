@@ -1,0 +1,158 @@
+import Foundation
+import MonitorApp
+import MonitorCore
+import Testing
+
+@Suite("The full-screen view: keys through a pure reducer, whole screens rendered to strings")
+struct BrowserScreenTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15 08:00:00 UTC
+    let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+
+    @Test("bytes from a raw terminal become keys: arrows, Enter, a lone Esc, Backspace, Ctrl-C, UTF-8")
+    func keys() {
+        let bytes = Array("\u{1B}[A\u{1B}[Bk\r\u{1B}[C\u{1B}OD\u{7F}\u{03}é\u{1B}[5~\u{1B}".utf8)
+        #expect(
+            Key.parse(bytes) == [
+                .up, .down, .character("k"), .enter, .right, .left, .backspace, .interrupt, .character("é"), .escape,
+            ])
+    }
+
+    private func state() -> BrowserState {
+        let feeds = ["planet", "rx"].map {
+            FeedConfig(name: $0, type: "eonet", options: FeedOptions(), location: SourceLocation(line: 1, column: 1))
+        }
+        var live = LiveState(feeds: feeds, sources: [:], now: now, timeZone: tokyo)
+        var report = PollReport(
+            feed: "planet", type: "eonet", status: .ok, requests: 3, items: 3, started: now, duration: .seconds(2))
+        report.isFirstSync = true
+        _ = live.apply(.scheduled(feed: "rx", next: now.addingTimeInterval(60), skipped: 0), now: now, quiet: true)
+        let log = live.apply(.finished(report), now: now, quiet: true).log
+        var state = BrowserState(live: live, now: now)
+        state.log = log + ["08:00:00 planet: first sync, 3 items"]
+        return state
+    }
+
+    private func stored() -> StoredFeed {
+        let day: TimeInterval = 86_400
+        return StoredFeed(
+            feed: "planet",
+            catalog: [ItemGroup(id: "fires", title: "Wildfires"), ItemGroup(id: "ice", title: "Sea Ice")],
+            items: [
+                Item(
+                    id: "1", title: "Fire \u{1B}[2Jin the hills", date: now.addingTimeInterval(-3600),
+                    groups: ["fires"],
+                    url: "https://example.org/1", details: [Detail("status", "open")]),
+                Item(
+                    id: "2", title: "A very long title of a fire that goes on and on past the edge of the screen",
+                    date: now.addingTimeInterval(-3 * day), groups: ["fires"], details: [Detail("status", "closed")]),
+                Item(id: "3", title: "Iceberg A23", date: now.addingTimeInterval(-40 * day), groups: ["ice"]),
+            ], breakdownDetail: "status")
+    }
+
+    private func render(_ state: BrowserState) -> String {
+        BrowserScreen.render(state, width: 60, height: 10, timeZone: tokyo).joined(separator: "\n")
+    }
+
+    @Test("feeds, then a feed's groups, the days window, a group's items newest first, back")
+    func browse() {
+        var state = state()
+        #expect(
+            render(state) == """
+                monitor                                   all days  17:00:00
+                > planet  ok                          3 items
+                  rx      waiting                     0 items              …
+
+                planet (eonet): ok — 3 items, 0 new, 3 requests, 2.0s
+
+
+
+                08:00:00 planet: first sync, 3 items
+                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
+                """)
+        #expect(state.handle(.enter) == [.load(feed: "planet")])
+        #expect(render(state).components(separatedBy: "\n")[1] == "  reading the stored items…")
+        state.stored = stored()
+        #expect(
+            render(state) == """
+                monitor › planet                          all days  17:00:00
+                3 items in 2 groups, all days
+
+                > Wildfires  2  closed 1  open 1
+                  Sea Ice    1
+
+
+
+                08:00:00 planet: first sync, 3 items
+                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
+                """)
+        #expect(state.handle(.character("d")) == [])
+        #expect(state.handle(.character("d")) == [])
+        #expect(state.windowLabel == "last 7 days")
+        #expect(state.handle(.right) == [])
+        #expect(
+            render(state) == """
+                monitor › planet › Wildfires           last 7 days  17:00:00
+                2 items, newest first, last 7 days
+
+                > 2027-01-15 16:00  Fire in the hills
+                  2027-01-12 17:00  A very long title of a fire that goes o…
+
+                  status: open
+                  https://example.org/1
+                08:00:00 planet: first sync, 3 items
+                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
+                """)
+        #expect(state.handle(.character("j")) == [])
+        #expect(render(state).components(separatedBy: "\n")[6...7] == ["  status: closed", "  no link"])
+        #expect(state.handle(.escape) == [])
+        #expect(state.level == .groups(feed: "planet"))
+        #expect(state.handle(.left) == [])
+        #expect(state.level == .feeds)
+        #expect(state.handle(.character("r")) == [.poll(feed: "planet")])
+        #expect(state.handle(.character("q")) == [.quit])
+    }
+
+    @Test("/ filters as typed, Enter keeps the filter with the first match selected, Esc clears it; ? shows the keys")
+    func filterAndHelp() {
+        var state = state()
+        _ = state.handle(.enter)
+        state.stored = stored()
+        _ = state.handle(.character("/"))
+        for character in "ice" { _ = state.handle(.character(character)) }
+        #expect(
+            render(state) == """
+                monitor › planet                          all days  17:00:00
+                3 items in 1 group, all days
+
+                > Sea Ice  1
+
+
+
+
+                08:00:00 planet: first sync, 3 items
+                /ice  (Enter keeps the filter, Esc clears it)
+                """)
+        _ = state.handle(.enter)
+        #expect(state.groups.map(\.id) == ["ice"])
+        #expect(state.groupRow == 0)
+        _ = state.handle(.escape)
+        #expect(state.groups.map(\.id) == ["fires", "ice"])
+        #expect(state.level == .groups(feed: "planet"))
+        _ = state.handle(.character("?"))
+        #expect(
+            render(state) == """
+                monitor › planet                          all days  17:00:00
+                Keys
+
+                  ↑/↓ or k/j   select
+                  Enter or →   open the feed's groups, then the group's ite…
+                  Esc or ←     back (Esc first clears a filter)
+                  d            days window: 1, 7, 30, 90, 360, all
+                  /            filter the list as you type; Enter keeps it,…
+                08:00:00 planet: first sync, 3 items
+                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
+                """)
+        _ = state.handle(.down)
+        #expect(!state.help)
+    }
+}

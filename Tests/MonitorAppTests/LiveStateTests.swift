@@ -1,0 +1,220 @@
+import Foundation
+import MonitorApp
+import MonitorCore
+import Testing
+
+@Suite("The live state of monitor run: failures, recoveries and staleness as a pure state machine")
+struct LiveStateTests {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15 08:00:00 UTC
+
+    private func feed(_ name: String, type: String, staleAfter: Duration? = nil) -> FeedConfig {
+        var options = FeedOptions()
+        if let staleAfter { options.set("expect_update_within", .duration(staleAfter)) }
+        return FeedConfig(name: name, type: type, options: options, location: SourceLocation(line: 1, column: 1))
+    }
+
+    private func report(
+        _ feed: String, _ status: PollReport.Status, at seconds: TimeInterval, items: Int = 0, new: [String] = [],
+        error: String? = nil, failures: Int = 0, firstSync: Bool = false
+    ) -> PollReport {
+        let date = start.addingTimeInterval(seconds)
+        let newItems = new.enumerated().map { index, title in
+            Item(id: "\(feed)-\(index)", title: title, date: date, groups: ["PushEvent"])
+        }
+        var report = PollReport(
+            feed: feed, type: feed == "planet" ? "eonet" : "github", status: status, error: error, requests: 1,
+            items: items, new: new.count,
+            groups: new.isEmpty ? [] : [.init(id: "PushEvent", title: "PushEvent", count: items, new: new.count)],
+            latest: newItems, newIDs: Set(newItems.map(\.id)), started: date, duration: .milliseconds(250))
+        report.failures = failures
+        report.newItems = newItems
+        report.isFirstSync = firstSync
+        return report
+    }
+
+    /// Applies each event at its time and writes down what was logged and then the whole panel.
+    private func transcript(_ steps: [(TimeInterval, PollEvent)], quiet: Bool = true) -> String {
+        var state = LiveState(
+            feeds: [feed("planet", type: "eonet", staleAfter: .seconds(3600)), feed("rx", type: "github")],
+            sources: [:], now: start)
+        var text = ""
+        for (seconds, event) in steps {
+            let now = start.addingTimeInterval(seconds)
+            let output = state.apply(event, now: now, quiet: quiet)
+            text += "-- +\(Int(seconds))s\(output.redrawNow ? " (redraw)" : "")\n"
+            text += output.log.map { "log: \($0)\n" }.joined()
+            text += LiveView.render(state.lines, focus: state.focus.flatMap(state.panel(of:)), now: now, width: 80)
+        }
+        return text
+    }
+
+    @Test("a poll in progress shows its groups: counts in, … pending, failed; then its summary")
+    func pollingPanel() {
+        // The fold of a poll two requests in: Wildfires answered, Sea and Lake Ice pending, Severe Storms failed.
+        var tally = PollTally(known: ["old"])
+        tally.apply(.progress(done: 2, total: 4))
+        tally.apply(
+            .items((1...12).map { Item(id: "fire-\($0)", title: "Fire \($0)", date: start, groups: ["fires"]) }))
+        tally.apply(.completed(groups: ["fires"]))
+        tally.apply(.failure(SubRequestFailure(what: "category 'storms'", message: "HTTP 500", group: "storms")))
+        let catalog = [
+            ItemGroup(id: "fires", title: "Wildfires"), ItemGroup(id: "ice", title: "Sea and Lake Ice"),
+            ItemGroup(id: "storms", title: "Severe Storms"),
+        ]
+        let view = FeedView(feed: "planet", catalog: catalog, tally: tally, stored: ["ice": 3, "storms": 5])
+        let text = transcript([
+            (0, .scheduled(feed: "planet", next: start.addingTimeInterval(2), skipped: 0)),
+            (2, .polling(feed: "planet")),
+            (3, .view(view)),
+            (4, .finished(report("planet", .partial, at: 4, items: 12, error: "category 'storms': HTTP 500"))),
+        ])
+        #expect(
+            text == """
+                -- +0s (redraw)
+                  planet  waiting                     0 items                 next 08:00:02
+                  rx      waiting                     0 items
+                -- +2s
+                  planet  polling…                    0 items
+                  rx      waiting                     0 items
+                -- +3s
+                  planet  polling [#####-----] 2/4    12 items
+                  rx      waiting                     0 items
+
+                planet: polling 2/4 requests, 12 items so far
+                  Wildfires             12  +12 new
+                  Sea and Lake Ice       …
+                  Severe Storms     failed
+                -- +4s (redraw)
+                log: 08:00:04 planet: partial: category 'storms': HTTP 500
+                  planet  partial                     12 items                next 08:00:02
+                  rx      waiting                     0 items
+
+                planet (eonet): partial — 12 items, 0 new, 1 request, 250ms
+                  error: category 'storms': HTTP 500
+
+                """)
+    }
+
+    @Test("a failure is logged once, not at every failed poll; the recovery is logged with the new items")
+    func failureAndRecovery() {
+        let text = transcript([
+            (10, .finished(report("rx", .ok, at: 10, items: 3, new: ["a", "b", "c"], firstSync: true))),
+            (20, .finished(report("rx", .failed, at: 20, error: "HTTP 500 from 127.0.0.1", failures: 1))),
+            (30, .finished(report("rx", .failed, at: 30, error: "HTTP 500 from 127.0.0.1", failures: 2))),
+            (40, .finished(report("rx", .ok, at: 40, items: 4, new: ["fix \u{1B}[2Jthe build"]))),
+            (50, .finished(report("rx", .notModified, at: 50, items: 4))),
+        ])
+        #expect(
+            text == """
+                -- +10s (redraw)
+                log: 08:00:10 rx: first sync, 3 items
+                  planet  waiting                     0 items
+                  rx      ok                          3 items      +3 new
+
+                rx (github): ok — 3 items, 3 new, 1 request, 250ms
+                  group      items  new
+                  PushEvent      3   +3
+                  latest:
+                  *        08:00  a
+                  *        08:00  b
+                  *        08:00  c
+                -- +20s (redraw)
+                log: 08:00:20 rx: failed: HTTP 500 from 127.0.0.1
+                  planet  waiting                     0 items
+                  rx      failed                      0 items
+
+                rx (github): ok — 3 items, 3 new, 1 request, 250ms
+                  group      items  new
+                  PushEvent      3   +3
+                  latest:
+                  *        08:00  a
+                  *        08:00  b
+                  *        08:00  c
+                -- +30s (redraw)
+                  planet  waiting                     0 items
+                  rx      failed (2×)                 0 items
+
+                rx (github): ok — 3 items, 3 new, 1 request, 250ms
+                  group      items  new
+                  PushEvent      3   +3
+                  latest:
+                  *        08:00  a
+                  *        08:00  b
+                  *        08:00  c
+                -- +40s (redraw)
+                log: 08:00:40 rx: recovered (ok)
+                log: 08:00:40 rx + fix the build
+                  planet  waiting                     0 items
+                  rx      ok                          4 items      +1 new
+
+                rx (github): ok — 4 items, 1 new, 1 request, 250ms
+                  group      items  new
+                  PushEvent      4   +1
+                  latest:
+                  *        08:00  fix the build
+                -- +50s (redraw)
+                  planet  waiting                     0 items
+                  rx      not modified                4 items
+
+                rx (github): not modified — 4 items, 0 new, 1 request, 250ms
+
+                """)
+    }
+
+    @Test("a feed with no new item for longer than expect_update_within is stale until one comes; a removed feed goes")
+    func staleness() {
+        let text = transcript(
+            [
+                (1800, .finished(report("planet", .notModified, at: 1800, items: 5))),
+                (3700, .finished(report("planet", .ok, at: 3700, items: 5))),
+                (3800, .finished(report("planet", .ok, at: 3800, items: 6, new: ["Fire 7"]))),
+                (3900, .stopped(feed: "rx")),
+                (3950, .notice("feeds.yaml reloaded: stopped rx")),
+            ], quiet: false)
+        #expect(
+            text == """
+                -- +1800s (redraw)
+                log: 08:30:00 planet: not modified, 5 items, 0 new
+                  planet  not modified                5 items
+                  rx      waiting                     0 items
+
+                planet (eonet): not modified — 5 items, 0 new, 1 request, 250ms
+                -- +3700s (redraw)
+                log: 09:01:40 planet: ok, 5 items, 0 new
+                  planet  stale                       5 items
+                  rx      waiting                     0 items
+
+                planet (eonet): ok — 5 items, 0 new, 1 request, 250ms
+                -- +3800s (redraw)
+                log: 09:03:20 planet: ok, 6 items, 1 new
+                log: 09:03:20 planet + Fire 7
+                  planet  ok                          6 items      +1 new
+                  rx      waiting                     0 items
+
+                planet (eonet): ok — 6 items, 1 new, 1 request, 250ms
+                  group      items  new
+                  PushEvent      6   +1
+                  latest:
+                  *        09:03  Fire 7
+                -- +3900s (redraw)
+                log: 09:05:00 rx: removed from the feeds file; stopped
+                  planet  ok                          6 items      +1 new
+
+                planet (eonet): ok — 6 items, 1 new, 1 request, 250ms
+                  group      items  new
+                  PushEvent      6   +1
+                  latest:
+                  *        09:03  Fire 7
+                -- +3950s (redraw)
+                log: feeds.yaml reloaded: stopped rx
+                  planet  ok                          6 items      +1 new
+
+                planet (eonet): ok — 6 items, 1 new, 1 request, 250ms
+                  group      items  new
+                  PushEvent      6   +1
+                  latest:
+                  *        09:03  Fire 7
+
+                """)
+    }
+}
