@@ -26,7 +26,7 @@ format:
 	swift format --in-place --recursive Package.swift Sources Plugins Tests
 
 # `make install` builds an optimised binary and installs it with its shell completions under PREFIX
-# (default /usr/local); DESTDIR is prepended to every path, for packaging. `make uninstall` removes them.
+# (default /usr/local), stripped; DESTDIR is prepended to every path, for packaging. `make uninstall` removes them.
 PREFIX ?= /usr/local
 DESTDIR ?=
 # The Swift runtime is linked into the binary, so it runs where no toolchain is installed. More flags
@@ -40,7 +40,7 @@ FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 install: setup
 	swift build $(RELEASE_FLAGS) --product monitor
 	install -d "$(BINDIR)" "$(BASH_COMPLETIONS)" "$(ZSH_COMPLETIONS)" "$(FISH_COMPLETIONS)"
-	install -m 755 "$$(swift build $(RELEASE_FLAGS) --show-bin-path)/monitor" "$(BINDIR)/monitor"
+	install -s -m 755 "$$(swift build $(RELEASE_FLAGS) --show-bin-path)/monitor" "$(BINDIR)/monitor"
 	"$(BINDIR)/monitor" --generate-completion-script bash > "$(BASH_COMPLETIONS)/monitor"
 	"$(BINDIR)/monitor" --generate-completion-script zsh > "$(ZSH_COMPLETIONS)/_monitor"
 	"$(BINDIR)/monitor" --generate-completion-script fish > "$(FISH_COMPLETIONS)/monitor.fish"

@@ -64,7 +64,9 @@ public final class StateStore: Sendable {
             } catch let error as DatabaseError where [.SQLITE_CANTOPEN, .SQLITE_READONLY].contains(error.resultCode) {
                 // A WAL database in a directory that cannot be written has no shared-memory file and cannot get
                 // one: read it as an immutable file.
-                queue = try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: configuration)
+                let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3F")
+                    .replacingOccurrences(of: "#", with: "%23")
+                queue = try DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: configuration)
             }
             let store = StateStore(path: path, database: queue)
             let current = try queue.read { db -> Bool? in
