@@ -50,18 +50,25 @@ struct LiveStateTests {
 
     @Test("a poll in progress shows its groups: counts in, … pending, failed; then its summary")
     func pollingPanel() {
-        // The fold of a poll two requests in: Wildfires answered, Sea and Lake Ice pending, Severe Storms failed.
-        var tally = PollTally(known: ["old"])
+        // The fold of a poll two requests in: Wildfires answered, Sea and Lake Ice pending, Severe Storms failed
+        // (its 5 stored events are kept, so 17 items so far: 12 new and 5 carried).
+        let catalog = [
+            ItemGroup(id: "fires", title: "Wildfires"), ItemGroup(id: "ice", title: "Sea and Lake Ice"),
+            ItemGroup(id: "storms", title: "Severe Storms"),
+        ]
+        // Stored before the poll: 3 events of Sea and Lake Ice and 5 of Severe Storms.
+        let stored = FeedSnapshot(
+            items: (1...3).map { Item(id: "ice-\($0)", title: "Ice \($0)", date: start, groups: ["ice"]) }
+                + (1...5).map { Item(id: "storm-\($0)", title: "Storm \($0)", date: start, groups: ["storms"]) },
+            groups: catalog)
+        var tally = PollTally(stored: stored, retention: .replace)
+        tally.apply(.groups(catalog))
         tally.apply(.progress(done: 2, total: 4))
         tally.apply(
             .items((1...12).map { Item(id: "fire-\($0)", title: "Fire \($0)", date: start, groups: ["fires"]) }))
         tally.apply(.completed(groups: ["fires"]))
         tally.apply(.failure(SubRequestFailure(what: "category 'storms'", message: "HTTP 500", group: "storms")))
-        let catalog = [
-            ItemGroup(id: "fires", title: "Wildfires"), ItemGroup(id: "ice", title: "Sea and Lake Ice"),
-            ItemGroup(id: "storms", title: "Severe Storms"),
-        ]
-        let view = FeedView(feed: "planet", catalog: catalog, tally: tally, stored: ["ice": 3, "storms": 5])
+        let view = FeedView(feed: "planet", tally: tally)
         let text = transcript([
             (0, .scheduled(feed: "planet", next: start.addingTimeInterval(2), skipped: 0)),
             (2, .polling(feed: "planet")),
@@ -77,10 +84,10 @@ struct LiveStateTests {
                   planet  polling…                    0 items
                   rx      waiting                     0 items
                 -- +3s
-                  planet  polling [#####-----] 2/4    12 items
+                  planet  polling [#####-----] 2/4    17 items
                   rx      waiting                     0 items
 
-                planet: polling 2/4 requests, 12 items so far
+                planet: polling 2/4 requests, 17 items so far
                   Wildfires             12  +12 new
                   Sea and Lake Ice       …
                   Severe Storms     failed

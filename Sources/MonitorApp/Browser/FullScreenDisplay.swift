@@ -104,7 +104,7 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
             let items = try await store.items(feed: feed)
             let catalog = try await store.groups(feed: feed)
             lock.withLock {
-                let detail = sources[feed].map { type(of: $0).breakdownDetail } ?? nil
+                let detail = sources[feed].flatMap { type(of: $0).breakdown?.detail }
                 state.stored = StoredFeed(feed: feed, catalog: catalog, items: items, breakdownDetail: detail)
                 draw(force: true)
             }
