@@ -67,10 +67,8 @@ public enum LiveView {
         switch line.phase {
         case .polling:
             if let progress = line.progress, let total = progress.total, total > 0 {
-                let filled = min(10, progress.done * 10 / total)
                 state =
-                    "polling [" + String(repeating: "#", count: filled) + String(repeating: "-", count: 10 - filled)
-                    + "] \(progress.done)/\(total)"
+                    "polling [\(ProgressText.bar(done: progress.done, total: total, width: 10))] \(progress.done)/\(total)"
             } else {
                 state = "polling…"
             }

@@ -10,9 +10,14 @@ public enum ProgressText {
         guard let total = view.total, total > 0 else {
             return "  \(name)  polling…  \(view.done) request\(view.done == 1 ? "" : "s")  \(counts)"
         }
-        let filled = min(barWidth, view.done * barWidth / total)
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled)
-        return "  \(name)  [\(bar)]  \(view.done)/\(total) requests  \(counts)"
+        return
+            "  \(name)  [\(bar(done: view.done, total: total, width: barWidth))]  \(view.done)/\(total) requests  \(counts)"
+    }
+
+    /// `######----`: `done` of `total` as `width` characters, `#` for what is done (`total` > 0).
+    public static func bar(done: Int, total: Int, width: Int) -> String {
+        let filled = max(0, min(width, done * width / total))
+        return String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
     }
 
     /// The block of lines for the feeds still polling, in the order given.
