@@ -16,6 +16,7 @@ struct GitHubHTTPPolicy: HTTPSourcePolicy {
         guard let text = response.headers["X-Poll-Interval"]?.trimmingWhitespace(), let seconds = Double(text),
             seconds > 0, seconds.isFinite
         else { return nil }
+        // Capped here already so that an absurd number cannot overflow a Duration (the core caps it again).
         return .seconds(min(seconds, HTTPPolicy.maximumPollInterval.seconds))
     }
 

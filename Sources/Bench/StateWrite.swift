@@ -86,8 +86,7 @@ extension BenchCommand {
         static func timed(_ work: () async throws -> CommitStatistics) async throws -> (CommitStatistics, Double) {
             let started = ContinuousClock.now
             let statistics = try await work()
-            let elapsed = ContinuousClock.now - started
-            return (statistics, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            return (statistics, Document.seconds(since: started))
         }
 
         static func median(_ values: [Double]) -> Double {

@@ -144,9 +144,10 @@ public struct ConfigLoader: Sendable {
     /// feeds, so that no diagnostic ever quotes a token.
     private func secrets(in root: ConfigValue, lines: [String]) -> [SourceSpan] {
         let names = Set(sources.flatMap { $0.options.map(\.spec).filter(\.isSecret).map(\.name) })
-        let urls = Set(sources.flatMap { $0.options.map(\.spec).filter(\.kind.isURL).map(\.name) })
-        guard case .map(let top) = root.content else { return [] }
-        var spans: [SourceSpan] = []
+        // A URL with a password is refused; no line that shows it may show the password either, whatever key
+        // (even a misspelt one) it stands under.
+        var spans = Self.credentialURLs(in: root, lines: lines)
+        guard case .map(let top) = root.content else { return spans }
         for entry in top where entry.key == "feeds" {
             guard case .list(let feeds) = entry.value.content else { continue }
             for feed in feeds {
@@ -155,15 +156,19 @@ public struct ConfigLoader: Sendable {
                 where names.contains(entry.key) || Suggestion.closest(to: entry.key, in: names) != nil {
                     spans += Self.spans(of: entry.value, lines: lines)
                 }
-                // A URL with a password is refused; the line that shows it must not show the password either.
-                for entry in entries where urls.contains(entry.key) {
-                    if case .scalar(let text, _) = entry.value.content, ConfigValidator.hasUserInfo(text) {
-                        spans += Self.spans(of: entry.value, lines: lines)
-                    }
-                }
             }
         }
         return spans
+    }
+
+    /// The places of every scalar in `value` that is a URL with a user name or password.
+    private static func credentialURLs(in value: ConfigValue, lines: [String]) -> [SourceSpan] {
+        switch value.content {
+        case .null: []
+        case .list(let items): items.flatMap { credentialURLs(in: $0, lines: lines) }
+        case .map(let entries): entries.flatMap { credentialURLs(in: $0.value, lines: lines) }
+        case .scalar(let text, _): ConfigValidator.hasUserInfo(text) ? spans(of: value, lines: lines) : []
+        }
     }
 
     /// Where a value's text stands: from its first column to the end of its last character.

@@ -2,7 +2,8 @@ import EONETSource
 import GitHubSource
 import MonitorCore
 
-/// The built-in feed sources. Adding a source is one folder under `Plugins/` and one line here.
+/// The built-in feed sources, in the order `monitor sources` lists them (README "Adding a source" says every
+/// file and line a new one needs).
 public enum Registry {
     /// Every source `feeds.yaml` can name in `type:`.
     public static let sources: [any FeedSource.Type] = [

@@ -25,7 +25,8 @@ public protocol FeedSource: Sendable {
     var retention: ItemRetention { get }
 
     /// Polls once, reporting groups, progress, items, failed sub-requests and 304s to `found` as responses
-    /// arrive. Throwing fails the whole poll (nothing of it is stored); a failed sub-request makes it `partial`.
+    /// arrive. Throwing fails the whole poll (none of its items or validators are stored, only the feed's record
+    /// and the values the source kept); a failed sub-request makes it `partial`.
     func poll(_ context: PollContext, _ found: Findings) async throws
 
     /// The text summary of a finished poll; the default lists the groups and the latest items.

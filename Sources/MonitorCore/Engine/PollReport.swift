@@ -27,7 +27,7 @@ public struct PollReport: Sendable {
         public var count: Int
         /// How many of those are new.
         public var new: Int
-        /// How many of those have each value of the source's `breakdownDetail` (items without it are left out);
+        /// How many of those have each value of the source's `breakdown` detail (items without it are left out);
         /// empty when the source names none.
         public var breakdown: [String: Int]
         /// Whether its count is known yet (while polling), or its request failed.

@@ -148,7 +148,7 @@ public struct PollRunner: Sendable {
             requests: statistics.requests, notModified: statistics.notModified, bytes: statistics.bytes,
             items: outcome.record.itemCount, new: newIDs.count, groups: outcome.groups,
             latest: Array(items.prefix(latestCount)), newIDs: newIDs, started: started,
-            duration: .milliseconds(Int64(clock.now().timeIntervalSince(started) * 1000)),
+            duration: elapsed(since: started),
             rateLimit: outcome.record.rateLimit, notBefore: outcome.record.notBefore)
         report.minimumInterval = outcome.record.minimumInterval
         report.failures = outcome.record.failures
@@ -161,10 +161,15 @@ public struct PollRunner: Sendable {
     func notPolled(_ feed: FeedConfig, _ message: String, record: FeedRecord?, started: Date) -> PollReport {
         var report = PollReport(
             feed: feed.name, type: feed.type, status: .failed, error: message, items: record?.itemCount ?? 0,
-            started: started, duration: .milliseconds(Int64(clock.now().timeIntervalSince(started) * 1000)),
+            started: started, duration: elapsed(since: started),
             rateLimit: record?.rateLimit, notBefore: record?.notBefore)
         report.minimumInterval = record?.minimumInterval
         report.failures = (record ?? FeedRecord(name: feed.name, type: feed.type)).failures(after: .failed)
         return report
+    }
+
+    /// The time since `started` on the runner's clock, in whole milliseconds.
+    private func elapsed(since started: Date) -> Duration {
+        .milliseconds(Int64(clock.now().timeIntervalSince(started) * 1000))
     }
 }

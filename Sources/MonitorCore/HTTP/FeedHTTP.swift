@@ -86,10 +86,6 @@ public final class FeedHTTP: Sendable {
     public var hold: Hold? { state.withLock { $0.blocked[Self.defaultResource] } }
     /// The latest hold of any resource.
     public var latestHold: Hold? { state.withLock { $0.blocked.values.max { $0.until < $1.until } } }
-    /// The time before which the feed must not be polled again because its default resource is exhausted.
-    public var notBefore: Date? { hold?.until }
-    /// The latest time before which any resource must not be asked again.
-    public var latestBlock: Date? { latestHold?.until }
     /// The shortest poll interval the server asked for (the source policy's, e.g. `X-Poll-Interval`), at most
     /// ``HTTPPolicy/maximumPollInterval``.
     public var minimumInterval: Duration? { state.withLock { $0.minimumInterval } }

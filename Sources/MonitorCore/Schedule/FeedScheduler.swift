@@ -42,6 +42,9 @@ public final class FeedScheduler: Sendable {
     private let current: Mutex<PollRunner>
     private let events: AsyncStream<PollEvent>.Continuation
     private let running = Mutex<[String: Running]>([:])
+    /// One change of the set of feeds at a time: two overlapping `apply`s (a reload and a "poll now") would each
+    /// see a feed stopped by the other as missing and start it twice.
+    private let changing = AsyncSemaphore(limit: 1)
     private let starts: (stream: AsyncStream<Start>, continuation: AsyncStream<Start>.Continuation)
     /// The longest initial delay, so that feeds started together do not all fire at once.
     public let stagger: Duration
@@ -89,6 +92,8 @@ public final class FeedScheduler: Sendable {
     /// Returns the names started, stopped and restarted.
     @discardableResult
     public func apply(_ entries: [Entry]) async -> (started: [String], stopped: [String], restarted: [String]) {
+        guard (try? await changing.acquire()) != nil else { return ([], [], []) }
+        defer { changing.release() }
         let wanted = Dictionary(entries.map { ($0.feed.name, $0) }, uniquingKeysWith: { $1 })
         let (stopping, restarting, starting) = running.withLock { running in
             let stopping = running.keys.filter { wanted[$0] == nil }.sorted()
@@ -111,6 +116,9 @@ public final class FeedScheduler: Sendable {
 
     /// Stops every feed and waits for their polls to end (an in-flight poll is cancelled; nothing of it is stored).
     public func stopAll() async {
+        // Cancelled while waiting for a change in progress: the feeds are stopped all the same.
+        let serialised = (try? await changing.acquire()) != nil
+        defer { if serialised { changing.release() } }
         for name in feeds { await stop(name) }
     }
 

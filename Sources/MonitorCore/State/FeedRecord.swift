@@ -58,9 +58,6 @@ public struct FeedSnapshot: Sendable {
     /// Values a source keeps between polls (such as a cached search result).
     public var values: [String: String]
 
-    /// An empty snapshot, for a feed never polled.
-    public static let empty = FeedSnapshot()
-
     /// A snapshot.
     public init(
         record: FeedRecord? = nil, items: [Item] = [], groups: [ItemGroup] = [],

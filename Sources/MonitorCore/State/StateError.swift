@@ -41,6 +41,13 @@ public struct StateError: Error, Sendable, Hashable, CustomStringConvertible {
         StateError("\(path) was written by another version of monitor and cannot be read by this one")
     }
 
+    /// The database at `path` was written by an earlier version of `monitor` and cannot be brought up to date here.
+    static func olderVersion(_ path: String) -> StateError {
+        StateError(
+            "\(path) was written by an earlier version of monitor and must be brought up to date by a command that may "
+                + "write it (`monitor run --once`), but it cannot be written here")
+    }
+
     /// Runs `body`, turning a database error into a ``StateError`` about `path`.
     static func wrapping<Value>(_ path: String, _ body: () throws -> Value) throws -> Value {
         do {

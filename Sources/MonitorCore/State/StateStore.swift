@@ -64,9 +64,8 @@ public final class StateStore: Sendable {
             } catch let error as DatabaseError where [.SQLITE_CANTOPEN, .SQLITE_READONLY].contains(error.resultCode) {
                 // A WAL database in a directory that cannot be written has no shared-memory file and cannot get
                 // one: read it as an immutable file.
-                let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3F")
-                    .replacingOccurrences(of: "#", with: "%23")
-                queue = try DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: configuration)
+                queue = try DatabaseQueue(
+                    path: "file:\(path.percentEncoded(keeping: "/"))?immutable=1", configuration: configuration)
             }
             let store = StateStore(path: path, database: queue)
             let current = try queue.read { db -> Bool? in
@@ -77,7 +76,12 @@ public final class StateStore: Sendable {
             case nil: return nil
             case true?: return store
             // A state written by an earlier version is brought up to date first, when it can be written.
-            case false?: return try StateStore(directory: directory)
+            case false?:
+                do {
+                    return try StateStore(directory: directory)
+                } catch {
+                    throw StateError.olderVersion(path)
+                }
             }
         }
     }
@@ -154,7 +158,7 @@ public final class StateStore: Sendable {
         return migrator
     }
 
-    /// v2: items keep their groups and details packed (read without a JSON decoder) with a fingerprint of their
+    /// v3: items keep their groups and details packed (read without a JSON decoder) with a fingerprint of their
     /// content, so that a commit writes only what changed; `itemGroupMember` lists each item under each of its
     /// groups by date, so that `monitor events --group` is answered by an index; ties in date are ordered by id,
     /// descending, in both indexes.
