@@ -147,6 +147,8 @@ struct EONETPoll: Sendable {
         do {
             list = try EONETJSON.decode(EONETEventList.self, from: response.body)
         } catch {
+            // Its validators must not make the next answer a 304 for a body that could not be read.
+            context.http.forget(url)
             return found.failed(what, "GET \(url): not an EONET event list (\(error.message))", group: category.id)
         }
         var items: [Item] = []

@@ -264,6 +264,22 @@ struct EONETPollTests {
         #expect(report.counts["wildfires"] == 4)
     }
 
+    @Test("the validators of an answer that could not be read are not kept: the next request is not a 304 for it")
+    func undecodableCategoryKeepsNoValidators() async throws {
+        let harness = try PollHarness()
+        let transport = StubTransport { request in
+            var response = EONETFixtures.response(to: request)
+            response.headers.set("ETag", #""v1""#)
+            if request.url.contains("category=volcanoes") { response.body = Array("not json".utf8) }
+            return response
+        }
+        let report = await harness.poll(EONETSource.self, feed: planetFeed(), transport: transport).report
+        #expect(report.status == .partial)
+        let stored = try await harness.store.snapshot(feed: "planet").validators.keys.map(\.url)
+        #expect(stored.contains { $0.contains("category=wildfires") })
+        #expect(!stored.contains { $0.contains("category=volcanoes") })
+    }
+
     @Test(
         "a category list that cannot be had fails the whole poll",
         arguments: [

@@ -252,7 +252,7 @@ public struct ConfigValidator: Sendable {
                 return fail("'\(spec.name)' must be a duration like 90s, 15m or 1h, not \(shown)\(hint)")
             }
             guard duration >= minimum else {
-                return fail("'\(spec.name)' must be at least \(DurationFormat.string(minimum)), not \(text)")
+                return fail("'\(spec.name)' must be at least \(DurationFormat.string(minimum)), not \(shown)")
             }
             return .success(.duration(duration))
         case .byteSize:

@@ -90,6 +90,13 @@ public final class FeedHTTP: Sendable {
     /// ``HTTPPolicy/maximumPollInterval``.
     public var minimumInterval: Duration? { state.withLock { $0.minimumInterval } }
 
+    /// Forgets the validators of `url` (with `credential`): the source could not use the body it was answered,
+    /// so the next request must not be answered 304 for it (the stored ones are removed with the poll's results).
+    public func forget(_ url: String, credential: String? = nil) {
+        let key = ValidatorKey(url: url, credentialValue: credential)
+        state.withLock { $0.updated[key] = Validators(etag: nil, lastModified: nil) }
+    }
+
     /// GETs `url` with `headers`. `credential` is the secret the headers carry, if any: validators are kept per
     /// URL and credential, and rate limits per origin and credential. `resource` names the rate limit the request
     /// counts against (GitHub's `core`, `search`): an exhausted one fails the request at once without sending

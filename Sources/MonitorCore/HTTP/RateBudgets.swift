@@ -77,9 +77,10 @@ public final class RateBudgets: Sendable {
 
     /// Takes one request from `key`'s budget, or returns the hold that keeps it from being sent. When the
     /// requests in flight may have used up what is left, waits for their answers first. Every request let through
-    /// must be ended with ``settle(_:answer:)``.
-    public func spend(_ key: Key, now: Date) async throws -> Hold? {
+    /// must be ended with ``settle(_:answer:)``. `now` is read again after each wait.
+    public func spend(_ key: Key, now currentTime: @autoclosure @Sendable () -> Date) async throws -> Hold? {
         while true {
+            let now = currentTime()
             let id = budgets.withLock { state -> UInt64 in
                 state.nextWaiter += 1
                 return state.nextWaiter
