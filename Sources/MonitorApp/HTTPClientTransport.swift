@@ -194,12 +194,14 @@ public final class HTTPClientTransport: HTTPTransport {
         return "connection failed (\(TerminalText.sanitized(redacted(text, request.headers)).prefix(160)))"
     }
 
-    /// `text` with every header value of `headers` (and every line of one) that appears in it replaced by `…`.
+    /// `text` with every header value of `headers` (and every line or word of one, such as a token without its
+    /// `Bearer`) that appears in it replaced by `…`.
     static func redacted(_ text: String, _ headers: MonitorCore.HTTPHeaders) -> String {
         var text = text
         for field in headers {
             let pieces =
                 [field.value] + field.value.split(whereSeparator: { $0.isNewline || $0 == "\0" }).map(String.init)
+                + field.value.split(whereSeparator: { $0.isWhitespace || $0 == "\0" }).map(String.init)
             for piece in pieces.sorted(by: { $0.count > $1.count }) where piece.count >= 4 {
                 text = text.replacingOccurrences(of: piece, with: "…")
             }

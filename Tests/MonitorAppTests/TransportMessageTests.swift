@@ -57,5 +57,7 @@ struct TransportMessageTests {
         #expect(
             HTTPClientTransport.redacted(#"failed(["Bearer ghp_first\nghp_second"], ghp_second)"#, headers)
                 == #"failed(["…\n…"], …)"#)
+        // A token without its `Bearer` is taken out too.
+        #expect(HTTPClientTransport.redacted("bad value ghp_first", headers) == "bad value …")
     }
 }
