@@ -8,7 +8,11 @@ import Testing
 /// EONET's own answers captured in `../shared/realdata` and `../shared/api-samples` (beside the package), read in
 /// place: each events capture decodes whole, with the counts per category that Python's `json` finds in it
 /// (computed once, written here). Skipped, saying so, when the folders are absent.
-@Suite("Real EONET events captures decode with exact counts", .enabled(if: SharedData.exists, SharedData.absent))
+@Suite(
+    "Real EONET events captures decode with exact counts",
+    .enabled(
+        if: SharedSamples.folder != nil,
+        "../shared/realdata or ../shared/api-samples is absent: the real captures are not checked"))
 struct EONETRealDataTests {
     /// What Python's `json.load` counts in a capture: events, per category, closed ones.
     struct Capture: Sendable, CustomTestStringConvertible {
@@ -44,7 +48,7 @@ struct EONETRealDataTests {
 
     /// The items of the capture `file`, each as met in the response of its first category.
     static func items(_ file: String) throws -> [Item] {
-        let list = try EONETJSON.decode(EONETEventList.self, from: try SharedData.bytes(file))
+        let list = try EONETJSON.decode(EONETEventList.self, from: try SharedSamples.bytes(file))
         return try list.events.map { event in
             try #require(event.item(requested: event.categories.first ?? "", selected: all), "\(event.id)")
         }
@@ -52,7 +56,9 @@ struct EONETRealDataTests {
 
     @Test("every events capture beside the package is one of these")
     func listed() {
-        #expect(SharedData.eonetEventCaptures == Self.captures.map(\.file).sorted())
+        #expect(
+            (SharedSamples.captures { $0.contains("eonet-v3-events") && $0.hasSuffix(".json") })
+                == Self.captures.map(\.file).sorted())
     }
 
     @Test("each capture gives one item per event, counted per category as Python counts", arguments: captures)
@@ -85,36 +91,5 @@ struct EONETRealDataTests {
         #expect(items.filter { $0.detail("magnitude") != nil }.count == 1_741)
         #expect(items.filter { $0.detail("description") != nil }.count == 832)
         #expect(items.filter { $0.detail("position") != nil }.count == 5_641)
-    }
-}
-
-/// `../shared` beside the package: the team's captured API answers.
-enum SharedData {
-    /// The folder.
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
-
-    /// Whether its two folders of captures are there.
-    static var exists: Bool {
-        ["realdata", "api-samples"].allSatisfy {
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
-        }
-    }
-
-    /// Why the tests that read it are skipped.
-    static let absent: Comment =
-        "../shared/realdata or ../shared/api-samples is absent: the real captures are not checked"
-
-    /// The bytes of `file` (`realdata/…`).
-    static func bytes(_ file: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: folder.appendingPathComponent(file)))
-    }
-
-    /// The EONET `/events` captures (plain, not GeoJSON): `folder/file` names, sorted.
-    static var eonetEventCaptures: [String] {
-        ["realdata", "api-samples"].flatMap { sub in
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(sub).path)) ?? [])
-                .filter { $0.contains("eonet-v3-events") && $0.hasSuffix(".json") }.map { "\(sub)/\($0)" }
-        }.sorted()
     }
 }

@@ -78,14 +78,17 @@ struct GitHubDecodeTests {
 
     /// The capture as a page: a single event is wrapped in a list.
     static func page(_ file: String) throws -> [UInt8] {
-        let bytes = try SharedData.bytes(file)
+        let bytes = try SharedSamples.bytes(file)
         guard bytes.first(where: { $0 > 0x20 }) == UInt8(ascii: "{") else { return bytes }
         return Array("[".utf8) + bytes + Array("]".utf8)
     }
 
     @Test(
         "every captured page of events reads as JSONDecoder read it, with Python's counts per type",
-        .enabled(if: SharedData.exists, SharedData.absent), arguments: captures)
+        .enabled(
+            if: SharedSamples.folder != nil,
+            "../shared/realdata or ../shared/api-samples is absent: the real captures are not checked"),
+        arguments: captures)
     func capture(_ capture: Capture) throws {
         let page = try Self.page(capture.file)
         let events = try GitHubEvent.page(page)
@@ -97,9 +100,14 @@ struct GitHubDecodeTests {
         #expect(items.count == capture.types.values.reduce(0, +))
     }
 
-    @Test("the captures listed are all the event captures beside the package", .enabled(if: SharedData.exists))
+    @Test(
+        "the captures listed are all the event captures beside the package", .enabled(if: SharedSamples.folder != nil))
     func listed() {
-        #expect(SharedData.githubEventCaptures == Self.captures.map(\.file).sorted())
+        #expect(
+            (SharedSamples.captures { name in
+                name.hasPrefix("github-") && name.hasSuffix(".json")
+                    && (name.contains("events") || name.contains("-event-"))
+            }) == Self.captures.map(\.file).sorted())
     }
 
     /// Pages made to be odd: wrong shapes, missing fields, keys in other spellings, escapes. (Two spellings of
@@ -173,40 +181,5 @@ struct GitHubDecodeTests {
         #expect(events.count == 120)
         #expect(events.allSatisfy { $0 != nil })
         #expect(events == (try GitHubEvent.decodablePage(body)))
-    }
-}
-
-/// `../shared` beside the package: the team's captured API answers.
-enum SharedData {
-    /// The folder.
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
-
-    /// Whether its two folders of captures are there.
-    static var exists: Bool {
-        ["realdata", "api-samples"].allSatisfy {
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
-        }
-    }
-
-    /// Why the tests that read it are skipped.
-    static let absent: Comment =
-        "../shared/realdata or ../shared/api-samples is absent: the real captures are not checked"
-
-    /// The bytes of `file` (`realdata/…`).
-    static func bytes(_ file: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: folder.appendingPathComponent(file)))
-    }
-
-    /// The GitHub captures of events (pages of them, or one event): `folder/file` names, sorted.
-    static var githubEventCaptures: [String] {
-        ["realdata", "api-samples"].flatMap { sub in
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(sub).path)) ?? [])
-                .filter { name in
-                    name.hasPrefix("github-") && name.hasSuffix(".json")
-                        && (name.contains("events") || name.contains("-event-"))
-                }
-                .map { "\(sub)/\($0)" }
-        }.sorted()
     }
 }

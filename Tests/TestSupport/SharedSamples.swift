@@ -20,6 +20,25 @@ public enum SharedSamples {
         return names.sorted()
     }
 
+    /// `../shared`, when both of its folders of captures are there.
+    public static var folder: URL? {
+        guard let apiSamples, realdata != nil else { return nil }
+        return apiSamples.deletingLastPathComponent()
+    }
+
+    /// The bytes of `file`, a path under `../shared` such as `realdata/…` (throws when it cannot be read).
+    public static func bytes(_ file: String) throws -> [UInt8] {
+        let root = folder ?? URL(fileURLWithPath: "/nonexistent/shared")
+        return Array(try Data(contentsOf: root.appendingPathComponent(file)))
+    }
+
+    /// The captures of both folders whose file names pass `include`, as `api-samples/…` and `realdata/…`, sorted.
+    public static func captures(where include: (String) -> Bool) -> [String] {
+        [("api-samples", apiSamples), ("realdata", realdata)].flatMap { name, url in
+            files(in: url).filter(include).map { "\(name)/\($0)" }
+        }.sorted()
+    }
+
     /// `../shared/NAME` from the package root (this file is `Tests/TestSupport/SharedSamples.swift`), when it is a
     /// folder.
     private static func folder(_ name: String) -> URL? {
