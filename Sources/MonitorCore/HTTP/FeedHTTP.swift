@@ -31,7 +31,8 @@ public final class FeedHTTP: Sendable {
     public static let defaultResource = "core"
 
     private let transport: any HTTPTransport
-    private let policy: HTTPPolicy
+    /// How requests are sent: its limits (`timeout`, `maxBody`) are the settings' and bound a source's other work too.
+    public let policy: HTTPPolicy
     private let limiters: [AsyncSemaphore]
     private let clock: PollClock
     private let logger: Logger
