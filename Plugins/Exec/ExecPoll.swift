@@ -45,38 +45,63 @@ struct ExecPoll: Sendable {
             maxOutput: context.http.policy.maxBody, sleep: context.clock.sleep, processGroup: processGroup)
         let state = Mutex(State())
         let stored = context.stored
-        try await run.run { message in
-            switch message {
-            case .group(let group):
-                let groups = state.withLock { state in
-                    if let index = state.groups.firstIndex(where: { $0.id == group.id }) {
-                        state.groups[index] = group
-                    } else {
-                        state.groups.append(group)
-                    }
-                    state.named.insert(group.id)
-                    return state.groups
+        try await run.run { messages in
+            // Items in a row go as one batch.
+            var items: [Item] = []
+            let flush = { (items: [Item]) in
+                guard !items.isEmpty else { return }
+                state.withLock { state in
+                    for item in items { state.named.formUnion(item.groups) }
                 }
-                yield(.groups(groups))
-            case .progress(let done, let total):
-                yield(.progress(done: done, total: total))
-            case .item(let item):
-                state.withLock { $0.named.formUnion(item.groups) }
-                yield(.items([item]))
-            case .failure(let failure):
-                yield(.failure(failure))
-            case .unchanged:
-                state.withLock { $0.named.formUnion(stored.groups.map(\.id)) }
-                Self.unchanged(stored).forEach(yield)
-            case .cursor(let text):
-                state.withLock { $0.cursor = text }
+                yield(.items(items))
             }
+            for message in messages {
+                if case .item(let item) = message {
+                    items.append(item)
+                } else {
+                    flush(items)
+                    items = []
+                    Self.apply(message, state: state, stored: stored, yield)
+                }
+            }
+            flush(items)
         }
         let (named, sent) = state.withLock { ($0.named, $0.cursor) }
         if !named.isEmpty { yield(.completed(groups: named.sorted())) }
         // The run succeeded: its cursor is stored with the poll (an empty one removes it).
         if let sent, sent != cursor {
             context.values[Self.cursorKey] = sent.isEmpty ? nil : sent
+        }
+    }
+
+    /// Turns one message other than an item into updates.
+    private static func apply(
+        _ message: ExecMessage, state: borrowing Mutex<State>, stored: FeedSnapshot, _ yield: (SourceUpdate) -> Void
+    ) {
+        switch message {
+        case .group(let group):
+            let groups = state.withLock { state in
+                if let index = state.groups.firstIndex(where: { $0.id == group.id }) {
+                    state.groups[index] = group
+                } else {
+                    state.groups.append(group)
+                }
+                state.named.insert(group.id)
+                return state.groups
+            }
+            yield(.groups(groups))
+        case .progress(let done, let total):
+            yield(.progress(done: done, total: total))
+        case .item(let item):
+            state.withLock { $0.named.formUnion(item.groups) }
+            yield(.items([item]))
+        case .failure(let failure):
+            yield(.failure(failure))
+        case .unchanged:
+            state.withLock { $0.named.formUnion(stored.groups.map(\.id)) }
+            unchanged(stored).forEach(yield)
+        case .cursor(let text):
+            state.withLock { $0.cursor = text }
         }
     }
 

@@ -35,8 +35,9 @@ struct ExecRun: Sendable {
     /// The program's process group while it runs.
     var processGroup: ProcessGroup
 
-    /// Runs the program, handing each message to `handle` as it is read; returns when it exited 0.
-    func run(_ handle: @escaping @Sendable (ExecMessage) -> Void) async throws {
+    /// Runs the program, handing the messages of each chunk of output to `handle` as they are read; returns when
+    /// it exited 0.
+    func run(_ handle: @escaping @Sendable ([ExecMessage]) -> Void) async throws {
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await self.runProgram(handle) }
             tasks.addTask {
@@ -54,7 +55,7 @@ struct ExecRun: Sendable {
     /// The program's name as messages show it.
     var name: String { "'\(TerminalText.sanitized(command.first ?? ""))'" }
 
-    private func runProgram(_ handle: @escaping @Sendable (ExecMessage) -> Void) async throws {
+    private func runProgram(_ handle: @escaping @Sendable ([ExecMessage]) -> Void) async throws {
         guard let program = command.first else { throw SourceError("'command' is empty") }
         var platform = PlatformOptions()
         platform.processGroupID = 0
@@ -101,7 +102,7 @@ struct ExecRun: Sendable {
     /// Reads standard output as messages and standard error into its tail until both end; returns the tail.
     private func communicate(
         output: SubprocessOutputSequence, errors: SubprocessOutputSequence,
-        _ handle: @escaping @Sendable (ExecMessage) -> Void
+        _ handle: @escaping @Sendable ([ExecMessage]) -> Void
     ) async throws -> String {
         try await withThrowingTaskGroup(of: String.self) { readers in
             readers.addTask {
@@ -112,17 +113,22 @@ struct ExecRun: Sendable {
                 return tail.text
             }
             var lines = OutputLines(limit: maxOutput)
+            var messages: [ExecMessage] = []
             let message = { (number: Int, line: [UInt8]) throws -> Void in
                 do {
-                    handle(try ExecMessage(line: line))
+                    messages.append(try ExecMessage(line: line))
                 } catch let problem as ExecMessage.Problem {
                     throw SourceError("line \(number) of the output: \(problem.message)")
                 }
             }
+            // The messages of one chunk go together, so that many small lines do not make as many updates.
             for try await chunk in output {
                 try chunk.withUnsafeBytes { try lines.append($0, message) }
+                if !messages.isEmpty { handle(messages) }
+                messages.removeAll(keepingCapacity: true)
             }
             try lines.finish(message)
+            if !messages.isEmpty { handle(messages) }
             return try await readers.next() ?? ""
         }
     }
