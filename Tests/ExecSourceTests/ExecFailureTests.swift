@@ -83,6 +83,18 @@ struct ExecFailureTests {
         #expect(hasEnded(pids[1]), "its child ended too (\(label))")
     }
 
+    @Test("a program that exits 0 leaving a child behind: the poll is ok and the child is killed")
+    func leftoverChild() async throws {
+        let scripts = ExecScripts()
+        let harness = try PollHarness()
+        let script = "sleep 1000 & echo $! > \(scripts.path("pids")); echo '\(good)'"
+        let report = await harness.poll(ExecSource.self, feed: scripts.feed(["sh", "-c", script]), transport: noHTTP)
+            .report
+        #expect(report.status == .ok)
+        #expect(report.items == 1)
+        #expect(hasEnded(try scripts.numbers("pids")[0]))
+    }
+
     @Test("without a timeout of its own a run may last settings.timeout × 2")
     func defaultTimeout() async throws {
         let scripts = ExecScripts()
