@@ -1,6 +1,6 @@
 import Foundation
-import LoopbackHTTP
 import GitHubSource
+import LoopbackHTTP
 import MonitorApp
 import MonitorCore
 import TestSupport

@@ -1,6 +1,6 @@
 import Foundation
-import LoopbackHTTP
 import GitHubSource
+import LoopbackHTTP
 import MonitorCore
 import Synchronization
 import TestSupport
