@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
     ],
     targets: [
         // MARK: - Sources
@@ -44,11 +45,13 @@ let package = Package(
                 "MonitorYAML",
                 "GitHubSource",
                 "EONETSource",
+                "ExecSource",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
@@ -95,6 +98,12 @@ let package = Package(
 
         .target(name: "GitHubSource", dependencies: ["MonitorCore"], path: "Plugins/GitHub"),
         .target(name: "EONETSource", dependencies: ["MonitorCore"], path: "Plugins/EONET"),
+        /// `type: exec`: an external program speaking JSON lines, run as a process of its own group.
+        .target(
+            name: "ExecSource",
+            dependencies: ["MonitorCore", .product(name: "Subprocess", package: "swift-subprocess")],
+            path: "Plugins/Exec"
+        ),
 
         // MARK: - Tests
 
@@ -129,6 +138,14 @@ let package = Package(
         ),
         .testTarget(name: "GitHubSourceTests", dependencies: ["GitHubSource", "MonitorCore", "TestSupport"]),
         .testTarget(name: "EONETSourceTests", dependencies: ["EONETSource", "MonitorCore", "TestSupport"]),
+        /// Runs real processes (scripts written by the tests) through the exec source.
+        .testTarget(
+            name: "ExecSourceTests",
+            dependencies: [
+                "ExecSource", "MonitorCore", "TestSupport", "LoopbackHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         /// Runs the built `monitor` executable as a user would.
         .testTarget(name: "EndToEndTests", dependencies: ["monitor", "TestSupport", "LoopbackHTTP", "MonitorCore"]),
     ],

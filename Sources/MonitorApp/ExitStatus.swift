@@ -8,6 +8,10 @@ public enum ExitStatus {
     public static let failure = ExitCode(1)
     /// The feeds file is invalid.
     public static let invalidConfig = ExitCode(2)
+    /// `run --once` was stopped by SIGINT (128 + 2, as shells report it).
+    public static let interrupted = ExitCode(130)
+    /// `run --once` was stopped by SIGTERM (128 + 15).
+    public static let terminated = ExitCode(143)
     /// The command line is wrong (ArgumentParser's own code for usage errors).
     public static let usage = ExitCode(64)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MonitorCore
+import UnixSignals
 
 /// One `monitor run --once`: every feed polled concurrently, their events fanned in to one display.
 struct PollSession {
@@ -8,6 +9,37 @@ struct PollSession {
     var store: StateStore
     var format: OutputFormat
     var verbose: Bool
+
+    /// Polls every feed once like ``runOnce()``, unless one of `signals` arrives first: the polls are then
+    /// cancelled — each source ends what it started, such as an external program's process group — and their
+    /// reports come back with the signal.
+    func runOnce(stoppingOn signals: UnixSignalsSequence) async throws -> (reports: [PollReport], signal: UnixSignal?) {
+        enum Step: Sendable {
+            case reports([PollReport])
+            case signal(UnixSignal)
+        }
+        return try await withThrowingTaskGroup(of: Step?.self) { group in
+            group.addTask { .reports(try await runOnce()) }
+            group.addTask {
+                for await signal in signals { return .signal(signal) }
+                return nil
+            }
+            var signal: UnixSignal?
+            while let step = try await group.next() {
+                switch step {
+                case .reports(let reports):
+                    group.cancelAll()
+                    return (reports, signal)
+                case .signal(let received):
+                    signal = received
+                    group.cancelAll()
+                case nil:
+                    continue
+                }
+            }
+            throw CancellationError()
+        }
+    }
 
     /// Polls every feed once and returns their reports in the order of the feeds file.
     func runOnce() async throws -> [PollReport] {

@@ -1,4 +1,5 @@
 import EONETSource
+import ExecSource
 import GitHubSource
 import MonitorCore
 
@@ -9,6 +10,7 @@ public enum Registry {
     public static let sources: [any FeedSource.Type] = [
         GitHubSource.self,
         EONETSource.self,
+        ExecSource.self,
     ]
 
     /// The source whose `type` is `name`.

@@ -172,12 +172,12 @@ struct ConfigLoaderTests {
             (
                 "a missing type lists the known ones",
                 "feeds:\n  - name: x\n",
-                ["2:5: feed 'x' is missing 'type' (known types: eonet, github)"]
+                ["2:5: feed 'x' is missing 'type' (known types: eonet, exec, github)"]
             ),
             (
                 "an unknown type with a suggestion",
                 "feeds:\n  - name: x\n    type: githb\n    repo: a/b\n",
-                ["3:11: unknown feed type 'githb' (did you mean 'github'? known types: eonet, github)"]
+                ["3:11: unknown feed type 'githb' (did you mean 'github'? known types: eonet, exec, github)"]
             ),
             (
                 "duplicate feed names",

@@ -74,6 +74,31 @@ struct PollOutcomeTests {
         #expect(outcome.groups.map(\.count) == [2, 2])
     }
 
+    @Test("a source without requests (an external program) that says the feed is unchanged is not_modified")
+    func unchangedWithoutRequests() {
+        let unchanged = PollOutcome(
+            tally: Outcomes.tally(.replace, [.feedUnchanged]), record: Outcomes.record(), statistics: .init(),
+            thrown: nil)
+        #expect(unchanged.status == .notModified)
+        #expect(unchanged.record.status == "not_modified")
+        #expect(unchanged.items == Outcomes.stored.items)
+        #expect(unchanged.newItems == [])
+
+        // With an item found as well, something changed: ok.
+        let found = PollOutcome(
+            tally: Outcomes.tally(.replace, [.feedUnchanged, .items([Outcomes.item("c1", ["a"], day: 5)])]),
+            record: Outcomes.record(), statistics: .init(), thrown: nil)
+        #expect(found.status == .ok)
+        #expect(found.items?.map(\.id) == ["c1", "a1", "b1", "b2"])
+        #expect(found.newItems.map(\.id) == ["c1"])
+
+        // Nothing said at all is not "unchanged": ok, with no items.
+        let nothing = PollOutcome(
+            tally: Outcomes.tally(.replace, []), record: Outcomes.record(), statistics: .init(), thrown: nil)
+        #expect(nothing.status == .ok)
+        #expect(nothing.items == [])
+    }
+
     @Test("a failed group keeps its stored items and makes the poll partial, naming it")
     func partial() {
         let tally = Outcomes.tally(

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MonitorCore
 import ServiceLifecycle
+import UnixSignals
 
 extension MonitorCommand {
     /// `monitor run`: polls the feeds of the feeds file.
@@ -15,7 +16,8 @@ extension MonitorCommand {
                 feeds concerned; an invalid one is reported and the last valid feeds keep running.
 
                 With --once, every feed is polled once, concurrently, and the command exits: 0 when every feed \
-                succeeded, 1 when any failed or partly failed, 2 when the feeds file is invalid.
+                succeeded, 1 when any failed or partly failed, 2 when the feeds file is invalid. SIGINT (Ctrl-C) or \
+                SIGTERM cancel the polls, ending the programs of exec feeds, and it exits 130 or 143.
 
                 --format json prints one JSON object per poll, one per line.
 
@@ -62,8 +64,16 @@ extension MonitorCommand {
                 try await group.run()
                 return
             }
-            let reports = try await PollSession(config: config, store: store, format: format, verbose: verbose)
-                .runOnce()
+            // Trapped before any poll starts: a signal then cancels the polls instead of killing `monitor`, which
+            // would leave the programs of exec feeds running.
+            let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+            let (reports, signal) = try await PollSession(
+                config: config, store: store, format: format, verbose: verbose
+            ).runOnce(stoppingOn: signals)
+            if let signal {
+                Console.error("monitor: \(signal) received: the polls were cancelled\n")
+                throw signal == .sigint ? ExitStatus.interrupted : ExitStatus.terminated
+            }
             if reports.contains(where: \.isFailure) { throw ExitStatus.failure }
         }
     }

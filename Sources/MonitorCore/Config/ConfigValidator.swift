@@ -184,6 +184,9 @@ public struct ConfigValidator: Sendable {
             if case .list = spec.kind {
                 return .failure(mismatch(spec, value, found: value.kindDescription, example: "[a, b]"))
             }
+            if case .mapping = spec.kind {
+                return .failure(mismatch(spec, value, found: value.kindDescription, example: "{NAME: value}"))
+            }
             switch Interpolation.expand(raw, environment: environment) {
             case .failure(let failure):
                 return .failure(.error(failure.message, at: location(in: value, offset: failure.offset, text: raw)))
@@ -211,9 +214,48 @@ public struct ConfigValidator: Sendable {
                 }
             }
             return .success(.list(words))
-        case .map:
-            return .failure(mismatch(spec, value, found: "a mapping"))
+        case .map(let entries):
+            guard case .mapping(_, let check) = spec.kind else {
+                return .failure(mismatch(spec, value, found: "a mapping"))
+            }
+            return mapping(entries, for: spec, check: check)
         }
+    }
+
+    /// The names and texts of a mapping option; each value may use `${VAR}`, an empty one is "".
+    private func mapping(_ entries: [ConfigEntry], for spec: OptionSpec, check: (@Sendable (String) -> String?)?)
+        -> Result<OptionValue?, Diagnostic>
+    {
+        var values: [String: String] = [:]
+        var seen: [String: SourceLocation] = [:]
+        for entry in entries {
+            if let first = seen[entry.key] {
+                let message = "duplicate key '\(entry.key)' in '\(spec.name)' (first on line \(first.line))"
+                return .failure(.error(message, at: entry.keyLocation))
+            }
+            seen[entry.key] = entry.keyLocation
+            if let problem = check?(entry.key) {
+                return .failure(
+                    .error("invalid name '\(entry.key)' in '\(spec.name)': \(problem)", at: entry.keyLocation))
+            }
+            switch entry.value.content {
+            case .null:
+                values[entry.key] = ""
+            case .scalar(let raw, _):
+                switch Interpolation.expand(raw, environment: environment) {
+                case .failure(let failure):
+                    let location = location(in: entry.value, offset: failure.offset, text: raw)
+                    return .failure(.error(failure.message, at: location))
+                case .success(let text):
+                    values[entry.key] = text
+                }
+            case .list, .map:
+                let message =
+                    "'\(spec.name)' maps each name to text, found \(entry.value.kindDescription) for '\(entry.key)'"
+                return .failure(.error(message, at: entry.value.location))
+            }
+        }
+        return .success(.mapping(values))
     }
 
     private func typed(_ text: String, for spec: OptionSpec, at location: SourceLocation) -> Result<
@@ -283,6 +325,8 @@ public struct ConfigValidator: Sendable {
                 return fail("'\(spec.name)' must be an http:// or https:// URL, not \(shown)")
             }
             return .success(.string(url.hasSuffix("/") ? String(url.dropLast()) : url))
+        case .mapping:
+            return fail("'\(spec.name)' must be a \(spec.typeDescription), not '\(text)'")
         }
     }
 
@@ -315,6 +359,8 @@ public struct ConfigValidator: Sendable {
         let expected: String
         switch spec.kind {
         case .list(let placeholder): expected = "a list of \(placeholder)" + (example.map { ", like \($0)" } ?? "")
+        case .mapping(let placeholder, _):
+            expected = "a mapping of \(placeholder)" + (example.map { ", like \($0)" } ?? "")
         case .integer(let range): expected = describe(range)
         default: expected = "a \(spec.typeDescription)"
         }

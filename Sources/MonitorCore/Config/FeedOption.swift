@@ -120,3 +120,14 @@ extension Array: OptionType where Element == String {
     /// A list.
     public func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .list(self) }
 }
+
+extension Dictionary: OptionType where Key == String, Value == String {
+    /// A mapping of names to text.
+    public init?(optionValue: OptionValue) {
+        guard case .mapping(let value) = optionValue else { return nil }
+        self = value
+    }
+
+    /// A mapping.
+    public func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .mapping(self) }
+}

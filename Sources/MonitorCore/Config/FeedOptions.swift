@@ -62,4 +62,9 @@ public struct FeedOptions: Sendable {
     public func list(_ name: String) -> [String]? {
         if case .list(let value)? = self[name] { value } else { nil }
     }
+
+    /// A mapping option's value.
+    public func mapping(_ name: String) -> [String: String]? {
+        if case .mapping(let value)? = self[name] { value } else { nil }
+    }
 }

@@ -18,6 +18,9 @@ public struct OptionSpec: Sendable {
         case list(placeholder: String)
         /// An `http://` or `https://` URL.
         case url
+        /// A mapping of names to text (a YAML mapping); `key`, when given, checks a name and returns an error
+        /// message or nil. Each value may use `${VAR}`.
+        case mapping(placeholder: String, key: (@Sendable (String) -> String?)? = nil)
 
         /// Whether this is ``url``.
         package var isURL: Bool {
@@ -63,6 +66,7 @@ public struct OptionSpec: Sendable {
         case .choice(let words): words.joined(separator: "|")
         case .list(let placeholder): "list of \(placeholder)"
         case .url: "url"
+        case .mapping(let placeholder, _): "mapping of \(placeholder)"
         }
     }
 }

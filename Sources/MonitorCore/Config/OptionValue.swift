@@ -7,6 +7,8 @@ public enum OptionValue: Sendable, Hashable, CustomStringConvertible {
     /// A size in bytes.
     case byteSize(Int)
     case list([String])
+    /// Names and their text, from a YAML mapping.
+    case mapping([String: String])
 
     /// The value as a user would write it in `feeds.yaml`.
     public var description: String {
@@ -17,6 +19,8 @@ public enum OptionValue: Sendable, Hashable, CustomStringConvertible {
         case .duration(let value): DurationFormat.string(value)
         case .byteSize(let value): ByteSizeFormat.string(value)
         case .list(let values): "[" + values.joined(separator: ", ") + "]"
+        case .mapping(let values):
+            "{" + values.sorted { $0.key < $1.key }.map { "\($0): \($1)" }.joined(separator: ", ") + "}"
         }
     }
 }

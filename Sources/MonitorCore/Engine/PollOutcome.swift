@@ -26,7 +26,9 @@ public struct PollOutcome: Sendable {
     ///   - statistics: what the poll's requests did.
     ///   - thrown: why the source failed the whole poll, if it did.
     /// - Returns: `failed` when the source threw, or when sub-requests failed and none succeeded; else
-    ///   `partial` when some failed; else `not_modified` when every request was answered 304; else `ok`.
+    ///   `partial` when some failed; else `not_modified` when every request was answered 304, or, for a source
+    ///   that sent no request (an external program), when it said the feed was unchanged and found no item;
+    ///   else `ok`.
     public init(tally: PollTally, record: FeedRecord, statistics: FeedHTTP.Statistics, thrown: String?) {
         let failures = tally.failures.map { "\($0.what): \($0.message)" }.joined(separator: "; ")
         var record = record
@@ -42,6 +44,8 @@ public struct PollOutcome: Sendable {
             if !tally.failures.isEmpty {
                 status = .partial
             } else if statistics.requests > 0, statistics.notModified == statistics.requests {
+                status = .notModified
+            } else if statistics.requests == 0, tally.feedUnchanged, !tally.foundItems {
                 status = .notModified
             } else {
                 status = .ok

@@ -76,10 +76,20 @@ public struct PollRunner: Sendable {
             feed: feed.name, options: feed.options, http: http, known: Set(snapshot.items.map(\.id)), values: values,
             logger: logger, clock: clock, concurrency: limit)
         let breakdown = type(of: source).breakdown?.detail
-        let (tally, thrown) = await fold(
-            source.updates(context),
-            from: PollTally(stored: snapshot, retention: source.retention, breakdown: breakdown),
+        // The source polls in this task and the fold reads its findings in a child: cancelling the poll cancels
+        // the source and waits for it to end what it started (an external program's process group) before the
+        // poll returns.
+        let (updates, continuation) = AsyncThrowingStream<SourceUpdate, any Error>.makeStream()
+        async let folded = fold(
+            updates, from: PollTally(stored: snapshot, retention: source.retention, breakdown: breakdown),
             showing: PollTally.stored(snapshot, breakdown: breakdown), feed: feed.name, events: events)
+        do {
+            try await source.poll(context, Findings { continuation.yield($0) })
+            continuation.finish()
+        } catch {
+            continuation.finish(throwing: error)
+        }
+        let (tally, thrown) = await folded
         if Task.isCancelled {
             return notPolled(feed, "cancelled", record: snapshot.record, started: started)
         }

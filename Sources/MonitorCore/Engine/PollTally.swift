@@ -39,6 +39,8 @@ public struct PollTally: Sendable {
     /// Whether any sub-request succeeded (items, a completed group, a 304): a poll with failures and no
     /// success has failed.
     public private(set) var succeeded = false
+    /// Whether the source reported any item (items carried from the state do not count).
+    public private(set) var foundItems = false
     /// How the poll's items combine with those stored.
     public let retention: ItemRetention
     /// For a `replace` poll, the stored counts shown for groups not yet settled; nil otherwise.
@@ -98,6 +100,7 @@ public struct PollTally: Sendable {
         case .items(let batch):
             for item in batch { add(item, replacing: true) }
             succeeded = succeeded || !batch.isEmpty
+            foundItems = foundItems || !batch.isEmpty
         case .failure(let failure):
             failures.append(failure)
             if let group = failure.group { carry(group) }

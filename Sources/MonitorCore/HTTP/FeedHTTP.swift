@@ -41,7 +41,8 @@ public final class FeedHTTP: Sendable {
     public static let defaultResource = "core"
 
     private let transport: any HTTPTransport
-    private let policy: HTTPPolicy
+    /// How requests are sent: its limits (`timeout`, `maxBody`) are the settings' and bound a source's other work too.
+    public let policy: HTTPPolicy
     private let sourcePolicy: any HTTPSourcePolicy
     private let budgets: RateBudgets
     private let limiters: [AsyncSemaphore]

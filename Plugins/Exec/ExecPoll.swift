@@ -1,0 +1,126 @@
+import Foundation
+import MonitorCore
+import Synchronization
+
+/// One poll of an exec feed: runs the program once with the cursor it saved, and reports its messages to the
+/// core's `Findings`. The cursor it sends is stored with the poll only when the run succeeds: the program exited
+/// 0 and the poll did not fail (failures reported with nothing else found fail it).
+struct ExecPoll: Sendable {
+    /// The key of the cursor among the values the core keeps between polls.
+    static let cursorKey = "cursor"
+
+    /// The program and its arguments.
+    let command: [String]
+    /// The feed's `env`.
+    let env: [String: String]
+    /// The feed's `timeout`, when set.
+    let timeout: Duration?
+    /// The core's context for this poll.
+    let context: PollContext
+
+    /// What the messages so far came to.
+    private struct State {
+        var groups: [ItemGroup] = []
+        var named: Set<String> = []
+        var cursor: String?
+        /// Whether a message found something: items, or `unchanged`.
+        var found = false
+        /// Whether a message reported a failure.
+        var failed = false
+    }
+
+    /// The poll of a feed with `options`.
+    init(options: FeedOptions, context: PollContext) {
+        command = options[ExecSource.command] ?? []
+        env = options[ExecSource.env] ?? [:]
+        timeout = options[ExecSource.timeout]
+        self.context = context
+    }
+
+    /// Runs the program, reporting what it says to `found`; throws when the run fails. Cancelling it ends the
+    /// program's process group (SIGTERM, then SIGKILL) before it returns.
+    func run(_ found: Findings) async throws {
+        let cursor = context.values[Self.cursorKey]
+        let run = ExecRun(
+            command: command,
+            environment: ExecEnvironment.make(
+                feed: context.feed, cursor: cursor, env: env, from: ProcessInfo.processInfo.environment),
+            input: Self.input(feed: context.feed, cursor: cursor), timeout: timeout ?? context.http.policy.timeout * 2,
+            maxOutput: context.http.policy.maxBody, sleep: context.clock.sleep)
+        let state = Mutex(State())
+        try await run.run { messages in
+            // Items in a row go as one batch.
+            var items: [Item] = []
+            let flush = { (items: [Item]) in
+                guard !items.isEmpty else { return }
+                state.withLock { state in
+                    for item in items { state.named.formUnion(item.groups) }
+                    state.found = true
+                }
+                found.items(items)
+            }
+            for message in messages {
+                if case .item(let item) = message {
+                    items.append(item)
+                } else {
+                    flush(items)
+                    items = []
+                    Self.apply(message, state: state, found)
+                }
+            }
+            flush(items)
+        }
+        try Task.checkCancellation()
+        let (named, sent, succeeded) = state.withLock { ($0.named, $0.cursor, $0.found || !$0.failed) }
+        if !named.isEmpty { found.completed(named.sorted()) }
+        // The run succeeded: its cursor is stored with the poll (an empty one removes it). A poll that only
+        // failed stores nothing of it, the cursor included.
+        if succeeded, let sent, sent != cursor {
+            context.values[Self.cursorKey] = sent.isEmpty ? nil : sent
+        }
+    }
+
+    /// Reports one message other than an item.
+    private static func apply(_ message: ExecMessage, state: borrowing Mutex<State>, _ found: Findings) {
+        switch message {
+        case .group(let group):
+            let groups = state.withLock { state in
+                if let index = state.groups.firstIndex(where: { $0.id == group.id }) {
+                    state.groups[index] = group
+                } else {
+                    state.groups.append(group)
+                }
+                state.named.insert(group.id)
+                return state.groups
+            }
+            found.groups(groups)
+        case .progress(let done, let total):
+            found.progress(done: done, total: total)
+        case .item(let item):
+            state.withLock {
+                $0.named.formUnion(item.groups)
+                $0.found = true
+            }
+            found.item(item)
+        case .failure(let failure):
+            state.withLock { $0.failed = true }
+            found.failed(failure)
+        case .unchanged:
+            // The core carries the stored items; with nothing else found, the poll is `not_modified`.
+            state.withLock { $0.found = true }
+            found.unchanged()
+        case .cursor(let text):
+            state.withLock { $0.cursor = text }
+        }
+    }
+
+    /// The JSON line on the program's standard input: `{"protocol":1,"feed":"…","cursor":"…"}` (cursor null
+    /// when none is stored).
+    static func input(feed: String, cursor: String?) -> String {
+        let object: JSONValue = .object([
+            ("protocol", .integer(ExecEnvironment.protocolVersion)), ("feed", .string(feed)),
+            ("cursor", .optional(cursor)),
+        ])
+        return object.text + "\n"
+    }
+}

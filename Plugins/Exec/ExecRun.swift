@@ -1,0 +1,160 @@
+import Foundation
+import MonitorCore
+import Subprocess
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One run of an exec program: started in a process group of its own with its input on standard input, its
+/// standard output read as messages as they come, its standard error kept to its last lines.
+///
+/// The run succeeds when the program exits 0. It fails — throwing a ``SourceError`` that says why — when the
+/// program cannot start, exits otherwise, writes a line that is not a message or more than `maxOutput` bytes,
+/// or is still running after `timeout`. A failed or cancelled run ends the whole process group: SIGTERM, then
+/// SIGKILL after `grace`; whatever the program left running when it ended is killed too.
+struct ExecRun: Sendable {
+    /// The program and its arguments.
+    var command: [String]
+    /// Its whole environment.
+    var environment: [String: String]
+    /// What it reads on standard input.
+    var input: String
+    /// How long it may run.
+    var timeout: Duration
+    /// The most bytes it may write on standard output.
+    var maxOutput: Int
+    /// How long a program that was sent SIGTERM has before SIGKILL.
+    var grace: Duration = .milliseconds(500)
+    /// How the timeout is waited for.
+    var sleep: @Sendable (Duration) async throws -> Void
+    /// The program's process group while it runs.
+    var processGroup = ProcessGroup()
+
+    /// Runs the program, handing the messages of each chunk of output to `handle` as they are read; returns when
+    /// it exited 0.
+    func run(_ handle: @escaping @Sendable ([ExecMessage]) -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await self.runProgram(handle) }
+            tasks.addTask {
+                try await self.sleep(self.timeout)
+                throw SourceError(
+                    "\(self.name) was still running after the timeout (\(DurationFormat.string(self.timeout))): ended")
+            }
+            // The first to finish decides; leaving the group cancels the other (ending a program that timed out)
+            // and waits for it.
+            try await tasks.next()
+            tasks.cancelAll()
+        }
+    }
+
+    /// The program's name as messages show it.
+    var name: String { "'\(TerminalText.sanitized(command.first ?? ""))'" }
+
+    private func runProgram(_ handle: @escaping @Sendable ([ExecMessage]) -> Void) async throws {
+        guard let program = command.first else { throw SourceError("'command' is empty") }
+        var platform = PlatformOptions()
+        platform.processGroupID = 0
+        platform.teardownSequence = [.gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: grace)]
+        var variables: [Environment.Key: String] = [:]
+        for (name, value) in environment {
+            if let key = Environment.Key(rawValue: name) { variables[key] = value }
+        }
+        let configuration = Configuration(
+            executable: program.contains("/") ? .path(.init(program)) : .name(program),
+            arguments: Arguments(Array(command.dropFirst())), environment: .custom(variables),
+            platformOptions: platform)
+        let stdin = try Self.inputFile(input)
+
+        defer { processGroup.ended() }
+        let result: ExecutionResult<String, SequenceOutput, SequenceOutput>
+        do {
+            result = try await Subprocess.run(
+                configuration, input: .fileDescriptor(.init(rawValue: stdin), closeAfterSpawningProcess: true),
+                output: .sequence, error: .sequence
+            ) { execution in
+                processGroup.started(execution.processIdentifier.value)
+                return try await self.communicate(
+                    output: execution.standardOutput, errors: execution.standardError, handle)
+            }
+        } catch let error as SubprocessError {
+            switch error.code {
+            case .executableNotFound: throw SourceError("cannot start \(name): not found in PATH")
+            case .spawnFailed: throw SourceError("cannot start \(name): \(TerminalText.sanitized("\(error)"))")
+            default: throw SourceError("\(name): \(TerminalText.sanitized("\(error)"))")
+            }
+        }
+        let stderr = result.closureResult
+        switch result.terminationStatus {
+        case .exited(0):
+            return
+        case .exited(let code):
+            throw SourceError("\(name) exited with status \(code)" + (stderr.isEmpty ? "" : ": \(stderr)"))
+        case .signaled(let signal):
+            throw SourceError("\(name) was ended by signal \(signal)" + (stderr.isEmpty ? "" : ": \(stderr)"))
+        }
+    }
+
+    /// Reads standard output as messages and standard error into its tail until both end; returns the tail.
+    private func communicate(
+        output: SubprocessOutputSequence, errors: SubprocessOutputSequence,
+        _ handle: @escaping @Sendable ([ExecMessage]) -> Void
+    ) async throws -> String {
+        try await withThrowingTaskGroup(of: String.self) { readers in
+            readers.addTask {
+                var tail = StderrTail()
+                for try await chunk in errors {
+                    chunk.withUnsafeBytes { tail.append($0) }
+                }
+                return tail.text
+            }
+            var lines = OutputLines(limit: maxOutput)
+            var messages: [ExecMessage] = []
+            let message = { (number: Int, line: [UInt8]) throws -> Void in
+                do {
+                    messages.append(try ExecMessage(line: line))
+                } catch let problem as ExecMessage.Problem {
+                    throw SourceError("line \(number) of the output: \(problem.message)")
+                }
+            }
+            // The messages of one chunk go together, so that many small lines do not make as many updates.
+            for try await chunk in output {
+                try chunk.withUnsafeBytes { try lines.append($0, message) }
+                if !messages.isEmpty { handle(messages) }
+                messages.removeAll(keepingCapacity: true)
+            }
+            try lines.finish(message)
+            if !messages.isEmpty { handle(messages) }
+            return try await readers.next() ?? ""
+        }
+    }
+
+    /// A file holding `text`, already unlinked, open at its start: the program reads its input when it likes,
+    /// and one that never does cannot block on a full pipe or break `monitor` with SIGPIPE.
+    private static func inputFile(_ text: String) throws -> Int32 {
+        var template = Array("\(NSTemporaryDirectory())/monitor-exec-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw SourceError("cannot make the program's input file: \(String(cString: strerror(errno)))")
+        }
+        // Not inherited by other programs started meanwhile (the spawned one gets it as its standard input).
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        unlink(template)
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else {
+                close(descriptor)
+                throw SourceError("cannot write the program's input file: \(String(cString: strerror(errno)))")
+            }
+            written += count
+        }
+        lseek(descriptor, 0, SEEK_SET)
+        return descriptor
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import MonitorCore
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The JSON objects of `text`, one per line, by feed.
+private func reports(_ text: String) throws -> [String: [String: Any]] {
+    var reports: [String: [String: Any]] = [:]
+    for line in text.split(separator: "\n") {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        reports[try #require(object["feed"] as? String)] = object
+    }
+    return reports
+}
+
+/// Whether process `pid` has ended: gone (`kill(pid, 0)` fails with ESRCH), or a zombie waiting to be reaped (an
+/// orphan's new parent, PID 1 of this container, never reaps).
+private func hasEnded(_ pid: Int32) -> Bool {
+    if kill(pid, 0) == -1, errno == ESRCH { return true }
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return true }
+    return stat[stat.index(close, offsetBy: 2)] == "Z"
+}
+
+/// What a writer puts in the named pipe `path`, read on a thread of its own: returns once the writer closes it.
+private func readFIFO(_ path: String) async throws -> String {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                continuation.resume(throwing: CocoaError(.fileReadNoSuchFile))
+                return
+            }
+            let data = handle.readDataToEndOfFile()
+            try? handle.close()
+            continuation.resume(returning: String(decoding: data, as: UTF8.self))
+        }
+    }
+}
+
+@Suite("monitor with `type: exec` feeds, as a user runs it")
+struct ExecEndToEndTests {
+    @Test("`monitor sources` lists the exec type and its options")
+    func sources() async throws {
+        let directory = try TemporaryDirectory()
+        let result = try await MonitorProcess.run(["sources"], in: directory.url)
+        #expect(result.status == 0)
+        #expect(
+            result.stdout.contains(
+                """
+
+                exec: An external program in any language, speaking JSON lines (see the README)
+                  command    list of words           required             The program and its arguments, run without a shell, e.g. [python3, source.py, --flag]
+                  retention  replace|keep_newest     default keep_newest  replace: each run reports the whole set; keep_newest: each run reports what is new
+                  keep       integer 1…1000000       default 500          With keep_newest, how many of the newest items are kept
+                  timeout    duration                optional             Time limit of the whole run (default: settings.timeout × 2)
+                  env        mapping of NAME: value  optional             Environment variables for the program, e.g. {API: "${API_ROOT}"}
+
+                """))
+    }
+
+    @Test("in one run a crashing, a garbled, a hanging and a flooding program each fail only their own feed")
+    func eachFailsAlone() async throws {
+        let directory = try TemporaryDirectory()
+        let good = """
+            import json
+            for band in ["a", "b"]:
+                print(json.dumps({"group": {"id": band, "title": "Band " + band.upper()}}))
+            for number in range(5):
+                print(json.dumps({"item": {"id": "q%d" % number, "title": "Quake %d" % number,
+                                           "date": "2025-09-21T18:00:00Z", "groups": ["a" if number < 3 else "b"]}}))
+            """
+        try directory.write("good.py", good)
+        try directory.write(
+            "feeds.yaml",
+            """
+            settings:
+              max_body: 64KiB
+            feeds:
+              - name: good
+                type: exec
+                command: [python3, good.py]
+              - name: crash
+                type: exec
+                command: [sh, -c, "echo 'Traceback (most recent call last):' >&2; echo 'KeyError: feed' >&2; exit 2"]
+              - name: garbage
+                type: exec
+                command: [sh, -c, "echo '{\\"progress\\":{\\"done\\":1}}'; echo '<html>oops</html>'"]
+              - name: hang
+                type: exec
+                command: [sleep, "1000"]
+                timeout: 1s
+              - name: flood
+                type: exec
+                command: [yes, '{"progress":{"done":1}}']
+            """)
+        let run = try await MonitorProcess.run(
+            ["run", "--once", "--format", "json", "--state", "state"], in: directory.url)
+        #expect(run.status == 1, "\(run.stderr)")
+        let all = try reports(run.stdout)
+        #expect(all.count == 5)
+        let goodReport = try #require(all["good"])
+        #expect(goodReport["status"] as? String == "ok")
+        #expect(goodReport["items"] as? Int == 5)
+        let groups = try #require(goodReport["groups"] as? [[String: Any]])
+        #expect(groups.map { $0["id"] as? String } == ["a", "b"])
+        #expect(groups.map { $0["count"] as? Int } == [3, 2])
+        #expect(all["crash"]?["status"] as? String == "failed")
+        #expect(
+            all["crash"]?["error"] as? String
+                == "'sh' exited with status 2: Traceback (most recent call last): | KeyError: feed")
+        #expect(
+            all["garbage"]?["error"] as? String
+                == "line 2 of the output: not JSON (Invalid value around character 0.): '<html>oops</html>'")
+        #expect(all["hang"]?["error"] as? String == "'sleep' was still running after the timeout (1s): ended")
+        #expect(
+            all["flood"]?["error"] as? String == "the program wrote more than settings.max_body (64KiB) on its output")
+
+        let status = try await MonitorProcess.run(["status", "--state", "state"], in: directory.url)
+        #expect(status.stdout.split(separator: "\n").filter { $0.contains(" exec ") && $0.contains(" ok ") }.count == 1)
+    }
+
+    @Test("SIGINT to `monitor run` ends a running program deaf to SIGTERM and its child: no process is left")
+    func interruptLeavesNoChild() async throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.url.appendingPathComponent("pids").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        try directory.write(
+            "feeds.yaml",
+            """
+            feeds:
+              - name: stuck
+                type: exec
+                command: [sh, -c, "trap '' TERM; sleep 1000 & echo \\"$$ $!\\" > \(fifo); wait"]
+                timeout: 1h
+            """)
+        let monitor = try RunningMonitor(["run", "--format", "json", "--state", "state"], in: directory.url)
+        // The program has started, with its child, once it has written both pids.
+        let pids = try await readFIFO(fifo).split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
+        #expect(pids.count == 2)
+        #expect(pids.allSatisfy { !hasEnded($0) })
+        monitor.send(SIGINT)
+        let status = try await monitor.waitForExit()
+        #expect(status == 0, "\(monitor.stderr)")
+        for pid in pids {
+            #expect(hasEnded(pid), "process \(pid) is left")
+        }
+    }
+
+    @Test(
+        "SIGINT or SIGTERM to `monitor run --once` cancels the polls: the program and its child are ended, exit 130/143",
+        arguments: [(SIGINT, "SIGINT", Int32(130)), (SIGTERM, "SIGTERM", Int32(143))])
+    func onceInterruptLeavesNoChild(signal: Int32, name: String, code: Int32) async throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.url.appendingPathComponent("pids").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        try directory.write(
+            "feeds.yaml",
+            """
+            feeds:
+              - name: stuck
+                type: exec
+                command: [sh, -c, "trap '' TERM; sleep 1000 & echo \\"$$ $!\\" > \(fifo); wait"]
+                timeout: 1h
+            """)
+        let monitor = try RunningMonitor(["run", "--once", "--format", "json", "--state", "state"], in: directory.url)
+        // The program has started, with its child, once it has written both pids.
+        let pids = try await readFIFO(fifo).split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
+        #expect(pids.count == 2)
+        #expect(pids.allSatisfy { !hasEnded($0) })
+        monitor.send(signal)
+        let status = try await monitor.waitForExit()
+        #expect(status == code, "\(monitor.stderr)")
+        #expect(monitor.stderr == "monitor: \(name) received: the polls were cancelled\n")
+        // The one feed was cancelled: it has no report (the reports of feeds done before the signal are printed).
+        #expect(monitor.stdout == "")
+        for pid in pids {
+            #expect(hasEnded(pid), "process \(pid) is left")
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import ExecSource
+import Foundation
+import Logging
+import MonitorCore
+import TestSupport
+import Testing
+
+/// A transport no exec feed uses.
+private let noHTTP = StubTransport { _ in throw CancellationError() }
+
+/// One good item line.
+private let good = #"{"item":{"id":"kept","title":"Kept","date":"2025-09-21T18:00:00Z","groups":["a"]}}"#
+
+@Suite("exec: broken and hostile programs fail their own poll, store nothing and leave no process")
+struct ExecFailureTests {
+    @Test("a crashing program fails the poll with the last lines of its standard error; stored items stay")
+    func crash() async throws {
+        let scripts = ExecScripts()
+        let harness = try PollHarness()
+        let ok = scripts.feed(["sh", "-c", "echo '\(good)'"], name: "crashy")
+        #expect(await harness.poll(ExecSource.self, feed: ok, transport: noHTTP).report.status == .ok)
+        let program = """
+            import sys
+            print('{"item":{"id":"lost","title":"Lost","date":"2025-09-21T18:00:00Z"}}', flush=True)
+            for number in range(1, 8):
+                print("noise %d" % number, file=sys.stderr)
+            print("\\x1b[31mValueError: the \\x07feed is down", file=sys.stderr)
+            sys.exit(3)
+            """
+        let crash = try scripts.python(program, name: "crashy")
+        let report = await harness.poll(ExecSource.self, feed: crash, transport: noHTTP).report
+        #expect(report.status == .failed)
+        #expect(
+            report.error
+                == "'python3' exited with status 3: noise 4 | noise 5 | noise 6 | noise 7 | ValueError: the feed is down"
+        )
+        #expect(report.items == 1)
+        #expect(try await harness.store.items(feed: "crashy").map(\.id) == ["kept"])
+        let record = try await harness.store.records().first
+        #expect(record?.failures == 1)
+    }
+
+    @Test("a line that is not a message fails the poll with its line number, counting blank lines")
+    func garbage() async throws {
+        let scripts = ExecScripts()
+        let harness = try PollHarness()
+        try scripts.write("out", good + "\n\n\u{1B}]0;pwned\u{07}Traceback: oops\n" + good + "\n")
+        let feed = scripts.feed(["cat", scripts.path("out")])
+        let report = await harness.poll(ExecSource.self, feed: feed, transport: noHTTP).report
+        #expect(report.status == .failed)
+        #expect(report.error == "line 3 of the output: not JSON (Invalid value around character 0.): 'Traceback: oops'")
+        #expect(try await harness.store.items(feed: "test").isEmpty)
+    }
+
+    @Test("a program that cannot be started fails the poll saying so")
+    func notFound() async throws {
+        let harness = try PollHarness()
+        let feed = ExecScripts().feed(["no-such-program-here", "--flag"])
+        let report = await harness.poll(ExecSource.self, feed: feed, transport: noHTTP).report
+        #expect(report.status == .failed)
+        #expect(report.error == "cannot start 'no-such-program-here': not found in PATH")
+    }
+
+    @Test(
+        "a program still running at its timeout is ended with its whole process group, and the poll fails",
+        arguments: [
+            ("", "feed timeout"),
+            ("trap '' TERM; ", "deaf to SIGTERM"),
+        ])
+    func hang(prefix: String, label: String) async throws {
+        let scripts = ExecScripts()
+        let harness = try PollHarness()
+        // The shell starts a child in its group, records both pids, says it started and waits forever.
+        let script = "\(prefix)sleep 1000 & echo \"$$ $!\" > \(scripts.path("pids")); echo '\(good)'; wait"
+        let feed = scripts.feed(["sh", "-c", script], options: ["timeout": .duration(.seconds(1))])
+        let report = await harness.poll(ExecSource.self, feed: feed, transport: noHTTP).report
+        #expect(report.status == .failed, "\(label)")
+        #expect(report.error == "'sh' was still running after the timeout (1s): ended", "\(label)")
+        #expect(try await harness.store.items(feed: "test").isEmpty)
+        let pids = try scripts.numbers("pids")
+        #expect(pids.count == 2)
+        #expect(isReaped(pids[0]), "the program itself was reaped (\(label))")
+        #expect(hasEnded(pids[1]), "its child ended too (\(label))")
+    }
+
+    @Test("a program that exits 0 leaving a child behind: the poll is ok and the child is killed")
+    func leftoverChild() async throws {
+        let scripts = ExecScripts()
+        let harness = try PollHarness()
+        let script = "sleep 1000 & echo $! > \(scripts.path("pids")); echo '\(good)'"
+        let report = await harness.poll(ExecSource.self, feed: scripts.feed(["sh", "-c", script]), transport: noHTTP)
+            .report
+        #expect(report.status == .ok)
+        #expect(report.items == 1)
+        #expect(hasEnded(try scripts.numbers("pids")[0]))
+    }
+
+    @Test("without a timeout of its own a run may last settings.timeout × 2")
+    func defaultTimeout() async throws {
+        let scripts = ExecScripts()
+        var harness = try PollHarness()
+        harness.settings.timeout = .seconds(1)
+        let feed = scripts.feed(["sleep", "1000"])
+        let report = await harness.poll(ExecSource.self, feed: feed, transport: noHTTP).report
+        #expect(report.error == "'sleep' was still running after the timeout (2s): ended")
+    }
+
+    @Test("a program flooding its output fails at settings.max_body and is ended")
+    func flood() async throws {
+        let scripts = ExecScripts()
+        var harness = try PollHarness()
+        harness.settings.maxBody = 64 << 10
+        let script = "echo $$ > \(scripts.path("pids")); yes '{\"progress\":{\"done\":1}}'"
+        let feed = scripts.feed(["sh", "-c", script])
+        let report = await harness.poll(ExecSource.self, feed: feed, transport: noHTTP).report
+        #expect(report.status == .failed)
+        #expect(report.error == "the program wrote more than settings.max_body (64KiB) on its output")
+        #expect(isReaped(try scripts.numbers("pids")[0]))
+    }
+
+    @Test("cancelling the poll (monitor stopping) ends the program and everything it started")
+    func cancelled() async throws {
+        let scripts = ExecScripts()
+        let harness = try PollHarness()
+        let script =
+            "sleep 1000 & echo \"$$ $!\" > \(scripts.path("pids")); echo '{\"progress\":{\"done\":1,\"total\":9}}'; wait"
+        let feed = scripts.feed(["sh", "-c", script])
+        let runner = PollRunner(
+            store: harness.store, transport: noHTTP, settings: harness.settings, logger: Logger(label: "test"))
+        let (events, continuation) = AsyncStream<PollEvent>.makeStream()
+        let poll = Task { await runner.poll(feed, source: ExecSource(options: feed.options), events: continuation) }
+        // The program has written its pids once its progress shows.
+        for await event in events {
+            if case .view(let view) = event, view.total == 9 { break }
+        }
+        poll.cancel()
+        let report = await poll.value
+        #expect(report.status == .failed)
+        #expect(report.error == "cancelled")
+        let pids = try scripts.numbers("pids")
+        #expect(pids.count == 2)
+        #expect(hasEnded(pids[0]))
+        #expect(hasEnded(pids[1]))
+    }
+}
