@@ -57,26 +57,35 @@ struct PollSession {
             format: format, terminal: Console.isTerminal(onStandardError: false), sources: sources,
             feeds: config.feeds.map(\.name))
 
-        // N polls fan in through a task group into one stream of events, read by the display.
+        // N polls fan in through a task group into one stream of events, read by the display. At most
+        // `pollsInFlight` run at once: a poll holds its stored state from its start, so thousands started together
+        // would all hold theirs while waiting for the request limit.
         let (events, continuation) = AsyncStream<PollEvent>.makeStream()
         let feeds = config.feeds
+        let pollsInFlight = Self.pollsInFlight(concurrency: config.settings.concurrency)
         async let reports = withTaskGroup(of: (Int, PollReport).self) { group in
-            for (index, feed) in feeds.enumerated() {
-                group.addTask {
-                    guard let source = sources[feed.name] else {
-                        let report = PollReport(
-                            feed: feed.name, type: feed.type, status: .failed, error: "unknown feed type",
-                            started: Date())
-                        continuation.yield(.finished(report))
-                        return (index, report)
-                    }
-                    let report = await runner.poll(feed, source: source, events: continuation)
+            let poll = { @Sendable (index: Int, feed: FeedConfig) async -> (Int, PollReport) in
+                guard let source = sources[feed.name] else {
+                    let report = PollReport(
+                        feed: feed.name, type: feed.type, status: .failed, error: "unknown feed type",
+                        started: Date())
                     continuation.yield(.finished(report))
                     return (index, report)
                 }
+                let report = await runner.poll(feed, source: source, events: continuation)
+                continuation.yield(.finished(report))
+                return (index, report)
+            }
+            var waiting = Array(feeds.enumerated()).makeIterator()
+            for _ in 0..<pollsInFlight {
+                guard let (index, feed) = waiting.next() else { break }
+                group.addTask { await poll(index, feed) }
             }
             var reports: [(Int, PollReport)] = []
-            for await report in group { reports.append(report) }
+            for await report in group {
+                reports.append(report)
+                if let (index, feed) = waiting.next() { group.addTask { await poll(index, feed) } }
+            }
             continuation.finish()
             return reports.sorted { $0.0 < $1.0 }.map(\.1)
         }
@@ -87,5 +96,11 @@ struct PollSession {
         let finished = await reports
         try? await transport.shutdown()
         return finished
+    }
+
+    /// How many feeds `run --once` polls at once: enough to keep `concurrency` requests in flight while other
+    /// polls read and write their state, few enough that the polls waiting for a request hold little.
+    static func pollsInFlight(concurrency: Int) -> Int {
+        max(4, 2 * concurrency)
     }
 }
