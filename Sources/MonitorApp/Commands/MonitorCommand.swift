@@ -5,7 +5,7 @@ import MonitorCore
 public struct MonitorCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "monitor",
-        abstract: "Watch GitHub activity and NASA natural events declared in a feeds.yaml file.",
+        abstract: "Watch GitHub activity, NASA natural events and what programs report, as feeds.yaml says.",
         discussion: """
             The feeds file is ./feeds.yaml, or $MONITOR_CONFIG when set, or the file named by --config.
             `monitor sources` lists every feed type with its options.
