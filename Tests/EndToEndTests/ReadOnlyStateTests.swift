@@ -8,39 +8,9 @@ private let setpriv = "/usr/bin/setpriv"
 
 /// Runs `monitor ARGUMENTS` unable to write files whose modes forbid it: as root (the tests' usual user) through
 /// `setpriv`, without the capabilities that let root ignore file modes; as anyone else, directly.
-private func runUnprivileged(
-    _ arguments: [String], in directory: URL
-) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    if getuid() == 0 {
-        process.executableURL = URL(fileURLWithPath: setpriv)
-        process.arguments = ["--bounding-set=-dac_override,-fowner", MonitorProcess.executable.path] + arguments
-    } else {
-        process.executableURL = MonitorProcess.executable
-        process.arguments = arguments
-    }
-    process.currentDirectoryURL = directory
-    process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "NO_COLOR": "1"]
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    nonisolated(unsafe) var errorData = Data()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-        errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        group.leave()
-    }
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return (
-        status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-        stderr: String(decoding: errorData, as: UTF8.self)
-    )
+private func runUnprivileged(_ arguments: [String], in directory: URL) async throws -> MonitorProcess.Result {
+    let launcher = getuid() == 0 ? [setpriv, "--bounding-set=-dac_override,-fowner"] : []
+    return try await MonitorProcess.run(arguments, in: directory, launcher: launcher)
 }
 
 @Suite(
@@ -79,12 +49,12 @@ struct ReadOnlyStateTests {
         #expect(chmod(state.path, 0o555) == 0)
         defer { chmod(state.path, 0o755) }
 
-        let status = try runUnprivileged(["status", "--state", "state", "--format", "json"], in: directory.url)
+        let status = try await runUnprivileged(["status", "--state", "state", "--format", "json"], in: directory.url)
         #expect(status.status == 0)
         #expect(status.stderr == "")
         #expect(status.stdout == writable.status.stdout)
         #expect(status.stdout.contains(#""feed":"planet","type":"eonet","status":"ok""#))
-        let events = try runUnprivileged(
+        let events = try await runUnprivileged(
             ["events", "planet", "--state", "state", "--format", "json"], in: directory.url)
         #expect(events.status == 0)
         #expect(events.stderr == "")
@@ -93,7 +63,7 @@ struct ReadOnlyStateTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).sorted() == names)
 
         // A command that writes says so in words, without SQL.
-        let run = try runUnprivileged(["run", "--once", "--state", "state"], in: directory.url)
+        let run = try await runUnprivileged(["run", "--once", "--state", "state"], in: directory.url)
         #expect(run.status == 1)
         #expect(run.stderr == "monitor: error: cannot open the state: \(database) is read-only\n")
     }

@@ -31,21 +31,29 @@ public struct MonitorProcess: Sendable {
 
     /// Runs `monitor ARGUMENTS` in `directory` with `environment` added to a minimal one, and waits for it.
     /// The waiting happens on a thread of its own, not on the tasks' cooperative pool, so that servers in the
-    /// same test process keep answering.
+    /// same test process keep answering. `launcher`, when given, is a program and its arguments that start
+    /// `monitor` (such as `setpriv` with fewer capabilities).
     public static func run(
-        _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:], launcher: [String] = []
     ) async throws -> Result {
-        try await offThePool { try runBlocking(arguments, in: directory, environment: environment) }
+        try await offThePool {
+            try runBlocking(arguments, in: directory, environment: environment, launcher: launcher)
+        }
     }
 
     /// A process (not started yet) that runs `monitor ARGUMENTS` in `directory`, with `environment` added to a
     /// minimal one (`PATH`, `HOME` = `directory`, `NO_COLOR`), no input, and its output and errors piped.
     static func process(
-        _ arguments: [String], in directory: URL, environment: [String: String]
+        _ arguments: [String], in directory: URL, environment: [String: String], launcher: [String] = []
     ) -> (process: Process, output: Pipe, errors: Pipe) {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path]
         base["NO_COLOR"] = "1"
@@ -59,9 +67,10 @@ public struct MonitorProcess: Sendable {
     }
 
     private static func runBlocking(
-        _ arguments: [String], in directory: URL, environment: [String: String]
+        _ arguments: [String], in directory: URL, environment: [String: String], launcher: [String]
     ) throws -> Result {
-        let (process, output, errors) = Self.process(arguments, in: directory, environment: environment)
+        let (process, output, errors) = Self.process(
+            arguments, in: directory, environment: environment, launcher: launcher)
         try process.run()
         // Read both pipes concurrently so a full pipe never blocks the child.
         nonisolated(unsafe) var errorData = Data()
