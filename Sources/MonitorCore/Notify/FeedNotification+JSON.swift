@@ -1,0 +1,38 @@
+import Foundation
+
+extension FeedNotification {
+    /// The json body, schema 1, in this key order:
+    /// `{"schema":1,"id","notifier","feed","type","event","at","total","items":[{"id","title","date","url",
+    /// "groups","details":{name: value}}],"error"}`. Dates are ISO 8601 in UTC, `url` and `error` are null when
+    /// absent, and every text is without control characters (a line break becomes a space), so the body is one
+    /// line of valid JSON whatever the network sent.
+    public func jsonBody() -> [UInt8] {
+        Array(json.text.utf8)
+    }
+
+    /// The json body as a value.
+    var json: JSONValue {
+        let clean = { (text: String) in JSONValue.string(TerminalText.sanitized(text)) }
+        return .object([
+            ("schema", 1), ("id", clean(id)), ("notifier", clean(notifier)), ("feed", clean(feed)),
+            ("type", clean(type)), ("event", .string(event.rawValue)), ("at", .string(ISO8601.fixedString(at))),
+            ("total", .integer(total)),
+            (
+                "items",
+                .array(
+                    items.prefix(Self.maximumItems).map { item in
+                        .object([
+                            ("id", clean(item.id)), ("title", clean(item.title)),
+                            ("date", .string(ISO8601.fixedString(item.date))),
+                            ("url", item.url.map(clean) ?? .null), ("groups", .array(item.groups.map(clean))),
+                            (
+                                "details",
+                                .object(item.details.map { (TerminalText.sanitized($0.name), clean($0.value)) })
+                            ),
+                        ])
+                    })
+            ),
+            ("error", error.map(clean) ?? .null),
+        ])
+    }
+}

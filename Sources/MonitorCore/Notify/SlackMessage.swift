@@ -1,0 +1,50 @@
+/// The `slack` format: an incoming-webhook message `{"text": …}` in Slack's mrkdwn, at most 3,000 characters.
+enum SlackMessage {
+    /// The longest text, in UTF-16 code units (Slack cuts a section at 3,000 characters).
+    static let maximumLength = 3_000
+
+    static func render(_ summary: NotificationSummary) -> RenderedNotification {
+        var head = "*\(escaped(summary.feed))* (\(escaped(summary.type))): \(summary.event)"
+        if let error = summary.error { head += ": " + escaped(error) }
+        let text = summary.compose(head: [head], limit: maximumLength, length: { $0.utf16.count }) { entry in
+            if let url = NotificationSummary.webLink(entry.url) {
+                return ["• <\(link(url))|\(escaped(entry.title))>"]
+            }
+            return ["• " + escaped(entry.title)]
+        }
+        let body = JSONValue.object([("text", .string(text))]).text
+        return RenderedNotification(body: Array(body.utf8), contentType: "application/json")
+    }
+
+    /// Text escaped per Slack's rules (`&`, `<`, `>` as entities, so no `<!channel>`, `<@U123>` or `<url|text>`
+    /// survives) with every `@` followed by a zero-width space.
+    static func escaped(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "@": output += "@\u{200B}"
+            default: output.append(character)
+            }
+        }
+        return output
+    }
+
+    /// A link for `<link|title>`: `|`, `<`, `>` percent-encoded so the link cannot end early, `&` as `&amp;`.
+    static func link(_ url: String) -> String {
+        var output = ""
+        for character in url {
+            switch character {
+            case "|": output += "%7C"
+            case "<": output += "%3C"
+            case ">": output += "%3E"
+            case "&": output += "&amp;"
+            default: output.append(character)
+            }
+        }
+        return output
+    }
+}
