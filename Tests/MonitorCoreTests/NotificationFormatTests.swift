@@ -65,10 +65,10 @@ struct NotificationFormatTests {
             #"{"content":"**rxswift** (github): 60 new events\n"#,
             #"- [@\#u{200B}everyone look \\<!channel\\> \\<@\#u{200B}123456\\> @\#u{200B}here]"#,
             #"(<https://github.com/a/b/pull/1>)\n"#,
-            #"- [\\<https\\://evil.example\\|click\\> me & \\<b\\>](<https://evil.example/?a=1&b=%3C2%3E|x>)\n"#,
-            #"- red alert Injected\\: header\n"#,
+            #"- [\\<https://evil.example\\|click\\> me & \\<b\\>](<https://evil.example/?a=1&b=%3C2%3E|x>)\n"#,
+            #"- red alert Injected: header\n"#,
             #"- [emoji 🌋🔥 \"quotes\" back\\\\slash sep](<https://example.com/é>)\n"#,
-            #"- \\*\\*bold\\*\\* \\_it\\_ \\[x\\]\\(https\\://evil.example\\) \\`code\\` \\|\\|spoiler\\|\\|\n"#,
+            #"- \\*\\*bold\\*\\* \\_it\\_ \\[x\\]\\(https://evil.example\\) \\`code\\` \\|\\|spoiler\\|\\|\n"#,
             #"and 55 more","allowed_mentions":{"parse":[]}}"#,
         ].joined()
         let rendered = NotificationFormat.discord.render(Fixtures.sixty)
@@ -177,7 +177,7 @@ struct NotificationFormatTests {
                 == #"{"text":"*planet* (eonet): went stale: no successful poll since 2026-11-21T04:00:00Z"}"#)
         #expect(
             Self.body(.discord, notification)
-                == #"{"content":"**planet** (eonet): went stale: no successful poll since 2026-11-21T04\\:00\\:00Z","#
+                == #"{"content":"**planet** (eonet): went stale: no successful poll since 2026-11-21T04:00:00Z","#
                 + #""allowed_mentions":{"parse":[]}}"#)
         #expect(Self.body(.ntfy, notification) == "no successful poll since 2026-11-21T04:00:00Z")
         #expect(
