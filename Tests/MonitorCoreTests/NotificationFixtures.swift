@@ -55,4 +55,32 @@ enum NotificationFixtures {
     static let one = FeedNotification(
         id: "n-0005", notifier: "chat", feed: "planet", type: "eonet", event: .new, at: at, total: 1,
         items: [Item(id: "EONET_1", title: "Wildfire", date: at - 60, groups: ["wildfires"])])
+
+    /// The `new` notification of docs/notification-formats.md: seven GitHub events, three of them shown there.
+    static let documentedNew = FeedNotification(
+        id: "0193a4f2-7c1e-7b3a-9f00-5a1d2c3b4e5f", notifier: "chat", feed: "rxswift", type: "github", event: .new,
+        at: at, total: 7,
+        items: [
+            Item(
+                id: "44012345678", title: "kzaher opened pull request #2650: Fix <Observable> & @here docs",
+                date: at - 120, groups: ["PullRequestEvent"], url: "https://github.com/ReactiveX/RxSwift/pull/2650",
+                details: [Detail("action", "opened"), Detail("actor", "kzaher")]),
+            Item(
+                id: "44012345611", title: "freak4pc pushed 2 commits to main", date: at - 300, groups: ["PushEvent"],
+                url: "https://github.com/ReactiveX/RxSwift/compare/a1b2c3...d4e5f6",
+                details: [Detail("actor", "freak4pc")]),
+            Item(
+                id: "44012345600", title: "someone starred the repository", date: at - 600, groups: ["WatchEvent"]),
+        ]
+            + (1...4).map { number in
+                Item(
+                    id: "4401234550\(number)", title: "release 6.9.\(number) published",
+                    date: at - Double(600 + 60 * number),
+                    groups: ["ReleaseEvent"], url: "https://github.com/ReactiveX/RxSwift/releases/tag/6.9.\(number)")
+            })
+
+    /// The `failed` notification of docs/notification-formats.md.
+    static let documentedFailed = FeedNotification(
+        id: "0193a4f2-0000-7000-8000-000000000002", notifier: "chat", feed: "planet", type: "eonet", event: .failed,
+        at: at, total: 0, items: [], error: "HTTP 503 from eonet.gsfc.nasa.gov: Service Unavailable")
 }
