@@ -59,8 +59,6 @@ public struct PollRunner: Sendable {
         return report
     }
 
-    // MARK: - The parts of a poll
-
     /// The poll of ``poll(_:source:events:)``.
     private func pollAndStore(_ feed: FeedConfig, source: any FeedSource, events: AsyncStream<PollEvent>.Continuation?)
         async -> PollReport
@@ -139,6 +137,8 @@ public struct PollRunner: Sendable {
         }
         return report(feed, outcome, statistics: statistics, stored: snapshot, started: started)
     }
+
+    // MARK: - The parts of a poll
 
     /// Folds the source's updates into the poll's tally, starting from `initial`, showing `stored` first and
     /// then every step; returns the last tally and what the source threw, if it did.
