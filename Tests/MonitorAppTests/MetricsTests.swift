@@ -284,7 +284,7 @@ struct MetricsServerTests {
                     + "127.0.0.1 only)."))
     }
 
-    @Test("served on the wire as a service of a group: GET, 404, 405, HTTP/1.0; stopped with the group")
+    @Test("served on the wire as a service of a group: GET, 404, 405; stopped with the group")
     func servedAndStopped() async throws {
         let export = MetricsExport()
         export.metrics.leasesHeld(3)
@@ -323,6 +323,42 @@ struct MetricsServerTests {
         // The group has stopped it: nothing listens any more.
         await #expect(throws: TransportError.self) { try await send("GET", url) }
         try await transport.shutdown()
+    }
+
+    @Test("0.0.0.0, written out, listens on every interface: 127.0.0.1 reaches it")
+    func everyInterface() async throws {
+        let export = MetricsExport()
+        export.metrics.leasesHeld(1)
+        let server = try await MetricsServer.bind(MetricsAddress(host: "0.0.0.0", port: 0), export: export)
+        #expect(!server.address.isLoopback)
+        #expect(server.address.url == "http://0.0.0.0:\(server.address.port)/metrics")
+        let group = ServiceGroup(services: [server], logger: Logger(label: "test"))
+        let transport = HTTPClientTransport(timeout: .seconds(600))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let response = try await transport.send(
+                HTTPRequest(
+                    url: "http://127.0.0.1:\(server.address.port)/metrics", headers: [:], timeout: .seconds(600),
+                    maxBody: 1 << 20))
+            #expect(response.status == 200)
+            #expect(
+                String(decoding: response.body, as: UTF8.self)
+                    == "# TYPE monitor_leases_held gauge\nmonitor_leases_held 1.0\n")
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        try await transport.shutdown()
+    }
+
+    @Test("an address that is not this machine's: a BindError saying so")
+    func notThisMachine() async throws {
+        // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine.
+        do {
+            _ = try await MetricsServer.bind(MetricsAddress(host: "192.0.2.1", port: 9464), export: MetricsExport())
+            Issue.record("bound to 192.0.2.1")
+        } catch {
+            #expect("\(error)" == "cannot serve metrics on 192.0.2.1:9464: the address is not one of this machine's")
+        }
     }
 
     @Test("a second server on the same port: a BindError saying the port is in use")
