@@ -181,6 +181,20 @@ struct MetricsTests {
         }
     }
 
+    @Test("the real parser's check can fail: it refuses a malformed exposition")
+    func realParserRefusesGarbage() async throws {
+        // An unterminated label value: not the text format.
+        let broken = "# TYPE monitor_items gauge\nmonitor_items{feed=\"a} 1.0\n"
+        #expect(throws: PrometheusText.Unreadable.self) { try PrometheusText(broken) }
+        do {
+            if try await PrometheusText.parsedByPrometheusClient(broken) != nil {
+                Issue.record("prometheus_client read a malformed exposition")
+            }
+        } catch let refused as PrometheusText.ParserRefused {
+            #expect(refused.message.contains("Error"))
+        }
+    }
+
     @Test("a server naming a new resource in every answer shows 32 of them, then `other`")
     func resourcesAreBounded() throws {
         let export = MetricsExport()
