@@ -130,7 +130,8 @@ public struct PrometheusText: Sendable, Hashable {
             types, samples = {}, []
             for family in text_string_to_metric_families(sys.stdin.read()):
                 types[family.name] = family.type
-                samples += [[s.name, s.labels, s.value] for s in family.samples]
+                # repr: the shortest text that reads back as the same float (a JSON number may not, in Foundation).
+                samples += [[s.name, s.labels, repr(s.value)] for s in family.samples]
             print(json.dumps({"types": types, "samples": samples}))
             """
         let python = ["/usr/bin/env", "python3", "-c", script]
@@ -151,7 +152,7 @@ public struct PrometheusText: Sendable, Hashable {
         let types = object["types"] as? [String: String] ?? [:]
         let samples = (object["samples"] as? [[Any]] ?? []).compactMap { sample -> Sample? in
             guard sample.count == 3, let name = sample[0] as? String, let labels = sample[1] as? [String: String],
-                let value = (sample[2] as? NSNumber)?.doubleValue
+                let value = (sample[2] as? String).flatMap(Double.init)
             else { return nil }
             return Sample(name, labels, value)
         }
