@@ -42,6 +42,8 @@ public final class MonitorService: Service, Sendable {
         public var stagger: Duration = .seconds(2)
         /// The logger.
         public var logger = Logger(label: "monitor")
+        /// Where polls and requests are counted (`run --metrics`).
+        public var metrics = MonitorMetrics.disabled
 
         /// Options for the feeds file at `configPath` and the state `store`.
         public init(configPath: String, store: StateStore) {
@@ -197,7 +199,8 @@ public final class MonitorService: Service, Sendable {
 
     private func start(_ settings: Settings) -> Generation {
         let (transport, shutdown) = options.makeTransport(settings)
-        let runner = PollRunner(store: options.store, transport: transport, settings: settings, logger: options.logger)
+        var runner = PollRunner(store: options.store, transport: transport, settings: settings, logger: options.logger)
+        runner.metrics = options.metrics
         return Generation(settings: settings, runner: runner, shutdown: shutdown)
     }
 

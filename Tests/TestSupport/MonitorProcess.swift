@@ -146,6 +146,22 @@ public final class RunningMonitor: Sendable {
         }
     }
 
+    /// Waits until standard error satisfies `condition` and returns it; throws when the process ends (and its output
+    /// with it) without that.
+    @discardableResult
+    public func waitForErrors(_ condition: @escaping @Sendable (String) -> Bool) async throws -> String {
+        let seen = try await output.wait { output in
+            condition(String(decoding: output.stderr, as: UTF8.self)) || (output.closed == 2 && output.status != nil)
+        }
+        let errors = String(decoding: seen.stderr, as: UTF8.self)
+        guard condition(errors) else {
+            throw ProcessEnded(
+                description: "monitor exited with \(seen.status ?? -1) before the awaited errors; "
+                    + "stdout: \(stdout) stderr: \(errors)")
+        }
+        return errors
+    }
+
     /// Sends `signal` (SIGINT, SIGTERM).
     public func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)

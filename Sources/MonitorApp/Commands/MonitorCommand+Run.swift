@@ -21,6 +21,11 @@ extension MonitorCommand {
 
                 --format json prints one JSON object per poll, one per line.
 
+                --metrics [HOST:]PORT serves Prometheus metrics at http://HOST:PORT/metrics while it runs. A bare \
+                port or localhost listens on 127.0.0.1 only; to be reachable from other machines, name the address \
+                (0.0.0.0:9464 or [::]:9464 for every interface). Port 0 picks a free port; the address is printed \
+                on standard error.
+
                 When standard input and output are terminals, the view is full-screen: ↑/↓ (k/j) select a feed, \
                 Enter (→) opens its groups and then a group's items, Esc (←) goes back, d steps the days window \
                 (1, 7, 30, 90, 360, all), / filters the list, r polls the selected feed now, ? shows the keys, q quits.
@@ -39,6 +44,19 @@ extension MonitorCommand {
         @Flag(help: "Log every request to standard error.")
         var verbose = false
 
+        @Option(
+            help: ArgumentHelp(
+                "Serve Prometheus metrics at /metrics on this address (a bare port: 127.0.0.1 only).",
+                valueName: "[host:]port"),
+            transform: MetricsAddress.parse)
+        var metrics: MetricsAddress?
+
+        func validate() throws {
+            if once, metrics != nil {
+                throw ValidationError("--metrics serves while monitor runs; it cannot be used with --once")
+            }
+        }
+
         func run() async throws {
             let config = try options.load()
             let store = try stateOptions.open()
@@ -53,13 +71,19 @@ extension MonitorCommand {
                 serviceOptions.terminal = Console.isTerminal(onStandardError: false)
                 serviceOptions.width = Console.width()
                 serviceOptions.logger = logger
+                var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+                if let metrics {
+                    // Served first and stopped last, so that the metrics are scraped until the feeds stop.
+                    services.append(.init(service: try await serveMetrics(on: metrics, into: &serviceOptions)))
+                }
                 let service = MonitorService(config: config, options: serviceOptions)
                 var groupLogger = logger
                 groupLogger.logLevel = .warning
                 // The service returns by itself when `q` quits the full screen: that ends the group, not an error.
+                services.append(.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup))
                 let group = ServiceGroup(
                     configuration: ServiceGroupConfiguration(
-                        services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
+                        services: services,
                         gracefulShutdownSignals: [.sigint, .sigterm], logger: groupLogger))
                 try await group.run()
                 return
@@ -75,6 +99,25 @@ extension MonitorCommand {
                 throw signal == .sigint ? ExitStatus.interrupted : ExitStatus.terminated
             }
             if reports.contains(where: \.isFailure) { throw ExitStatus.failure }
+        }
+
+        /// Listens on `address` for the metrics `options` will record, and says where on standard error; when it
+        /// cannot, says why and exits 1.
+        private func serveMetrics(on address: MetricsAddress, into options: inout MonitorService.Options)
+            async throws -> MetricsServer
+        {
+            let export = MetricsExport()
+            let server: MetricsServer
+            do {
+                server = try await MetricsServer.bind(address, export: export)
+            } catch {
+                Console.error("monitor: error: \(error)\n")
+                throw ExitStatus.failure
+            }
+            options.metrics = export.metrics
+            let reach = server.address.isLoopback ? "" : " (reachable from other machines)"
+            Console.error("metrics on \(server.address.url)\(reach)\n")
+            return server
         }
     }
 }

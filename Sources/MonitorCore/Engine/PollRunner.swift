@@ -26,6 +26,8 @@ public struct PollRunner: Sendable {
     public var logger: Logger
     /// How many of the newest items a report lists.
     public var latestCount = 10
+    /// Where polls and their requests are counted.
+    public var metrics = MonitorMetrics.disabled
 
     /// A runner; the global limiter allows `settings.concurrency` requests in flight.
     public init(
@@ -47,8 +49,18 @@ public struct PollRunner: Sendable {
 
     /// Polls `feed` once with `source`, yielding views to `events` as responses arrive, and returns the report.
     /// Only a poll that ends (ok, not modified or partial) stores its items and validators; a failed or
-    /// cancelled one leaves them as they were.
+    /// cancelled one leaves them as they were. The poll is counted in `metrics`, unless it was cancelled.
     public func poll(_ feed: FeedConfig, source: any FeedSource, events: AsyncStream<PollEvent>.Continuation? = nil)
+        async -> PollReport
+    {
+        let report = await pollAndStore(feed, source: source, events: events)
+        // A cancelled poll (the run stopping, the feed removed) did not end: only its requests count.
+        if report.status != .failed || !Task.isCancelled { metrics.polled(report) }
+        return report
+    }
+
+    /// The poll of ``poll(_:source:events:)``.
+    private func pollAndStore(_ feed: FeedConfig, source: any FeedSource, events: AsyncStream<PollEvent>.Continuation?)
         async -> PollReport
     {
         let started = clock.now()
@@ -70,7 +82,8 @@ public struct PollRunner: Sendable {
         let http = FeedHTTP(
             transport: transport, policy: policy, sourcePolicy: type(of: source).httpPolicy, budgets: budgets,
             limiters: [AsyncSemaphore(limit: limit), globalLimiter],
-            validators: snapshot.validators, rateLimit: snapshot.record?.rateLimit, clock: clock, logger: logger)
+            validators: snapshot.validators, rateLimit: snapshot.record?.rateLimit, clock: clock, logger: logger,
+            metrics: metrics.requests(feed: feed.name))
         let values = SourceValues(snapshot.values)
         let context = PollContext(
             feed: feed.name, options: feed.options, http: http, known: Set(snapshot.items.map(\.id)), values: values,

@@ -48,16 +48,19 @@ public final class FeedHTTP: Sendable {
     private let limiters: [AsyncSemaphore]
     private let clock: PollClock
     private let logger: Logger
+    private let metrics: MonitorMetrics.Requests
     private let state: Mutex<State>
 
     /// A client sending through `transport`, holding a permit of each of `limiters` (the feed's, then the
     /// global one) while a request is in flight, starting from the stored `validators` and `rateLimit`.
     /// `sourcePolicy` adds what the source's API says beyond the generic headers; `budgets` are the rate limits
-    /// shared with the other feeds of the run (by default this client's own).
+    /// shared with the other feeds of the run (by default this client's own). What the requests do is recorded in
+    /// `metrics`.
     public init(
         transport: any HTTPTransport, policy: HTTPPolicy, sourcePolicy: any HTTPSourcePolicy = GenericHTTPPolicy(),
         budgets: RateBudgets = RateBudgets(), limiters: [AsyncSemaphore], validators: [ValidatorKey: Validators] = [:],
-        rateLimit: RateLimit? = nil, clock: PollClock = .system, logger: Logger
+        rateLimit: RateLimit? = nil, clock: PollClock = .system, logger: Logger,
+        metrics: MonitorMetrics.Requests = .disabled
     ) {
         self.transport = transport
         self.policy = policy
@@ -66,6 +69,7 @@ public final class FeedHTTP: Sendable {
         self.limiters = limiters
         self.clock = clock
         self.logger = logger
+        self.metrics = metrics
         var initial = State(validators: validators)
         if var rateLimit {
             rateLimit.reset = rateLimit.reset.map { HTTPPolicy.capped($0, now: clock.now()) }
@@ -154,6 +158,7 @@ public final class FeedHTTP: Sendable {
             case 304 where !conditional:
                 throw FetchError(url: url, reason: .unrequestedNotModified, attempts: attempts, timeout: policy.timeout)
             case 304:
+                metrics.notModified()
                 state.withLock { state in
                     state.statistics.notModified += 1
                     let old = state.updated[key] ?? state.validators[key] ?? Validators(etag: nil, lastModified: nil)
@@ -227,10 +232,12 @@ public final class FeedHTTP: Sendable {
                 state.statistics.requests += 1
                 state.statistics.bytes += response.body.count
             }
+            metrics.answered(status: response.status, bytes: response.body.count)
             record(response, resource: resource, url: request.url, credential: credential, budget: budget)
             return response
         } catch {
             state.withLock { $0.statistics.requests += 1 }
+            metrics.failed()
             budgets.settle(budget, answer: nil)
             throw error
         }
@@ -284,7 +291,10 @@ public final class FeedHTTP: Sendable {
         let answered = answeredResource(response, requested: resource)
         var limit = RateLimit(headers: response.headers, resource: answered)
         if let reset = limit?.reset { limit?.reset = HTTPPolicy.capped(reset, now: now) }
-        if let limit { state.withLock { $0.rateLimits[answered] = limit } }
+        if let limit {
+            state.withLock { $0.rateLimits[answered] = limit }
+            metrics.rateLimit(limit, resource: answered, url: url)
+        }
         if answered == resource {
             budgets.settle(budget, answer: limit)
         } else {

@@ -1,0 +1,151 @@
+import CoreMetrics
+import Foundation
+import Synchronization
+
+/// What `monitor` counts, recorded through swift-metrics into the factory it is given: polls, their duration,
+/// items, requests, rate limits, and (once wired) notifications and leases.
+///
+/// Every metric is made from `factory`, never from the global `MetricsSystem`, so that each run — and each test —
+/// records into a registry of its own. Label values are user text (feed and notifier names) or bounded words
+/// (statuses, codes); none is ever a URL with a credential, a token or a header. See the README's "Metrics" for
+/// what each metric means.
+public struct MonitorMetrics: Sendable {
+    /// The name of each metric.
+    public enum Name {
+        /// Polls by `feed` and `status` (`ok`, `partial`, `failed`, `not_modified`): counter.
+        public static let polls = "monitor_polls_total"
+        /// How long polls took, by `feed`: histogram in seconds.
+        public static let pollDuration = "monitor_poll_duration_seconds"
+        /// Items stored after the last poll that stored them, by `feed`: gauge.
+        public static let items = "monitor_items"
+        /// New items found, by `feed`: counter.
+        public static let newItems = "monitor_new_items_total"
+        /// HTTP requests sent, by `feed` and `code` (the status, or `error` when no answer came): counter.
+        public static let requests = "monitor_http_requests_total"
+        /// Conditional requests answered 304 Not Modified, by `feed`: counter.
+        public static let notModified = "monitor_http_not_modified_total"
+        /// Response body bytes received, by `feed`: counter.
+        public static let responseBytes = "monitor_http_response_bytes_total"
+        /// The requests left in a server's rate limit as it last reported, by `origin` and `resource`: gauge.
+        public static let rateLimitRemaining = "monitor_rate_limit_remaining"
+        /// When the last successful poll of a feed ended, in Unix seconds, by `feed`: gauge.
+        public static let lastSuccess = "monitor_last_success_timestamp_seconds"
+        /// Notifications waiting in the outbox, by `notifier`: gauge.
+        public static let notificationsPending = "monitor_notifications_pending"
+        /// Notifications whose delivery failed, by `notifier`: counter.
+        public static let notificationsFailed = "monitor_notifications_failed_total"
+        /// Feeds whose lease this instance holds: gauge.
+        public static let leasesHeld = "monitor_leases_held"
+    }
+
+    /// The upper bounds of the poll duration histogram's buckets: from a poll answered at once by a 304 to one
+    /// paging through a slow API.
+    public static let pollDurationBuckets: [Duration] = [
+        .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+        .milliseconds(2500), .seconds(5), .seconds(10), .seconds(30), .seconds(60),
+    ]
+
+    /// The most resources (`x-ratelimit-resource`) shown: a server naming a new one in every answer would
+    /// otherwise grow the metrics without bound. The rest show as `other`.
+    public static let resourceLimit = 32
+
+    /// Metrics that record nothing.
+    public static let disabled = MonitorMetrics(factory: NOOPMetricsHandler.instance)
+
+    let factory: any MetricsFactory
+    private let resources: Resources
+
+    /// Metrics recorded into `factory`.
+    public init(factory: any MetricsFactory) {
+        self.factory = factory
+        resources = Resources()
+    }
+
+    // MARK: - Polls
+
+    /// Records a poll that ended with `report`: its status and duration; when it did not fail, its stored and
+    /// new items and the time it ended as the feed's last success.
+    public func polled(_ report: PollReport) {
+        let feed = [("feed", Self.label(report.feed))]
+        Counter(label: Name.polls, dimensions: feed + [("status", report.status.rawValue)], factory: factory)
+            .increment()
+        let duration = report.duration.components
+        Timer(label: Name.pollDuration, dimensions: feed, factory: factory)
+            .recordNanoseconds(duration.seconds * 1_000_000_000 + duration.attoseconds / 1_000_000_000)
+        guard report.status != .failed else { return }
+        Gauge(label: Name.items, dimensions: feed, factory: factory).record(report.items)
+        Counter(label: Name.newItems, dimensions: feed, factory: factory).increment(by: report.new)
+        let ended = report.started.timeIntervalSince1970 + report.duration.seconds
+        Gauge(label: Name.lastSuccess, dimensions: feed, factory: factory).record(ended)
+    }
+
+    /// What the requests of `feed`'s polls record.
+    public func requests(feed: String) -> Requests {
+        Requests(metrics: self, feed: Self.label(feed))
+    }
+
+    // MARK: - Notifications and leases
+
+    /// Records that `count` notifications of `notifier` (its name in the feeds file, never its URL) wait in the
+    /// outbox.
+    public func notificationsPending(notifier: String, count: Int) {
+        Gauge(label: Name.notificationsPending, dimensions: [("notifier", Self.notifier(notifier))], factory: factory)
+            .record(count)
+    }
+
+    /// Records that a delivery by `notifier` (its name in the feeds file, never its URL) failed.
+    public func notificationFailed(notifier: String) {
+        Counter(
+            label: Name.notificationsFailed, dimensions: [("notifier", Self.notifier(notifier))], factory: factory
+        ).increment()
+    }
+
+    /// Records that this instance holds the leases of `count` feeds.
+    public func leasesHeld(_ count: Int) {
+        Gauge(label: Name.leasesHeld, dimensions: [], factory: factory).record(count)
+    }
+
+    // MARK: - Label values
+
+    /// `text` as a label value: control characters other than line feeds (which the exposition escapes) dropped.
+    static func label(_ text: String) -> String {
+        TerminalText.sanitized(text, keepNewlines: true)
+    }
+
+    /// A notifier's name as a label value; a URL given instead (a webhook's carries its secret) is cut to its
+    /// scheme and host.
+    static func notifier(_ name: String) -> String {
+        guard name.contains("://") else { return label(name) }
+        return origin(of: name, withPort: false)
+    }
+
+    /// `scheme://host[:port]` of `url`, lowercased — without its user, password, path or query — or `unknown`.
+    static func origin(of url: String, withPort: Bool = true) -> String {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            let host = components.host?.lowercased(), !host.isEmpty
+        else { return "unknown" }
+        let port = components.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
+        let shown = host.contains(":") ? "[\(host)]" : host
+        return label(withPort ? "\(scheme)://\(shown):\(port)" : "\(scheme)://\(shown)")
+    }
+
+    /// The label of a rate limit's resource as a server named it: printable, at most 64 characters, one of the
+    /// first ``resourceLimit`` seen, else `other`.
+    func resource(_ name: String) -> String {
+        resources.label(String(Self.label(name).replacingOccurrences(of: "\n", with: " ").prefix(64)))
+    }
+
+    /// The resources shown so far.
+    private final class Resources: Sendable {
+        private let seen = Mutex<Set<String>>([])
+
+        func label(_ name: String) -> String {
+            seen.withLock { seen in
+                if seen.contains(name) { return name }
+                guard seen.count < MonitorMetrics.resourceLimit else { return "other" }
+                seen.insert(name)
+                return name
+            }
+        }
+    }
+}

@@ -1,0 +1,396 @@
+import Foundation
+import Logging
+import MonitorCore
+import ServiceLifecycle
+import TestSupport
+import Testing
+
+@testable import MonitorApp
+
+/// The Prometheus exposition of `export`, read.
+private func read(_ export: MetricsExport) throws -> PrometheusText {
+    try PrometheusText(String(decoding: export.text(), as: UTF8.self))
+}
+
+@Suite("metrics: what MonitorMetrics records, in a registry of each test's own")
+struct MetricsTests {
+    @Test("the polls of a runner: statuses, requests by code, bytes, 304s, items, rate limit, durations, last success")
+    func pollsOfARunner() async throws {
+        let export = MetricsExport()
+        let clock = ManualClock()
+        let round = Watched(1)
+        // /one answers 3 items, /two 2, /three 1, each with an ETag; then /one fails to connect and /two answers
+        // 500; then all three are answered 304.
+        let transport = StubTransport { request in
+            let name = String(request.url.split(separator: "/").last ?? "")
+            let one = name == "one"
+            switch (round.value, name) {
+            case (1, _):
+                // The first poll takes 1.5 s on the manual clock.
+                if one { clock.advance(by: .milliseconds(1500)) }
+                var headers: HTTPHeaders = ["ETag": #""\#(name)""#]
+                if one { headers.set("X-RateLimit-Remaining", "41") }
+                let count = ["one": "3", "two": "2", "three": "1"][name] ?? "0"
+                return HTTPResponse(status: 200, headers: headers, body: Array(count.utf8))
+            case (2, "one"):
+                throw TransportError.connection("refused")
+            case (2, "two"):
+                return HTTPResponse(status: 500, body: Array("down".utf8))
+            case (2, _):
+                return HTTPResponse(status: 200, headers: ["ETag": #""\#(name)""#], body: Array("1".utf8))
+            default:
+                return HTTPResponse(status: 304, headers: one ? ["X-RateLimit-Remaining": "40"] : [:])
+            }
+        }
+        let harness = try PollHarness()
+        var settings = Settings()
+        settings.retries = 0
+        var runner = PollRunner(
+            store: harness.store, transport: transport, settings: settings, clock: clock.pollClock,
+            logger: Logger(label: "test"))
+        runner.metrics = export.metrics
+        let feed = PollHarness.feed(
+            ScriptedSource.self, name: "s",
+            options: ["urls": .list(["http://x/one", "http://x/two", "http://x/three"])])
+        let source = ScriptedSource(options: feed.options)
+
+        let first = await runner.poll(feed, source: source)
+        clock.advance(by: .seconds(10))
+        round.update { $0 = 2 }
+        let second = await runner.poll(feed, source: source)
+        clock.advance(by: .seconds(10))
+        round.update { $0 = 3 }
+        let third = await runner.poll(feed, source: source)
+        #expect([first.status, second.status, third.status] == [.ok, .partial, .notModified])
+        #expect([first.items, second.items, third.items] == [6, 6, 6] as [Int])
+        #expect([first.new, second.new, third.new] == [6, 0, 0] as [Int])
+
+        let metrics = try read(export)
+        let s = ["feed": "s"]
+        let expected: Set<PrometheusText.Sample> = [
+            .init("monitor_polls_total", ["feed": "s", "status": "ok"], 1),
+            .init("monitor_polls_total", ["feed": "s", "status": "partial"], 1),
+            .init("monitor_polls_total", ["feed": "s", "status": "not_modified"], 1),
+            .init("monitor_http_requests_total", ["feed": "s", "code": "200"], 4),
+            .init("monitor_http_requests_total", ["feed": "s", "code": "error"], 1),
+            .init("monitor_http_requests_total", ["feed": "s", "code": "500"], 1),
+            .init("monitor_http_requests_total", ["feed": "s", "code": "304"], 3),
+            .init("monitor_http_not_modified_total", s, 3),
+            .init("monitor_http_response_bytes_total", s, 8),
+            .init("monitor_items", s, 6),
+            .init("monitor_new_items_total", s, 6),
+            .init("monitor_rate_limit_remaining", ["origin": "http://x:80", "resource": "core"], 40),
+            .init("monitor_last_success_timestamp_seconds", s, 1_800_000_021.5),
+            .init("monitor_poll_duration_seconds_bucket", ["feed": "s", "le": "0.05"], 2),
+            .init("monitor_poll_duration_seconds_bucket", ["feed": "s", "le": "0.1"], 2),
+            .init("monitor_poll_duration_seconds_bucket", ["feed": "s", "le": "0.25"], 2),
+            .init("monitor_poll_duration_seconds_bucket", ["feed": "s", "le": "0.5"], 2),
+            .init("monitor_poll_duration_seconds_bucket", ["feed": "s", "le": "1.0"], 2),
+            .init("monitor_poll_duration_seconds_bucket", ["feed": "s", "le": "2.5"], 3),
+            .init("monitor_poll_duration_seconds_bucket", ["feed": "s", "le": "5.0"], 3),
+            .init("monitor_poll_duration_seconds_bucket", ["feed": "s", "le": "10.0"], 3),
+            .init("monitor_poll_duration_seconds_bucket", ["feed": "s", "le": "30.0"], 3),
+            .init("monitor_poll_duration_seconds_bucket", ["feed": "s", "le": "60.0"], 3),
+            .init("monitor_poll_duration_seconds_bucket", ["feed": "s", "le": "+Inf"], 3),
+            .init("monitor_poll_duration_seconds_sum", s, 1.5),
+            .init("monitor_poll_duration_seconds_count", s, 3),
+        ]
+        #expect(Set(metrics.samples) == expected)
+        #expect(metrics.samples.count == expected.count)
+    }
+
+    @Test("a cancelled poll counts its requests but not itself")
+    func cancelledPoll() async throws {
+        let export = MetricsExport()
+        let asked = Rendezvous(2)
+        let transport = StubTransport { _ in
+            await asked.arrive()
+            // A server that never answers: the request ends when the poll is cancelled.
+            let (never, continuation) = AsyncStream<Void>.makeStream()
+            for await _ in never {}
+            continuation.finish()
+            throw CancellationError()
+        }
+        let harness = try PollHarness()
+        var runner = PollRunner(
+            store: harness.store, transport: transport, settings: Settings(), logger: Logger(label: "test"))
+        runner.metrics = export.metrics
+        let feed = PollHarness.feed(ScriptedSource.self, name: "s", options: ["urls": .list(["http://x/one"])])
+        let poll = Task { await runner.poll(feed, source: ScriptedSource(options: feed.options)) }
+        await asked.arrive()
+        poll.cancel()
+        let report = await poll.value
+        #expect(report.status == .failed)
+        #expect(report.error == "cancelled")
+        let metrics = try read(export)
+        #expect(metrics.samples == [.init("monitor_http_requests_total", ["feed": "s", "code": "error"], 1)])
+    }
+
+    @Test("notifications and leases; label values escaped, control characters dropped, secrets cut from URLs")
+    func notificationsLeasesAndLabels() throws {
+        let export = MetricsExport()
+        let metrics = export.metrics
+        metrics.notificationsPending(notifier: "team-slack", count: 4)
+        metrics.notificationsPending(notifier: "team-slack", count: 2)
+        metrics.notificationFailed(notifier: "ops mail")
+        metrics.notificationFailed(notifier: "ops mail")
+        metrics.notificationFailed(notifier: "https://hooks.slack.com/services/T000/B000/XXXXSECRET")
+        metrics.leasesHeld(7)
+        let requests = metrics.requests(feed: "say \"hi\" \\ there\nnow\u{1B}[31m red\u{7}")
+        requests.answered(status: 200, bytes: 10)
+        requests.rateLimit(
+            RateLimit(headers: ["x-ratelimit-remaining": "12"])!, resource: "se\"arch\\\u{1B}[2J",
+            url: "https://user:ghp_token@API.example.com/search?access_token=ghp_other")
+        requests.rateLimit(RateLimit(headers: ["x-ratelimit-limit": "60"])!, resource: "core", url: "https://x/")
+
+        let text = String(decoding: export.text(), as: UTF8.self)
+        #expect(!text.contains("SECRET"))
+        #expect(!text.contains("ghp_"))
+        #expect(!text.contains("\u{1B}"))
+        #expect(!text.contains("\u{7}"))
+        #expect(text.contains(#"feed="say \"hi\" \\ there\nnow red""#))
+        let feed = "say \"hi\" \\ there\nnow red"
+        let expected: Set<PrometheusText.Sample> = [
+            .init("monitor_notifications_pending", ["notifier": "team-slack"], 2),
+            .init("monitor_notifications_failed_total", ["notifier": "ops mail"], 2),
+            .init("monitor_notifications_failed_total", ["notifier": "https://hooks.slack.com"], 1),
+            .init("monitor_leases_held", [:], 7),
+            .init("monitor_http_requests_total", ["feed": feed, "code": "200"], 1),
+            .init("monitor_http_response_bytes_total", ["feed": feed], 10),
+            .init(
+                "monitor_rate_limit_remaining", ["origin": "https://api.example.com:443", "resource": "se\"arch\\"], 12),
+        ]
+        let samples = try PrometheusText(text).samples
+        #expect(Set(samples) == expected)
+        #expect(samples.count == expected.count)
+    }
+
+    @Test("the real parser reads the escaped labels back")
+    func realParserReadsEscapes() async throws {
+        let export = MetricsExport()
+        let requests = export.metrics.requests(feed: "a \"b\" \\ c\nd")
+        requests.answered(status: 304, bytes: 0)
+        requests.rateLimit(RateLimit(headers: ["x-ratelimit-remaining": "1"])!, resource: #"x"y\z"#, url: "http://h/")
+        let text = String(decoding: export.text(), as: UTF8.self)
+        let ours = try PrometheusText(text)
+        #expect(ours.value("monitor_http_requests_total", ["feed": "a \"b\" \\ c\nd", "code": "304"]) == 1)
+        #expect(ours.value("monitor_rate_limit_remaining", ["origin": "http://h:80", "resource": #"x"y\z"#]) == 1)
+        if let parsed = try await PrometheusText.parsedByPrometheusClient(text) {
+            #expect(Set(parsed.samples) == Set(ours.samples))
+            #expect(parsed.types["monitor_http_requests"] == "counter")
+        }
+    }
+
+    @Test("the real parser's check can fail: it refuses a malformed exposition")
+    func realParserRefusesGarbage() async throws {
+        // An unterminated label value: not the text format.
+        let broken = "# TYPE monitor_items gauge\nmonitor_items{feed=\"a} 1.0\n"
+        #expect(throws: PrometheusText.Unreadable.self) { try PrometheusText(broken) }
+        do {
+            if try await PrometheusText.parsedByPrometheusClient(broken) != nil {
+                Issue.record("prometheus_client read a malformed exposition")
+            }
+        } catch let refused as PrometheusText.ParserRefused {
+            #expect(refused.message.contains("Error"))
+        }
+    }
+
+    @Test("a server naming a new resource in every answer shows 32 of them, then `other`")
+    func resourcesAreBounded() throws {
+        let export = MetricsExport()
+        let requests = export.metrics.requests(feed: "a")
+        for index in 0..<40 {
+            requests.rateLimit(
+                RateLimit(headers: ["x-ratelimit-remaining": "\(index)"])!, resource: "r\(index)", url: "http://h/")
+        }
+        let samples = try read(export).samples("monitor_rate_limit_remaining")
+        #expect(samples.count == MonitorMetrics.resourceLimit + 1)
+        #expect(Set(samples.map { $0.labels["resource"] ?? "" }) == Set((0..<32).map { "r\($0)" } + ["other"]))
+        #expect(samples.first { $0.labels["resource"] == "other" }?.value == 39)
+        #expect(samples.first { $0.labels["resource"] == "r31" }?.value == 31)
+    }
+
+    @Test("two exports share nothing")
+    func separateRegistries() throws {
+        let one = MetricsExport()
+        let two = MetricsExport()
+        one.metrics.leasesHeld(1)
+        #expect(try read(one).samples == [.init("monitor_leases_held", [:], 1)])
+        #expect(try read(two).samples == [])
+    }
+}
+
+@Suite("metrics: the --metrics address and the server", .timeLimit(.minutes(5)))
+struct MetricsServerTests {
+    @Test(
+        "accepted addresses: a bare port and localhost are 127.0.0.1; any other address only as written",
+        arguments: [
+            ("9464", "127.0.0.1", 9464, true), ("0", "127.0.0.1", 0, true), ("localhost:9464", "127.0.0.1", 9464, true),
+            ("LocalHost:1", "127.0.0.1", 1, true), ("127.0.0.1:65535", "127.0.0.1", 65535, true),
+            ("127.1.2.3:80", "127.1.2.3", 80, true), ("[::1]:9464", "::1", 9464, true),
+            ("0.0.0.0:9464", "0.0.0.0", 9464, false), ("[::]:9464", "::", 9464, false),
+            ("192.168.1.10:9464", "192.168.1.10", 9464, false),
+        ])
+    func accepted(_ text: String, host: String, port: Int, loopback: Bool) throws {
+        let address = try MetricsAddress.parse(text)
+        #expect(address == MetricsAddress(host: host, port: port))
+        #expect(address.isLoopback == loopback)
+    }
+
+    @Test(
+        "refused addresses, each with its reason",
+        arguments: [
+            (
+                ":9464",
+                "name the address to listen on: 9464 alone listens on 127.0.0.1 only, 0.0.0.0:9464 or [::]:9464 on every interface"
+            ),
+            (
+                "*:9464",
+                "name the address to listen on: 9464 alone listens on 127.0.0.1 only, 0.0.0.0:9464 or [::]:9464 on every interface"
+            ),
+            (
+                "example.com:9464",
+                "'example.com' is not an IP address; give localhost, an address of this machine, or 0.0.0.0 for every interface"
+            ),
+            (
+                "1.2.3:80",
+                "'1.2.3' is not an IP address; give localhost, an address of this machine, or 0.0.0.0 for every interface"
+            ),
+            ("::1:9464", "write an IPv6 address in brackets, such as [::1]:9464"),
+            ("[::1]", "write an IPv6 address as [ADDRESS]:PORT, such as [::1]:9464"),
+            ("[::1]9464", "write an IPv6 address as [ADDRESS]:PORT, such as [::1]:9464"),
+            ("[nope]:1", "'nope' is not an IPv6 address"),
+            ("65536", "the port must be a number from 0 to 65535"),
+            ("-1", "the port must be a number from 0 to 65535"),
+            ("94x4", "the port must be a number from 0 to 65535"),
+            ("127.0.0.1:", "the port must be a number from 0 to 65535"),
+            ("٩٤٦٤", "the port must be a number from 0 to 65535"),
+        ])
+    func refused(_ text: String, reason: String) throws {
+        do {
+            _ = try MonitorCommand.parseAsRoot(["run", "--metrics=\(text)"])
+            Issue.record("'\(text)' was accepted")
+        } catch {
+            #expect(
+                MonitorCommand.message(for: error)
+                    == "The value '\(text)' is invalid for '--metrics <[host:]port>': \(reason)")
+        }
+    }
+
+    @Test("the flag reaches the run command; with --once it is refused")
+    func flag() throws {
+        let run = try #require(
+            try MonitorCommand.parseAsRoot(["run", "--metrics", "0.0.0.0:9464"]) as? MonitorCommand.Run)
+        #expect(run.metrics == MetricsAddress(host: "0.0.0.0", port: 9464))
+        let plain = try #require(try MonitorCommand.parseAsRoot(["run"]) as? MonitorCommand.Run)
+        #expect(plain.metrics == nil)
+        #expect(throws: (any Error).self) { try MonitorCommand.parseAsRoot(["run", "--once", "--metrics", "9464"]) }
+        let help = MonitorCommand.Run.helpMessage(columns: 1000)
+        #expect(
+            help.contains(
+                "--metrics [HOST:]PORT serves Prometheus metrics at http://HOST:PORT/metrics while it runs. A bare port "
+                    + "or localhost listens on 127.0.0.1 only; to be reachable from other machines, name the address "
+                    + "(0.0.0.0:9464 or [::]:9464 for every interface). Port 0 picks a free port; the address is "
+                    + "printed on standard error."))
+        #expect(
+            help.contains(
+                "--metrics <[host:]port> Serve Prometheus metrics at /metrics on this address (a bare port: "
+                    + "127.0.0.1 only)."))
+    }
+
+    @Test("served on the wire as a service of a group: GET, 404, 405; stopped with the group")
+    func servedAndStopped() async throws {
+        let export = MetricsExport()
+        export.metrics.leasesHeld(3)
+        let server = try await MetricsServer.bind(MetricsAddress(host: "127.0.0.1", port: 0), export: export)
+        #expect(server.address.port > 0)
+        #expect(server.address.url == "http://127.0.0.1:\(server.address.port)/metrics")
+        let group = ServiceGroup(services: [server], logger: Logger(label: "test"))
+        let transport = HTTPClientTransport(timeout: .seconds(600))
+        let url = server.address.url
+        let send = { (method: String, url: String) in
+            try await transport.send(
+                HTTPRequest(method: method, url: url, headers: [:], timeout: .seconds(600), maxBody: 1 << 20))
+        }
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let ok = try await send("GET", url)
+            #expect(ok.status == 200)
+            #expect(ok.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8")
+            #expect(
+                String(decoding: ok.body, as: UTF8.self)
+                    == "# TYPE monitor_leases_held gauge\nmonitor_leases_held 3.0\n")
+            let missing = try await send("GET", url + "s")
+            #expect(missing.status == 404)
+            #expect(String(decoding: missing.body, as: UTF8.self) == "not found: the metrics are at /metrics\n")
+            for method in ["POST", "PUT", "DELETE", "HEAD"] {
+                let refused = try await send(method, url)
+                #expect(refused.status == 405, "\(method)")
+                #expect(refused.headers["Allow"] == "GET")
+            }
+            let postElsewhere = try await send("POST", url + "/x")
+            #expect(postElsewhere.status == 404)
+
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        // The group has stopped it: nothing listens any more.
+        await #expect(throws: TransportError.self) { try await send("GET", url) }
+        try await transport.shutdown()
+    }
+
+    @Test("0.0.0.0, written out, listens on every interface: 127.0.0.1 reaches it")
+    func everyInterface() async throws {
+        let export = MetricsExport()
+        export.metrics.leasesHeld(1)
+        let server = try await MetricsServer.bind(MetricsAddress(host: "0.0.0.0", port: 0), export: export)
+        #expect(!server.address.isLoopback)
+        #expect(server.address.url == "http://0.0.0.0:\(server.address.port)/metrics")
+        let group = ServiceGroup(services: [server], logger: Logger(label: "test"))
+        let transport = HTTPClientTransport(timeout: .seconds(600))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let response = try await transport.send(
+                HTTPRequest(
+                    url: "http://127.0.0.1:\(server.address.port)/metrics", headers: [:], timeout: .seconds(600),
+                    maxBody: 1 << 20))
+            #expect(response.status == 200)
+            #expect(
+                String(decoding: response.body, as: UTF8.self)
+                    == "# TYPE monitor_leases_held gauge\nmonitor_leases_held 1.0\n")
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        try await transport.shutdown()
+    }
+
+    @Test("an address that is not this machine's: a BindError saying so")
+    func notThisMachine() async throws {
+        // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine.
+        do {
+            _ = try await MetricsServer.bind(MetricsAddress(host: "192.0.2.1", port: 9464), export: MetricsExport())
+            Issue.record("bound to 192.0.2.1")
+        } catch {
+            #expect("\(error)" == "cannot serve metrics on 192.0.2.1:9464: the address is not one of this machine's")
+        }
+    }
+
+    @Test("a second server on the same port: a BindError saying the port is in use")
+    func portInUse() async throws {
+        let export = MetricsExport()
+        let first = try await MetricsServer.bind(MetricsAddress(host: "127.0.0.1", port: 0), export: export)
+        let port = first.address.port
+        do {
+            _ = try await MetricsServer.bind(MetricsAddress(host: "127.0.0.1", port: port), export: export)
+            Issue.record("bound twice")
+        } catch {
+            #expect("\(error)" == "cannot serve metrics on 127.0.0.1:\(port): the port is already in use")
+        }
+        let group = ServiceGroup(services: [first], logger: Logger(label: "test"))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+    }
+}
