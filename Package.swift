@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.20.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
     ],
     targets: [
         // MARK: - Sources
@@ -37,11 +39,25 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        /// The state in PostgreSQL: the same store protocol as the SQLite state, through PostgresNIO (kept out of
+        /// the core, so that the sources and their tests do not build it).
+        .target(
+            name: "MonitorPostgres",
+            dependencies: [
+                "MonitorCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         /// The registry of built-in sources, config loading, the commands, terminal rendering.
         .target(
             name: "MonitorApp",
             dependencies: [
                 "MonitorCore",
+                "MonitorPostgres",
                 "MonitorYAML",
                 "GitHubSource",
                 "EONETSource",
@@ -113,6 +129,24 @@ let package = Package(
             dependencies: ["MonitorCore", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport"
         ),
+        /// A real PostgreSQL server for the tests (Debian's binaries, run as an unprivileged user in a temporary
+        /// directory), and the state backends the state tests run against.
+        .target(
+            name: "PostgresTestSupport",
+            dependencies: [
+                "MonitorCore", "MonitorPostgres", "TestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/PostgresTestSupport"
+        ),
+        .testTarget(
+            name: "MonitorPostgresTests",
+            dependencies: [
+                "MonitorPostgres", "MonitorCore", "TestSupport", "PostgresTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .testTarget(
             name: "LoopbackHTTPTests",
             dependencies: [
@@ -128,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "MonitorCoreTests",
             dependencies: [
-                "MonitorCore", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "MonitorCore", "TestSupport", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -147,7 +181,12 @@ let package = Package(
             ]
         ),
         /// Runs the built `monitor` executable as a user would.
-        .testTarget(name: "EndToEndTests", dependencies: ["monitor", "TestSupport", "LoopbackHTTP", "MonitorCore"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "monitor", "TestSupport", "PostgresTestSupport", "LoopbackHTTP", "MonitorCore", "MonitorPostgres",
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

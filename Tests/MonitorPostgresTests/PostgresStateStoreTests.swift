@@ -1,0 +1,116 @@
+import Foundation
+import MonitorCore
+import MonitorPostgres
+import PostgresTestSupport
+import TestSupport
+import Testing
+
+/// The server of the test process; without PostgreSQL the test is cancelled, saying why.
+private func server() async throws -> PostgresServer {
+    if let reason = PostgresServer.unavailable {
+        FileHandle.standardError.write(Data("⚠️ \(reason)\n".utf8))
+        try Test.cancel(Comment(rawValue: reason))
+    }
+    return try await PostgresServer.shared()
+}
+
+private func commit(items: [Item], failures: Int, value: String) -> PollCommit {
+    var record = FeedRecord(name: "planet", type: "eonet")
+    record.status = "ok"
+    record.failures = failures
+    record.itemCount = items.count
+    return PollCommit(
+        record: record, items: items, firstSeen: Date(timeIntervalSince1970: 1000),
+        groups: [ItemGroup(id: "g", title: "G")],
+        validators: [ValidatorKey(url: "http://x/events", credential: ""): Validators(etag: value, lastModified: nil)],
+        values: ["cursor": value])
+}
+
+@Suite("The PostgreSQL state: its schema, its transactions, its errors", .timeLimit(.minutes(2)))
+struct PostgresStateStoreTests {
+    @Test("four stores opening a new database at once create the schema once, recorded as version 1")
+    func schemaOnce() async throws {
+        let server = try await server()
+        let url = try await server.makeDatabase()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { _ = try await PostgresStateStore.open(url) } }
+            try await group.waitForAll()
+        }
+        #expect(
+            try await server.strings("SELECT version || ': ' || name FROM monitor_schema", database: url.database)
+                == ["1: feeds, items, group members, groups, validators, source values"])
+        #expect(
+            try await server.strings(
+                "SELECT tablename::text FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+                database: url.database)
+                == ["feed", "item", "item_group", "item_group_member", "monitor_schema", "source_value", "validator"])
+        // Opening again applies nothing more.
+        _ = try await PostgresStateStore.open(url)
+        #expect(try await server.strings("SELECT count(*)::text FROM monitor_schema", database: url.database) == ["1"])
+    }
+
+    @Test("a database written by a later version of monitor is refused, for writing and for reading")
+    func laterVersion() async throws {
+        let server = try await server()
+        let url = try await server.makeDatabase()
+        _ = try await PostgresStateStore.open(url)
+        try await server.execute(
+            "INSERT INTO monitor_schema (version, name) VALUES (99, 'later')", database: url.database)
+        let refused = StateError("\(url) was written by another version of monitor and cannot be read by this one")
+        await #expect(throws: refused) { _ = try await PostgresStateStore.open(url) }
+        await #expect(throws: refused) { _ = try await PostgresStateStore.reading(url) }
+    }
+
+    @Test("a commit that fails half-way (a NUL in an item's id) changes nothing: record, items, validators, values")
+    func failedCommit() async throws {
+        let server = try await server()
+        let url = try await server.makeDatabase()
+        let store = try await PostgresStateStore.open(url)
+        let items = (1...3).map {
+            Item(id: "e\($0)", title: "event \($0)", date: Date(timeIntervalSince1970: Double($0)), groups: ["g"])
+        }
+        try await store.commit(commit(items: items, failures: 0, value: "1"), feed: "planet")
+        let before = try await store.snapshot(feed: "planet")
+
+        let broken = items.dropLast() + [Item(id: "e\u{0}4", title: "bad", date: Date(), groups: ["g"])]
+        await #expect(throws: StateError("\(url): invalid byte sequence for encoding \"UTF8\": 0x00")) {
+            try await store.commit(commit(items: Array(broken), failures: 7, value: "2"), feed: "planet")
+        }
+        let after = try await store.snapshot(feed: "planet")
+        #expect(after.record == before.record)
+        #expect(after.record?.failures == 0)
+        #expect(after.items == items.reversed())
+        #expect(after.validators == before.validators)
+        #expect(after.values == ["cursor": "1"])
+        // The store goes on: the next commit is whole.
+        try await store.commit(commit(items: Array(items.dropLast()), failures: 1, value: "3"), feed: "planet")
+        #expect(try await store.items(feed: "planet").map(\.id) == ["e2", "e1"])
+        #expect(try await store.snapshot(feed: "planet").values == ["cursor": "3"])
+    }
+
+    @Test("a wrong password, a missing database and a closed port are said without the password")
+    func connectionErrors() async throws {
+        let server = try await server()
+        let url = try await server.makeDatabase()
+        var wrong = url
+        wrong.password = "not-the-secret"
+        let login = StateError(
+            "cannot log in to postgres://monitor@127.0.0.1:\(server.port)/\(url.database): "
+                + "password authentication failed for user \"monitor\"")
+        await #expect(throws: login) { _ = try await PostgresStateStore.open(wrong) }
+        await #expect(throws: login) { _ = try await PostgresStateStore.reading(wrong) }
+
+        var missing = url
+        missing.database = "nowhere"
+        await #expect(
+            throws: StateError(
+                "cannot open postgres://monitor@127.0.0.1:\(server.port)/nowhere: database \"nowhere\" does not exist")
+        ) { _ = try await PostgresStateStore.open(missing) }
+
+        let closed = try PostgresURL(
+            parsing: "postgres://monitor:secret@127.0.0.1:\(try PostgresServer.freePort())/feeds")
+        let refused = StateError("cannot connect to \(closed): connection refused")
+        await #expect(throws: refused) { _ = try await PostgresStateStore.open(closed) }
+        await #expect(throws: refused) { _ = try await PostgresStateStore.reading(closed) }
+    }
+}
