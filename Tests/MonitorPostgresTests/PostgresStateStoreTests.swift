@@ -5,15 +5,6 @@ import PostgresTestSupport
 import TestSupport
 import Testing
 
-/// The server of the test process; without PostgreSQL the test is cancelled, saying why.
-private func server() async throws -> PostgresServer {
-    if let reason = PostgresServer.unavailable {
-        FileHandle.standardError.write(Data("⚠️ \(reason)\n".utf8))
-        try Test.cancel(Comment(rawValue: reason))
-    }
-    return try await PostgresServer.shared()
-}
-
 private func commit(items: [Item], failures: Int, value: String) -> PollCommit {
     var record = FeedRecord(name: "planet", type: "eonet")
     record.status = "ok"
@@ -30,7 +21,7 @@ private func commit(items: [Item], failures: Int, value: String) -> PollCommit {
 struct PostgresStateStoreTests {
     @Test("four stores opening a new database at once create the schema once, recorded as version 1")
     func schemaOnce() async throws {
-        let server = try await server()
+        let server = try await PostgresServer.forTest()
         let url = try await server.makeDatabase()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<4 { group.addTask { _ = try await PostgresStateStore.open(url) } }
@@ -51,7 +42,7 @@ struct PostgresStateStoreTests {
 
     @Test("a database written by a later version of monitor is refused, for writing and for reading")
     func laterVersion() async throws {
-        let server = try await server()
+        let server = try await PostgresServer.forTest()
         let url = try await server.makeDatabase()
         _ = try await PostgresStateStore.open(url)
         try await server.execute(
@@ -63,7 +54,7 @@ struct PostgresStateStoreTests {
 
     @Test("a commit that fails half-way (a NUL in an item's id) changes nothing: record, items, validators, values")
     func failedCommit() async throws {
-        let server = try await server()
+        let server = try await PostgresServer.forTest()
         let url = try await server.makeDatabase()
         let store = try await PostgresStateStore.open(url)
         let items = (1...3).map {
@@ -90,7 +81,7 @@ struct PostgresStateStoreTests {
 
     @Test("a wrong password, a missing database and a closed port are said without the password")
     func connectionErrors() async throws {
-        let server = try await server()
+        let server = try await PostgresServer.forTest()
         let url = try await server.makeDatabase()
         var wrong = url
         wrong.password = "not-the-secret"

@@ -3,6 +3,7 @@ import Logging
 import MonitorPostgres
 import PostgresNIO
 import TestSupport
+import Testing
 
 /// A real PostgreSQL server for the tests: Debian's `initdb` into a temporary directory, started with `pg_ctl start -w`
 /// (which returns when the server accepts connections) on 127.0.0.1 and a free port, its socket in that directory.
@@ -50,6 +51,16 @@ public final class PostgresServer: Sendable {
     /// The server of this test process, started by the first caller.
     public static func shared() async throws -> PostgresServer {
         try await starting.value
+    }
+
+    /// The server of this test process for a test that needs it; without PostgreSQL, the test (case) is cancelled,
+    /// shown as skipped, and says why on standard error.
+    public static func forTest() async throws -> PostgresServer {
+        if let reason = unavailable {
+            FileHandle.standardError.write(Data("⚠️ \(reason)\n".utf8))
+            try Test.cancel(Comment(rawValue: reason))
+        }
+        return try await shared()
     }
 
     private static let starting = Task { try await offThePool { try PostgresServer() } }

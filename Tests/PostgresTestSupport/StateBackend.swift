@@ -26,11 +26,7 @@ public enum StateBackend: String, Sendable, CaseIterable, CustomTestStringConver
         case .sqlite:
             return TestState(directory: try TemporaryDirectory())
         case .postgres:
-            if let reason = PostgresServer.unavailable {
-                FileHandle.standardError.write(Data("⚠️ \(reason)\n".utf8))
-                try Test.cancel(Comment(rawValue: reason))
-            }
-            let server = try await PostgresServer.shared()
+            let server = try await PostgresServer.forTest()
             return TestState(server: server, url: try await server.makeDatabase())
         }
     }
