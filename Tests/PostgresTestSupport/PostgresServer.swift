@@ -147,12 +147,13 @@ public final class PostgresServer: Sendable {
         PostgresURL(user: user, password: password, host: "127.0.0.1", port: port, database: database, tls: .disable)
     }
 
-    /// `url` as text, with its password: what a user passes to `--state`.
+    /// `url` as text, with its password: what a user passes to `--state` (TLS as by default: preferred, which this
+    /// server does not offer).
     public func text(of url: PostgresURL) -> String {
         let password = url.password.map {
             ":" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)
         }
-        return "postgres://\(url.user)\(password ?? "")@\(url.host):\(url.port)/\(url.database)?sslmode=disable"
+        return "postgres://\(url.user)\(password ?? "")@\(url.host):\(url.port)/\(url.database)"
     }
 
     /// A new, empty database, and its URL.
