@@ -97,7 +97,23 @@ enum PostgresSchema {
                     PRIMARY KEY (feed, key)
                 )
                 """,
-            ])
+            ]),
+        Migration(
+            version: 2, name: "feed schedule: due times, back-off, holds and leases",
+            statements: [
+                """
+                CREATE TABLE feed_schedule (
+                    feed text COLLATE "C" PRIMARY KEY,
+                    due_at float8 NOT NULL,
+                    backoff float8 NOT NULL DEFAULT 0,
+                    held_until float8,
+                    lease_owner text,
+                    lease_term bigint NOT NULL DEFAULT 0,
+                    lease_expires float8
+                )
+                """,
+                "CREATE INDEX feed_schedule_by_due ON feed_schedule (due_at, feed)",
+            ]),
     ]
 
     /// The version this `monitor` writes: the last migration's.

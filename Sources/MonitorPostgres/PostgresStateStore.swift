@@ -16,7 +16,7 @@ public final class PostgresStateStore: StateStoring {
     public let url: PostgresURL
     private let connections: PostgresConnections
     private let readOnly: Bool
-    private let logger: Logger
+    let logger: Logger
 
     /// The database's URL without its password.
     public var location: String { url.description }
@@ -86,7 +86,7 @@ public final class PostgresStateStore: StateStoring {
 
     /// Runs `body` in one transaction on a connection of its own (read-only for a store opened for reading):
     /// committed when it returns, rolled back when it throws. Errors become ``StateError``s about the URL.
-    private func transaction<Value: Sendable>(
+    func transaction<Value: Sendable>(
         _ body: @Sendable (PostgresConnection) async throws -> Value
     ) async throws -> Value {
         let connection: PostgresConnection

@@ -19,7 +19,7 @@ private func commit(items: [Item], failures: Int, value: String) -> PollCommit {
 
 @Suite("The PostgreSQL state: its schema, its transactions, its errors", .timeLimit(.minutes(2)))
 struct PostgresStateStoreTests {
-    @Test("four stores opening a new database at once create the schema once, recorded as version 1")
+    @Test("four stores opening a new database at once create the schema once, recorded as versions 1 and 2")
     func schemaOnce() async throws {
         let server = try await PostgresServer.forTest()
         let url = try await server.makeDatabase()
@@ -29,15 +29,22 @@ struct PostgresStateStoreTests {
         }
         #expect(
             try await server.strings("SELECT version || ': ' || name FROM monitor_schema", database: url.database)
-                == ["1: feeds, items, group members, groups, validators, source values"])
+                == [
+                    "1: feeds, items, group members, groups, validators, source values",
+                    "2: feed schedule: due times, back-off, holds and leases",
+                ])
         #expect(
             try await server.strings(
                 "SELECT tablename::text FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
                 database: url.database)
-                == ["feed", "item", "item_group", "item_group_member", "monitor_schema", "source_value", "validator"])
+                == [
+                    "feed", "feed_schedule", "item", "item_group", "item_group_member", "monitor_schema",
+                    "source_value",
+                    "validator",
+                ])
         // Opening again applies nothing more.
         _ = try await PostgresStateStore.open(url)
-        #expect(try await server.strings("SELECT count(*)::text FROM monitor_schema", database: url.database) == ["1"])
+        #expect(try await server.strings("SELECT count(*)::text FROM monitor_schema", database: url.database) == ["2"])
     }
 
     @Test("a database written by a later version of monitor is refused, for writing and for reading")
