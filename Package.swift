@@ -102,6 +102,7 @@ let package = Package(
             name: "monitor-bench",
             dependencies: [
                 "MonitorCore",
+                "MonitorPostgres",
                 "EONETSource",
                 "GitHubSource",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
