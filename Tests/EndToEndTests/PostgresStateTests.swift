@@ -86,6 +86,28 @@ struct PostgresStateTests {
         }
     }
 
+    @Test("monitor run (continuous) with MONITOR_STATE stops on SIGINT with exit 0, its polls stored whole")
+    func continuousRun() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        let directory = try TemporaryDirectory()
+        try await withTestHTTPServer(planet()) { http in
+            try directory.write(
+                "feeds.yaml",
+                "feeds:\n  - name: planet\n    type: eonet\n    api: \(http.baseURL)/api/v3\n    interval: 1h\n")
+            let monitor = try RunningMonitor(
+                ["run", "--format", "json"], in: directory.url, environment: ["MONITOR_STATE": server.text(of: url)])
+            try await monitor.waitForOutput { $0.contains(#""feed":"planet""#) }
+            monitor.send(SIGINT)
+            #expect(try await monitor.waitForExit() == 0)
+            #expect(monitor.stderr == "")
+        }
+        let store = try #require(try await PostgresStateStore.reading(url))
+        #expect(try await store.items(feed: "planet").count == 13)
+        #expect(try await store.records().map(\.status) == ["ok"])
+        #expect(try await store.groups(feed: "planet").count == 13)
+    }
+
     @Test("an empty database is 'nothing stored yet' for status and events, which create no table")
     func emptyDatabase() async throws {
         let server = try await PostgresServer.forTest()
