@@ -32,9 +32,9 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     /// The URL's schemes.
     public static let schemes = ["postgres", "postgresql"]
 
-    /// Whether `text` names a PostgreSQL database (its scheme), well formed or not.
+    /// Whether `text` names a PostgreSQL database by its scheme (`postgres:` or `postgresql:`), well formed or not.
     public static func names(_ text: String) -> Bool {
-        schemes.contains { text.lowercased().hasPrefix($0 + "://") }
+        schemes.contains { text.lowercased().hasPrefix($0 + ":") }
     }
 
     /// The URL, without its password: `postgres://USER@HOST:PORT/DB`.

@@ -134,6 +134,30 @@ struct PostgresStateTests {
                 "SELECT count(*)::text FROM pg_tables WHERE schemaname = 'public'", database: url.database) == ["0"])
     }
 
+    @Test("a URL without a password takes PGPASSWORD's; without either, the server's demand for one is said")
+    func passwordFromEnvironment() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        let directory = try TemporaryDirectory()
+        try directory.write("feeds.yaml", "feeds:\n  - name: planet\n    type: eonet\n")
+        var bare = url
+        bare.password = nil
+        let status = try await MonitorProcess.run(
+            ["status", "--state", server.text(of: bare)], in: directory.url,
+            environment: ["PGPASSWORD": PostgresServer.password])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(
+            status.stdout
+                == "  feed    type   status        last poll  items\n  planet  eonet  never polled  -              0\n")
+        let run = try await MonitorProcess.run(
+            ["run", "--once", "--state", server.text(of: bare)], in: directory.url)
+        #expect(run.status == 1)
+        #expect(
+            run.stderr
+                == "monitor: error: cannot open the state: cannot log in to \(bare): the server asks for a password and "
+                + "the URL has none\n")
+    }
+
     @Test("a wrong password, a closed port and a malformed URL are said exactly, without the password")
     func errors() async throws {
         let server = try await PostgresServer.forTest()

@@ -48,6 +48,7 @@ struct PostgresURLTests {
     @Test(
         "a malformed URL is named without its password, saying what is wrong",
         arguments: [
+            ("postgres:/monitor:hunter2@db/feeds", "postgres", "it does not start with postgres:// or postgresql://"),
             (
                 "postgres://monitor:hunter2@db:54x/feeds", "postgres://monitor@db:54x/feeds",
                 "the port is not a number from 1 to 65535"
@@ -96,12 +97,13 @@ struct PostgresURLTests {
         #expect(!PostgresURL.masked(text).contains("hunter2"))
     }
 
-    @Test("a URL names PostgreSQL by its scheme alone; anything else is a directory")
+    @Test("a URL names PostgreSQL by its scheme alone (then must be well formed); anything else is a directory")
     func names() {
         #expect(PostgresURL.names("postgres://x"))
         #expect(PostgresURL.names("PostgreSQL://x"))
         #expect(!PostgresURL.names("postgres"))
         #expect(!PostgresURL.names("./postgres:/x"))
+        #expect(PostgresURL.names("postgres:/db"))
         #expect(!PostgresURL.names("mysql://u@h/d"))
     }
 }

@@ -27,11 +27,15 @@ struct StateOptions: ParsableArguments {
         return StateStore.defaultDirectory(environment: ProcessInfo.processInfo.environment)
     }
 
-    /// The PostgreSQL database named, nil when the state is a directory; a malformed URL prints why and exits 1.
+    /// The PostgreSQL database named (its password from `$PGPASSWORD` when the URL has none), nil when the state is a
+    /// directory; a malformed URL prints why and exits 1.
     private func database() throws -> PostgresURL? {
         guard let given, PostgresURL.names(given) else { return nil }
         do {
-            return try PostgresURL(parsing: given)
+            var url = try PostgresURL(parsing: given)
+            // As libpq: a URL without a password takes $PGPASSWORD's, which `ps` does not show.
+            if url.password == nil { url.password = ProcessInfo.processInfo.environment["PGPASSWORD"] }
+            return url
         } catch {
             throw failure(error)
         }
