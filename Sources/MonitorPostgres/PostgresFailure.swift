@@ -2,6 +2,7 @@ import Foundation
 import MonitorCore
 import NIOCore
 import NIOPosix
+import NIOSSL
 import PostgresNIO
 
 /// What a PostgreSQL or connection error means for the state at a URL, said for people as a ``StateError``: the
@@ -24,6 +25,11 @@ enum PostgresFailure {
             case "53100": return StateError("the disk holding \(url) is full")
             default: return StateError("\(url): \(message)")
             }
+        }
+        if error.underlying is NIOSSLError || error.underlying is NIOSSLExtraError {
+            return StateError(
+                "cannot connect to \(url): the TLS handshake failed (with sslmode=verify-full, the server's certificate "
+                    + "must be signed by a trusted authority and name the host)")
         }
         switch error.code {
         case .connectionError:

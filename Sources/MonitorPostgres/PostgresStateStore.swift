@@ -31,14 +31,17 @@ public final class PostgresStateStore: StateStoring {
         switch url.tls {
         case .disable:
             break
-        case .prefer, .require:
+        case .prefer, .require, .verifyFull:
+            var tls = TLSConfiguration.makeClientConfiguration()
+            // As libpq: only verify-full checks the certificate (prefer and require only encrypt).
+            if url.tls != .verifyFull { tls.certificateVerification = .none }
             let context: NIOSSLContext
             do {
-                context = try NIOSSLContext(configuration: .makeClientConfiguration())
+                context = try NIOSSLContext(configuration: tls)
             } catch {
                 throw StateError("cannot connect to \(url): TLS cannot be set up")
             }
-            configuration.tls = url.tls == .require ? .require(context) : .prefer(context)
+            configuration.tls = url.tls == .prefer ? .prefer(context) : .require(context)
         }
         configuration.options.connectTimeout = .seconds(10)
         connections = PostgresConnections(configuration: configuration, limit: 8, logger: logger)

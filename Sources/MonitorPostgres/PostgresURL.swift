@@ -6,14 +6,16 @@ import MonitorCore
 /// The password is kept for connecting and never shown: ``description`` is `postgres://USER@HOST:PORT/DB`, and a
 /// malformed URL is named in errors without anything that could be its password.
 public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
-    /// How the connection is encrypted (`?sslmode=`).
+    /// How the connection is encrypted (`?sslmode=`), as libpq's modes of the same names.
     public enum TLSMode: String, Sendable, Hashable, CaseIterable {
         /// Never.
         case disable
-        /// When the server offers it (the default, as libpq's).
+        /// When the server offers it, its certificate not checked (the default).
         case prefer
-        /// Always: the connection fails when the server does not offer it.
+        /// Always, its certificate not checked: the connection fails when the server does not offer it.
         case require
+        /// Always, the server's certificate checked against the system's trusted authorities and the host name.
+        case verifyFull = "verify-full"
     }
 
     /// The user name.

@@ -103,6 +103,37 @@ struct PostgresStateStoreTests {
         #expect(try await store.snapshot(feed: "planet").values == ["cursor": "1"])
     }
 
+    @Test("sslmode: disable is clear; prefer and require encrypt, unchecked; verify-full refuses a self-signed server")
+    func tlsModes() async throws {
+        let server = try await PostgresServer.forTest()
+        guard server.offersTLS else {
+            let reason = "skipped: the test server has no certificate (openssl is not installed)"
+            FileHandle.standardError.write(Data("⚠️ \(reason)\n".utf8))
+            try Test.cancel(Comment(rawValue: reason))
+        }
+        var encrypted: [PostgresURL.TLSMode: [String]] = [:]
+        for mode in [PostgresURL.TLSMode.disable, .prefer, .require] {
+            var url = try await server.makeDatabase()
+            url.tls = mode
+            let store = try await PostgresStateStore.open(url)
+            // The store's connection, idle in its pool, seen from the server.
+            encrypted[mode] = try await server.strings(
+                """
+                SELECT ssl::text FROM pg_stat_ssl JOIN pg_stat_activity USING (pid)
+                WHERE datname = '\(url.database)'
+                """, database: "postgres")
+            withExtendedLifetime(store) {}
+        }
+        #expect(encrypted == [.disable: ["false"], .prefer: ["true"], .require: ["true"]])
+        var checked = try await server.makeDatabase()
+        checked.tls = .verifyFull
+        await #expect(
+            throws: StateError(
+                "cannot connect to \(checked): the TLS handshake failed (with sslmode=verify-full, the server's "
+                    + "certificate must be signed by a trusted authority and name the host)")
+        ) { _ = try await PostgresStateStore.open(checked) }
+    }
+
     @Test("a wrong password, a missing database and a closed port are said without the password")
     func connectionErrors() async throws {
         let server = try await PostgresServer.forTest()

@@ -79,7 +79,7 @@ struct PostgresURLTests {
             ),
             (
                 "postgres://monitor:hunter2@db/feeds?sslmode=hunter2", "postgres://monitor@db/feeds",
-                "sslmode must be one of disable, prefer, require"
+                "sslmode must be one of disable, prefer, require, verify-full"
             ),
             (
                 "postgres://monitor:hun%zzter2@db/feeds", "postgres://monitor@db/feeds",

@@ -20,6 +20,8 @@ public final class PostgresServer: Sendable {
 
     /// The port it listens on, on 127.0.0.1.
     public let port: Int
+    /// Whether it offers TLS (with a self-signed certificate made at its start; `openssl` makes it).
+    public let offersTLS: Bool
     /// The pipe whose end stops the server: held open for the life of the test process.
     private let lifeline: FileHandle
     private let counter = Watched(0)
@@ -86,9 +88,16 @@ public final class PostgresServer: Sendable {
             set -e
             "$1/initdb" -D "$2/data" -U \(Self.user) --pwfile="$2/password" --auth-local=trust \
                 --auth-host=scram-sha-256 -E UTF8 --locale=C >"$2/initdb.log" 2>&1 || { cat "$2/initdb.log" >&2; exit 1; }
+            tls=
+            if command -v openssl >/dev/null 2>&1 && openssl req -x509 -newkey rsa:2048 -nodes -days 2 \
+                -subj /CN=monitor-test -keyout "$2/server.key" -out "$2/server.crt" >/dev/null 2>&1; then
+                chmod 600 "$2/server.key"
+                tls="-c ssl=on -c ssl_cert_file=$2/server.crt -c ssl_key_file=$2/server.key"
+            fi
             "$1/pg_ctl" -D "$2/data" -l "$2/server.log" -w -s \
-                -o "-p $3 -k $2 -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+                -o "-p $3 -k $2 -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off $tls" \
                 start || { cat "$2/server.log" >&2; exit 1; }
+            [ -n "$tls" ] && echo tls || echo plain
             echo ready
             set +e
             read line
@@ -113,9 +122,16 @@ public final class PostgresServer: Sendable {
         process.standardError = errors
         try process.run()
         lifeline = input.fileHandleForWriting
-        // `ready` once `pg_ctl start -w` returned: the server accepts connections.
-        let said = String(decoding: output.fileHandleForReading.readData(ofLength: 6), as: UTF8.self)
-        guard said == "ready\n" else {
+        // `tls` or `plain` once `pg_ctl start -w` returned, then `ready`: the server accepts connections.
+        var said = Data()
+        while said.filter({ $0 == UInt8(ascii: "\n") }).count < 2 {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty { break }
+            said.append(byte)
+        }
+        let lines = String(decoding: said, as: UTF8.self)
+        offersTLS = lines == "tls\nready\n"
+        guard offersTLS || lines == "plain\nready\n" else {
             let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             throw ServerError(description: "PostgreSQL did not start: \(message)")
         }
