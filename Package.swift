@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.20.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
     ],
     targets: [
         // MARK: - Sources
@@ -40,11 +42,25 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        /// The state in PostgreSQL: the same store protocol as the SQLite state, through PostgresNIO (kept out of
+        /// the core, so that the sources and their tests do not build it).
+        .target(
+            name: "MonitorPostgres",
+            dependencies: [
+                "MonitorCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         /// The registry of built-in sources, config loading, the commands, terminal rendering.
         .target(
             name: "MonitorApp",
             dependencies: [
                 "MonitorCore",
+                "MonitorPostgres",
                 "MonitorYAML",
                 "GitHubSource",
                 "EONETSource",
@@ -92,6 +108,7 @@ let package = Package(
             name: "monitor-bench",
             dependencies: [
                 "MonitorCore",
+                "MonitorPostgres",
                 "EONETSource",
                 "GitHubSource",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -119,6 +136,24 @@ let package = Package(
             dependencies: ["MonitorCore", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport"
         ),
+        /// A real PostgreSQL server for the tests (Debian's binaries, run as an unprivileged user in a temporary
+        /// directory), and the state backends the state tests run against.
+        .target(
+            name: "PostgresTestSupport",
+            dependencies: [
+                "MonitorCore", "MonitorPostgres", "TestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/PostgresTestSupport"
+        ),
+        .testTarget(
+            name: "MonitorPostgresTests",
+            dependencies: [
+                "MonitorPostgres", "MonitorCore", "TestSupport", "PostgresTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .testTarget(
             name: "LoopbackHTTPTests",
             dependencies: [
@@ -134,7 +169,7 @@ let package = Package(
         .testTarget(
             name: "MonitorCoreTests",
             dependencies: [
-                "MonitorCore", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "MonitorCore", "TestSupport", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -156,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "monitor", "TestSupport", "LoopbackHTTP", "MonitorCore",
+                "monitor", "TestSupport", "PostgresTestSupport", "LoopbackHTTP", "MonitorCore", "MonitorPostgres",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MonitorCore
+import MonitorPostgres
 
 extension BenchCommand {
     /// `monitor-bench commit`: the state write of a poll, in rows and time, on a fresh state file.
@@ -12,7 +13,8 @@ extension BenchCommand {
                 On a fresh state in a temporary directory, commits ITEMS items (a first poll), the same items again \
                 (an unchanged poll) and then, RUNS times, NEW newer items with the oldest NEW dropped (a poll that \
                 finds NEW events, the feed keeping its newest ITEMS), as the poll runner commits them. Prints one \
-                JSON line: the rows each commit wrote (by table) and the median time of each kind of commit.
+                JSON line: the rows each commit wrote (by table) and the median time of each kind of commit. With \
+                --state postgres://…, the same in that PostgreSQL database, under a feed name of its own.
                 """)
 
         @Option(help: "Items in the feed.")
@@ -24,6 +26,10 @@ extension BenchCommand {
         @Option(help: "Polls of each kind that are timed.")
         var runs = 5
 
+        @Option(
+            help: ArgumentHelp("A PostgreSQL database to measure instead of a fresh SQLite file.", valueName: "url"))
+        var state: String?
+
         func validate() throws {
             guard items >= 1, new >= 0, runs >= 1 else {
                 throw ValidationError("--items and --runs must be at least 1, --new at least 0")
@@ -34,22 +40,30 @@ extension BenchCommand {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "monitor-bench-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
-            let store = try StateStore(directory: directory)
+            let store: any StateStoring
+            var feed = "bench"
+            if let state {
+                store = try await PostgresStateStore.open(try PostgresURL(parsing: state))
+                feed = "bench-\(UUID().uuidString.prefix(8))"
+            } else {
+                store = try StateStore(directory: directory)
+            }
             var newest = items
             let (first, firstTime) = try await Self.timed {
-                try await store.commit(commit(upTo: newest), feed: "bench")
+                try await store.commit(commit(upTo: newest), feed: feed)
             }
             var same: [(CommitStatistics, Double)] = []
             var fresh: [(CommitStatistics, Double)] = []
             for _ in 0..<runs {
                 let unchanged = newest
-                same.append(try await Self.timed { try await store.commit(commit(upTo: unchanged), feed: "bench") })
+                same.append(try await Self.timed { try await store.commit(commit(upTo: unchanged), feed: feed) })
                 newest += new
                 let latest = newest
-                fresh.append(try await Self.timed { try await store.commit(commit(upTo: latest), feed: "bench") })
+                fresh.append(try await Self.timed { try await store.commit(commit(upTo: latest), feed: feed) })
             }
             let line = JSONValue.object([
-                ("items", .integer(items)), ("new", .integer(new)), ("runs", .integer(runs)),
+                ("backend", .string(state == nil ? "sqlite" : "postgres")), ("items", .integer(items)),
+                ("new", .integer(new)), ("runs", .integer(runs)),
                 ("first", Self.json(first, seconds: firstTime)),
                 ("unchanged", Self.json(same[0].0, seconds: Self.median(same.map(\.1)))),
                 ("newItems", Self.json(fresh[0].0, seconds: Self.median(fresh.map(\.1)))),

@@ -13,7 +13,7 @@ public final class MonitorService: Service, Sendable {
         /// The feeds file.
         public var configPath: String
         /// The state.
-        public var store: StateStore
+        public var store: any StateStoring
         /// The sources `type:` may name.
         public var sources: [any FeedSource.Type] = Registry.sources
         /// The environment for `${VAR}`.
@@ -46,7 +46,7 @@ public final class MonitorService: Service, Sendable {
         public var metrics = MonitorMetrics.disabled
 
         /// Options for the feeds file at `configPath` and the state `store`.
-        public init(configPath: String, store: StateStore) {
+        public init(configPath: String, store: any StateStoring) {
             self.configPath = configPath
             self.store = store
         }

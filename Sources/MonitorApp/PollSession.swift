@@ -6,7 +6,7 @@ import UnixSignals
 /// One `monitor run --once`: every feed polled concurrently, their events fanned in to one display.
 struct PollSession {
     var config: MonitorConfig
-    var store: StateStore
+    var store: any StateStoring
     var format: OutputFormat
     var verbose: Bool
 

@@ -65,7 +65,7 @@ struct GitHubTokenTests {
 
         let files = try FileManager.default.contentsOfDirectory(atPath: harness.directory.url.path)
         #expect(files.contains("state.sqlite"))
-        #expect(harness.store.path == harness.directory.url.appendingPathComponent("state.sqlite").path)
+        #expect(harness.store.location == harness.directory.url.appendingPathComponent("state.sqlite").path)
         let needle = Data(token.utf8)
         let fingerprint = Data(ValidatorKey.fingerprint(token).utf8)
         var sawFingerprint = false

@@ -1,13 +1,16 @@
 import Foundation
 import MonitorCore
+import PostgresTestSupport
 import TestSupport
 import Testing
 
-@Suite("The poll pipeline: counts, new items, retention, partial and failed polls")
+@Suite("The poll pipeline: counts, new items, retention, partial and failed polls, on each state backend")
 struct PollRunnerTests {
-    @Test("counts per group fill in, groups without items show 0, and everything is new on the first poll")
-    func firstPoll() async throws {
-        let harness = try PollHarness()
+    @Test(
+        "counts per group fill in, groups without items show 0, and everything is new on the first poll",
+        arguments: StateBackend.allCases)
+    func firstPoll(backend: StateBackend) async throws {
+        let harness = try await PollHarness.make(backend)
         let transport = StubTransport { request in
             let counts = ["a": "3", "b": "2", "c": "0"]
             return HTTPResponse(
@@ -40,9 +43,11 @@ struct PollRunnerTests {
         #expect(try await harness.store.items(feed: "test").count == 5)
     }
 
-    @Test("a second poll answered 304 everywhere is not_modified and sends the validators back")
-    func notModified() async throws {
-        let harness = try PollHarness()
+    @Test(
+        "a second poll answered 304 everywhere is not_modified and sends the validators back",
+        arguments: StateBackend.allCases)
+    func notModified(backend: StateBackend) async throws {
+        let harness = try await PollHarness.make(backend)
         let transport = StubTransport { request in
             if request.headers["If-None-Match"] == "W/\"v1\"" {
                 return HTTPResponse(status: 304, headers: ["ETag": "W/\"v2\""])
@@ -64,9 +69,11 @@ struct PollRunnerTests {
         #expect(transport.requests.allSatisfy { $0.headers["User-Agent"] == "monitor/\(MonitorVersion.current)" })
     }
 
-    @Test("one failing sub-request makes the poll partial and keeps that group's stored items")
-    func partial() async throws {
-        let harness = try PollHarness()
+    @Test(
+        "one failing sub-request makes the poll partial and keeps that group's stored items",
+        arguments: StateBackend.allCases)
+    func partial(backend: StateBackend) async throws {
+        let harness = try await PollHarness.make(backend)
         let failing = StubTransport { request in
             request.url.hasSuffix("/b") ? HTTPResponse(status: 500) : HTTPResponse(status: 200, body: Array("1".utf8))
         }
@@ -82,9 +89,9 @@ struct PollRunnerTests {
         #expect(try await harness.store.items(feed: "test").map(\.id).sorted() == ["a-0", "b-0", "b-1"])
     }
 
-    @Test("a failed poll leaves the stored items and validators as they were")
-    func failedPoll() async throws {
-        let harness = try PollHarness()
+    @Test("a failed poll leaves the stored items and validators as they were", arguments: StateBackend.allCases)
+    func failedPoll(backend: StateBackend) async throws {
+        let harness = try await PollHarness.make(backend)
         let good = StubTransport { _ in HTTPResponse(status: 200, headers: ["ETag": "\"good\""], body: Array("2".utf8))
         }
         let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(["http://x/a", "http://x/gone"])])
@@ -106,9 +113,11 @@ struct PollRunnerTests {
         #expect(after.record?.lastError == "GET http://x/gone: HTTP 404 Not Found: Not Found")
     }
 
-    @Test("keepNewest adds new items to the stored ones and keeps the newest, counting each once")
-    func keepNewest() async throws {
-        let harness = try PollHarness()
+    @Test(
+        "keepNewest adds new items to the stored ones and keeps the newest, counting each once",
+        arguments: StateBackend.allCases)
+    func keepNewest(backend: StateBackend) async throws {
+        let harness = try await PollHarness.make(backend)
         let feed = PollHarness.feed(
             ScriptedSource.self, options: ["urls": .list(["http://x/a"]), "mode": .string("keep")])
         let three = StubTransport { _ in HTTPResponse(status: 200, body: Array("3".utf8)) }
@@ -123,9 +132,11 @@ struct PollRunnerTests {
         #expect(second.newIDs == ["a-4", "a-3"])
     }
 
-    @Test("an exhausted rate limit fails at once with the reset time, and the feed is not polled before it")
-    func rateLimited() async throws {
-        let harness = try PollHarness()
+    @Test(
+        "an exhausted rate limit fails at once with the reset time, and the feed is not polled before it",
+        arguments: StateBackend.allCases)
+    func rateLimited(backend: StateBackend) async throws {
+        let harness = try await PollHarness.make(backend)
         let reset = Date().addingTimeInterval(1800).timeIntervalSince1970.rounded()
         let transport = StubTransport { _ in
             HTTPResponse(

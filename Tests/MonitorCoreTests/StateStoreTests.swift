@@ -1,9 +1,10 @@
 import Foundation
 import MonitorCore
+import PostgresTestSupport
 import TestSupport
 import Testing
 
-@Suite("The SQLite state")
+@Suite("The state, in SQLite and in PostgreSQL")
 struct StateStoreTests {
     func commit(_ feed: String, items: Int, round: Int) -> PollCommit {
         var record = FeedRecord(name: feed, type: "test")
@@ -24,11 +25,13 @@ struct StateStoreTests {
             values: ["round": "\(round)"])
     }
 
-    @Test("two stores on the same file (as two monitor processes) write concurrently without corrupting it")
-    func twoWriters() async throws {
-        let directory = try TemporaryDirectory()
-        let first = try StateStore(directory: directory.url)
-        let second = try StateStore(directory: directory.url)
+    @Test(
+        "two stores on the same state (as two monitor processes) write concurrently without corrupting it",
+        arguments: StateBackend.allCases)
+    func twoWriters(backend: StateBackend) async throws {
+        let state = try await backend.makeState()
+        let first = try await state.open()
+        let second = try await state.open()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (store, feed) in [(first, "a"), (second, "b"), (first, "c"), (second, "a")] {
                 group.addTask {
@@ -37,7 +40,7 @@ struct StateStoreTests {
             }
             try await group.waitForAll()
         }
-        let reader = try StateStore(directory: directory.url)
+        let reader = try await state.open()
         for feed in ["a", "b", "c"] {
             let snapshot = try await reader.snapshot(feed: feed)
             // Every commit is whole: 40 items all of one round, and the record, validators and values of that round.
@@ -51,10 +54,12 @@ struct StateStoreTests {
         #expect(try await reader.records().map(\.name) == ["a", "b", "c"])
     }
 
-    @Test("control characters are removed from what is stored, and what is stored reads back whole")
-    func controlCharacters() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try StateStore(directory: directory.url)
+    @Test(
+        "control characters are removed from what is stored, and what is stored reads back whole",
+        arguments: StateBackend.allCases)
+    func controlCharacters(backend: StateBackend) async throws {
+        let state = try await backend.makeState()
+        let store = try await state.open()
         var record = FeedRecord(name: "planet", type: "eonet")
         record.status = "ok"
         let item = Item(
@@ -66,7 +71,7 @@ struct StateStoreTests {
                 record: record, items: [item], firstSeen: Date(),
                 groups: [ItemGroup(id: "wild\u{0}fires", title: "Wild\u{0}fires")], validators: [:], values: [:]),
             feed: "planet")
-        let reader = try #require(try StateStore.reading(directory: directory.url))
+        let reader = try #require(try await state.reading())
         let snapshot = try await reader.snapshot(feed: "planet")
         #expect(
             snapshot.items == [
@@ -78,15 +83,27 @@ struct StateStoreTests {
         #expect(snapshot.groups == [ItemGroup(id: "wildfires", title: "Wildfires")])
     }
 
-    @Test("a store opened for reading refuses to write, in words without SQL; a missing state is nil")
-    func readingOnly() async throws {
-        let directory = try TemporaryDirectory()
-        #expect(try StateStore.reading(directory: directory.url) == nil)
-        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent(StateStore.fileName).path))
-        _ = try StateStore(directory: directory.url)
-        let reader = try #require(try StateStore.reading(directory: directory.url))
+    @Test(
+        "a store opened for reading refuses to write, in words without SQL; a missing state is nil and not created",
+        arguments: StateBackend.allCases)
+    func readingOnly(backend: StateBackend) async throws {
+        let state = try await backend.makeState()
+        #expect(try await state.reading() == nil)
+        if let directory = state.directory {
+            #expect(
+                !FileManager.default.fileExists(atPath: directory.url.appendingPathComponent(StateStore.fileName).path))
+        }
+        if let server = state.server, let url = state.url {
+            #expect(
+                try await server.strings(
+                    "SELECT count(*)::text FROM pg_tables WHERE schemaname = 'public'", database: url.database) == ["0"]
+            )
+        }
+        _ = try await state.open()
+        let reader = try #require(try await state.reading())
+        #expect(reader.location == state.location)
         #expect(try await reader.records().isEmpty)
-        await #expect(throws: StateError("\(reader.path) is read-only")) {
+        await #expect(throws: StateError("\(state.location) is read-only")) {
             try await reader.commit(commit("a", items: 1, round: 1), feed: "a")
         }
     }
@@ -102,10 +119,12 @@ struct StateStoreTests {
                 == "/home/u/.local/state/monitor")
     }
 
-    @Test("a feed's record is read alone, the same as in its snapshot; nil for a feed never polled")
-    func recordAlone() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try StateStore(directory: directory.url)
+    @Test(
+        "a feed's record is read alone, the same as in its snapshot; nil for a feed never polled",
+        arguments: StateBackend.allCases)
+    func recordAlone(backend: StateBackend) async throws {
+        let state = try await backend.makeState()
+        let store = try await state.open()
         #expect(try await store.record(feed: "a") == nil)
         try await store.commit(commit("a", items: 3, round: 2), feed: "a")
         let record = try #require(try await store.record(feed: "a"))

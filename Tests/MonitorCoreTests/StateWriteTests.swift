@@ -1,11 +1,14 @@
 import Foundation
 import GRDB
+import PostgresTestSupport
 import TestSupport
 import Testing
 
 @testable import MonitorCore
 
-@Suite("The SQLite state: a commit writes only what changed, reads go through the indexes, v1 files migrate")
+@Suite(
+    "The state (SQLite and PostgreSQL): a commit writes only what changed, reads go through the indexes, v1 files migrate"
+)
 struct StateWriteTests {
     /// Item `number`: dated `number` minutes after the epoch, in group `g(number % 3)`, and every fifth also in `five`.
     static func item(_ number: Int, title: String? = nil) -> Item {
@@ -38,10 +41,12 @@ struct StateWriteTests {
         ItemGroup(id: "g0", title: "Zero"), ItemGroup(id: "g1", title: "One"), ItemGroup(id: "g2", title: "Two"),
     ]
 
-    @Test("rows written: a first poll of 5,000, the same 5,000 again, then 10 new with the oldest 10 dropped")
-    func rowsWritten() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try StateStore(directory: directory.url)
+    @Test(
+        "rows written: a first poll of 5,000, the same 5,000 again, then 10 new with the oldest 10 dropped",
+        arguments: StateBackend.allCases)
+    func rowsWritten(backend: StateBackend) async throws {
+        let state = try await backend.makeState()
+        let store = try await state.open()
 
         // (a) A first poll: every item, every membership, the catalog, the validator, the value and the record.
         let first = try await store.commit(Self.commit(Self.items(1...5000)), feed: "planet")
@@ -78,10 +83,10 @@ struct StateWriteTests {
             try await store.items(feed: "planet", group: "five").map(\.id) == (0..<1000).map { "e\(5010 - 5 * $0)" })
     }
 
-    @Test("a changed item, catalog, validator or value is rewritten alone")
-    func changes() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try StateStore(directory: directory.url)
+    @Test("a changed item, catalog, validator or value is rewritten alone", arguments: StateBackend.allCases)
+    func changes(backend: StateBackend) async throws {
+        let state = try await backend.makeState()
+        let store = try await state.open()
         try await store.commit(Self.commit(Self.items(1...100)), feed: "planet")
 
         var items = Self.items(1...100)
@@ -123,14 +128,16 @@ struct StateWriteTests {
         #expect(snapshot.items == items)
     }
 
-    @Test("the packing keeps separators and escapes; the store removes control characters and reads back the rest")
-    func packing() async throws {
+    @Test(
+        "the packing keeps separators and escapes; the store removes control characters and reads back the rest",
+        arguments: StateBackend.allCases)
+    func packing(backend: StateBackend) async throws {
         // The packed form itself round-trips any text, its own separator and escape bytes included.
         let elements = ["a\u{1F}b", "", "\u{1A}\u{01}", "\u{1A}", "é🙂", "x\u{1A}\u{02}\u{1F}"]
         #expect(StoredItem.unpack(StoredItem.pack(elements)) == elements)
 
-        let directory = try TemporaryDirectory()
-        let store = try StateStore(directory: directory.url)
+        let state = try await backend.makeState()
+        let store = try await state.open()
         let odd = [
             Item(
                 id: "odd", title: "t", date: Date(timeIntervalSince1970: 5),
@@ -153,10 +160,12 @@ struct StateWriteTests {
         #expect(try await store.commit(Self.commit(odd), feed: "planet").itemRows == 0)
     }
 
-    @Test("--limit, --group and --days are answered in the order newest first, ties by id descending")
-    func queries() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try StateStore(directory: directory.url)
+    @Test(
+        "--limit, --group and --days are answered in the order newest first, ties by id descending",
+        arguments: StateBackend.allCases)
+    func queries(backend: StateBackend) async throws {
+        let state = try await backend.makeState()
+        let store = try await state.open()
         let day: Double = 86_400
         func make(_ id: String, _ days: Double, _ groups: [String]) -> Item {
             Item(id: id, title: id, date: Date(timeIntervalSince1970: 100 * day - days * day), groups: groups)
@@ -181,6 +190,32 @@ struct StateWriteTests {
         #expect(try await store.items(feed: "other").isEmpty)
         // Each is one index range, read in order: SQLite needs no sort (no "USE TEMP B-TREE FOR ORDER BY").
         let columns = "id, title, date, groups, url, details"
+        guard let directory = state.directory else {
+            // PostgreSQL: an index scan in the order asked, no Sort node (sequential scans off, as the tables are tiny).
+            let server = try #require(state.server)
+            let database = try #require(state.url).database
+            let plans = try await [
+                "SELECT \(columns) FROM item WHERE feed = 'planet' AND date >= 1 ORDER BY date DESC, id DESC LIMIT 20",
+                """
+                SELECT \(columns.split(separator: ", ").map { "item.\($0)" }.joined(separator: ", "))
+                FROM item_group_member AS member JOIN item ON item.feed = member.feed AND item.id = member.id
+                WHERE member.feed = 'planet' AND member.group_id = 'fires' AND member.date >= 1
+                ORDER BY member.date DESC, member.id DESC LIMIT 20
+                """,
+            ].asyncMap { sql in
+                try await server.strings(
+                    "EXPLAIN (COSTS OFF) " + sql, database: database, setup: ["SET enable_seqscan = off"]
+                ).map { $0.trimmingCharacters(in: .whitespaces) }
+            }
+            for plan in plans { #expect(!plan.contains { $0.contains("Sort") }, "\(plan)") }
+            #expect(plans[0].contains("->  Index Scan using item_by_date on item"), "\(plans[0])")
+            #expect(
+                plans[1].contains {
+                    $0.contains("Index Only Scan using item_group_member_by_date on item_group_member member")
+                },
+                "\(plans[1])")
+            return
+        }
         let plans = try await DatabaseQueue(path: directory.url.appendingPathComponent(StateStore.fileName).path).read {
             db in
             try [

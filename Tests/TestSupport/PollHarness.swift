@@ -7,14 +7,25 @@ public struct PollHarness: Sendable {
     /// The state directory, removed when the harness goes.
     public let directory: TemporaryDirectory
     /// The state.
-    public let store: StateStore
+    public let store: any StateStoring
     /// The settings polls run with.
     public var settings: Settings
+    /// What owns the state, when the harness did not make it.
+    private var owner: (any Sendable)? = nil
 
     /// A harness with an empty state and default settings (no retry delay worth waiting for).
     public init(settings: Settings = Settings()) throws {
         directory = try TemporaryDirectory()
         store = try StateStore(directory: directory.url)
+        self.settings = settings
+    }
+
+    /// A harness polling into `store` (an empty state of the test's choosing, such as one in PostgreSQL), keeping
+    /// `owner` (what removes the state when it goes) for as long as the harness.
+    public init(store: any StateStoring, keeping owner: (any Sendable)?, settings: Settings = Settings()) throws {
+        directory = try TemporaryDirectory()
+        self.store = store
+        self.owner = owner
         self.settings = settings
     }
 

@@ -8,7 +8,7 @@ import MonitorCore
 final class FullScreenDisplay: RunView, @unchecked Sendable {
     private let lock = NSLock()
     private let terminal: TerminalSession
-    private let store: StateStore
+    private let store: any StateStoring
     private var state: BrowserState
     private var sources: [String: any FeedSource]
     private var size: (width: Int, height: Int)
@@ -17,7 +17,7 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
     private let reloadRequests: AsyncStream<String>
 
     /// A view of `feeds` on `terminal`, reading stored items from `store`.
-    init(terminal: TerminalSession, store: StateStore, feeds: [FeedConfig], sources: [String: any FeedSource]) {
+    init(terminal: TerminalSession, store: any StateStoring, feeds: [FeedConfig], sources: [String: any FeedSource]) {
         self.terminal = terminal
         self.store = store
         self.sources = sources

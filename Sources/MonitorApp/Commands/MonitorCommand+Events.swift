@@ -36,7 +36,7 @@ extension MonitorCommand {
         }
 
         func run() async throws {
-            let opened = try stateOptions.openForReading()
+            let opened = try await stateOptions.openForReading()
             guard let store = opened, let record = try await store.record(feed: name) else {
                 let known = try await opened?.feedNames() ?? []
                 let hint =

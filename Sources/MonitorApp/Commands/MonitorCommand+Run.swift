@@ -59,7 +59,7 @@ extension MonitorCommand {
 
         func run() async throws {
             let config = try options.load()
-            let store = try stateOptions.open()
+            let store = try await stateOptions.open()
             guard once else {
                 let fullScreen = format == .text && TerminalSession.isAvailable
                 var logger = Logger(label: "monitor") { StreamLogHandler.standardError(label: $0) }

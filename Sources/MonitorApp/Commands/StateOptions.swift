@@ -1,24 +1,51 @@
 import ArgumentParser
 import Foundation
 import MonitorCore
+import MonitorPostgres
 
-/// The `--state` option of the commands that read or write the stored state.
+/// The `--state` option of the commands that read or write the stored state: a directory holding the SQLite file,
+/// or a PostgreSQL database (`postgres://USER[:PASSWORD]@HOST[:PORT]/DB`); `$MONITOR_STATE` when not given.
 struct StateOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The state directory (default: $XDG_STATE_HOME/monitor, else ~/.local/state/monitor).", valueName: "dir"))
+            "The state: a directory (default: $MONITOR_STATE, else $XDG_STATE_HOME/monitor, else "
+                + "~/.local/state/monitor), or a PostgreSQL database postgres://USER[:PASSWORD]@HOST[:PORT]/DB.",
+            valueName: "dir|url"))
     var state: String?
 
-    /// The directory: `--state`, else the XDG default.
+    /// `--state`, else `$MONITOR_STATE` when set and not empty.
+    var given: String? {
+        if let state { return state }
+        if let variable = ProcessInfo.processInfo.environment["MONITOR_STATE"], !variable.isEmpty { return variable }
+        return nil
+    }
+
+    /// The directory: `--state` or `$MONITOR_STATE`, else the XDG default.
     var directory: URL {
-        if let state { return URL(fileURLWithPath: state) }
+        if let given { return URL(fileURLWithPath: given) }
         return StateStore.defaultDirectory(environment: ProcessInfo.processInfo.environment)
     }
 
-    /// Opens the state, creating it when needed; on failure prints why and exits 1.
-    func open() throws -> StateStore {
+    /// The PostgreSQL database named (its password from `$PGPASSWORD` when the URL has none), nil when the state is a
+    /// directory; a malformed URL prints why and exits 1.
+    private func database() throws -> PostgresURL? {
+        guard let given, PostgresURL.names(given) else { return nil }
         do {
+            var url = try PostgresURL(parsing: given)
+            // As libpq: a URL without a password takes $PGPASSWORD's, which `ps` does not show.
+            if url.password == nil { url.password = ProcessInfo.processInfo.environment["PGPASSWORD"] }
+            return url
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Opens the state, creating it when needed; on failure prints why and exits 1.
+    func open() async throws -> any StateStoring {
+        let database = try database()
+        do {
+            if let database { return try await PostgresStateStore.open(database) }
             return try StateStore(directory: directory)
         } catch {
             throw failure(error)
@@ -27,8 +54,10 @@ struct StateOptions: ParsableArguments {
 
     /// Opens the state for reading only (nothing is created or written), nil when there is none yet; on failure
     /// prints why and exits 1.
-    func openForReading() throws -> StateStore? {
+    func openForReading() async throws -> (any StateStoring)? {
+        let database = try database()
         do {
+            if let database { return try await PostgresStateStore.reading(database) }
             return try StateStore.reading(directory: directory)
         } catch {
             throw failure(error)

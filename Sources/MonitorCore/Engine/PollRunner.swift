@@ -9,7 +9,7 @@ import Logging
 /// outcome with the pure `PollOutcome`, and commits it in one transaction.
 public struct PollRunner: Sendable {
     /// The state.
-    public var store: StateStore
+    public var store: any StateStoring
     /// Where requests go.
     public var transport: any HTTPTransport
     /// The global settings.
@@ -31,7 +31,8 @@ public struct PollRunner: Sendable {
 
     /// A runner; the global limiter allows `settings.concurrency` requests in flight.
     public init(
-        store: StateStore, transport: any HTTPTransport, settings: Settings, clock: PollClock = .system, logger: Logger
+        store: any StateStoring, transport: any HTTPTransport, settings: Settings, clock: PollClock = .system,
+        logger: Logger
     ) {
         self.store = store
         self.transport = transport

@@ -361,7 +361,7 @@ public final class StateStore: Sendable {
 
     /// `item` as it is stored: its title, link, groups and details without control characters, which SQLite's
     /// text would cut at a NUL and a terminal would obey. Its identifier is kept as the source made it.
-    static func storable(_ item: Item) -> Item {
+    package static func storable(_ item: Item) -> Item {
         var item = item
         item.title = TerminalText.sanitized(item.title)
         item.url = item.url.map { TerminalText.sanitized($0) }

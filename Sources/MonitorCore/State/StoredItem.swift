@@ -7,16 +7,16 @@ import Foundation
 /// A packed list is each element followed by U+001F (so `[]` is the empty text and `[""]` is one U+001F); inside
 /// an element U+001A is written as U+001A U+0002 and U+001F as U+001A U+0001. Details are packed as name, value,
 /// name, value…
-struct StoredItem {
+package struct StoredItem {
     /// The item's groups, packed.
-    var groups: String
+    package var groups: String
     /// The item's details, packed.
-    var details: String
+    package var details: String
     /// A 64-bit FNV-1a hash of the title, date, groups, URL and details.
-    var fingerprint: Int64
+    package var fingerprint: Int64
 
     /// The stored form of `item`.
-    init(_ item: Item) {
+    package init(_ item: Item) {
         groups = Self.pack(item.groups)
         details = Self.pack(item.details.flatMap { [$0.name, $0.value] })
         var hash = FNV1a()
@@ -37,7 +37,7 @@ struct StoredItem {
     private static let escape: UInt8 = 0x1A
 
     /// `elements` packed into one text.
-    static func pack(_ elements: [String]) -> String {
+    package static func pack(_ elements: [String]) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(elements.reduce(0) { $0 + $1.utf8.count + 1 })
         for element in elements {
@@ -54,7 +54,7 @@ struct StoredItem {
     }
 
     /// The elements of a packed text; a last element without its separator (a damaged text) is kept.
-    static func unpack(_ packed: String) -> [String] {
+    package static func unpack(_ packed: String) -> [String] {
         var packed = packed
         return packed.withUTF8 { buffer in
             var elements: [String] = []
@@ -80,7 +80,7 @@ struct StoredItem {
     }
 
     /// Details from a packed text of names and values.
-    static func unpackDetails(_ packed: String) -> [Detail] {
+    package static func unpackDetails(_ packed: String) -> [Detail] {
         let elements = unpack(packed)
         return stride(from: 0, to: elements.count - 1, by: 2).map { Detail(elements[$0], elements[$0 + 1]) }
     }

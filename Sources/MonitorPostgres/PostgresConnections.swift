@@ -1,0 +1,87 @@
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// The connections of one store to its database: opened when needed, at most `limit` at once, each lent to one
+/// transaction at a time. A connection that failed is closed rather than lent again.
+actor PostgresConnections {
+    private let configuration: PostgresConnection.Configuration
+    private let logger: Logger
+    private let limit: Int
+    private var idle: [PostgresConnection] = []
+    /// Connections open or being opened.
+    private var count = 0
+    private var nextID = 0
+    /// Transactions waiting for a connection: each is handed one, or nil when it may open one itself.
+    private var waiting: [CheckedContinuation<PostgresConnection?, Never>] = []
+
+    /// Connections made with `configuration`, at most `limit` at once.
+    init(configuration: PostgresConnection.Configuration, limit: Int, logger: Logger) {
+        self.configuration = configuration
+        self.limit = max(1, limit)
+        self.logger = logger
+    }
+
+    deinit {
+        for connection in idle { Self.close(connection) }
+    }
+
+    /// A connection for the caller alone, until it gives it back with ``release(_:broken:)``.
+    func lease() async throws -> PostgresConnection {
+        while let connection = idle.popLast() {
+            if !connection.isClosed { return connection }
+            count -= 1
+        }
+        if count >= limit {
+            // Handed a connection, or the place of one that was closed.
+            let handed = await withCheckedContinuation { waiting.append($0) }
+            if let handed { return handed }
+        } else {
+            count += 1
+        }
+        nextID += 1
+        do {
+            return try await PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: nextID,
+                logger: logger)
+        } catch {
+            giveUpPlace()
+            throw error
+        }
+    }
+
+    /// Gives `connection` back: to the next waiting transaction, else to the idle ones; closed when `broken`.
+    func release(_ connection: PostgresConnection, broken: Bool = false) {
+        if broken || connection.isClosed {
+            Self.close(connection)
+            giveUpPlace()
+        } else if let next = waiting.popFirst() {
+            next.resume(returning: connection)
+        } else {
+            idle.append(connection)
+        }
+    }
+
+    /// Closes `connection`, keeping it until it is closed (a connection must not go before).
+    private static func close(_ connection: PostgresConnection) {
+        let closing: EventLoopFuture<Void> = connection.close()
+        closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+    }
+
+    /// A connection's place is free: a waiting transaction takes it, else there is one connection fewer.
+    private func giveUpPlace() {
+        if let next = waiting.popFirst() {
+            next.resume(returning: nil)
+        } else {
+            count -= 1
+        }
+    }
+}
+
+extension Array {
+    /// Removes and returns the first element, nil when empty.
+    fileprivate mutating func popFirst() -> Element? {
+        isEmpty ? nil : removeFirst()
+    }
+}

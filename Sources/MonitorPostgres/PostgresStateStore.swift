@@ -1,0 +1,277 @@
+import Foundation
+import Logging
+import MonitorCore
+import NIOSSL
+import PostgresNIO
+
+/// The state in a PostgreSQL database: the same tables, guarantees and answers as the SQLite ``StateStore``.
+///
+/// A poll's results are written in one transaction, which first takes the lock of the feed's row, so that two
+/// writers of one feed (two processes) follow each other; a failed or interrupted transaction is rolled back and
+/// changes nothing. Items are written in a few statements whatever their number (arrays unnested by the server),
+/// and read newest first, ties by id descending, through the indexes. The schema is created and migrated by
+/// ``open(_:logger:)``, never by ``reading(_:logger:)``.
+public final class PostgresStateStore: StateStoring {
+    /// The database.
+    public let url: PostgresURL
+    private let connections: PostgresConnections
+    private let readOnly: Bool
+    let logger: Logger
+
+    /// The database's URL without its password.
+    public var location: String { url.description }
+
+    private init(url: PostgresURL, readOnly: Bool, logger: Logger) throws {
+        self.url = url
+        self.readOnly = readOnly
+        self.logger = logger
+        var configuration = PostgresConnection.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
+            tls: .disable)
+        switch url.tls {
+        case .disable:
+            break
+        case .prefer, .require, .verifyFull:
+            var tls = TLSConfiguration.makeClientConfiguration()
+            // As libpq: only verify-full checks the certificate (prefer and require only encrypt).
+            if url.tls != .verifyFull { tls.certificateVerification = .none }
+            let context: NIOSSLContext
+            do {
+                context = try NIOSSLContext(configuration: tls)
+            } catch {
+                throw StateError("cannot connect to \(url): TLS cannot be set up")
+            }
+            configuration.tls = url.tls == .prefer ? .prefer(context) : .require(context)
+        }
+        configuration.options.connectTimeout = .seconds(10)
+        connections = PostgresConnections(configuration: configuration, limit: 8, logger: logger)
+    }
+
+    /// A logger that says nothing: the store's errors are thrown, not logged.
+    public static let silent = Logger(label: "monitor-postgres") { _ in SwiftLogNoOpLogHandler() }
+
+    /// Opens the state in the database at `url`, creating or migrating its tables when needed.
+    public static func open(_ url: PostgresURL, logger: Logger = silent) async throws -> PostgresStateStore {
+        let store = try PostgresStateStore(url: url, readOnly: false, logger: logger)
+        _ = try await store.transaction { connection in
+            try await PostgresSchema.migrate(connection, logger: logger) { _ in Self.newerVersion(url) }
+        }
+        return store
+    }
+
+    /// Opens the state in the database at `url` for reading only, nil when it holds none yet: nothing is created
+    /// or written (a state of an earlier version is brought up to date first, when it may be written). A store
+    /// opened so refuses `commit`.
+    public static func reading(_ url: PostgresURL, logger: Logger = silent) async throws -> PostgresStateStore? {
+        let store = try PostgresStateStore(url: url, readOnly: true, logger: logger)
+        let version = try await store.transaction { connection in
+            try await PostgresSchema.version(connection, logger: logger)
+        }
+        guard let version else { return nil }
+        if version > PostgresSchema.latest { throw newerVersion(url) }
+        if version < PostgresSchema.latest {
+            do {
+                _ = try await open(url, logger: logger)
+            } catch {
+                throw StateError(
+                    "\(url) was written by an earlier version of monitor and must be brought up to date by a command "
+                        + "that may write it (`monitor run --once`), but it cannot be written here")
+            }
+        }
+        return store
+    }
+
+    private static func newerVersion(_ url: PostgresURL) -> StateError {
+        StateError("\(url) was written by another version of monitor and cannot be read by this one")
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in one transaction on a connection of its own (read-only for a store opened for reading):
+    /// committed when it returns, rolled back when it throws. Errors become ``StateError``s about the URL.
+    func transaction<Value: Sendable>(
+        _ body: @Sendable (PostgresConnection) async throws -> Value
+    ) async throws -> Value {
+        let connection: PostgresConnection
+        do {
+            connection = try await connections.lease()
+        } catch {
+            throw PostgresFailure.stateError(error, url: url)
+        }
+        do {
+            try await connection.query(readOnly ? "BEGIN READ ONLY" : "BEGIN", logger: logger)
+            let value = try await body(connection)
+            try await connection.query("COMMIT", logger: logger)
+            await connections.release(connection)
+            return value
+        } catch {
+            var broken = false
+            do {
+                try await connection.query("ROLLBACK", logger: logger)
+            } catch {
+                broken = true
+            }
+            await connections.release(connection, broken: broken)
+            throw PostgresFailure.stateError(error, url: url)
+        }
+    }
+
+    // MARK: - Reading
+
+    private static let recordColumns = """
+        name, type, status, last_poll, last_success, last_new, last_error, failures, not_before, hold_reason, \
+        minimum_interval, rate_limit, item_count
+        """
+
+    private typealias RecordRow = (
+        String, String, String?, Double?, Double?, Double?, String?, Int, Double?, String?, Double?, String?, Int
+    )
+
+    private static func record(_ row: RecordRow) -> FeedRecord {
+        var record = FeedRecord(name: row.0, type: row.1)
+        record.status = row.2
+        record.lastPoll = row.3.map(Date.init(timeIntervalSince1970:))
+        record.lastSuccess = row.4.map(Date.init(timeIntervalSince1970:))
+        record.lastNew = row.5.map(Date.init(timeIntervalSince1970:))
+        record.lastError = row.6
+        record.failures = row.7
+        // A hold or an interval beyond the caps is not believed.
+        record.notBefore = HTTPPolicy.believed(
+            notBefore: row.8.map(Date.init(timeIntervalSince1970:)), lastPoll: record.lastPoll)
+        record.holdReason = record.notBefore == nil ? nil : row.9
+        record.minimumInterval = row.10.map {
+            Duration.milliseconds(Int64(min($0, HTTPPolicy.maximumPollInterval.seconds) * 1000))
+        }
+        record.rateLimit = row.11.flatMap { try? JSONDecoder().decode(RateLimit.self, from: Data($0.utf8)) }
+        record.itemCount = row.12
+        return record
+    }
+
+    private func records(
+        _ connection: PostgresConnection, feed: String?
+    ) async throws -> [FeedRecord] {
+        let query: PostgresQuery =
+            if let feed {
+                "SELECT \(unescaped: Self.recordColumns) FROM feed WHERE name = \(feed)"
+            } else {
+                "SELECT \(unescaped: Self.recordColumns) FROM feed ORDER BY name"
+            }
+        var records: [FeedRecord] = []
+        for try await row in try await connection.query(query, logger: logger).decode(RecordRow.self) {
+            records.append(Self.record(row))
+        }
+        return records
+    }
+
+    private func items(
+        _ connection: PostgresConnection, feed: String, group: String?, since: Date?, limit: Int?
+    ) async throws -> [Item] {
+        // A bound NULL selects everything (`LIMIT NULL` is no limit); the server plans with the values bound.
+        let since = since?.timeIntervalSince1970
+        let query: PostgresQuery =
+            if let group {
+                // Through the membership index, in its order.
+                """
+                SELECT item.id, item.title, item.date, item.groups, item.url, item.details
+                FROM item_group_member AS member JOIN item ON item.feed = member.feed AND item.id = member.id
+                WHERE member.feed = \(feed) AND member.group_id = \(group)
+                    AND (\(since)::float8 IS NULL OR member.date >= \(since))
+                ORDER BY member.date DESC, member.id DESC LIMIT \(limit)
+                """
+            } else {
+                """
+                SELECT id, title, date, groups, url, details FROM item
+                WHERE feed = \(feed) AND (\(since)::float8 IS NULL OR date >= \(since))
+                ORDER BY date DESC, id DESC LIMIT \(limit)
+                """
+            }
+        var items: [Item] = []
+        let rows = try await connection.query(query, logger: logger)
+        for try await (id, title, date, groups, url, details) in rows.decode(
+            (String, String, Double, String, String?, String).self)
+        {
+            items.append(
+                Item(
+                    id: id, title: title, date: Date(timeIntervalSince1970: date), groups: StoredItem.unpack(groups),
+                    url: url, details: StoredItem.unpackDetails(details)))
+        }
+        return items
+    }
+
+    private func groups(_ connection: PostgresConnection, feed: String) async throws -> [ItemGroup] {
+        var groups: [ItemGroup] = []
+        let rows = try await connection.query(
+            "SELECT id, title FROM item_group WHERE feed = \(feed) ORDER BY position", logger: logger)
+        for try await (id, title) in rows.decode((String, String).self) {
+            groups.append(ItemGroup(id: id, title: title))
+        }
+        return groups
+    }
+
+    public func snapshot(feed: String) async throws -> FeedSnapshot {
+        try await transaction { connection in
+            var snapshot = FeedSnapshot(
+                record: try await self.records(connection, feed: feed).first,
+                items: try await self.items(connection, feed: feed, group: nil, since: nil, limit: nil),
+                groups: try await self.groups(connection, feed: feed))
+            let validators = try await connection.query(
+                "SELECT url, credential, etag, last_modified FROM validator WHERE feed = \(feed)", logger: self.logger)
+            for try await (url, credential, etag, lastModified) in validators.decode(
+                (String, String, String?, String?).self)
+            {
+                snapshot.validators[ValidatorKey(url: url, credential: credential)] = Validators(
+                    etag: etag, lastModified: lastModified)
+            }
+            let values = try await connection.query(
+                "SELECT key, value FROM source_value WHERE feed = \(feed)", logger: self.logger)
+            for try await (key, value) in values.decode((String, String).self) {
+                snapshot.values[key] = value
+            }
+            return snapshot
+        }
+    }
+
+    public func record(feed: String) async throws -> FeedRecord? {
+        try await transaction { connection in try await self.records(connection, feed: feed).first }
+    }
+
+    public func records() async throws -> [FeedRecord] {
+        try await transaction { connection in try await self.records(connection, feed: nil) }
+    }
+
+    public func feedNames() async throws -> [String] {
+        try await transaction { connection in
+            var names: [String] = []
+            for try await (name) in try await connection.query(
+                "SELECT name FROM feed ORDER BY name", logger: self.logger
+            )
+            .decode(String.self) {
+                names.append(name)
+            }
+            return names
+        }
+    }
+
+    public func items(of feed: String, group: String?, since: Date?, limit: Int?) async throws -> [Item] {
+        try await transaction { connection in
+            try await self.items(connection, feed: feed, group: group, since: since, limit: limit)
+        }
+    }
+
+    public func groups(feed: String) async throws -> [ItemGroup] {
+        try await transaction { connection in try await self.groups(connection, feed: feed) }
+    }
+
+    // MARK: - Writing
+
+    @discardableResult
+    public func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let rateLimit = try commit.record.rateLimit.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+        return try await transaction { connection in
+            try await PostgresCommit(connection: connection, feed: feed, logger: self.logger).write(
+                commit, rateLimit: rateLimit)
+        }
+    }
+}
