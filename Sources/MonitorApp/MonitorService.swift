@@ -67,8 +67,6 @@ public final class MonitorService: Service, Sendable {
 
     private let options: Options
     private let initial: MonitorConfig
-    /// How many times each feed was asked to poll now (`r`): part of its signature, so asking restarts it.
-    private let nudges = Mutex<[String: Int]>([:])
 
     /// A service that starts with the validated `config`.
     public init(config: MonitorConfig, options: Options) {
@@ -113,10 +111,7 @@ public final class MonitorService: Service, Sendable {
                         if let browser {
                             // The full-screen view ends the service when `q` is pressed.
                             watching.addTask {
-                                await browser.run { feed in
-                                    self.nudges.withLock { $0[feed, default: 0] += 1 }
-                                    await scheduler.apply(self.entries(of: config.value))
-                                }
+                                await browser.run { scheduler.pollNow(feed: $0) }
                             }
                         }
                         try await watching.next()
@@ -215,7 +210,7 @@ public final class MonitorService: Service, Sendable {
         config.feeds.compactMap { feed in
             guard let type = options.sources.first(where: { $0.type == feed.type }) else { return nil }
             let signature =
-                "\(nudges.withLock { $0[feed.name] ?? 0 })|" + feed.type + "|"
+                feed.type + "|"
                 + feed.options.settings.keys.sorted().map { key in
                     "\(key)=\(feed.options[key].map { "\($0)" } ?? "")"
                 }.joined(separator: "|")

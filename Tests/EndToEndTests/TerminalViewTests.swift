@@ -67,6 +67,12 @@ struct TerminalViewTests {
         var eonet: EONET
     }
 
+    private struct Stats: Decodable {
+        var requests: Int
+        var notModified: Int
+        var eonetRequests: Int
+    }
+
     private struct Categories: Decodable {
         struct Category: Decodable {
             var id: String
@@ -127,6 +133,20 @@ struct TerminalViewTests {
 
         let done = try await tmux.waitForScreen("the poll to finish") { $0.contains("> planet  ok ") }
         #expect(done.contains("planet: first sync, 300 items"))
+
+        // `r` polls the feed now, without restarting it: the log line says so, and the stand-in is asked again
+        // (conditionally: every category answers 304).
+        let before = try JSONDecoder().decode(Stats.self, from: try await standIn.get("/_stats"))
+        try tmux.send("r")
+        let polledAgain = try await tmux.waitForScreen("the poll asked with r") {
+            $0.contains("planet: polling now (r)") && $0.contains("> planet  not modified ")
+        }
+        print("after r:\n\(polledAgain)")
+        let later = try JSONDecoder().decode(Stats.self, from: try await standIn.get("/_stats"))
+        // One poll, not two: the catalog and the 13 categories, once each, all answered 304.
+        #expect(later.eonetRequests - before.eonetRequests == 14)
+        #expect((later.requests - before.requests, later.notModified - before.notModified) == (14, 14))
+        #expect(polledAgain.contains("planet (eonet): not modified — 300 items, 0 new, 14 requests (14 not modified)"))
 
         // Enter opens the feed's groups: every category with its count.
         try tmux.send("Enter")

@@ -67,4 +67,77 @@ struct GitHubWireTests {
             #expect(server.requests.last?.header("If-None-Match") == api.exchanges.first?.response.headers["ETag"])
         }
     }
+
+    /// The 64-bit FNV-1a fingerprint versions before SHA-256 stored for a credential.
+    static func legacyFingerprint(_ credential: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "monitor-credential:\(credential)".utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    @Test("validators stored under the old FNV-1a fingerprint: one unconditional request, no item lost, then deleted")
+    func legacyFingerprint() async throws {
+        let token = "ghp_wire"
+        let api = GitHubFixtures.API(token: token)
+        api.setEvents(
+            GitHubFixtures.pushes(30, repo: "a/b", firstID: 7000, newest: Date(timeIntervalSince1970: 1_795_323_600)),
+            of: "repos/a/b")
+        try await withTestHTTPServer({ TestResponse(api.serve(HTTPRequest($0))) }) { server in
+            let harness = try PollHarness()
+            let feed = PollHarness.feed(
+                GitHubSource.self, name: "ab",
+                options: [
+                    "repo": .string("a/b"), "api": .string(server.baseURL), "keep": .integer(150),
+                    "token": .string(token),
+                ])
+            let transport = SessionTransport()
+            let first = await harness.poll(GitHubSource.self, feed: feed, transport: transport).report
+            #expect((first.status, first.requests, first.items, first.new) == (.ok, 1, 30, 30))
+            let url = "\(server.baseURL)/repos/a/b/events?per_page=100"
+            let current = ValidatorKey(
+                url: url, credential: "baf9dad058bd3c949cde5a5d39673dc90383d653ee400dff8a71cdab92899430")
+            let stored = try await harness.store.snapshot(feed: "ab")
+            let validators = try #require(stored.validators[current])
+            let etag = try #require(validators.etag)
+            #expect(stored.validators.count == 1)
+
+            // The state as an earlier version left it: the same validators under the FNV-1a fingerprint.
+            let legacy = ValidatorKey(url: url, credential: Self.legacyFingerprint(token))
+            #expect(legacy.credential == "984ae34fbdebbb06")
+            try await harness.store.commit(
+                PollCommit(
+                    record: try #require(stored.record), items: nil, firstSeen: Date(), groups: nil,
+                    validators: [current: Validators(etag: nil, lastModified: nil), legacy: validators],
+                    values: [:]),
+                feed: "ab")
+            #expect(
+                try await harness.store.snapshot(feed: "ab").validators.keys.map(\.credential) == [legacy.credential])
+
+            // The old key is not used: the request is unconditional, answered whole, and no item is lost or new.
+            let second = await harness.poll(GitHubSource.self, feed: feed, transport: transport).report
+            #expect(
+                (second.status, second.requests, second.notModified, second.items, second.new) == (.ok, 1, 0, 30, 0))
+            #expect(server.requests.count == 2)
+            #expect(server.requests.last?.header("If-None-Match") == nil)
+            let after = try await harness.store.snapshot(feed: "ab")
+            #expect(after.items.count == 30)
+            #expect(after.items.map(\.id) == stored.items.map(\.id))
+            // The old row is gone; the validators are under the SHA-256 fingerprint again.
+            #expect(after.validators == [current: validators])
+            for name in try FileManager.default.contentsOfDirectory(atPath: harness.directory.url.path)
+            where name.hasPrefix("state.sqlite") {
+                let bytes = try Data(contentsOf: harness.directory.url.appendingPathComponent(name))
+                #expect(bytes.range(of: Data(token.utf8)) == nil, "the token is in \(name)")
+            }
+
+            // And the next poll is conditional again.
+            let third = await harness.poll(GitHubSource.self, feed: feed, transport: transport).report
+            #expect((third.status, third.requests, third.notModified) == (.notModified, 1, 1))
+            #expect(server.requests.last?.header("If-None-Match") == etag)
+        }
+    }
 }

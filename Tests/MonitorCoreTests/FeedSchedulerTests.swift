@@ -209,6 +209,108 @@ struct FeedSchedulerTests {
         await fixture.finish()
         #expect(fixture.scheduler.feeds == [])
     }
+
+    @Test("pollNow wakes a feed waiting for its 1 h interval: exactly one more poll, its interval restarts from it")
+    func pollNow() async throws {
+        let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array("1".utf8)) }
+        let fixture = try SchedulerFixture(transport: transport)
+        await fixture.scheduler.apply([fixture.entry("a", url: "http://x/a", interval: .seconds(3600))])
+        try await fixture.waitForScheduled("a", count: 2)
+        try await fixture.clock.waitForSleepers(1)
+        #expect(fixture.scheduled("a") == [0, 3600])
+        // Ten minutes into the wait, "poll now".
+        fixture.clock.advance(by: .seconds(600))
+        #expect(fixture.scheduler.pollNow(feed: "a") == .polling)
+        try await fixture.waitForScheduled("a", count: 3)
+        try await fixture.clock.waitForSleepers(1)
+        // One poll at 600, the next an hour after it; the feed was not restarted (no second first poll).
+        #expect(transport.requests.count == 2)
+        #expect(fixture.scheduled("a") == [0, 3600, 4200])
+        #expect(fixture.statuses("a") == [.ok, .ok])
+        #expect(fixture.clock.nextDeadline == Date(timeIntervalSince1970: 1_800_004_200))
+        // And on from there, once an hour.
+        try await fixture.run(steps: 1)
+        try await fixture.waitForScheduled("a", count: 4)
+        #expect(transport.requests.count == 3)
+        #expect(fixture.scheduled("a") == [0, 3600, 4200, 7800])
+        #expect(fixture.scheduler.pollNow(feed: "b") == .notScheduled)
+        await fixture.finish()
+    }
+
+    @Test("pollNow does not poll a feed the server holds back (Retry-After, X-Poll-Interval), and says until when")
+    func pollNowHeld() async throws {
+        let calls = Mutex(0)
+        let transport = StubTransport { _ in
+            let call = calls.withLock {
+                $0 += 1; return $0
+            }
+            if call == 1 { return HTTPResponse(status: 503, headers: ["Retry-After": "900"]) }
+            return HTTPResponse(status: 200, headers: ["X-Poll-Interval": "1800"], body: Array("1".utf8))
+        }
+        let fixture = try SchedulerFixture(transport: transport)
+        let start = fixture.clock.now
+        await fixture.scheduler.apply([
+            fixture.entry("a", url: "http://x/a", interval: .seconds(3600), source: PollIntervalSource.self)
+        ])
+        try await fixture.waitForScheduled("a", count: 2)
+        try await fixture.clock.waitForSleepers(1)
+        #expect(fixture.statuses("a") == [.failed])
+        // Retry-After 900: held until then, in the words the state keeps.
+        #expect(
+            fixture.scheduler.pollNow(feed: "a")
+                == .held(until: start.addingTimeInterval(900), reason: "HTTP 503 asked to retry later"))
+        fixture.clock.advance(by: .seconds(899))
+        #expect(
+            fixture.scheduler.pollNow(feed: "a")
+                == .held(until: start.addingTimeInterval(900), reason: "HTTP 503 asked to retry later"))
+        #expect(transport.requests.count == 1)
+        #expect(fixture.clock.sleepers == 1)
+        // Once the hold is over, it polls; the answer's X-Poll-Interval of 30 min holds it back from then.
+        fixture.clock.advance(by: .seconds(1))
+        #expect(fixture.scheduler.pollNow(feed: "a") == .polling)
+        try await fixture.waitForScheduled("a", count: 3)
+        try await fixture.clock.waitForSleepers(1)
+        #expect(transport.requests.count == 2)
+        #expect(fixture.statuses("a") == [.failed, .ok])
+        #expect(fixture.scheduled("a") == [0, 3600, 4500])
+        fixture.clock.advance(by: .seconds(1799))
+        #expect(
+            fixture.scheduler.pollNow(feed: "a")
+                == .held(until: start.addingTimeInterval(2700), reason: "the server's minimum interval of 30m"))
+        #expect(transport.requests.count == 2)
+        fixture.clock.advance(by: .seconds(1))
+        #expect(fixture.scheduler.pollNow(feed: "a") == .polling)
+        try await fixture.waitForScheduled("a", count: 4)
+        try await fixture.clock.waitForSleepers(1)
+        #expect(transport.requests.count == 3)
+        #expect(fixture.scheduled("a") == [0, 3600, 4500, 6300])
+        await fixture.finish()
+    }
+
+    @Test("pollNow while a poll runs does not double it: one request, the next poll an interval later")
+    func pollNowWhilePolling() async throws {
+        let gate = Watched<CheckedContinuation<Void, Never>?>(nil)
+        let transport = StubTransport { _ in
+            await withCheckedContinuation { continuation in gate.update { $0 = continuation } }
+            return HTTPResponse(status: 200, body: Array("1".utf8))
+        }
+        let fixture = try SchedulerFixture(transport: transport)
+        await fixture.scheduler.apply([fixture.entry("a", url: "http://x/a", interval: .seconds(3600))])
+        // The first poll waits at the server.
+        try await gate.wait { $0 != nil }
+        #expect(fixture.scheduler.pollNow(feed: "a") == .alreadyPolling)
+        #expect(fixture.scheduler.pollNow(feed: "a") == .alreadyPolling)
+        gate.update {
+            $0?.resume(); $0 = nil
+        }
+        try await fixture.waitForScheduled("a", count: 2)
+        try await fixture.clock.waitForSleepers(1)
+        #expect(transport.requests.count == 1)
+        #expect(fixture.scheduled("a") == [0, 3600])
+        #expect(fixture.statuses("a") == [.ok])
+        #expect(fixture.clock.nextDeadline == Date(timeIntervalSince1970: 1_800_003_600))
+        await fixture.finish()
+    }
 }
 
 /// The scripted source with a policy that reads `X-Poll-Interval`, as GitHub's does.

@@ -44,6 +44,22 @@ struct PollRunnerTests {
     }
 
     @Test(
+        "an item id with control characters is stored cleaned, and is not new again on the next poll",
+        arguments: StateBackend.allCases)
+    func controlCharactersInIDs(backend: StateBackend) async throws {
+        let harness = try await PollHarness.make(backend)
+        // The scripted source names its items after the URL's last part: here "\u{1B}[2Jalerts-0" and "-1".
+        let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array("2".utf8)) }
+        let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(["http://x/\u{1B}[2Jalerts"])])
+        let first = await harness.poll(ScriptedSource.self, feed: feed, transport: transport).report
+        #expect((first.status, first.items, first.new) == (.ok, 2, 2))
+        #expect(try await harness.store.items(feed: "test").map(\.id).sorted() == ["alerts-0", "alerts-1"])
+        let second = await harness.poll(ScriptedSource.self, feed: feed, transport: transport).report
+        #expect((second.status, second.items, second.new) == (.ok, 2, 0))
+        #expect(try await harness.store.items(feed: "test").map(\.id).sorted() == ["alerts-0", "alerts-1"])
+    }
+
+    @Test(
         "a second poll answered 304 everywhere is not_modified and sends the validators back",
         arguments: StateBackend.allCases)
     func notModified(backend: StateBackend) async throws {

@@ -20,14 +20,44 @@ struct RateBudgetsTests {
         let key = RateBudgets.Key(
             url: "HTTPS://API.GitHub.com/repos/a/b/events?x=1", credential: "ghp_x", resource: "core")
         #expect(key.origin == "https://api.github.com:443")
+        // SHA-256 of "monitor-credential:ghp_x", whole (`printf 'monitor-credential:ghp_x' | sha256sum`).
+        #expect(key.credential == "8e0698f9973a22d0c500125ac075ce62afd8717adf3d9252d10267a6584d35ab")
         #expect(key.credential == ValidatorKey.fingerprint("ghp_x"))
         #expect(!key.credential.contains("ghp_x"))
+        #expect(ValidatorKey(url: "https://api.github.com/x", credentialValue: "ghp_x").credential == key.credential)
         #expect(
             key == RateBudgets.Key(url: "https://api.github.com:443/users/u", credential: "ghp_x", resource: "core"))
         #expect(key != RateBudgets.Key(url: "https://api.github.com/x", credential: "ghp_y", resource: "core"))
         #expect(key != RateBudgets.Key(url: "https://api.github.com/x", credential: "ghp_x", resource: "search"))
         #expect(key != RateBudgets.Key(url: "http://api.github.com/x", credential: "ghp_x", resource: "core"))
         #expect(RateBudgets.Key(url: "http://h/x", credential: nil, resource: "core").credential == "")
+    }
+
+    @Test("two different tokens never share a budget key, nor a validator key; no key contains its token")
+    func distinctTokens() {
+        // Tokens a character apart, of every length up to 70, and 2,000 random ones.
+        var tokens = Set<String>()
+        for length in 1...70 {
+            let base = String(repeating: "a", count: length)
+            tokens.insert(base)
+            tokens.insert(String(base.dropLast()) + "b")
+            tokens.insert("ghp_" + base)
+        }
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+        while tokens.count < 2_210 {
+            tokens.insert("ghp_" + String((0..<36).map { _ in alphabet.randomElement(using: &generator)! }))
+        }
+        #expect(tokens.count == 2_210)
+        let keys = tokens.map { RateBudgets.Key(url: "https://api.github.com/x", credential: $0, resource: "core") }
+        #expect(Set(keys).count == tokens.count)
+        #expect(Set(tokens.map { ValidatorKey(url: "https://api.github.com/x", credentialValue: $0) }).count == 2_210)
+        for (token, key) in zip(tokens, keys) {
+            #expect(key.credential.utf8.count == 64)
+            #expect(key.credential.allSatisfy { "0123456789abcdef".contains($0) })
+            // (A token of one or two letters may well be in 64 hexadecimal digits: the ghp_ ones cannot.)
+            if token.hasPrefix("ghp_") { #expect(!key.credential.contains(token)) }
+        }
     }
 
     @Test("requests in flight count against what is left; one that may not fit waits for their answers")

@@ -83,6 +83,49 @@ struct StateStoreTests {
         #expect(snapshot.groups == [ItemGroup(id: "wildfires", title: "Wildfires")])
     }
 
+    @Test("an item id is stored and listed without control characters; ids differing only by them are one item")
+    func controlCharactersInIDs() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try StateStore(directory: directory.url)
+        var record = FeedRecord(name: "planet", type: "eonet")
+        record.status = "ok"
+        let date = Date(timeIntervalSince1970: 1)
+        let items = [
+            Item(id: "EONET_\u{1B}[2J9", title: "first", date: date, groups: ["fires"]),
+            Item(id: "EONET_9\u{7}", title: "second", date: date, groups: ["fires"]),
+            Item(id: "EONET_10", title: "third", date: date, groups: ["fires"]),
+        ]
+        let statistics = try await store.commit(
+            PollCommit(
+                record: record, items: items, firstSeen: date, groups: [ItemGroup(id: "fires", title: "Fires")],
+                validators: [:], values: [:]),
+            feed: "planet")
+        // One row for the two spellings of EONET_9 (inserted, then updated with the later one's title), one for
+        // EONET_10.
+        #expect((statistics.itemsInserted, statistics.itemsUpdated) == (2, 1))
+        let cleaned = [
+            Item(id: "EONET_10", title: "third", date: date, groups: ["fires"]),
+            Item(id: "EONET_9", title: "second", date: date, groups: ["fires"]),
+        ]
+        let reader = try #require(try StateStore.reading(directory: directory.url))
+        #expect(try await reader.snapshot(feed: "planet").items.sorted { $0.id < $1.id } == cleaned)
+        #expect(try await reader.items(feed: "planet").sorted { $0.id < $1.id } == cleaned)
+        #expect(try await reader.items(feed: "planet", group: "fires").sorted { $0.id < $1.id } == cleaned)
+
+        // The same items again, the id spelled with other control characters: nothing is written.
+        let again = try await store.commit(
+            PollCommit(
+                record: record,
+                items: [
+                    Item(id: "\u{0}EONET_9\u{9B}1m", title: "second", date: date, groups: ["fires"]),
+                    Item(id: "EONET_10", title: "third", date: date, groups: ["fires"]),
+                ],
+                firstSeen: date, groups: nil, validators: [:], values: [:]),
+            feed: "planet")
+        #expect((again.itemsInserted, again.itemsUpdated, again.itemsDeleted) == (0, 0, 0))
+        #expect(try await reader.items(feed: "planet").sorted { $0.id < $1.id } == cleaned)
+    }
+
     @Test(
         "a store opened for reading refuses to write, in words without SQL; a missing state is nil and not created",
         arguments: StateBackend.allCases)

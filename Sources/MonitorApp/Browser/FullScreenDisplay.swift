@@ -55,8 +55,9 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
         terminal.restore()
     }
 
-    /// Handles the keys until `q` (or Ctrl-C) or the end of input; `pollNow` asks for a feed to be polled now.
-    func run(pollNow: @escaping @Sendable (String) async -> Void) async {
+    /// Handles the keys until `q` (or Ctrl-C) or the end of input; `pollNow` asks for a feed to be polled now and
+    /// says what came of it, which the log line shows.
+    func run(pollNow: @escaping @Sendable (String) async -> FeedScheduler.PollNow) async {
         let inputs = terminal.inputs()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -86,16 +87,37 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
                         case .load(let feed):
                             await load(feed)
                         case .poll(let feed):
+                            let answer = await pollNow(feed)
                             lock.withLock {
-                                state.log.append("\(LiveView.time(Date(), in: .current)) \(feed): polling now (r)")
+                                let now = Date()
+                                state.log.append(
+                                    "\(LiveView.time(now, in: .current)) \(feed): "
+                                        + Self.words(answer, now: now, timeZone: .current))
                                 draw(force: true)
                             }
-                            await pollNow(feed)
                         }
                     }
                 }
             }
             reloads.finish()
+        }
+    }
+
+    /// What `r` did at `now`, for the log line: `polling now (r)`, or why not (`held back until 12:03:00 (rate
+    /// limit exhausted)`; the date too when the hold ends a day or more later).
+    static func words(_ answer: FeedScheduler.PollNow, now: Date, timeZone: TimeZone) -> String {
+        switch answer {
+        case .polling:
+            return "polling now (r)"
+        case .alreadyPolling:
+            return "already polling (r)"
+        case .held(let until, let reason):
+            let time =
+                until.timeIntervalSince(now) < 86_400
+                ? LiveView.time(until, in: timeZone) : LiveView.dateTime(until, in: timeZone)
+            return "held back until \(time) (\(reason))"
+        case .notScheduled:
+            return "not scheduled (r)"
         }
     }
 

@@ -160,6 +160,10 @@ public struct PollTally: Sendable {
     }
 
     private mutating func add(_ item: Item, replacing: Bool) {
+        var item = item
+        // The id as the state stores it (`StateStore.storable`): spelled with control characters, it is the same
+        // item, and not new again on the next poll.
+        if item.id.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) { item.id = TerminalText.sanitized(item.id) }
         if let old = items[item.id] {
             guard replacing else { return }
             count(old, -1)

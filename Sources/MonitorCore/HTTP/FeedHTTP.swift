@@ -71,6 +71,11 @@ public final class FeedHTTP: Sendable {
         self.logger = logger
         self.metrics = metrics
         var initial = State(validators: validators)
+        // Validators under an earlier version's fingerprint of a credential can never be used: forgotten, so that
+        // the poll's results delete them from the state.
+        for key in validators.keys where !key.isCurrent {
+            initial.updated[key] = Validators(etag: nil, lastModified: nil)
+        }
         if var rateLimit {
             rateLimit.reset = rateLimit.reset.map { HTTPPolicy.capped($0, now: clock.now()) }
             initial.rateLimits[rateLimit.resource ?? Self.defaultResource] = rateLimit

@@ -35,18 +35,19 @@ public struct ValidatorKey: Sendable, Hashable {
         self.init(url: url, credential: credentialValue.map(Self.fingerprint) ?? "")
     }
 
-    /// A one-way fingerprint of a credential (64-bit FNV-1a, hex), so that validators can be told apart by
-    /// credential without storing it.
+    /// A one-way fingerprint of a credential, so that validators and rate budgets can be told apart by
+    /// credential without storing it: the SHA-256 of `monitor-credential:` and the credential, all 256 bits in
+    /// lower-case hexadecimal (64 characters), "" for an empty credential. The prefix keeps it from matching a
+    /// plain SHA-256 of the token computed elsewhere.
     public static func fingerprint(_ credential: String) -> String {
         guard !credential.isEmpty else { return "" }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "monitor-credential:\(credential)".utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return HMACSHA256.hexadecimal(SHA256.hash(Array("monitor-credential:\(credential)".utf8)))
     }
+
+    /// Whether `credential` is a fingerprint this version makes ("" or 64 hexadecimal characters). Earlier
+    /// versions stored a 16-character FNV-1a fingerprint: a validator stored under one is never matched again
+    /// (the feed's next request is unconditional) and is deleted by the next poll that stores its validators.
+    var isCurrent: Bool { credential.isEmpty || credential.utf8.count == 2 * SHA256.digestCount }
 }
 
 /// What a server said of its rate limit in its last answer.

@@ -5,7 +5,8 @@ import Synchronization
 /// Polls feeds on their schedules while `run()` runs: each at its interval with jitter, never two polls of a
 /// feed at once, never before the server allows, backing off while it fails. Each feed is a child task of
 /// `run()`. The set of feeds can be replaced while it runs: added feeds start, removed ones stop, changed
-/// ones restart; the others go on.
+/// ones restart; the others go on. A feed can be asked to poll at once (``pollNow(feed:)``) unless the server
+/// holds it back.
 public final class FeedScheduler: Sendable {
     /// A feed as scheduled: its configuration and the source that polls it.
     public struct Entry: Sendable {
@@ -24,11 +25,25 @@ public final class FeedScheduler: Sendable {
         }
     }
 
+    /// What ``pollNow(feed:)`` did.
+    public enum PollNow: Sendable, Hashable {
+        /// The feed's wait was cut short: it polls at once, and its interval starts again from that poll.
+        case polling
+        /// The feed is being polled already (or is starting, its first poll to come): no other poll is asked for.
+        case alreadyPolling
+        /// The server holds the feed back until `until` (`Retry-After`, a rate limit, its minimum interval):
+        /// nothing is asked; `reason` says why, in a few words.
+        case held(until: Date, reason: String)
+        /// No feed of that name is scheduled.
+        case notScheduled
+    }
+
     /// A feed running as a child task of `run()`: finishing `stop` ends it, and `ended` finishes when it has.
     private struct Running {
         var signature: String
         var stop: AsyncStream<Void>.Continuation
         var ended: AsyncStream<Void>
+        var control: Control
     }
 
     /// What `run()` is asked to start.
@@ -37,7 +52,87 @@ public final class FeedScheduler: Sendable {
         var runner: PollRunner
         var stop: AsyncStream<Void>
         var ended: AsyncStream<Void>.Continuation
+        var control: Control
     }
+
+    /// Where a feed's loop is, and the "poll now" that cuts its wait short; shared by the loop and `pollNow`.
+    private final class Control: Sendable {
+        private struct State {
+            /// Whether a poll runs (from its start to its report), or the feed starts (its hold not known yet).
+            var polling = true
+            /// Until when, and why, the server holds the feed back.
+            var hold: FeedHTTP.Hold?
+            /// A "poll now" the loop has not taken yet.
+            var pending = false
+            /// The loop's wait for a "poll now", while it waits.
+            var waiter: CheckedContinuation<Void, Never>?
+        }
+
+        private let state = Mutex(State())
+
+        /// The loop waits for its next poll, held back by the server until `hold`, if at all.
+        func waiting(hold: FeedHTTP.Hold?) {
+            state.withLock {
+                $0.polling = false
+                $0.hold = hold
+            }
+        }
+
+        /// The loop starts a poll: a "poll now" asked before is answered by this one.
+        func polling() {
+            state.withLock {
+                $0.polling = true
+                $0.pending = false
+            }
+        }
+
+        /// Wakes the loop's wait unless a poll runs or the server holds the feed back at `now`.
+        func pollNow(now: Date) -> PollNow {
+            let (answer, waiter) = state.withLock { state -> (PollNow, CheckedContinuation<Void, Never>?) in
+                if state.polling { return (.alreadyPolling, nil) }
+                if let hold = state.hold, hold.until > now {
+                    return (.held(until: hold.until, reason: hold.reason), nil)
+                }
+                state.pending = true
+                defer { state.waiter = nil }
+                return (.polling, state.waiter)
+            }
+            waiter?.resume()
+            return answer
+        }
+
+        /// Sleeps `duration` on `clock`, or less when a "poll now" comes first. Throws when cancelled.
+        func sleep(_ duration: Duration, on clock: PollClock) async throws {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await clock.sleep(duration) }
+                group.addTask { await self.asked() }
+                defer { group.cancelAll() }
+                try await group.next()
+            }
+        }
+
+        /// Returns when a "poll now" is asked for (at once if one was), or when cancelled.
+        private func asked() async {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let now = state.withLock { state -> Bool in
+                        if state.pending || Task.isCancelled { return true }
+                        state.waiter = continuation
+                        return false
+                    }
+                    if now { continuation.resume() }
+                }
+            } onCancel: {
+                let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }
+                waiter?.resume()
+            }
+        }
+    }
+
+    private typealias Hold = FeedHTTP.Hold
 
     private let current: Mutex<PollRunner>
     private let events: AsyncStream<PollEvent>.Continuation
@@ -75,7 +170,8 @@ public final class FeedScheduler: Sendable {
                     await withTaskGroup(of: Void.self) { feed in
                         feed.addTask {
                             await Self.loop(
-                                start.entry, runner: start.runner, events: self.events, stagger: self.stagger)
+                                start.entry, runner: start.runner, events: self.events, stagger: self.stagger,
+                                control: start.control)
                         }
                         // Until the feed is stopped (or `run` cancelled); then its loop is cancelled.
                         for await _ in start.stop {}
@@ -114,6 +210,14 @@ public final class FeedScheduler: Sendable {
         return (starting, stopping, restarting)
     }
 
+    /// Asks `feed` to poll now rather than at the end of its wait, without restarting it: its interval then
+    /// starts again from that poll. A server's hold (`Retry-After`, an exhausted rate limit, its minimum poll
+    /// interval) is still obeyed, and a poll already running is not doubled: the answer says which happened.
+    public func pollNow(feed: String) -> PollNow {
+        guard let control = running.withLock({ $0[feed]?.control }) else { return .notScheduled }
+        return control.pollNow(now: runner.clock.now())
+    }
+
     /// Stops every feed and waits for their polls to end (an in-flight poll is cancelled; nothing of it is stored).
     public func stopAll() async {
         // Cancelled while waiting for a change in progress: the feeds are stopped all the same.
@@ -137,16 +241,20 @@ public final class FeedScheduler: Sendable {
     private func start(_ entry: Entry) {
         let (stop, stopping) = AsyncStream<Void>.makeStream()
         let (ended, ending) = AsyncStream<Void>.makeStream()
+        let control = Control()
         // After `shutdown()` nothing starts.
-        if case .terminated = starts.continuation.yield(Start(entry: entry, runner: runner, stop: stop, ended: ending))
-        {
+        let start = Start(entry: entry, runner: runner, stop: stop, ended: ending, control: control)
+        if case .terminated = starts.continuation.yield(start) {
             return
         }
-        running.withLock { $0[entry.feed.name] = Running(signature: entry.signature, stop: stopping, ended: ended) }
+        running.withLock {
+            $0[entry.feed.name] = Running(signature: entry.signature, stop: stopping, ended: ended, control: control)
+        }
     }
 
     private static func loop(
-        _ entry: Entry, runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, stagger: Duration
+        _ entry: Entry, runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, stagger: Duration,
+        control: Control
     ) async {
         let clock = runner.clock
         let feed = entry.feed
@@ -155,16 +263,19 @@ public final class FeedScheduler: Sendable {
         var failures = record?.failures ?? 0
         var due = clock.now().addingTimeInterval(stagger.seconds * clock.random())
         if let notBefore = record?.notBefore, notBefore > due { due = notBefore }
+        var hold = record?.notBefore.map { Hold(until: $0, reason: record?.holdReason ?? Self.serverHold) }
         var skipped = 0
         while !Task.isCancelled {
+            control.waiting(hold: hold)
             events.yield(.scheduled(feed: feed.name, next: due, skipped: skipped))
             do {
                 let wait = due.timeIntervalSince(clock.now())
-                if wait > 0 { try await clock.sleep(.milliseconds(Int64((wait * 1000).rounded(.up)))) }
+                if wait > 0 { try await control.sleep(.milliseconds(Int64((wait * 1000).rounded(.up))), on: clock) }
             } catch {
                 return
             }
             guard !Task.isCancelled else { return }
+            control.polling()
             events.yield(.polling(feed: feed.name))
             let started = clock.now()
             let report = await runner.poll(feed, source: entry.source, events: events)
@@ -176,10 +287,33 @@ public final class FeedScheduler: Sendable {
                 notBefore: report.notBefore, random: clock.random())
             due = plan.due
             skipped = plan.skipped
+            hold = await Self.hold(after: report, started: started, feed: feed.name, store: runner.store)
             if plan.skipped > 0 {
                 runner.logger.info(
                     "poll overran its interval", metadata: ["feed": "\(feed.name)", "skipped": "\(plan.skipped)"])
             }
         }
+    }
+
+    /// Why a feed is held back when the state does not say.
+    private static let serverHold = "the server asked to wait"
+
+    /// Until when the server holds a feed back after a poll that started at `started`: the hold it asked for
+    /// (its reason as stored), or its minimum interval since that poll, whichever ends later.
+    private static func hold(
+        after report: PollReport, started: Date, feed: String, store: any StateStoring
+    ) async -> Hold? {
+        var hold: Hold?
+        if let notBefore = report.notBefore {
+            let reason = (try? await store.record(feed: feed))?.holdReason
+            hold = Hold(until: notBefore, reason: reason ?? serverHold)
+        }
+        if let minimum = report.minimumInterval {
+            let until = started.addingTimeInterval(minimum.seconds)
+            if until > hold?.until ?? .distantPast {
+                hold = Hold(until: until, reason: "the server's minimum interval of \(DurationFormat.string(minimum))")
+            }
+        }
+        return hold
     }
 }

@@ -363,6 +363,7 @@ public final class StateStore: Sendable {
     /// text would cut at a NUL and a terminal would obey. Its identifier is kept as the source made it.
     package static func storable(_ item: Item) -> Item {
         var item = item
+        item.id = TerminalText.sanitized(item.id)
         item.title = TerminalText.sanitized(item.title)
         item.url = item.url.map { TerminalText.sanitized($0) }
         item.groups = item.groups.map { TerminalText.sanitized($0) }
