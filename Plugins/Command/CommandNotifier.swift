@@ -22,6 +22,16 @@ public struct CommandNotifier: Notifier {
 
     public static let options: [any OptionDeclaration] = [command, timeout, env]
 
+    /// The command names at least the program.
+    public static func check(_ options: FeedOptions) -> [Diagnostic] {
+        guard let command = options[Self.command], command.isEmpty else { return [] }
+        return [
+            .error(
+                "'command' must name the program to run and its arguments, like [./notify.sh, --verbose]",
+                at: options.location(of: Self.command.name))
+        ]
+    }
+
     private let name: String
     private let run: CommandRun
 

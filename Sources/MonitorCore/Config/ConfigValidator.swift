@@ -186,17 +186,15 @@ public struct ConfigValidator: Sendable {
                 _ = options(common, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
                 continue
             }
-            let before = diagnostics.count
             let specs = Self.specs(of: type)
             let options = options(entries, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
+            // A notifier's own checks look at the options that are valid, whatever else is wrong.
+            diagnostics += type.check(options)
             checkWords(
                 in: entries, key: NotifierConfig.feeds.name, known: feeds, what: "feed", diagnostics: &diagnostics)
             checkWords(
                 in: entries, key: NotifierConfig.on.name, known: FeedNotification.Event.allCases.map(\.rawValue),
                 what: "event", diagnostics: &diagnostics)
-            if diagnostics.count == before {
-                diagnostics += type.check(options)
-            }
             guard let notifierName = options.string("name") else { continue }
             if let first = firstUse[notifierName] {
                 let message = "duplicate notifier name '\(notifierName)' (first used on line \(first.line))"
