@@ -66,13 +66,14 @@ struct CommandNotifierTests {
         #expect(try directory.read("got") == body + "\n" + body + "\n")
     }
 
+    /// The timeout leaves the shell time to start its child on a loaded machine.
     @Test("a program past its timeout is ended with its whole process group, and retried")
     func timeout() async throws {
         let directory = try TemporaryDirectory()
         let dir = directory.url.path
         let notifier = command(
-            ["sh", "-c", "sleep 1000 & echo $! > \(dir)/child; wait"], timeout: .seconds(1))
-        await #expect(throws: DeliveryError.retry("'sh' was still running after the timeout (1s): ended")) {
+            ["sh", "-c", "sleep 1000 & echo $! > \(dir)/child; wait"], timeout: .seconds(5))
+        await #expect(throws: DeliveryError.retry("'sh' was still running after the timeout (5s): ended")) {
             try await notifier.deliver(Fixtures.notification())
         }
         let child = try #require(Int32(try directory.read("child").trimmingCharacters(in: .whitespacesAndNewlines)))
