@@ -93,7 +93,7 @@ struct WebhookWireTests {
                     observer: { heard.yield($0) })
                 let wakeup = Wakeup()
                 var results: [NotificationDelivery.Attempt.Result] = []
-                try await withThrowingTaskGroup(of: Void.self) { group in
+                await withTaskGroup(of: Void.self) { group in
                     group.addTask { await delivery.run(wakeup: wakeup) }
                     for await attempt in attempts {
                         results.append(attempt.result)
@@ -216,6 +216,33 @@ struct WebhookWireTests {
             await #expect(throws: DeliveryError.retry("POST http://127.0.0.1:\(port)/… failed: connection refused")) {
                 try await notifier.deliver(Fixtures.notification())
             }
+        }
+    }
+
+    @Test(
+        "a hostile title reaches no chat as a mention or a forged link, and no format as a control character",
+        arguments: ["slack", "discord", "ntfy", "text"])
+    func mentionsNeutralised(format: String) async throws {
+        var notification = Fixtures.notification()
+        notification.items[0].title = "<!channel> @everyone <https://evil.example|click> @here \u{1B}[31mred"
+        try await withTestHTTPServer({ _ in .text("ok") }) { server in
+            try await withTransport { transport in
+                let notifier = webhook(server.baseURL + "/hook", format: format, transport: transport)
+                let receipt = try await notifier.deliver(notification)
+                #expect(receipt == DeliveryReceipt("HTTP 200"))
+            }
+            let request = try #require(server.requests.first)
+            let body = String(decoding: request.body, as: UTF8.self)
+            #expect(request.body == NotificationFormat(rawValue: format)?.render(notification).body)
+            #expect(body.contains("red"))
+            // Mentions mean something to the chats; ntfy and plain text have none, but no format has a control
+            // character.
+            let chat = format == "slack" || format == "discord"
+            let hostiles = chat ? ["<!channel>", "@everyone", "@here", "<https://evil.example|", "\u{1B}"] : ["\u{1B}"]
+            for hostile in hostiles {
+                #expect(!body.contains(hostile), "\(format): \(hostile) in \(body)")
+            }
+            #expect(request.header("Idempotency-Key") == notification.id)
         }
     }
 }
