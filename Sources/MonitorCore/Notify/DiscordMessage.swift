@@ -26,7 +26,7 @@ enum DiscordMessage {
         output.reserveCapacity(text.utf8.count)
         for character in text {
             switch character {
-            case "\\", "*", "_", "~", "`", "|", "<", ">", "[", "]", "(", ")", "#", ":":
+            case "\\", "*", "_", "~", "`", "|", "<", ">", "[", "]", "(", ")":
                 output.append("\\")
                 output.append(character)
             case "@":

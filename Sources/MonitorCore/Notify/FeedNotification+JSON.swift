@@ -25,14 +25,20 @@ extension FeedNotification {
                             ("id", clean(item.id)), ("title", clean(item.title)),
                             ("date", .string(ISO8601.fixedString(item.date))),
                             ("url", item.url.map(clean) ?? .null), ("groups", .array(item.groups.map(clean))),
-                            (
-                                "details",
-                                .object(item.details.map { (TerminalText.sanitized($0.name), clean($0.value)) })
-                            ),
+                            ("details", .object(Self.details(item.details).map { ($0.name, clean($0.value)) })),
                         ])
                     })
             ),
             ("error", error.map(clean) ?? .null),
         ])
+    }
+
+    /// `details` with clean names, each name once (its first value, as `Item.detail(_:)` reads it).
+    private static func details(_ details: [Detail]) -> [Detail] {
+        var seen = Set<String>()
+        return details.compactMap { detail in
+            let name = TerminalText.sanitized(detail.name)
+            return seen.insert(name).inserted ? Detail(name, detail.value) : nil
+        }
     }
 }

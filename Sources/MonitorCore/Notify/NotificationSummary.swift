@@ -5,7 +5,7 @@ import Foundation
 struct NotificationSummary: Sendable, Equatable {
     /// One item of the summary.
     struct Entry: Sendable, Equatable {
-        /// The title, at most `maximumTitle` characters.
+        /// The title, at most `maximumTitle` characters; "(no title)" for none.
         var title: String
         /// The link, when the item has one.
         var url: String?
@@ -53,7 +53,7 @@ struct NotificationSummary: Sendable, Equatable {
         entries = notification.items.prefix(Self.maximumEntries).map { item in
             let url = item.url.map { TerminalText.sanitized($0).trimmingCharacters(in: .whitespaces) }
             return Entry(
-                title: Self.clean(item.title, limit: Self.maximumTitle),
+                title: Self.clean(item.title, limit: Self.maximumTitle).nonEmpty ?? "(no title)",
                 url: url.flatMap { $0.isEmpty || $0.utf8.count > Self.maximumURL ? nil : $0 })
         }
         total = max(notification.total, notification.items.count)
@@ -86,7 +86,7 @@ extension NotificationSummary {
         head: [String], limit: Int, length: (String) -> Int, entry: (Entry) -> [String]
     ) -> String {
         var lines = head
-        var used = length(lines.joined(separator: "\n"))
+        var used = head.isEmpty ? -1 : length(head.joined(separator: "\n"))
         let reserve = length("\nand \(total) more")
         var shown = 0
         for item in entries {
@@ -100,11 +100,12 @@ extension NotificationSummary {
         let remaining = remaining(afterShowing: shown)
         if remaining > 0 { lines.append("and \(remaining) more") }
         var text = lines.joined(separator: "\n")
-        while length(text) > limit {
-            text = String(text.dropLast(max(1, (length(text) - limit) / 4 + 1)))
-            if length(text + "…") <= limit { text += "…" }
+        guard length(text) > limit else { return text }
+        let ellipsis = length("…")
+        while !text.isEmpty, length(text) + ellipsis > limit {
+            text.removeLast(min(text.count, max(1, (length(text) + ellipsis - limit) / 4)))
         }
-        return text
+        return text + "…"
     }
 
     /// `url` when it is an http(s) link, for the chat formats that make it clickable.
@@ -118,4 +119,9 @@ extension NotificationSummary {
     static func unmentioned(_ text: String) -> String {
         text.replacingOccurrences(of: "@", with: "@\u{200B}")
     }
+}
+
+extension String {
+    /// The string, or nil when it is empty.
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }
