@@ -48,6 +48,8 @@ struct NotifyEndToEndTests {
         try await withTestHTTPServer({ _ in .text("ok") }) { server in
             try directory.write("feeds.yaml", feedsFile(url: server.baseURL + "/hooks/s3cr3t"))
             try writeItems(1...2, in: directory)
+            let validated = try await MonitorProcess.run(["validate"], in: directory.url)
+            #expect(validated.stdout == "feeds.yaml: ok, 1 feed: ev (exec); 1 notifier: chat (webhook)\n")
             let first = try await runOnce(directory)
             #expect(first.status == 0, "\(first.stderr)")
             #expect(first.stderr == "")
@@ -189,6 +191,42 @@ struct NotifyEndToEndTests {
             #expect(try object(requests[1].body)["total"] as? Int == 3)
             #expect(try await runOnce(directory).stderr == "")
             #expect(server.requests.count == 2)
+        }
+    }
+
+    @Test(
+        "`monitor run` retries a delivery answered 503 with backoff and delivers it; SIGTERM then leaves none pending")
+    func runRetries() async throws {
+        let directory = try TemporaryDirectory()
+        let answered = Watched(0)
+        try await withTestHTTPServer({ _ in
+            answered.update {
+                $0 += 1; return $0
+            } == 1 ? .text("busy", status: 503) : .text("ok")
+        }) { server in
+            try directory.write("feeds.yaml", feedsFile(url: server.baseURL + "/hook"))
+            try writeItems(1...2, in: directory)
+            #expect(try await runOnce(directory).status == 0)
+            try writeItems(1...5, in: directory)
+            let monitor = try RunningMonitor(["run", "--format", "json", "--state", "state"], in: directory.url)
+            try await server.waitForRequests(2)
+            // The second request was answered; the delivery is recorded right after it: read the state until it
+            // says so (no notice of it is printed to wait for).
+            let status = Watched("")
+            while true {
+                let result = try await MonitorProcess.run(
+                    ["status", "--state", "state", "--format", "json"], in: directory.url)
+                status.update { $0 = result.stdout }
+                if result.stdout.contains(#""pending":0"#) { break }
+                try await server.waitForRequests(2)
+            }
+            monitor.send(SIGTERM)
+            #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
+            let requests = server.requests
+            #expect(requests.count == 2)
+            #expect(requests[0].header("Idempotency-Key") == requests[1].header("Idempotency-Key"))
+            #expect(
+                status.value.contains(#""error":"POST http://127.0.0.1:\#(server.port)/… answered HTTP 503: busy""#))
         }
     }
 
