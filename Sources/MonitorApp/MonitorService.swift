@@ -110,7 +110,11 @@ public final class MonitorService: Service, Sendable {
         let notifierTransport = options.makeNotifierTransport(initial.settings)
         let delivery = NotificationDelivery(
             store: options.store, notifiers: notifiers(of: initial, transport: notifierTransport.0),
-            backoff: options.backoff, logger: options.logger, observer: options.deliveries)
+            backoff: options.backoff, logger: options.logger,
+            observer: { [deliveries = options.deliveries] attempt in
+                deliveries?(attempt)
+                continuation.yield(.notice(NotifierSet.notice(attempt)))
+            })
 
         // The display and the feeds (under the scheduler) are child tasks of the service.
         await withTaskGroup(of: Void.self) { group in

@@ -37,6 +37,22 @@ enum NotifierSet {
         ).mapValues(\.target)
     }
 
+    /// The line `run` shows for a delivery attempt.
+    static func notice(_ attempt: NotificationDelivery.Attempt) -> String {
+        let notification = attempt.notification
+        let what =
+            "\(notification.notifier): notification \(notification.id) (\(notification.event.rawValue) of \(notification.feed))"
+        switch attempt.result {
+        case .delivered(let answer):
+            return "\(what) delivered: \(TerminalText.sanitized(answer))"
+        case .willRetry(let message, let next):
+            return
+                "\(what) not delivered: \(TerminalText.sanitized(message)); next attempt at \(FetchError.format(next))"
+        case .refused(let message):
+            return "\(what) refused: \(TerminalText.sanitized(message)); not sent again"
+        }
+    }
+
     /// The line `run --once` prints on standard error for a notification it could not deliver.
     static func undeliveredLine(_ attempt: NotificationDelivery.Attempt) -> String? {
         let notification = attempt.notification

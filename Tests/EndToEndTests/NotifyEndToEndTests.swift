@@ -208,25 +208,27 @@ struct NotifyEndToEndTests {
             try writeItems(1...2, in: directory)
             #expect(try await runOnce(directory).status == 0)
             try writeItems(1...5, in: directory)
-            let monitor = try RunningMonitor(["run", "--format", "json", "--state", "state"], in: directory.url)
-            try await server.waitForRequests(2)
-            // The second request was answered; the delivery is recorded right after it: read the state until it
-            // says so (no notice of it is printed to wait for).
-            let status = Watched("")
-            while true {
-                let result = try await MonitorProcess.run(
-                    ["status", "--state", "state", "--format", "json"], in: directory.url)
-                status.update { $0 = result.stdout }
-                if result.stdout.contains(#""pending":0"#) { break }
-                try await server.waitForRequests(2)
-            }
+            let monitor = try RunningMonitor(["run", "--state", "state"], in: directory.url)
+            // `run` tells of each attempt: the retry, then the delivery.
+            try await monitor.waitForOutput { $0.contains(") delivered: HTTP 200\n") }
+            let lines = monitor.stdout.split(separator: "\n").filter { $0.hasPrefix("chat: notification ") }
+            #expect(lines.count == 2)
+            let id = try #require(server.requests.first?.header("Idempotency-Key"))
+            #expect(
+                lines.first?.hasPrefix(
+                    "chat: notification \(id) (new of ev) not delivered: POST http://127.0.0.1:\(server.port)/… "
+                        + "answered HTTP 503: busy; next attempt at ") == true)
+            #expect(lines.last == "chat: notification \(id) (new of ev) delivered: HTTP 200")
             monitor.send(SIGTERM)
             #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
             let requests = server.requests
             #expect(requests.count == 2)
             #expect(requests[0].header("Idempotency-Key") == requests[1].header("Idempotency-Key"))
+            let status = try await MonitorProcess.run(
+                ["status", "--state", "state", "--format", "json"], in: directory.url)
+            #expect(status.stdout.contains(#""pending":0"#))
             #expect(
-                status.value.contains(#""error":"POST http://127.0.0.1:\#(server.port)/… answered HTTP 503: busy""#))
+                status.stdout.contains(#""error":"POST http://127.0.0.1:\#(server.port)/… answered HTTP 503: busy""#))
         }
     }
 
