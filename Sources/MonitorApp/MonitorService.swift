@@ -113,6 +113,7 @@ public final class MonitorService: Service, Sendable {
             backoff: options.backoff, logger: options.logger,
             observer: { [deliveries = options.deliveries] attempt in
                 deliveries?(attempt)
+                if case .notAttempted = attempt.result { return }
                 continuation.yield(.notice(NotifierSet.notice(attempt)))
             })
 

@@ -50,6 +50,8 @@ enum NotifierSet {
                 "\(what) not delivered: \(TerminalText.sanitized(message)); next attempt at \(FetchError.format(next))"
         case .refused(let message):
             return "\(what) refused: \(TerminalText.sanitized(message)); not sent again"
+        case .notAttempted(let reason):
+            return "\(what) waits: \(reason)"
         }
     }
 
@@ -66,6 +68,8 @@ enum NotifierSet {
             return "\(what) not delivered: \(TerminalText.sanitized(message)); kept for the next run\n"
         case .refused(let message):
             return "\(what) refused: \(TerminalText.sanitized(message)); not sent again\n"
+        case .notAttempted(let reason):
+            return "\(what) not delivered: \(reason); kept for the next run\n"
         }
     }
 }

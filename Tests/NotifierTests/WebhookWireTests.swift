@@ -152,6 +152,40 @@ struct WebhookWireTests {
         }
     }
 
+    @Test("after one not delivered, a notifier's later notifications wait; once it is up they go in order")
+    func inOrder() async throws {
+        let down = Watched(true)
+        try await withTestHTTPServer({ _ in down.value ? .text("busy", status: 503) : .text("ok") }) { server in
+            try await withTransport { transport in
+                let directory = try TemporaryDirectory()
+                let store = try await Fixtures.store(
+                    in: directory,
+                    holding: ["a", "b", "c"].map { Fixtures.notification($0) })
+                let delivery = NotificationDelivery(
+                    store: store, notifiers: ["chat": webhook(server.baseURL + "/hook", transport: transport)],
+                    logger: Fixtures.logger)
+                let waiting = "an earlier notification to chat was not delivered; it goes first"
+                let first = await delivery.deliverDue(all: true)
+                let next = try #require(try await store.outbox().first?.nextAttempt)
+                #expect(
+                    first.map(\.result) == [
+                        .willRetry("POST http://127.0.0.1:\(server.port)/… answered HTTP 503: busy", next: next),
+                        .notAttempted(waiting), .notAttempted(waiting),
+                    ])
+                #expect(try await store.outbox().map(\.attempts) == [1, 0, 0])
+                // Not due yet (the first waits its backoff): nothing is sent.
+                let early = await delivery.deliverDue()
+                #expect(early.isEmpty)
+                down.update { $0 = false }
+                let second = await delivery.deliverDue(all: true)
+                #expect(
+                    second.map(\.result) == [.delivered("HTTP 200"), .delivered("HTTP 200"), .delivered("HTTP 200")])
+                #expect(try await store.outbox().isEmpty)
+            }
+            #expect(server.requests.map { $0.header("Idempotency-Key") } == ["a", "a", "b", "c"])
+        }
+    }
+
     @Test("a 404 is permanent: refused, kept, never sent again; another notifier still delivers")
     func permanent() async throws {
         try await withTestHTTPServer({ request in

@@ -23,8 +23,8 @@ extension MonitorCommand {
 
                 Notifications (the `notify:` list) are written to the state with the poll they report and delivered \
                 after it: `run` delivers what earlier runs left first, then retries failures with backoff; `run --once` \
-                delivers what earlier runs left before its polls, makes one attempt at each of its own after them and \
-                prints each one left undelivered on standard error (its exit code stays that of the feeds).
+                delivers what earlier runs left before its polls, attempts its own after them and prints each one \
+                left undelivered on standard error (its exit code stays that of the feeds).
 
                 When standard input and output are terminals, the view is full-screen: ↑/↓ (k/j) select a feed, \
                 Enter (→) opens its groups and then a group's items, Esc (←) goes back, d steps the days window \

@@ -6,8 +6,9 @@ import Synchronization
 /// again with backoff when a later attempt may succeed, kept a while and not tried again when its receiver
 /// refused it.
 ///
-/// Each notifier delivers its notifications one after another, in the order the polls wrote them; notifiers
-/// deliver concurrently, so one that hangs or fails delays no other, and no delivery ever fails a poll.
+/// Each notifier delivers its notifications one after another, in the order the polls wrote them, the next only
+/// once the one before is delivered (or refused); notifiers deliver concurrently, so one that hangs or fails
+/// delays no other, and no delivery ever fails a poll.
 public final class NotificationDelivery: Sendable {
     /// How failed deliveries are spaced.
     public struct Backoff: Sendable {
@@ -43,6 +44,8 @@ public final class NotificationDelivery: Sendable {
             case willRetry(String, next: Date)
             /// Refused by the receiver: not tried again.
             case refused(String)
+            /// Not attempted: an earlier notification to the same notifier was not delivered (it goes first).
+            case notAttempted(String)
         }
 
         /// The notification.
@@ -77,8 +80,11 @@ public final class NotificationDelivery: Sendable {
         self.notifiers.withLock { $0 = notifiers }
     }
 
-    /// Makes one attempt at each notification of the outbox whose notifier is configured and that is due at the
-    /// clock's time (every one with `all`), except those of `excluding`; returns the attempts in outbox order.
+    /// Makes one attempt at each notification of the outbox whose notifier is configured, except those of
+    /// `excluding`, in the order the polls wrote them: a notifier's notifications go one after another, from its
+    /// oldest when that one is due at the clock's time (at once with `all`); after one that is not delivered the
+    /// rest of that notifier's wait (`notAttempted`), so that they keep their order and a receiver that is down
+    /// is not asked again and again. Notifiers deliver concurrently. Returns the attempts in outbox order.
     @discardableResult
     public func deliverDue(all: Bool = false, excluding: Set<String> = []) async -> [Attempt] {
         let now = clock.now()
@@ -94,18 +100,25 @@ public final class NotificationDelivery: Sendable {
         var queues: [String: [OutboxEntry]] = [:]
         for entry in entries where notifiers[entry.notification.notifier] != nil {
             guard !excluding.contains(entry.notification.id) else { continue }
-            guard all || (entry.nextAttempt ?? .distantPast) <= now else { continue }
             queues[entry.notification.notifier, default: []].append(entry)
         }
         let attempts = await withTaskGroup(of: [Attempt].self) { group in
             for (name, queue) in queues {
-                guard let notifier = notifiers[name] else { continue }
+                guard let notifier = notifiers[name], let head = queue.first,
+                    all || (head.nextAttempt ?? .distantPast) <= now
+                else { continue }
                 group.addTask {
                     var attempts: [Attempt] = []
-                    for entry in queue {
-                        guard !Task.isCancelled else { break }
-                        guard let attempt = await self.attempt(entry, with: notifier) else { break }
+                    for (index, entry) in queue.enumerated() {
+                        guard !Task.isCancelled, let attempt = await self.attempt(entry, with: notifier) else { break }
                         attempts.append(attempt)
+                        if case .willRetry = attempt.result {
+                            let reason = "an earlier notification to \(name) was not delivered; it goes first"
+                            attempts += queue[(index + 1)...].map {
+                                Attempt(notification: $0.notification, result: .notAttempted(reason))
+                            }
+                            break
+                        }
                     }
                     return attempts
                 }
@@ -173,12 +186,14 @@ public final class NotificationDelivery: Sendable {
                 try await store.failed(
                     notification.id, notifier: notification.notifier, error: message, at: now, nextAttempt: nil,
                     refused: true)
+            case .notAttempted:
+                break
             }
         } catch {
             logger.warning("cannot record a delivery", metadata: ["error": "\(error)"])
         }
         switch result {
-        case .delivered: break
+        case .delivered, .notAttempted: break
         case .willRetry(let message, _), .refused(let message):
             logger.info(
                 "notification not delivered",
