@@ -34,10 +34,23 @@ public struct WebhookNotifier: Notifier {
 
     public static let options: [any OptionDeclaration] = [url, format, secret, headers, timeout]
 
-    /// The URL must be http(s) with a host and no user name or password.
+    /// The URL must be http(s) with a host and no user name or password; a header's value must be one HTTP can
+    /// carry.
     public static func check(_ options: FeedOptions) -> [Diagnostic] {
-        guard let url = options[Self.url], let problem = WebhookRequest.problem(url: url) else { return [] }
-        return [.error("'url' \(problem) (its value is not shown)", at: options.location(of: Self.url.name))]
+        var diagnostics: [Diagnostic] = []
+        if let url = options[Self.url], let problem = WebhookRequest.problem(url: url) {
+            diagnostics.append(
+                .error("'url' \(problem) (its value is not shown)", at: options.location(of: Self.url.name)))
+        }
+        for (name, value) in (options[Self.headers] ?? [:]).sorted(by: { $0.key < $1.key })
+        where value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) {
+            diagnostics.append(
+                .error(
+                    "the value of header '\(name)' contains a control character, which an HTTP request cannot carry "
+                        + "(not shown): check where it comes from (an environment variable?)",
+                    at: options.location(of: Self.headers.name)))
+        }
+        return diagnostics
     }
 
     private let request: WebhookRequest

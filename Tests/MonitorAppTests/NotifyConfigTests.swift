@@ -85,6 +85,10 @@ struct NotifyConfigTests {
                     url: https://user:pw@hooks.example/x
                   - name: nourl
                     type: webhook
+                  - name: badheader
+                    type: webhook
+                    url: https://hooks.example/x
+                    headers: {Authorization: "Bearer t0k3n\\n"}
                 """
         #expect(
             problems(text) == [
@@ -98,6 +102,7 @@ struct NotifyConfigTests {
                 "22:11: unknown notifier type 'email' (known types: command, webhook)",
                 "25:10: 'url' must not hold a user name or password (before '@') (its value is not shown)",
                 "26:5: notifier 'nourl' is missing required option 'url' (the http:// or https:// URL notifications are POSTed to (never shown whole))",
+                "31:14: the value of header 'Authorization' contains a control character, which an HTTP request cannot carry (not shown): check where it comes from (an environment variable?)",
             ])
     }
 
