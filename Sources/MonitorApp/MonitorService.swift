@@ -180,6 +180,8 @@ public final class MonitorService: Service, Sendable {
                     display: display, config: config)
                 outbox.notifiers = config.value.notifiers
                 delivery.setNotifiers(notifiers(of: config.value, transport: notifierTransport))
+                // A notifier back in the file delivers what waited for it.
+                outbox.wakeup.signal()
             case .failure(let problem):
                 // A removed or unreadable file is not an empty one: say which, and keep running.
                 let path = options.configPath

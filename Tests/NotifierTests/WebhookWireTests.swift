@@ -161,12 +161,15 @@ struct WebhookWireTests {
                 let store = try await Fixtures.store(
                     in: directory,
                     holding: ["a", "b", "c"].map { Fixtures.notification($0) })
+                let now = Fixtures.at
                 let delivery = NotificationDelivery(
                     store: store, notifiers: ["chat": webhook(server.baseURL + "/hook", transport: transport)],
-                    logger: Fixtures.logger)
+                    clock: PollClock(now: { now }, sleep: { _ in }, random: { 0 }), logger: Fixtures.logger)
                 let waiting = "an earlier notification to chat was not delivered; it goes first"
                 let first = await delivery.deliverDue(all: true)
-                let next = try #require(try await store.outbox().first?.nextAttempt)
+                // The first backoff: half the 5 s base with no jitter.
+                let next = now.addingTimeInterval(2.5)
+                #expect(try await store.outbox().first?.nextAttempt == next)
                 #expect(
                     first.map(\.result) == [
                         .willRetry("POST http://127.0.0.1:\(server.port)/… answered HTTP 503: busy", next: next),

@@ -138,9 +138,13 @@ public final class NotificationDelivery: Sendable {
         while !Task.isCancelled {
             await deliverDue(all: all)
             all = false
+            // The next attempt due: that of the oldest notification of each notifier (the others wait for it).
             let configured = notifiers.withLock { Set($0.keys) }
-            let next = (try? await store.outbox())?.filter { configured.contains($0.notification.notifier) }
-                .compactMap(\.nextAttempt).min()
+            var heads: [String: OutboxEntry] = [:]
+            for entry in (try? await store.outbox()) ?? [] where configured.contains(entry.notification.notifier) {
+                if heads[entry.notification.notifier] == nil { heads[entry.notification.notifier] = entry }
+            }
+            let next = heads.values.compactMap(\.nextAttempt).min()
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await wakeup.wait() }
                 if let next {
