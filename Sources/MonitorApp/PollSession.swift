@@ -112,7 +112,13 @@ struct PollSession {
         // One attempt at each notification not attempted yet (those of these polls); what is left undelivered is
         // said on standard error and kept for the next run.
         if !config.notifiers.isEmpty, !Task.isCancelled {
-            attempts += await delivery.deliverDue(all: true, excluding: Set(attempts.map(\.notification.id)))
+            // A notifier whose older notification was just not delivered keeps the new ones waiting behind it.
+            let holding = Set(
+                attempts.compactMap { attempt -> String? in
+                    if case .willRetry = attempt.result { attempt.notification.notifier } else { nil }
+                })
+            attempts += await delivery.deliverDue(
+                all: true, excluding: Set(attempts.map(\.notification.id)), holding: holding)
         }
         try? await notifierTransport.shutdown()
         for attempt in attempts {

@@ -126,18 +126,36 @@ struct NotifyEndToEndTests {
             #expect(!output.contains("s3cr3t"))
         }
 
+        // Still down, with 2 more new events: the older notification is tried again, the new one waits behind it.
+        try writeItems(1...7, in: directory)
+        let stillDown = try await runOnce(directory)
+        #expect(stillDown.status == 0)
+        let lines = stillDown.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        let second = try #require(lines.last?.split(separator: " ").dropFirst(2).first.map(String.init))
+        #expect(
+            lines == [
+                "monitor: notification \(id) (new of ev) to chat not delivered: "
+                    + "POST http://127.0.0.1:\(port)/… failed: connection refused; kept for the next run",
+                "monitor: notification \(second) (new of ev) to chat not delivered: "
+                    + "an earlier notification to chat was not delivered; it goes first; kept for the next run",
+            ])
+
         let server = try await TestHTTPServer.start(port: port) { _ in .text("ok") }
         let up = try await runOnce(directory)
         #expect(up.status == 0)
         #expect(up.stderr == "")
-        #expect(server.requests.count == 1)
-        #expect(server.requests.first?.header("Idempotency-Key") == id)
-        let body = try object(try #require(server.requests.first).body)
-        #expect(body["id"] as? String == id)
-        #expect(body["total"] as? Int == 3)
+        // Each exactly once, in the order of the polls.
+        #expect(server.requests.map { $0.header("Idempotency-Key") } == [id, second])
+        let bodies = try server.requests.map { try object($0.body) }
+        #expect(bodies.map { $0["id"] as? String } == [id, second])
+        #expect(bodies.map { $0["total"] as? Int } == [3, 2])
+        #expect(
+            bodies.map { ($0["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } }
+                == [["e5", "e4", "e3"], ["e7", "e6"]])
         let again = try await runOnce(directory)
         #expect(again.stderr == "")
-        #expect(server.requests.count == 1)
+        #expect(server.requests.count == 2)
         try await server.shutdown()
     }
 

@@ -84,9 +84,12 @@ public final class NotificationDelivery: Sendable {
     /// `excluding`, in the order the polls wrote them: a notifier's notifications go one after another, from its
     /// oldest when that one is due at the clock's time (at once with `all`); after one that is not delivered the
     /// rest of that notifier's wait (`notAttempted`), so that they keep their order and a receiver that is down
-    /// is not asked again and again. Notifiers deliver concurrently. Returns the attempts in outbox order.
+    /// is not asked again and again. Notifiers deliver concurrently. The notifiers of `holding` (whose oldest
+    /// notification was just not delivered) attempt nothing. Returns the attempts in outbox order.
     @discardableResult
-    public func deliverDue(all: Bool = false, excluding: Set<String> = []) async -> [Attempt] {
+    public func deliverDue(all: Bool = false, excluding: Set<String> = [], holding: Set<String> = []) async
+        -> [Attempt]
+    {
         let now = clock.now()
         let entries: [OutboxEntry]
         do {
@@ -101,6 +104,13 @@ public final class NotificationDelivery: Sendable {
         for entry in entries where notifiers[entry.notification.notifier] != nil {
             guard !excluding.contains(entry.notification.id) else { continue }
             queues[entry.notification.notifier, default: []].append(entry)
+        }
+        var held: [Attempt] = []
+        for name in holding {
+            let reason = "an earlier notification to \(name) was not delivered; it goes first"
+            held += (queues.removeValue(forKey: name) ?? []).map {
+                Attempt(notification: $0.notification, result: .notAttempted(reason))
+            }
         }
         let attempts = await withTaskGroup(of: [Attempt].self) { group in
             for (name, queue) in queues {
@@ -123,7 +133,7 @@ public final class NotificationDelivery: Sendable {
                     return attempts
                 }
             }
-            var all: [Attempt] = []
+            var all = held
             for await attempts in group { all += attempts }
             return all
         }
