@@ -57,6 +57,22 @@ struct NotificationLimitsTests {
         #expect(rendered.body.count == 3_314)
     }
 
+    @Test("a link longer than 1,000 bytes is left out; one of 1,000 is kept")
+    func longLink() {
+        func rendered(_ format: NotificationFormat, _ url: String) -> String {
+            let notification = FeedNotification(
+                id: "n", notifier: "chat", feed: "f", type: "t", event: .new, at: Self.at, total: 1,
+                items: [Item(id: "1", title: "T", date: Self.at, groups: [], url: url)])
+            return format.render(notification).text
+        }
+        let kept = "https://example.com/" + String(repeating: "a", count: 980)
+        let dropped = kept + "a"
+        #expect(rendered(.slack, kept) == #"{"text":"*f* (t): 1 new event\n• <"# + kept + #"|T>"}"#)
+        #expect(rendered(.slack, dropped) == #"{"text":"*f* (t): 1 new event\n• T"}"#)
+        #expect(rendered(.text, kept) == "f (t): 1 new event\n- T\n  \(kept)\n")
+        #expect(rendered(.text, dropped) == "f (t): 1 new event\n- T\n")
+    }
+
     @Test("a long error is cut at 500 characters")
     func longError() {
         let notification = FeedNotification(

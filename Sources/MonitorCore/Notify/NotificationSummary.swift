@@ -21,13 +21,13 @@ struct NotificationSummary: Sendable, Equatable {
     static let maximumURL = 1_000
 
     /// What happened.
-    var kind: FeedNotification.Event
+    var event: FeedNotification.Event
     /// The feed's name.
     var feed: String
     /// The feed's type.
     var type: String
-    /// What happened: "3 new events", "started failing", "recovered", "went stale".
-    var event: String
+    /// What happened, in words: "3 new events", "started failing", "recovered", "went stale".
+    var eventText: String
     /// The feed's error, for `failed` and `stale`.
     var error: String?
     /// The newest items, at most `maximumEntries`.
@@ -36,18 +36,18 @@ struct NotificationSummary: Sendable, Equatable {
     var total: Int
 
     init(_ notification: FeedNotification) {
-        kind = notification.event
+        event = notification.event
         feed = Self.clean(notification.feed, limit: Self.maximumTitle)
         type = Self.clean(notification.type, limit: Self.maximumTitle)
         switch notification.event {
         case .new:
-            event = notification.total == 1 ? "1 new event" : "\(notification.total) new events"
+            eventText = notification.total == 1 ? "1 new event" : "\(notification.total) new events"
         case .failed:
-            event = "started failing"
+            eventText = "started failing"
         case .recovered:
-            event = "recovered"
+            eventText = "recovered"
         case .stale:
-            event = "went stale"
+            eventText = "went stale"
         }
         error = notification.error.map { Self.clean($0, limit: Self.maximumError) }.flatMap { $0.isEmpty ? nil : $0 }
         entries = notification.items.prefix(Self.maximumEntries).map { item in
@@ -60,7 +60,7 @@ struct NotificationSummary: Sendable, Equatable {
     }
 
     /// The first line: `feed (type): 3 new events`.
-    var headline: String { "\(feed) (\(type)): \(event)" }
+    var headline: String { "\(feed) (\(type)): \(eventText)" }
 
     /// How many items are not among the first `shown`: the N of "and N more".
     func remaining(afterShowing shown: Int) -> Int { max(0, total - shown) }
@@ -113,11 +113,6 @@ extension NotificationSummary {
         guard let url, !url.contains(" ") else { return nil }
         let lower = url.lowercased()
         return lower.hasPrefix("https://") || lower.hasPrefix("http://") ? url : nil
-    }
-
-    /// `text` with a zero-width space after every `@`, so `@everyone`, `@here` or `@channel` pings nobody.
-    static func unmentioned(_ text: String) -> String {
-        text.replacingOccurrences(of: "@", with: "@\u{200B}")
     }
 }
 

@@ -19,7 +19,7 @@ enum NtfyMessage {
 
     /// The ntfy tag (shown as an emoji) of the event.
     static func tag(_ summary: NotificationSummary) -> String {
-        switch summary.kind {
+        switch summary.event {
         case .new: return "new"
         case .failed: return "warning"
         case .recovered: return "white_check_mark"

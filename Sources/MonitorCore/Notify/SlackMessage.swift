@@ -4,7 +4,7 @@ enum SlackMessage {
     static let maximumLength = 3_000
 
     static func render(_ summary: NotificationSummary) -> RenderedNotification {
-        var head = "*\(escaped(summary.feed))* (\(escaped(summary.type))): \(summary.event)"
+        var head = "*\(escaped(summary.feed))* (\(escaped(summary.type))): \(summary.eventText)"
         if let error = summary.error { head += ": " + escaped(error) }
         let text = summary.compose(head: [head], limit: maximumLength, length: { $0.utf16.count }) { entry in
             if let url = NotificationSummary.webLink(entry.url) {
