@@ -16,8 +16,8 @@ extension MonitorCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Send a sample notification through a notifier now and print the answer.",
                 discussion: """
-                    The sample is a `new` event of the feed `monitor-test` with one item, in the notifier's format, \\
-                    with an id of its own; it is not written to the state. Exits 0 when the receiver accepted it \\
+                    The sample is a `new` event of the feed `monitor-test` with one item, in the notifier's format, \
+                    with an id of its own; it is not written to the state. Exits 0 when the receiver accepted it \
                     (HTTP 2xx, exit 0), 1 when it did not.
                     """
             )
