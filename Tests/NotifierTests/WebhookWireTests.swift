@@ -223,6 +223,28 @@ struct WebhookWireTests {
         }
     }
 
+    @Test("a receiver's answer that echoes the URL, the secret or a header value shows none of them, nor controls")
+    func echoedSecretsHidden() async throws {
+        try await withTestHTTPServer({ request in
+            .text(
+                "bad hook http://127.0.0.1\(request.header("Host").map { ":" + ($0.split(separator: ":").last ?? "") } ?? "")"
+                    + "\(request.uri) \(request.uri) k3y-s3cr3t Bearer t0k3n-value \u{1B}[2J",
+                status: 400)
+        }) { server in
+            try await withTransport { transport in
+                let notifier = webhook(
+                    server.baseURL + "/hooks/T1/s3cr3t-path", secret: "k3y-s3cr3t",
+                    headers: ["Authorization": "Bearer t0k3n-value"], transport: transport)
+                await #expect(
+                    throws: DeliveryError.permanent(
+                        "POST http://127.0.0.1:\(server.port)/… answered HTTP 400: bad hook … … … …")
+                ) {
+                    try await notifier.deliver(Fixtures.notification())
+                }
+            }
+        }
+    }
+
     @Test("a redirect is not followed: the notification is refused, nothing goes to the other URL")
     func redirect() async throws {
         try await withTestHTTPServer({ request in
