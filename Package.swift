@@ -65,6 +65,8 @@ let package = Package(
                 "GitHubSource",
                 "EONETSource",
                 "ExecSource",
+                "WebhookNotifier",
+                "CommandNotifier",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -128,6 +130,17 @@ let package = Package(
             path: "Plugins/Exec"
         ),
 
+        // MARK: - Notifiers (Plugins/ holds them too)
+
+        /// `type: webhook`: an HTTP POST of each notification through the feeds' transport.
+        .target(name: "WebhookNotifier", dependencies: ["MonitorCore"], path: "Plugins/Webhook"),
+        /// `type: command`: a program run per notification, in a process group of its own.
+        .target(
+            name: "CommandNotifier",
+            dependencies: ["MonitorCore", .product(name: "Subprocess", package: "swift-subprocess")],
+            path: "Plugins/Command"
+        ),
+
         // MARK: - Tests
 
         /// Fixtures, the stub transport, the manual clock and event waits: no NIO, so a plugin's tests stay small.
@@ -184,6 +197,14 @@ let package = Package(
             name: "ExecSourceTests",
             dependencies: [
                 "ExecSource", "MonitorCore", "TestSupport", "LoopbackHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        /// The notifiers against real receivers: an HTTP server on 127.0.0.1, real scripts.
+        .testTarget(
+            name: "NotifierTests",
+            dependencies: [
+                "WebhookNotifier", "CommandNotifier", "MonitorApp", "MonitorCore", "TestSupport", "LoopbackHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

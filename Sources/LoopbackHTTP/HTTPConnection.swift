@@ -33,21 +33,24 @@ enum HTTPConnection {
         await withTaskCancellationHandler {
             do {
                 try await connection.executeThenClose { inbound, outbound in
-                    var current: (request: RecordedRequest, head: HTTPRequestHead)?
+                    var current: (request: RecordedRequest, head: HTTPRequestHead, place: (index: Int, resets: Int))?
                     for try await part in inbound {
                         switch part {
                         case .head(let head):
                             let request = RecordedRequest(
                                 method: head.method.rawValue, uri: head.uri,
                                 headers: head.headers.map { (name: $0.name, value: $0.value) })
-                            state.withLockedValue { $0.requestStarted(request) }
+                            let place = state.withLockedValue { $0.requestStarted(request) }
                             unanswered = true
-                            current = (request, head)
-                        case .body:
-                            continue
+                            current = (request, head, place)
+                        case .body(let buffer):
+                            current?.request.body += buffer.readableBytesView
                         case .end:
-                            guard let (request, head) = current else { continue }
+                            guard let (request, head, place) = current else { continue }
                             current = nil
+                            if !request.body.isEmpty {
+                                state.withLockedValue { $0.requestBody(request.body, at: place) }
+                            }
                             guard let response = await HandlerCall.response(of: handler, to: request) else { return }
                             if response.hang {
                                 try? await channel.closeFuture.get()

@@ -13,12 +13,18 @@ public struct RecordedRequest: Sendable {
     public var query: [String: String]
     /// The header fields in order, exactly as received.
     public var headers: [(name: String, value: String)]
+    /// The body, once it has been received whole (``TestHTTPServer/requests`` lists a request from its head on,
+    /// with its body added when it ends; a handler always gets it whole).
+    public var body: [UInt8]
 
     /// Makes a request as the server would record it, e.g. to call a handler directly in a unit test.
-    public init(method: String = "GET", uri: String, headers: [(name: String, value: String)] = []) {
+    public init(
+        method: String = "GET", uri: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []
+    ) {
         self.method = method
         self.uri = uri
         self.headers = headers
+        self.body = body
         let queryStart = uri.firstIndex(of: "?")
         path = String(uri[..<(queryStart ?? uri.endIndex)])
         query = [:]

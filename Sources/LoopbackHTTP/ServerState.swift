@@ -27,11 +27,22 @@ struct ServerState: Sendable {
     /// Tasks waiting for `abandoned` to reach a count.
     var abandonWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    mutating func requestStarted(_ request: RecordedRequest) {
+    /// How many times the counters were reset: a request's place in `requests` is good until the next reset.
+    var resets = 0
+
+    /// Records a request whose head arrived; returns its place, for ``requestBody(_:at:)``.
+    mutating func requestStarted(_ request: RecordedRequest) -> (index: Int, resets: Int) {
         requests.append(request)
         inFlight += 1
         maxInFlight = max(maxInFlight, inFlight)
         wakeWaiters()
+        return (requests.count - 1, resets)
+    }
+
+    /// Adds the body of the request recorded at `place`, unless the counters were reset since.
+    mutating func requestBody(_ body: [UInt8], at place: (index: Int, resets: Int)) {
+        guard place.resets == resets, requests.indices.contains(place.index) else { return }
+        requests[place.index].body = body
     }
 
     mutating func requestFinished() {

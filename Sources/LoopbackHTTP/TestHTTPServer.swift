@@ -6,7 +6,7 @@ import NIOPosix
 /// A real HTTP/1.1 server on `127.0.0.1` and an ephemeral port, for tests that run a real HTTP client against it.
 ///
 /// Each connection is kept alive as long as the client wants and serves its requests one after another; requests on
-/// different connections are handled concurrently. Request bodies are read and discarded.
+/// different connections are handled concurrently. Request bodies are recorded with their requests.
 public final class TestHTTPServer: Sendable {
     /// The port the server listens on.
     public let port: Int
@@ -151,6 +151,7 @@ public final class TestHTTPServer: Sendable {
     public func resetCounters() {
         state.withLockedValue { state in
             state.requests = []
+            state.resets += 1
             state.maxInFlight = state.inFlight
             state.wakeWaiters()
         }

@@ -30,15 +30,18 @@ public struct ConfigLoader: Sendable {
 
     /// The sources `type:` may name.
     public var sources: [any FeedSource.Type]
+    /// The notifiers a `notify:` item's `type:` may name.
+    public var notifiers: [any Notifier.Type]
     /// The environment for `${VAR}` interpolation.
     public var environment: [String: String]
 
-    /// A loader for the given sources and environment.
+    /// A loader for the given sources, notifiers and environment.
     public init(
-        sources: [any FeedSource.Type] = Registry.sources,
+        sources: [any FeedSource.Type] = Registry.sources, notifiers: [any Notifier.Type] = Registry.notifiers,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.sources = sources
+        self.notifiers = notifiers
         self.environment = environment
     }
 
@@ -133,7 +136,8 @@ public struct ConfigLoader: Sendable {
         }
         var diagnostics = syntaxErrors
         let root = tree.map { convert($0, diagnostics: &diagnostics) }
-        let (config, problems) = ConfigValidator(sources: sources, environment: environment).validate(root)
+        let (config, problems) = ConfigValidator(sources: sources, notifiers: notifiers, environment: environment)
+            .validate(root)
         diagnostics += syntaxErrors.isEmpty ? problems : problems.filter { !$0.isAbsence }
         return LoadedConfig(
             path: path, source: text, config: diagnostics.isEmpty ? config : nil, diagnostics: diagnostics,
@@ -141,14 +145,16 @@ public struct ConfigLoader: Sendable {
     }
 
     /// The places of the values of secret options (and of keys that look like misspelt secret options) in the
-    /// feeds, so that no diagnostic ever quotes a token.
+    /// feeds and the notifiers, so that no diagnostic ever quotes a token or a webhook's URL.
     private func secrets(in root: ConfigValue, lines: [String]) -> [SourceSpan] {
-        let names = Set(sources.flatMap { $0.options.map(\.spec).filter(\.isSecret).map(\.name) })
+        let feedSecrets = Set(sources.flatMap { $0.options.map(\.spec).filter(\.isSecret).map(\.name) })
+        let notifierSecrets = Set(notifiers.flatMap { $0.options.map(\.spec).filter(\.isSecret).map(\.name) })
         // A URL with a password is refused; no line that shows it may show the password either, whatever key
         // (even a misspelt one) it stands under.
         var spans = Self.credentialURLs(in: root, lines: lines)
         guard case .map(let top) = root.content else { return spans }
-        for entry in top where entry.key == "feeds" {
+        for entry in top where entry.key == "feeds" || entry.key == "notify" {
+            let names = entry.key == "feeds" ? feedSecrets : notifierSecrets
             guard case .list(let feeds) = entry.value.content else { continue }
             for feed in feeds {
                 guard case .map(let entries) = feed.content else { continue }

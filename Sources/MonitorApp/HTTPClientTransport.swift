@@ -13,8 +13,9 @@ import NIOHTTP1
 public final class HTTPClientTransport: HTTPTransport {
     private let client: HTTPClient
 
-    /// A transport with its own client; call `shutdown()` when done.
-    public init(timeout: Duration, concurrency: Int = 8) {
+    /// A transport with its own client; call `shutdown()` when done. Without `followRedirects` a redirect is
+    /// answered as it comes (the notifiers': a webhook's URL and signature never go to another URL).
+    public init(timeout: Duration, concurrency: Int = 8, followRedirects: Bool = true) {
         var configuration = HTTPClient.Configuration()
         // Our own retry logic decides about refused connections; AHC would otherwise retry them silently for
         // the whole connect timeout.
@@ -22,7 +23,8 @@ public final class HTTPClientTransport: HTTPTransport {
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, concurrency)
         let amount = TimeAmount.milliseconds(timeout.milliseconds)
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: amount, read: amount)
-        configuration.redirectConfiguration = .follow(max: Self.maximumRedirects, allowCycles: false)
+        configuration.redirectConfiguration =
+            followRedirects ? .follow(max: Self.maximumRedirects, allowCycles: false) : .disallow
         configuration.httpVersion = .automatic
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
@@ -76,6 +78,9 @@ public final class HTTPClientTransport: HTTPTransport {
         outgoing.method = HTTPMethod(rawValue: request.method)
         for field in request.headers {
             outgoing.headers.add(name: field.name, value: field.value)
+        }
+        if !request.body.isEmpty {
+            outgoing.body = .bytes(ByteBuffer(bytes: request.body))
         }
         // AHC's own deadline only bounds the head, a little after our timer so that ours decides.
         let deadline = NIODeadline.now() + .milliseconds(request.timeout.milliseconds + 1000)

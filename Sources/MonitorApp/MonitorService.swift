@@ -16,6 +16,12 @@ public final class MonitorService: Service, Sendable {
         public var store: any StateStoring
         /// The sources `type:` may name.
         public var sources: [any FeedSource.Type] = Registry.sources
+        /// The notifiers a `notify:` item's `type:` may name.
+        public var notifiers: [any Notifier.Type] = Registry.notifiers
+        /// How failed deliveries are spaced.
+        public var backoff = NotificationDelivery.Backoff()
+        /// Hears of every delivery attempt (tests).
+        public var deliveries: (@Sendable (NotificationDelivery.Attempt) -> Void)?
         /// The environment for `${VAR}`.
         public var environment: [String: String] = ProcessInfo.processInfo.environment
         /// Text or JSON lines.
@@ -36,6 +42,12 @@ public final class MonitorService: Service, Sendable {
         public var makeTransport: @Sendable (Settings) -> (any HTTPTransport, @Sendable () async -> Void) = {
             settings in
             let transport = HTTPClientTransport(timeout: settings.timeout, concurrency: settings.concurrency)
+            return (transport, { try? await transport.shutdown() })
+        }
+        /// Makes the notifiers' transport for given settings (redirects not followed), with what shuts it down.
+        public var makeNotifierTransport: @Sendable (Settings) -> (any HTTPTransport, @Sendable () async -> Void) = {
+            settings in
+            let transport = NotifierSet.transport(settings)
             return (transport, { try? await transport.shutdown() })
         }
         /// The longest initial delay of a feed, so feeds do not all fire at once.
@@ -67,16 +79,20 @@ public final class MonitorService: Service, Sendable {
 
     private let options: Options
     private let initial: MonitorConfig
+    /// The notifiers to plan for, shared by every runner; their notifications wake the delivery.
+    private let outbox: NotificationOutbox
 
     /// A service that starts with the validated `config`.
     public init(config: MonitorConfig, options: Options) {
         self.initial = config
         self.options = options
+        self.outbox = NotificationOutbox(notifiers: config.notifiers)
     }
 
     public func run() async throws {
         let (events, continuation) = AsyncStream<PollEvent>.makeStream()
-        let loader = ConfigLoader(sources: options.sources, environment: options.environment)
+        let loader = ConfigLoader(
+            sources: options.sources, notifiers: options.notifiers, environment: options.environment)
         let screen = options.fullScreen && options.format == .text ? TerminalSession() : nil
         let browser = screen.map {
             FullScreenDisplay(terminal: $0, store: options.store, feeds: initial.feeds, sources: sources(of: initial))
@@ -90,6 +106,16 @@ public final class MonitorService: Service, Sendable {
         let current = Current(start(initial.settings))
         let config = Current(initial)
         let scheduler = FeedScheduler(runner: current.value.runner, events: continuation, stagger: options.stagger)
+        // The notifications: what earlier runs left undelivered at once, then what the polls commit.
+        let notifierTransport = options.makeNotifierTransport(initial.settings)
+        let delivery = NotificationDelivery(
+            store: options.store, notifiers: notifiers(of: initial, transport: notifierTransport.0),
+            backoff: options.backoff, logger: options.logger,
+            observer: { [deliveries = options.deliveries] attempt in
+                deliveries?(attempt)
+                if case .notAttempted = attempt.result { return }
+                continuation.yield(.notice(NotifierSet.notice(attempt)))
+            })
 
         // The display and the feeds (under the scheduler) are child tasks of the service.
         await withTaskGroup(of: Void.self) { group in
@@ -106,8 +132,11 @@ public final class MonitorService: Service, Sendable {
                         watching.addTask {
                             try await self.watch(
                                 seen: seen, loader: loader, current: current, scheduler: scheduler,
-                                events: continuation, display: display, config: config)
+                                events: continuation, display: display, config: config, delivery: delivery,
+                                notifierTransport: notifierTransport.0)
                         }
+                        // Delivering ends with the watch: what is in flight then stays in the outbox.
+                        watching.addTask { await delivery.run(wakeup: self.outbox.wakeup) }
                         if let browser {
                             // The full-screen view ends the service when `q` is pressed.
                             watching.addTask {
@@ -123,6 +152,7 @@ public final class MonitorService: Service, Sendable {
             }
             await scheduler.shutdown()
             await current.value.shutdown()
+            await notifierTransport.1()
             continuation.finish()
         }
     }
@@ -133,7 +163,7 @@ public final class MonitorService: Service, Sendable {
     private func watch(
         seen: Current<Result<String, ConfigLoader.ReadProblem>>, loader: ConfigLoader, current: Current<Generation>,
         scheduler: FeedScheduler, events: AsyncStream<PollEvent>.Continuation, display: any RunView,
-        config: Current<MonitorConfig>
+        config: Current<MonitorConfig>, delivery: NotificationDelivery, notifierTransport: any HTTPTransport
     ) async throws {
         while true {
             try await Task.sleep(for: options.watchInterval)
@@ -145,6 +175,10 @@ public final class MonitorService: Service, Sendable {
                 current.value = await reload(
                     text, loader: loader, generation: current.value, scheduler: scheduler, events: events,
                     display: display, config: config)
+                outbox.notifiers = config.value.notifiers
+                delivery.setNotifiers(notifiers(of: config.value, transport: notifierTransport))
+                // A notifier back in the file delivers what waited for it.
+                outbox.wakeup.signal()
             case .failure(let problem):
                 // A removed or unreadable file is not an empty one: say which, and keep running.
                 let path = options.configPath
@@ -196,7 +230,14 @@ public final class MonitorService: Service, Sendable {
         let (transport, shutdown) = options.makeTransport(settings)
         var runner = PollRunner(store: options.store, transport: transport, settings: settings, logger: options.logger)
         runner.metrics = options.metrics
+        runner.outbox = outbox
         return Generation(settings: settings, runner: runner, shutdown: shutdown)
+    }
+
+    private func notifiers(of config: MonitorConfig, transport: any HTTPTransport) -> [String: any Notifier] {
+        NotifierSet.make(
+            config.notifiers, settings: config.settings, transport: transport, types: options.notifiers,
+            environment: options.environment, logger: options.logger)
     }
 
     private func sources(of config: MonitorConfig) -> [String: any FeedSource] {

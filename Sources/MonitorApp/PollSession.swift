@@ -3,7 +3,8 @@ import Logging
 import MonitorCore
 import UnixSignals
 
-/// One `monitor run --once`: every feed polled concurrently, their events fanned in to one display.
+/// One `monitor run --once`: every feed polled concurrently, their events fanned in to one display; the
+/// notifications left by earlier runs delivered before the polls, those of the polls after them.
 struct PollSession {
     var config: MonitorConfig
     var store: any StateStoring
@@ -46,7 +47,20 @@ struct PollSession {
         var logger = Logger(label: "monitor") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose ? .debug : .warning
         let transport = HTTPClientTransport(timeout: config.settings.timeout, concurrency: config.settings.concurrency)
-        let runner = PollRunner(store: store, transport: transport, settings: config.settings, logger: logger)
+        var configured = PollRunner(store: store, transport: transport, settings: config.settings, logger: logger)
+        // What earlier runs left undelivered goes first, before the polls write anything new.
+        let notifierTransport = NotifierSet.transport(config.settings)
+        let delivery = NotificationDelivery(
+            store: store,
+            notifiers: NotifierSet.make(
+                config.notifiers, settings: config.settings, transport: notifierTransport, logger: logger),
+            logger: logger)
+        var attempts: [NotificationDelivery.Attempt] = []
+        if !config.notifiers.isEmpty {
+            configured.outbox = NotificationOutbox(notifiers: config.notifiers)
+            attempts = await delivery.deliverDue(all: true)
+        }
+        let runner = configured
         // Validation guarantees every type is registered.
         let sources = Dictionary(
             config.feeds.compactMap { feed in
@@ -95,6 +109,21 @@ struct PollSession {
         display.finish()
         let finished = await reports
         try? await transport.shutdown()
+        // One attempt at each notification not attempted yet (those of these polls); what is left undelivered is
+        // said on standard error and kept for the next run.
+        if !config.notifiers.isEmpty, !Task.isCancelled {
+            // A notifier whose older notification was just not delivered keeps the new ones waiting behind it.
+            let holding = Set(
+                attempts.compactMap { attempt -> String? in
+                    if case .willRetry = attempt.result { attempt.notification.notifier } else { nil }
+                })
+            attempts += await delivery.deliverDue(
+                all: true, excluding: Set(attempts.map(\.notification.id)), holding: holding)
+        }
+        try? await notifierTransport.shutdown()
+        for attempt in attempts {
+            if let line = NotifierSet.undeliveredLine(attempt) { Console.error(line) }
+        }
         return finished
     }
 

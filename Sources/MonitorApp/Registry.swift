@@ -1,7 +1,9 @@
+import CommandNotifier
 import EONETSource
 import ExecSource
 import GitHubSource
 import MonitorCore
+import WebhookNotifier
 
 /// The built-in feed sources, in the order `monitor sources` lists them (README "Adding a source" says every
 /// file and line a new one needs).
@@ -16,5 +18,16 @@ public enum Registry {
     /// The source whose `type` is `name`.
     public static func source(named name: String) -> (any FeedSource.Type)? {
         sources.first { $0.type == name }
+    }
+
+    /// Every notifier a `notify:` item can name in `type:`.
+    public static let notifiers: [any Notifier.Type] = [
+        WebhookNotifier.self,
+        CommandNotifier.self,
+    ]
+
+    /// The notifier whose `type` is `name`.
+    public static func notifier(named name: String) -> (any Notifier.Type)? {
+        notifiers.first { $0.type == name }
     }
 }

@@ -2,8 +2,9 @@ import MonitorCore
 
 /// The text of `monitor sources`, generated from the declarations so that it cannot drift from them.
 public enum SourcesListing {
-    /// Every source with its options, then the options of every feed, then the settings.
-    public static func render(_ sources: [any FeedSource.Type]) -> String {
+    /// Every source with its options, then the options of every feed, then the settings, then every notifier type
+    /// with its options and the options of every notifier.
+    public static func render(_ sources: [any FeedSource.Type], notifiers: [any Notifier.Type] = []) -> String {
         var output = "Feed types, chosen with `type:` in feeds.yaml:\n"
         for source in sources.sorted(by: { $0.type < $1.type }) {
             output += "\n\(source.type): \(source.summary)\n"
@@ -12,6 +13,14 @@ public enum SourcesListing {
         let common = FeedConfig.commonSpecs
         output += "\nOptions of every feed:\n" + table(common)
         output += "\nSettings, under `settings:`:\n" + table(Settings.specs)
+        if !notifiers.isEmpty {
+            output += "\nNotifier types, chosen with `type:` in a `notify:` item:\n"
+            for notifier in notifiers.sorted(by: { $0.type < $1.type }) {
+                output += "\n\(notifier.type): \(notifier.summary)\n"
+                output += table(notifier.options.map(\.spec))
+            }
+            output += "\nOptions of every notifier:\n" + table(NotifierConfig.commonSpecs)
+        }
         output +=
             "\nDurations are written 90s, 15m, 1h; any value may use ${VAR}, ${VAR:-default} or ${VAR:?message}.\n"
         return output

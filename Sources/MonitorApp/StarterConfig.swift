@@ -33,5 +33,13 @@ public enum StarterConfig {
             status: all                 # open, closed or all
             # categories: [wildfires, volcanoes]   # default: every category
 
+        # Who is told, and how (see the README): a webhook (json, slack, discord, ntfy or text) or a command.
+        # notify:
+        #   - name: chat
+        #     type: webhook
+        #     url: ${CHAT_WEBHOOK_URL}    # a secret: never printed whole
+        #     format: slack
+        #     on: [new, failed, recovered]
+
         """
 }

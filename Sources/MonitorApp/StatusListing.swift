@@ -49,6 +49,41 @@ public enum StatusListing {
         ])
     }
 
+    /// A table of notifiers (none: nothing): name, type, where it delivers, pending, refused, last delivery; then
+    /// the last error of each whose last attempt failed.
+    public static func text(_ notifiers: [NotifierLine], now: Date) -> String {
+        guard !notifiers.isEmpty else { return "" }
+        let rows = notifiers.map { line in
+            [
+                line.status.name, line.type ?? "(not configured)", line.target ?? "-", "\(line.status.pending)",
+                "\(line.status.refused)", line.status.lastDelivered.map { ago($0, now: now) } ?? "-",
+            ]
+        }
+        var output =
+            "\n"
+            + SummaryText.table(
+                header: ["notifier", "type", "target", "pending", "refused", "last delivered"], rows: rows,
+                rightAligned: [3, 4])
+        for line in notifiers {
+            guard let error = line.status.lastError, let at = line.status.lastErrorAt,
+                at >= (line.status.lastDelivered ?? .distantPast)
+            else { continue }
+            output += "\(line.status.name): \(TerminalText.sanitized(error)) (\(ago(at, now: now)))\n"
+        }
+        return output
+    }
+
+    /// A notifier as JSON: `notifier`, `type`, `target`, `pending`, `refused`, `lastDelivered`, `error`, `errorAt`.
+    public static func json(_ line: NotifierLine) -> JSONValue {
+        .object([
+            ("notifier", .string(line.status.name)), ("type", .optional(line.type)), ("target", .optional(line.target)),
+            ("pending", .integer(line.status.pending)), ("refused", .integer(line.status.refused)),
+            ("lastDelivered", line.status.lastDelivered.map(JSONValue.date) ?? .null),
+            ("error", .optional(line.status.lastError)),
+            ("errorAt", line.status.lastErrorAt.map(JSONValue.date) ?? .null),
+        ])
+    }
+
     /// `just now`, `5m ago`, `3h ago`, `2d ago`.
     public static func ago(_ date: Date, now: Date) -> String {
         let seconds = Int(now.timeIntervalSince(date))

@@ -46,7 +46,27 @@ struct PostgresCommit {
         for (key, value) in commit.values where try await writeValue(value, key) {
             statistics.valueRows += 1
         }
+        try await enqueue(commit.notifications, created: commit.record.lastPoll ?? commit.firstSeen)
         return statistics
+    }
+
+    // MARK: - Notifications
+
+    /// Adds `notifications` to the outbox, in this transaction: delivered only once the poll is committed.
+    private func enqueue(_ notifications: [FeedNotification], created: Date) async throws {
+        guard !notifications.isEmpty else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        for notification in notifications {
+            let content = String(decoding: try encoder.encode(notification), as: UTF8.self)
+            try await connection.query(
+                """
+                INSERT INTO notification (id, notifier, feed, event, created, content)
+                VALUES (\(notification.id), \(notification.notifier), \(notification.feed),
+                    \(notification.event.rawValue), \(created.timeIntervalSince1970), \(content))
+                ON CONFLICT (id) DO NOTHING
+                """, logger: logger)
+        }
     }
 
     // MARK: - Items

@@ -114,6 +114,34 @@ enum PostgresSchema {
                 """,
                 "CREATE INDEX feed_schedule_by_due ON feed_schedule (due_at, feed)",
             ]),
+        Migration(
+            version: 3, name: "notifications outbox",
+            statements: [
+                """
+                CREATE TABLE notification (
+                    seq bigserial UNIQUE,
+                    id text COLLATE "C" PRIMARY KEY,
+                    notifier text COLLATE "C" NOT NULL,
+                    feed text COLLATE "C" NOT NULL,
+                    event text NOT NULL,
+                    created float8 NOT NULL,
+                    content text NOT NULL,
+                    attempts integer NOT NULL DEFAULT 0,
+                    next_attempt float8,
+                    last_error text,
+                    failed_permanently float8
+                )
+                """,
+                "CREATE INDEX notification_by_notifier ON notification (notifier)",
+                """
+                CREATE TABLE notifier (
+                    name text COLLATE "C" PRIMARY KEY,
+                    last_error text,
+                    last_error_at float8,
+                    last_delivered float8
+                )
+                """,
+            ]),
     ]
 
     /// The version this `monitor` writes: the last migration's.

@@ -19,7 +19,7 @@ private func commit(items: [Item], failures: Int, value: String) -> PollCommit {
 
 @Suite("The PostgreSQL state: its schema, its transactions, its errors", .timeLimit(.minutes(2)))
 struct PostgresStateStoreTests {
-    @Test("four stores opening a new database at once create the schema once, recorded as versions 1 and 2")
+    @Test("four stores opening a new database at once create the schema once, recorded as versions 1, 2 and 3")
     func schemaOnce() async throws {
         let server = try await PostgresServer.forTest()
         let url = try await server.makeDatabase()
@@ -32,6 +32,7 @@ struct PostgresStateStoreTests {
                 == [
                     "1: feeds, items, group members, groups, validators, source values",
                     "2: feed schedule: due times, back-off, holds and leases",
+                    "3: notifications outbox",
                 ])
         #expect(
             try await server.strings(
@@ -39,12 +40,11 @@ struct PostgresStateStoreTests {
                 database: url.database)
                 == [
                     "feed", "feed_schedule", "item", "item_group", "item_group_member", "monitor_schema",
-                    "source_value",
-                    "validator",
+                    "notification", "notifier", "source_value", "validator",
                 ])
         // Opening again applies nothing more.
         _ = try await PostgresStateStore.open(url)
-        #expect(try await server.strings("SELECT count(*)::text FROM monitor_schema", database: url.database) == ["2"])
+        #expect(try await server.strings("SELECT count(*)::text FROM monitor_schema", database: url.database) == ["3"])
     }
 
     @Test("a database written by a later version of monitor is refused, for writing and for reading")

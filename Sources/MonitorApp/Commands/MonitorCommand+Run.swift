@@ -26,6 +26,11 @@ extension MonitorCommand {
                 (0.0.0.0:9464 or [::]:9464 for every interface). Port 0 picks a free port; the address is printed \
                 on standard error.
 
+                Notifications (the `notify:` list) are written to the state with the poll they report and delivered \
+                after it: `run` delivers what earlier runs left first, then retries failures with backoff; `run --once` \
+                delivers what earlier runs left before its polls, attempts its own after them and prints each one \
+                left undelivered on standard error (its exit code stays that of the feeds).
+
                 When standard input and output are terminals, the view is full-screen: ↑/↓ (k/j) select a feed, \
                 Enter (→) opens its groups and then a group's items, Esc (←) goes back, d steps the days window \
                 (1, 7, 30, 90, 360, all), / filters the list, r polls the selected feed now, ? shows the keys, q quits.

@@ -5,7 +5,7 @@ extension MonitorCommand {
     /// `monitor sources`: each feed type with its options, defaults and docs, from the sources' declarations.
     struct Sources: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the feed types with their options, defaults and docs."
+            abstract: "List the feed types and notifier types with their options, defaults and docs."
         )
 
         /// Accepted so that one command line serves every subcommand; the list comes from the built-in sources.
@@ -14,7 +14,7 @@ extension MonitorCommand {
         @OptionGroup(visibility: .hidden) var stateOptions: StateOptions
 
         func run() async throws {
-            Console.out(SourcesListing.render(Registry.sources))
+            Console.out(SourcesListing.render(Registry.sources, notifiers: Registry.notifiers))
         }
     }
 }

@@ -6,7 +6,13 @@ extension MonitorCommand {
     /// `monitor status`: each feed's last poll, status, last error and item count, offline.
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show each feed's last poll, status, last error and item count (offline)."
+            abstract:
+                "Show each feed's last poll, status, last error and item count, and each notifier's outbox (offline).",
+            discussion: """
+                For each notifier of the feeds file: where it delivers (a webhook's URL masked), how many notifications \
+                wait to be delivered, how many its receiver refused (kept 7 days), when it last delivered and its last \
+                error. With --format json, the notifiers follow the feeds in the array, each with a "notifier" key.
+                """
         )
 
         @OptionGroup var options: ConfigOptions
@@ -16,7 +22,8 @@ extension MonitorCommand {
         var format: OutputFormat = .text
 
         func run() async throws {
-            let stored = try await stateOptions.openForReading()?.records() ?? []
+            let store = try await stateOptions.openForReading()
+            let stored = try await store?.records() ?? []
             // The feeds of the feeds file first, in its order (also those never polled), then any others stored.
             let loaded = ConfigLoader().load(path: options.path)
             var records: [FeedRecord] = []
@@ -24,11 +31,25 @@ extension MonitorCommand {
                 records.append(stored.first { $0.name == feed.name } ?? FeedRecord(name: feed.name, type: feed.type))
             }
             records += stored.filter { record in !records.contains { $0.name == record.name } }
+            // The notifiers of the feeds file, in its order, then any others with notifications stored.
+            let configured = loaded.config?.notifiers ?? []
+            let targets = NotifierSet.targets(configured)
+            let statuses = try await store?.notifierStatuses() ?? []
+            var notifiers = configured.map { config in
+                NotifierLine(
+                    status: statuses.first { $0.name == config.name } ?? NotifierStatus(name: config.name),
+                    type: config.type, target: targets[config.name])
+            }
+            notifiers += statuses.filter { status in !configured.contains { $0.name == status.name } }.map {
+                NotifierLine(status: $0, type: nil, target: nil)
+            }
+            let now = Date()
             switch format {
             case .json:
-                Console.out(JSONValue.array(records.map(StatusListing.json)).text + "\n")
+                Console.out(
+                    JSONValue.array(records.map(StatusListing.json) + notifiers.map(StatusListing.json)).text + "\n")
             case .text:
-                Console.out(StatusListing.text(records, now: Date()))
+                Console.out(StatusListing.text(records, now: now) + StatusListing.text(notifiers, now: now))
             }
         }
     }

@@ -16,8 +16,14 @@ extension MonitorCommand {
         func run() async throws {
             let config = try options.load()
             let feeds = config.feeds.map { "\($0.name) (\($0.type))" }.joined(separator: ", ")
+            let notifiers =
+                config.notifiers.isEmpty
+                ? ""
+                : "; \(config.notifiers.count) notifier\(config.notifiers.count == 1 ? "" : "s"): "
+                    + config.notifiers.map { "\($0.name) (\($0.type))" }.joined(separator: ", ")
             Console.out(
-                "\(options.path): ok, \(config.feeds.count) feed\(config.feeds.count == 1 ? "" : "s"): \(feeds)\n")
+                "\(options.path): ok, \(config.feeds.count) feed\(config.feeds.count == 1 ? "" : "s"): \(feeds)"
+                    + notifiers + "\n")
         }
     }
 }

@@ -8,13 +8,13 @@ public struct MonitorCommand: AsyncParsableCommand {
         abstract: "Watch GitHub activity, NASA natural events and what programs report, as feeds.yaml says.",
         discussion: """
             The feeds file is ./feeds.yaml, or $MONITOR_CONFIG when set, or the file named by --config.
-            `monitor sources` lists every feed type with its options.
+            `monitor sources` lists every feed type and notifier type with its options.
 
             Exit codes: 0 success; 1 some feed failed (or the command could not do its work); \
             2 invalid feeds file; 64 bad command-line usage.
             """,
         version: MonitorVersion.current,
-        subcommands: [Run.self, Events.self, Status.self, Validate.self, Sources.self, Init.self]
+        subcommands: [Run.self, Events.self, Status.self, Validate.self, Sources.self, Notify.self, Init.self]
     )
 
     public init() {}

@@ -6,12 +6,17 @@ import Foundation
 public struct ConfigValidator: Sendable {
     /// The known sources, by type.
     public var sources: [any FeedSource.Type]
+    /// The known notifiers, by type.
+    public var notifiers: [any Notifier.Type]
     /// The environment for `${VAR}` interpolation.
     public var environment: [String: String]
 
-    /// A validator for the given sources and environment.
-    public init(sources: [any FeedSource.Type], environment: [String: String]) {
+    /// A validator for the given sources, notifiers and environment.
+    public init(
+        sources: [any FeedSource.Type], notifiers: [any Notifier.Type] = [], environment: [String: String]
+    ) {
         self.sources = sources
+        self.notifiers = notifiers
         self.environment = environment
     }
 
@@ -28,8 +33,8 @@ public struct ConfigValidator: Sendable {
             return (nil, [.error(message, at: root.location)])
         }
         let top = uniqueEntries(entries, in: "the top level", diagnostics: &diagnostics)
-        for entry in top where entry.key != "settings" && entry.key != "feeds" {
-            let hint = hint(for: entry.key, among: ["settings", "feeds"])
+        for entry in top where !["settings", "feeds", "notify"].contains(entry.key) {
+            let hint = hint(for: entry.key, among: ["settings", "feeds", "notify"])
             diagnostics.append(.error("unknown top-level key '\(entry.key)'\(hint)", at: entry.keyLocation))
         }
 
@@ -64,8 +69,21 @@ public struct ConfigValidator: Sendable {
         } else {
             diagnostics.append(.error("missing 'feeds:' list", at: root.location, isAbsence: true))
         }
+        var notifiers: [NotifierConfig] = []
+        if let entry = top.first(where: { $0.key == "notify" }) {
+            switch entry.value.content {
+            case .list(let items):
+                notifiers = self.notifiers(items, feeds: feeds.map(\.name), diagnostics: &diagnostics)
+            case .null:
+                break
+            default:
+                let message =
+                    "'notify' must be a list of notifiers (each item starting with '- name:'), found \(entry.value.kindDescription)"
+                diagnostics.append(.error(message, at: entry.value.location))
+            }
+        }
         let failed = diagnostics.contains { $0.severity == .error }
-        return (failed ? nil : MonitorConfig(settings: settings, feeds: feeds), diagnostics)
+        return (failed ? nil : MonitorConfig(settings: settings, feeds: feeds, notifiers: notifiers), diagnostics)
     }
 
     // MARK: - Feeds
@@ -138,6 +156,113 @@ public struct ConfigValidator: Sendable {
             if let source = sources.first(where: { $0.type == type }) { return source }
             let guess = Suggestion.closest(to: type, in: known).map { "did you mean '\($0)'? " } ?? ""
             let message = "unknown feed type '\(type)' (\(guess)known types: \(known.joined(separator: ", ")))"
+            diagnostics.append(.error(message, at: entry.value.location))
+            return nil
+        }
+    }
+
+    // MARK: - Notifiers
+
+    private func notifiers(_ items: [ConfigValue], feeds: [String], diagnostics: inout [Diagnostic])
+        -> [NotifierConfig]
+    {
+        var notifiers: [NotifierConfig] = []
+        var firstUse: [String: SourceLocation] = [:]
+        for (index, item) in items.enumerated() {
+            guard case .map(let rawEntries) = item.content else {
+                let message =
+                    "notifier #\(index + 1) must be a mapping with 'name:' and 'type:', found \(item.kindDescription)"
+                diagnostics.append(.error(message, at: item.location))
+                continue
+            }
+            let entries = uniqueEntries(rawEntries, in: "this notifier", diagnostics: &diagnostics)
+            let name = entries.first { $0.key == "name" }
+            let label =
+                name.flatMap { scalarText($0.value) }.map { "notifier '\($0)'" } ?? "notifier #\(index + 1)"
+            guard let type = notifierType(of: entries, label: label, at: item.location, diagnostics: &diagnostics)
+            else {
+                let specs = NotifierConfig.commonSpecs.filter { $0.name != "type" }
+                let common = entries.filter { entry in specs.contains { $0.name == entry.key } }
+                _ = options(common, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
+                continue
+            }
+            let specs = Self.specs(of: type)
+            let options = options(entries, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
+            // A notifier's own checks look at the options that are valid, whatever else is wrong.
+            diagnostics += type.check(options)
+            checkWords(
+                in: entries, key: NotifierConfig.feeds.name, known: feeds, what: "feed", diagnostics: &diagnostics)
+            checkWords(
+                in: entries, key: NotifierConfig.on.name, known: FeedNotification.Event.allCases.map(\.rawValue),
+                what: "event", diagnostics: &diagnostics)
+            guard let notifierName = options.string("name") else { continue }
+            if let first = firstUse[notifierName] {
+                let message = "duplicate notifier name '\(notifierName)' (first used on line \(first.line))"
+                diagnostics.append(.error(message, at: options.location(of: "name")))
+                continue
+            }
+            firstUse[notifierName] = options.location(of: "name")
+            notifiers.append(
+                NotifierConfig(name: notifierName, type: type.type, options: options, location: item.location))
+        }
+        return notifiers
+    }
+
+    /// The common notifier options merged with a notifier's own.
+    public static func specs(of notifier: any Notifier.Type) -> [OptionSpec] {
+        let own = notifier.options.map(\.spec)
+        return NotifierConfig.commonSpecs.filter { common in !own.contains { $0.name == common.name } } + own
+    }
+
+    /// An error at each word of the list `key` that is not one of `known`.
+    private func checkWords(
+        in entries: [ConfigEntry], key: String, known: [String], what: String, diagnostics: inout [Diagnostic]
+    ) {
+        guard let entry = entries.first(where: { $0.key == key }) else { return }
+        let words: [ConfigValue]
+        switch entry.value.content {
+        case .list(let items): words = items
+        case .scalar: words = [entry.value]
+        default: return
+        }
+        for word in words {
+            guard let raw = scalarText(word),
+                case .success(let text) = Interpolation.expand(raw, environment: environment)
+            else { continue }
+            let value = text.trimmingWhitespace()
+            guard !value.isEmpty, !known.contains(value) else { continue }
+            let guess = Suggestion.closest(to: value, in: known).map { "did you mean '\($0)'? " } ?? ""
+            let list = known.isEmpty ? "none" : known.joined(separator: ", ")
+            let message =
+                "unknown \(what) '\(TerminalText.sanitized(value))' in '\(key)' (\(guess)known \(what)s: \(list))"
+            diagnostics.append(.error(message, at: word.location))
+        }
+    }
+
+    private func notifierType(
+        of entries: [ConfigEntry], label: String, at location: SourceLocation, diagnostics: inout [Diagnostic]
+    ) -> (any Notifier.Type)? {
+        let known = notifiers.map { $0.type }.sorted()
+        guard let entry = entries.first(where: { $0.key == "type" }) else {
+            let message = "\(label) is missing 'type' (known types: \(known.joined(separator: ", ")))"
+            diagnostics.append(.error(message, at: location, isAbsence: true))
+            return nil
+        }
+        guard let text = scalarText(entry.value) else {
+            diagnostics.append(
+                .error("'type' must be one of: \(known.joined(separator: ", "))", at: entry.value.location))
+            return nil
+        }
+        switch Interpolation.expand(text, environment: environment) {
+        case .failure(let failure):
+            diagnostics.append(
+                .error(failure.message, at: self.location(in: entry.value, offset: failure.offset, text: text)))
+            return nil
+        case .success(let type):
+            if let notifier = notifiers.first(where: { $0.type == type }) { return notifier }
+            let guess = Suggestion.closest(to: type, in: known).map { "did you mean '\($0)'? " } ?? ""
+            let message =
+                "unknown notifier type '\(TerminalText.sanitized(type))' (\(guess)known types: \(known.joined(separator: ", ")))"
             diagnostics.append(.error(message, at: entry.value.location))
             return nil
         }

@@ -1,14 +1,17 @@
-/// A validated `feeds.yaml`: the global settings and the feeds.
+/// A validated `feeds.yaml`: the global settings, the feeds and the notifiers.
 public struct MonitorConfig: Sendable {
     /// The `settings:` section, with defaults for what is absent.
     public var settings: Settings
     /// The feeds, in file order.
     public var feeds: [FeedConfig]
+    /// The `notify:` list, in file order.
+    public var notifiers: [NotifierConfig]
 
     /// A configuration.
-    public init(settings: Settings, feeds: [FeedConfig]) {
+    public init(settings: Settings, feeds: [FeedConfig], notifiers: [NotifierConfig] = []) {
         self.settings = settings
         self.feeds = feeds
+        self.notifiers = notifiers
     }
 }
 

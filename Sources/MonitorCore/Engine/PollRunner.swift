@@ -28,6 +28,8 @@ public struct PollRunner: Sendable {
     public var latestCount = 10
     /// Where polls and their requests are counted.
     public var metrics = MonitorMetrics.disabled
+    /// The notifiers to plan notifications for, each poll's written to the outbox in its commit; nil for none.
+    public var outbox: NotificationOutbox?
 
     /// A runner; the global limiter allows `settings.concurrency` requests in flight.
     public init(
@@ -125,18 +127,29 @@ public struct PollRunner: Sendable {
         if let error = outcome.error, outcome.status == .failed {
             logger.info("poll failed", metadata: ["error": "\(error)"])
         }
+        var report = report(feed, outcome, statistics: statistics, stored: snapshot, started: started)
+        let notifications =
+            outbox.map { outbox in
+                NotificationPlanner.notifications(
+                    of: report, feed: feed, previous: snapshot.record, record: outcome.record,
+                    notifiers: outbox.notifiers)
+            } ?? []
         do {
             // A failed poll stores none of its items or validators; what the source chose to keep (a fresh
-            // search result) is, so that it is not asked again at once.
+            // search result) is, so that it is not asked again at once. What the poll has to tell is written with
+            // it, or not at all.
             try await store.commit(
                 PollCommit(
                     record: outcome.record, items: outcome.items, firstSeen: started, groups: outcome.catalog,
-                    validators: outcome.items == nil ? [:] : http.updatedValidators, values: values.changes),
+                    validators: outcome.items == nil ? [:] : http.updatedValidators, values: values.changes,
+                    notifications: notifications),
                 feed: feed.name)
         } catch {
             return notPolled(feed, "cannot write the state: \(error)", record: snapshot.record, started: started)
         }
-        return report(feed, outcome, statistics: statistics, stored: snapshot, started: started)
+        outbox?.committed(notifications)
+        report.duration = elapsed(since: started)
+        return report
     }
 
     // MARK: - The parts of a poll

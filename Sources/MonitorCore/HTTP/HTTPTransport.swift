@@ -10,14 +10,19 @@ public struct HTTPRequest: Sendable {
     public var timeout: Duration
     /// The largest body accepted; a larger one fails with `TransportError.bodyTooLarge` without being buffered.
     public var maxBody: Int
+    /// The body to send (a notification's); empty for none.
+    public var body: [UInt8]
 
     /// A request.
-    public init(method: String = "GET", url: String, headers: HTTPHeaders, timeout: Duration, maxBody: Int) {
+    public init(
+        method: String = "GET", url: String, headers: HTTPHeaders, timeout: Duration, maxBody: Int, body: [UInt8] = []
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.timeout = timeout
         self.maxBody = maxBody
+        self.body = body
     }
 }
 

@@ -85,12 +85,14 @@ public struct PollCommit: Sendable {
     public var validators: [ValidatorKey: Validators]
     /// Source values to store (nil deletes).
     public var values: [String: String?]
+    /// Notifications the poll produced, added to the outbox in the same transaction.
+    public var notifications: [FeedNotification]
 
     /// A commit.
     public init(
         record: FeedRecord, items: [Item]?, firstSeen: Date, groups: [ItemGroup]?,
         validators: [ValidatorKey: Validators],
-        values: [String: String?]
+        values: [String: String?], notifications: [FeedNotification] = []
     ) {
         self.record = record
         self.items = items
@@ -98,5 +100,6 @@ public struct PollCommit: Sendable {
         self.groups = groups
         self.validators = validators
         self.values = values
+        self.notifications = notifications
     }
 }

@@ -155,6 +155,30 @@ public final class StateStore: Sendable {
         migrator.registerMigration("v3: packed items, group members, fingerprints") { db in
             try migrateToPackedItems(db)
         }
+        migrator.registerMigration("v4: notifications outbox") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE notification (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        notifier TEXT NOT NULL,
+                        feed TEXT NOT NULL,
+                        event TEXT NOT NULL,
+                        created DOUBLE NOT NULL,
+                        content TEXT NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        nextAttempt DOUBLE,
+                        lastError TEXT,
+                        failedPermanently DOUBLE
+                    );
+                    CREATE INDEX notification_by_notifier ON notification (notifier);
+                    CREATE TABLE notifier (
+                        name TEXT PRIMARY KEY NOT NULL,
+                        lastError TEXT,
+                        lastErrorAt DOUBLE,
+                        lastDelivered DOUBLE
+                    );
+                    """)
+        }
         return migrator
     }
 
@@ -213,12 +237,12 @@ public final class StateStore: Sendable {
     // MARK: - Reading
 
     /// Reads in one transaction; a database error becomes a ``StateError`` that says what it means.
-    private func read<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+    func read<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
         try await StateError.wrapping(path) { try await database.read(body) }
     }
 
     /// Writes in one transaction; a database error becomes a ``StateError`` that says what it means.
-    private func write<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+    func write<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
         try await StateError.wrapping(path) { try await database.write(body) }
     }
 
@@ -482,6 +506,7 @@ public final class StateStore: Sendable {
                 }
                 statistics.valueRows += 1
             }
+            try Self.enqueue(commit.notifications, created: commit.record.lastPoll ?? commit.firstSeen, db)
             return statistics
         }
     }

@@ -33,6 +33,30 @@ public protocol StateStoring: AnyObject, Sendable {
     /// values only what differs from what is stored. Returns the rows written.
     @discardableResult
     func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics
+
+    // MARK: - The notifications outbox (written by `commit`, from `PollCommit.notifications`)
+
+    /// Every notification in the outbox, in the order the polls wrote them: those still to deliver, and (with
+    /// `refused`) those their receiver refused.
+    func outbox(refused: Bool) async throws -> [OutboxEntry]
+
+    /// Records that notification `id` of `notifier` was delivered at `time`: it leaves the outbox.
+    func delivered(_ id: String, notifier: String, at time: Date) async throws
+
+    /// Records that delivering notification `id` of `notifier` failed at `time` with `error` (never a secret): it is
+    /// tried again from `nextAttempt`, or, when `refused`, kept for `StateStore.refusedNotificationLifetime` and not
+    /// tried again.
+    func failed(
+        _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
+    ) async throws
+
+    /// Drops the refused notifications older than `StateStore.refusedNotificationLifetime` at `now`; returns how
+    /// many.
+    @discardableResult
+    func dropExpiredNotifications(now: Date) async throws -> Int
+
+    /// What the outbox holds for each notifier that has or had notifications, by name.
+    func notifierStatuses() async throws -> [NotifierStatus]
 }
 
 extension StateStoring {
@@ -42,5 +66,10 @@ extension StateStoring {
         -> [Item]
     {
         try await items(of: feed, group: group, since: since, limit: limit)
+    }
+
+    /// The notifications still to deliver, in the order the polls wrote them.
+    public func outbox() async throws -> [OutboxEntry] {
+        try await outbox(refused: false)
     }
 }

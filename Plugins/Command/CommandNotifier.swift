@@ -1,0 +1,50 @@
+import MonitorCore
+
+/// The `command` notifier: a program run once per notification, from an argv (never through a shell), with the
+/// notification's schema-1 json body on its standard input and `MONITOR_NOTIFICATION_ID`, `MONITOR_FEED`,
+/// `MONITOR_EVENT` and `MONITOR_NOTIFIER` in its environment. Exit 0 means delivered; any other end (another exit, a
+/// signal, a run past `timeout`, which ends its whole process group) is retried.
+public struct CommandNotifier: Notifier {
+    public static let type = "command"
+    public static let summary = "A program run per notification, the json body on its standard input"
+
+    /// `command`: the program and its arguments.
+    static let command = FeedOption<[String]?>(
+        "command", .list(placeholder: "words"), required: true,
+        doc: "The program and its arguments, run without a shell, e.g. [./bin/on-new-items, --verbose]")
+    /// `timeout`: the time limit of one run.
+    static let timeout = FeedOption<Duration>(
+        "timeout", .duration(), default: .seconds(30), doc: "Time limit of one run; its process group is then ended")
+    /// `env`: environment variables for the program (secret: never shown).
+    static let env = FeedOption<[String: String]?>(
+        "env", .mapping(placeholder: "NAME: value", key: CommandRun.checkName), secret: true,
+        doc: "Environment variables for the program, e.g. {TOKEN: \"${CHAT_TOKEN}\"}")
+
+    public static let options: [any OptionDeclaration] = [command, timeout, env]
+
+    /// The command names at least the program.
+    public static func check(_ options: FeedOptions) -> [Diagnostic] {
+        guard let command = options[Self.command], command.isEmpty else { return [] }
+        return [
+            .error(
+                "'command' must name the program to run and its arguments, like [./notify.sh, --verbose]",
+                at: options.location(of: Self.command.name))
+        ]
+    }
+
+    private let name: String
+    private let run: CommandRun
+
+    public init(name: String, options: FeedOptions, context: NotifierContext) {
+        self.name = name
+        run = CommandRun(
+            command: options[Self.command] ?? [], timeout: options[Self.timeout],
+            variables: CommandRun.environment(env: options[Self.env] ?? [:], from: context.environment))
+    }
+
+    public var target: String { run.name }
+
+    public func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt {
+        try await run.deliver(notification)
+    }
+}

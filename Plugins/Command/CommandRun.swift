@@ -1,0 +1,147 @@
+import Foundation
+import MonitorCore
+import Subprocess
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One notifier program and how it is run: in a process group of its own, its input in an unlinked file, its
+/// standard error kept to its last bytes, its whole group ended when it runs past `timeout` or is cancelled.
+struct CommandRun: Sendable {
+    /// The program and its arguments.
+    var command: [String]
+    /// How long one run may take.
+    var timeout: Duration
+    /// Its environment, without the notification's variables.
+    var variables: [String: String]
+    /// How long a program sent SIGTERM has before SIGKILL.
+    var grace: Duration = .milliseconds(500)
+
+    /// The variables of `monitor`'s environment that every program gets.
+    static let inherited = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"]
+
+    /// The most bytes of standard error kept for a message.
+    static let stderrLimit = 300
+
+    /// The program's name as messages show it.
+    var name: String { "'\(TerminalText.sanitized(command.first ?? ""))'" }
+
+    /// The environment of every run: a few harmless variables of `monitor`'s and the notifier's `env`.
+    static func environment(env: [String: String], from parent: [String: String]) -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in inherited {
+            if let value = parent[name] { environment[name] = value }
+        }
+        return environment.merging(env) { $1 }
+    }
+
+    /// Checks a name of `env`: a portable variable name, not one of the notification's.
+    @Sendable static func checkName(_ name: String) -> String? {
+        guard let first = name.first, first == "_" || (first.isASCII && first.isLetter),
+            name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })
+        else {
+            return "a variable name has letters, digits and '_', and does not start with a digit"
+        }
+        return name.hasPrefix("MONITOR_") ? "MONITOR_ variables are set by monitor itself" : nil
+    }
+
+    /// Runs the program for `notification`; returns when it exited 0, else throws a retryable ``DeliveryError``.
+    func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt {
+        var environment = variables
+        environment["MONITOR_NOTIFICATION_ID"] = notification.id
+        environment["MONITOR_NOTIFIER"] = notification.notifier
+        environment["MONITOR_FEED"] = notification.feed
+        environment["MONITOR_EVENT"] = notification.event.rawValue
+        let input = notification.jsonBody()
+        let variables = environment
+        let group = ProcessGroupID()
+        defer { group.end() }
+        return try await withThrowingTaskGroup(of: DeliveryReceipt.self) { tasks in
+            tasks.addTask { try await self.runProgram(input: input, environment: variables, group: group) }
+            tasks.addTask {
+                try await Task.sleep(for: self.timeout)
+                throw DeliveryError.retry(
+                    "\(self.name) was still running after the timeout (\(DurationFormat.string(self.timeout))): ended")
+            }
+            defer { tasks.cancelAll() }
+            guard let receipt = try await tasks.next() else { throw CancellationError() }
+            return receipt
+        }
+    }
+
+    private func runProgram(input: [UInt8], environment: [String: String], group: ProcessGroupID) async throws
+        -> DeliveryReceipt
+    {
+        guard let program = command.first else { throw DeliveryError.permanent("'command' is empty") }
+        var platform = PlatformOptions()
+        platform.processGroupID = 0
+        platform.teardownSequence = [.gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: grace)]
+        var keys: [Environment.Key: String] = [:]
+        for (name, value) in environment {
+            if let key = Environment.Key(rawValue: name) { keys[key] = value }
+        }
+        let configuration = Configuration(
+            executable: program.contains("/") ? .path(.init(program)) : .name(program),
+            arguments: Arguments(Array(command.dropFirst())), environment: .custom(keys),
+            platformOptions: platform)
+        let stdin = try Self.inputFile(input)
+        let result: ExecutionResult<String, DiscardedOutput, SequenceOutput>
+        do {
+            result = try await Subprocess.run(
+                configuration, input: .fileDescriptor(.init(rawValue: stdin), closeAfterSpawningProcess: true),
+                output: .discarded, error: .sequence
+            ) { execution in
+                group.started(execution.processIdentifier.value)
+                var tail: [UInt8] = []
+                for try await chunk in execution.standardError {
+                    chunk.withUnsafeBytes { tail += $0 }
+                    if tail.count > 4 * Self.stderrLimit { tail.removeFirst(tail.count - Self.stderrLimit) }
+                }
+                return String(decoding: tail.suffix(Self.stderrLimit), as: UTF8.self)
+            }
+        } catch let error as SubprocessError {
+            switch error.code {
+            case .executableNotFound: throw DeliveryError.retry("cannot start \(name): not found in PATH")
+            default: throw DeliveryError.retry("cannot start \(name): \(TerminalText.sanitized("\(error)"))")
+            }
+        }
+        let stderr = TerminalText.sanitized(result.closureResult).trimmingCharacters(in: .whitespaces)
+        let said = stderr.isEmpty ? "" : ": \(stderr)"
+        switch result.terminationStatus {
+        case .exited(0):
+            return DeliveryReceipt("exit 0")
+        case .exited(let code):
+            throw DeliveryError.retry("\(name) exited with status \(code)\(said)")
+        case .signaled(let signal):
+            throw DeliveryError.retry("\(name) was ended by signal \(signal)\(said)")
+        }
+    }
+
+    /// A file holding `bytes`, already unlinked, open at its start: the program reads its input when it likes, and
+    /// one that never does cannot block on a full pipe or break `monitor` with SIGPIPE.
+    private static func inputFile(_ bytes: [UInt8]) throws -> Int32 {
+        var template = Array("\(NSTemporaryDirectory())/monitor-notify-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw DeliveryError.retry("cannot make the program's input file: \(String(cString: strerror(errno)))")
+        }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        unlink(template)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else {
+                close(descriptor)
+                throw DeliveryError.retry("cannot write the program's input file: \(String(cString: strerror(errno)))")
+            }
+            written += count
+        }
+        lseek(descriptor, 0, SEEK_SET)
+        return descriptor
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import MonitorCore
+
+/// The `webhook` notifier: each notification POSTed to a URL in one of the formats (the schema-1 json body, Slack,
+/// Discord, ntfy or plain text), through the feeds' HTTP stack without following redirects.
+///
+/// Every delivery of a notification carries its id as `Idempotency-Key`, and, with a `secret`, the body's HMAC as
+/// `X-Monitor-Signature-256: sha256=<hex>`. A 2xx answer delivers it; a connection error, a timeout, a 408, a 429
+/// (with its `Retry-After`) or a 5xx is retried; any other answer (another 4xx, a redirect) refuses it. The URL,
+/// the secret and the headers' values are secrets: messages show the URL as `scheme://host/…` at most.
+public struct WebhookNotifier: Notifier {
+    public static let type = "webhook"
+    public static let summary = "An HTTP POST of each notification (json, slack, discord, ntfy or text)"
+
+    /// `url`: where notifications are POSTed (a secret).
+    static let url = FeedOption<String?>(
+        "url", .string(placeholder: "url"), required: true, secret: true,
+        doc: "The http:// or https:// URL notifications are POSTed to (never shown whole)")
+    /// `format`: how the body is written.
+    static let format = FeedOption<String>(
+        "format", .choice(NotificationFormat.allCases.map(\.rawValue)), default: NotificationFormat.json.rawValue,
+        doc: "The body: json (schema 1), slack, discord, ntfy or text")
+    /// `secret`: signs each body.
+    static let secret = FeedOption<String?>(
+        "secret", .string(placeholder: "text"), secret: true,
+        doc: "Signs each body: header X-Monitor-Signature-256: sha256=<hex HMAC-SHA256>")
+    /// `headers`: more header fields (their values are secrets).
+    static let headers = FeedOption<[String: String]?>(
+        "headers", .mapping(placeholder: "Name: value", key: WebhookRequest.checkHeaderName), secret: true,
+        doc: "More header fields, e.g. {Authorization: \"Bearer ${TOKEN}\"} (values never shown)")
+    /// `timeout`: the time limit of one delivery.
+    static let timeout = FeedOption<Duration?>(
+        "timeout", .duration(), doc: "Time limit of one delivery (default: settings.timeout)")
+
+    public static let options: [any OptionDeclaration] = [url, format, secret, headers, timeout]
+
+    /// The URL must be http(s) with a host and no user name or password; a header's value must be one HTTP can
+    /// carry.
+    public static func check(_ options: FeedOptions) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        if let url = options[Self.url], let problem = WebhookRequest.problem(url: url) {
+            diagnostics.append(
+                .error("'url' \(problem) (its value is not shown)", at: options.location(of: Self.url.name)))
+        }
+        for (name, value) in (options[Self.headers] ?? [:]).sorted(by: { $0.key < $1.key })
+        where value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) {
+            diagnostics.append(
+                .error(
+                    "the value of header '\(name)' contains a control character, which an HTTP request cannot carry "
+                        + "(not shown): check where it comes from (an environment variable?)",
+                    at: options.location(of: Self.headers.name)))
+        }
+        return diagnostics
+    }
+
+    private let request: WebhookRequest
+
+    public init(name: String, options: FeedOptions, context: NotifierContext) {
+        request = WebhookRequest(
+            url: options[Self.url] ?? "", format: NotificationFormat(rawValue: options[Self.format]) ?? .json,
+            secret: options[Self.secret], headers: options[Self.headers] ?? [:], transport: context.transport,
+            timeout: options[Self.timeout] ?? context.timeout, maxBody: context.maxBody)
+    }
+
+    public var target: String { WebhookRequest.masked(request.url) }
+
+    public func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt {
+        try await request.deliver(notification)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Logging
+import MonitorCore
+
+/// The notifiers of a feeds file, made for one run with the HTTP transport they share.
+enum NotifierSet {
+    /// The transport of the notifiers: the feeds' client stack (timeouts, body caps), without redirects, so that a
+    /// webhook's URL, signature and headers only ever go where the feeds file says.
+    static func transport(_ settings: Settings) -> HTTPClientTransport {
+        HTTPClientTransport(timeout: settings.timeout, concurrency: 4, followRedirects: false)
+    }
+
+    /// A notifier for each of `configs`, by name (validation guarantees every type is registered).
+    static func make(
+        _ configs: [NotifierConfig], settings: Settings, transport: any HTTPTransport,
+        types: [any Notifier.Type] = Registry.notifiers,
+        environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger
+    ) -> [String: any Notifier] {
+        let context = NotifierContext(
+            transport: transport, timeout: settings.timeout, maxBody: settings.maxBody, environment: environment,
+            logger: logger)
+        return Dictionary(
+            configs.compactMap { config in
+                types.first { $0.type == config.type }.map {
+                    (config.name, $0.init(name: config.name, options: config.options, context: context))
+                }
+            }, uniquingKeysWith: { $1 })
+    }
+
+    /// Where each of `configs` delivers, safe to show (a webhook's URL masked), by name.
+    static func targets(_ configs: [NotifierConfig], types: [any Notifier.Type] = Registry.notifiers) -> [String:
+        String]
+    {
+        make(
+            configs, settings: Settings(), transport: OfflineTransport(), types: types, environment: [:],
+            logger: Logger(label: "monitor", factory: { _ in SwiftLogNoOpLogHandler() })
+        ).mapValues(\.target)
+    }
+
+    /// The line `run` shows for a delivery attempt.
+    static func notice(_ attempt: NotificationDelivery.Attempt) -> String {
+        let notification = attempt.notification
+        let what =
+            "\(notification.notifier): notification \(notification.id) (\(notification.event.rawValue) of \(notification.feed))"
+        switch attempt.result {
+        case .delivered(let answer):
+            return "\(what) delivered: \(TerminalText.sanitized(answer))"
+        case .willRetry(let message, let next):
+            return
+                "\(what) not delivered: \(TerminalText.sanitized(message)); next attempt at \(FetchError.format(next))"
+        case .refused(let message):
+            return "\(what) refused: \(TerminalText.sanitized(message)); not sent again"
+        case .notAttempted(let reason):
+            return "\(what) waits: \(reason)"
+        }
+    }
+
+    /// The line `run --once` prints on standard error for a notification it could not deliver.
+    static func undeliveredLine(_ attempt: NotificationDelivery.Attempt) -> String? {
+        let notification = attempt.notification
+        let what =
+            "monitor: notification \(notification.id) (\(notification.event.rawValue) of \(notification.feed)) "
+            + "to \(notification.notifier)"
+        switch attempt.result {
+        case .delivered:
+            return nil
+        case .willRetry(let message, _):
+            return "\(what) not delivered: \(TerminalText.sanitized(message)); kept for the next run\n"
+        case .refused(let message):
+            return "\(what) refused: \(TerminalText.sanitized(message)); not sent again\n"
+        case .notAttempted(let reason):
+            return "\(what) not delivered: \(reason); kept for the next run\n"
+        }
+    }
+}
+
+/// A transport that sends nothing: the notifiers made only to show where they deliver.
+private struct OfflineTransport: HTTPTransport {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        throw TransportError.invalid("not sent: offline")
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Decides what a poll has to tell, and whom: a pure function of the poll's report and the feed's records before
+/// and after it, so that every rule is tested on its own.
+///
+/// - `new`: the poll found items not stored before — never on a feed's first sync, whose items are the baseline;
+/// - `failed`: the poll failed and the one before did not (once, when failing starts, not at every failed poll);
+/// - `recovered`: the poll did not fail and the one before did (once);
+/// - `stale`: the feed has had no new item for longer than its `expect_update_within`, and had not at its previous
+///   poll (once, when it becomes stale); sent only to notifiers that ask for it in `on:`.
+public enum NotificationPlanner {
+    /// The events of a poll that ended as `report` says, the feed's record being `previous` before it and `record`
+    /// after it.
+    public static func events(
+        of report: PollReport, previous: FeedRecord?, record: FeedRecord, staleAfter: Duration?
+    ) -> [FeedNotification.Event] {
+        let wasFailing = (previous?.failures ?? 0) > 0
+        var events: [FeedNotification.Event] = []
+        if report.status == .failed {
+            if !wasFailing { events.append(.failed) }
+            return events
+        }
+        if wasFailing { events.append(.recovered) }
+        if !report.newItems.isEmpty, !report.isFirstSync { events.append(.new) }
+        if let staleAfter, let now = record.lastPoll, isStale(record, at: now, after: staleAfter) {
+            let before = previous.map { previous in
+                previous.lastPoll.map { isStale(previous, at: $0, after: staleAfter) } ?? false
+            }
+            if before == false { events.append(.stale) }
+        }
+        return events
+    }
+
+    /// The notifications of a poll of `feed`: one per notifier and event it asks for, with a new id from `makeID`
+    /// each.
+    public static func notifications(
+        of report: PollReport, feed: FeedConfig, previous: FeedRecord?, record: FeedRecord,
+        notifiers: [NotifierConfig], makeID: () -> String = { UUID().uuidString.lowercased() }
+    ) -> [FeedNotification] {
+        let staleAfter = feed.options.duration("expect_update_within")
+        let events = events(of: report, previous: previous, record: record, staleAfter: staleAfter)
+        let at = record.lastPoll ?? report.started
+        var notifications: [FeedNotification] = []
+        for notifier in notifiers {
+            for event in events where notifier.wants(event, of: feed.name) {
+                switch event {
+                case .new:
+                    notifications.append(
+                        FeedNotification(
+                            id: makeID(), notifier: notifier.name, feed: feed.name, type: feed.type, event: .new,
+                            at: at, total: report.newItems.count, items: report.newItems))
+                case .failed:
+                    notifications.append(
+                        FeedNotification(
+                            id: makeID(), notifier: notifier.name, feed: feed.name, type: feed.type, event: .failed,
+                            at: at, total: 0, items: [], error: report.error ?? "the poll failed"))
+                case .recovered:
+                    notifications.append(
+                        FeedNotification(
+                            id: makeID(), notifier: notifier.name, feed: feed.name, type: feed.type,
+                            event: .recovered, at: at, total: 0, items: []))
+                case .stale:
+                    let limit = staleAfter.map { DurationFormat.string($0) } ?? "?"
+                    notifications.append(
+                        FeedNotification(
+                            id: makeID(), notifier: notifier.name, feed: feed.name, type: feed.type, event: .stale,
+                            at: at, total: 0, items: [],
+                            error: "no new item for more than \(limit) (expect_update_within)"))
+                }
+            }
+        }
+        return notifications
+    }
+
+    /// Whether a feed whose record is `record` has had no new item for longer than `limit` at `time`.
+    static func isStale(_ record: FeedRecord, at time: Date, after limit: Duration) -> Bool {
+        guard let lastNew = record.lastNew else { return false }
+        return time.timeIntervalSince(lastNew) > limit.seconds
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Logging
+
+/// A notifier plugin: one module under `Plugins/` that knows how to deliver a ``FeedNotification`` to one `type`
+/// of receiver (a webhook, a command).
+///
+/// Like a ``FeedSource`` it describes itself — its type name, a one-line summary and its options — so that the core
+/// can validate the `notify:` list of `feeds.yaml` against it and `monitor sources` can list it. The core decides
+/// what to send (``NotificationPlanner``), keeps it in the state's outbox until it is delivered and retries it
+/// (``NotificationDelivery``); a notifier only delivers one notification once and says how that went.
+public protocol Notifier: Sendable {
+    /// The `type:` that selects this notifier in `feeds.yaml`.
+    static var type: String { get }
+    /// One line saying where a notifier of this type delivers.
+    static var summary: String { get }
+    /// The options this notifier declares, read back as `options[Self.name]` (`name`, `type`, `feeds` and `on`
+    /// are the core's).
+    static var options: [any OptionDeclaration] { get }
+    /// Checks that involve several options, or a value beyond its type; each option's own type is already valid.
+    static func check(_ options: FeedOptions) -> [Diagnostic]
+
+    /// A notifier named `name` with its validated options, sending what it sends through `context`.
+    init(name: String, options: FeedOptions, context: NotifierContext)
+
+    /// Where it delivers, safe to show: a webhook's URL masked to `scheme://host/…`, a command's program.
+    var target: String { get }
+
+    /// Delivers `notification` once and returns the receiver's answer (`HTTP 200`, `exit 0`); throws a
+    /// ``DeliveryError`` saying whether a later attempt may succeed. Neither the answer nor the error ever holds a
+    /// secret option's value.
+    func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt
+}
+
+extension Notifier {
+    /// No checks beyond each option's own.
+    public static func check(_ options: FeedOptions) -> [Diagnostic] { [] }
+}
+
+/// What the core gives a notifier: the HTTP seam of the feeds, the limits of the settings, the environment.
+public struct NotifierContext: Sendable {
+    /// Where requests go: the same client stack as the feeds' (timeouts, body caps), without redirects.
+    public var transport: any HTTPTransport
+    /// The time limit of one delivery (a notifier's own `timeout` may replace it).
+    public var timeout: Duration
+    /// The largest answer read.
+    public var maxBody: Int
+    /// `monitor`'s environment, of which a command gets a few harmless variables.
+    public var environment: [String: String]
+    /// The logger.
+    public var logger: Logger
+
+    /// A context.
+    public init(
+        transport: any HTTPTransport, timeout: Duration, maxBody: Int, environment: [String: String], logger: Logger
+    ) {
+        self.transport = transport
+        self.timeout = timeout
+        self.maxBody = maxBody
+        self.environment = environment
+        self.logger = logger
+    }
+}
+
+/// A receiver's answer to a delivery that succeeded.
+public struct DeliveryReceipt: Sendable, Hashable {
+    /// The answer in a few words: `HTTP 200`, `exit 0`.
+    public var answer: String
+
+    /// A receipt.
+    public init(_ answer: String) {
+        self.answer = answer
+    }
+}

@@ -1,0 +1,301 @@
+import Foundation
+import LoopbackHTTP
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A feeds file with one exec feed `ev` (the items of `items.jsonl`; failing while a file `fail` exists) and a
+/// webhook notifier `chat` POSTing to `url`.
+private func feedsFile(url: String, on: String = "[new, failed, recovered]") -> String {
+    """
+    feeds:
+      - name: ev
+        type: exec
+        command: [sh, -c, "if test -f fail; then echo broken >&2; exit 3; fi; cat items.jsonl"]
+    notify:
+      - name: chat
+        type: webhook
+        url: \(url)
+        on: \(on)
+    """
+}
+
+/// Writes `items.jsonl` with the events numbered `numbers`.
+private func writeItems(_ numbers: ClosedRange<Int>, in directory: TemporaryDirectory) throws {
+    let lines = numbers.map { number in
+        #"{"item":{"id":"e\#(number)","title":"Event \#(number)","date":"2025-09-21T18:\#(String(format: "%02d", number)):00Z"}}"#
+    }
+    try directory.write("items.jsonl", lines.joined(separator: "\n") + "\n")
+}
+
+/// The JSON object of a request's body.
+private func object(_ body: [UInt8]) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+}
+
+private func runOnce(_ directory: TemporaryDirectory) async throws -> MonitorProcess.Result {
+    try await MonitorProcess.run(["run", "--once", "--state", "state"], in: directory.url)
+}
+
+@Suite("Notifications from the real `monitor` binary to real receivers on 127.0.0.1", .timeLimit(.minutes(5)))
+struct NotifyEndToEndTests {
+    @Test("a first sync notifies nothing; a poll with 3 new events sends exactly one notification with those 3")
+    func newAfterFirstSync() async throws {
+        let directory = try TemporaryDirectory()
+        try await withTestHTTPServer({ _ in .text("ok") }) { server in
+            try directory.write("feeds.yaml", feedsFile(url: server.baseURL + "/hooks/s3cr3t"))
+            try writeItems(1...2, in: directory)
+            let validated = try await MonitorProcess.run(["validate"], in: directory.url)
+            #expect(validated.stdout == "feeds.yaml: ok, 1 feed: ev (exec); 1 notifier: chat (webhook)\n")
+            let first = try await runOnce(directory)
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stderr == "")
+            #expect(server.requests.isEmpty)
+
+            try writeItems(1...5, in: directory)
+            let second = try await runOnce(directory)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(second.stderr == "")
+            let requests = server.requests
+            #expect(requests.count == 1)
+            let request = try #require(requests.first)
+            #expect(request.method == "POST")
+            #expect(request.uri == "/hooks/s3cr3t")
+            let body = try object(request.body)
+            #expect(body["schema"] as? Int == 1)
+            #expect(body["notifier"] as? String == "chat")
+            #expect(body["feed"] as? String == "ev")
+            #expect(body["type"] as? String == "exec")
+            #expect(body["event"] as? String == "new")
+            #expect(body["total"] as? Int == 3)
+            #expect((body["items"] as? [[String: Any]])?.map { $0["id"] as? String } == ["e5", "e4", "e3"])
+            #expect(body["error"] is NSNull)
+            #expect(request.header("Idempotency-Key") == body["id"] as? String)
+            #expect(request.header("Content-Type") == "application/json")
+
+            // Nothing new: nothing sent, nothing pending.
+            let third = try await runOnce(directory)
+            #expect(third.status == 0)
+            #expect(server.requests.count == 1)
+            let status = try await MonitorProcess.run(
+                ["status", "--state", "state", "--format", "json"], in: directory.url)
+            let entries = try #require(
+                try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
+            let chat = try #require(entries.first { $0["notifier"] as? String == "chat" })
+            #expect(chat["pending"] as? Int == 0)
+            #expect(chat["target"] as? String == "http://127.0.0.1:\(server.port)/…")
+            #expect(!status.stdout.contains("s3cr3t"))
+        }
+    }
+
+    @Test("a receiver down during run --once gets the notification exactly once from the next run, when it is up")
+    func downThenUp() async throws {
+        let directory = try TemporaryDirectory()
+        let stopped = try await TestHTTPServer.start { _ in .text("ok") }
+        let port = stopped.port
+        try await stopped.shutdown()
+        let url = "http://127.0.0.1:\(port)/hooks/T1/s3cr3t"
+        try directory.write("feeds.yaml", feedsFile(url: url))
+        try writeItems(1...2, in: directory)
+        #expect(try await runOnce(directory).status == 0)
+        try writeItems(1...5, in: directory)
+
+        let down = try await runOnce(directory)
+        // The feeds' exit code: the feed succeeded.
+        #expect(down.status == 0)
+        let line = try #require(down.stderr.split(separator: "\n").first.map(String.init))
+        let id = try #require(line.split(separator: " ").dropFirst(2).first.map(String.init))
+        #expect(
+            down.stderr
+                == "monitor: notification \(id) (new of ev) to chat not delivered: "
+                + "POST http://127.0.0.1:\(port)/… failed: connection refused; kept for the next run\n")
+        let status = try await MonitorProcess.run(["status", "--state", "state"], in: directory.url)
+        #expect(
+            status.stdout.hasSuffix(
+                """
+
+                  notifier  type     target                    pending  refused  last delivered
+                  chat      webhook  http://127.0.0.1:\(port)/…        1        0  -
+                chat: POST http://127.0.0.1:\(port)/… failed: connection refused (just now)
+
+                """), "\(status.stdout)")
+        for output in [down.stdout, down.stderr, status.stdout, status.stderr] {
+            #expect(!output.contains("s3cr3t"))
+        }
+
+        // Still down, with 2 more new events: the older notification is tried again, the new one waits behind it.
+        try writeItems(1...7, in: directory)
+        let stillDown = try await runOnce(directory)
+        #expect(stillDown.status == 0)
+        let lines = stillDown.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        let second = try #require(lines.last?.split(separator: " ").dropFirst(2).first.map(String.init))
+        #expect(
+            lines == [
+                "monitor: notification \(id) (new of ev) to chat not delivered: "
+                    + "POST http://127.0.0.1:\(port)/… failed: connection refused; kept for the next run",
+                "monitor: notification \(second) (new of ev) to chat not delivered: "
+                    + "an earlier notification to chat was not delivered; it goes first; kept for the next run",
+            ])
+
+        let server = try await TestHTTPServer.start(port: port) { _ in .text("ok") }
+        let up = try await runOnce(directory)
+        #expect(up.status == 0)
+        #expect(up.stderr == "")
+        // Each exactly once, in the order of the polls.
+        #expect(server.requests.map { $0.header("Idempotency-Key") } == [id, second])
+        let bodies = try server.requests.map { try object($0.body) }
+        #expect(bodies.map { $0["id"] as? String } == [id, second])
+        #expect(bodies.map { $0["total"] as? Int } == [3, 2])
+        #expect(
+            bodies.map { ($0["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } }
+                == [["e5", "e4", "e3"], ["e7", "e6"]])
+        let again = try await runOnce(directory)
+        #expect(again.stderr == "")
+        #expect(server.requests.count == 2)
+        try await server.shutdown()
+    }
+
+    @Test("a failing feed notifies once when it starts failing, and once when it recovers")
+    func failedAndRecoveredOnce() async throws {
+        let directory = try TemporaryDirectory()
+        try await withTestHTTPServer({ _ in .text("ok") }) { server in
+            try directory.write("feeds.yaml", feedsFile(url: server.baseURL + "/hook"))
+            try writeItems(1...2, in: directory)
+            #expect(try await runOnce(directory).status == 0)
+            try directory.write("fail", "")
+            #expect(try await runOnce(directory).status == 1)
+            #expect(try await runOnce(directory).status == 1)
+            try FileManager.default.removeItem(at: directory.url.appendingPathComponent("fail"))
+            #expect(try await runOnce(directory).status == 0)
+            #expect(try await runOnce(directory).status == 0)
+            let bodies = try server.requests.map { try object($0.body) }
+            #expect(bodies.map { $0["event"] as? String } == ["failed", "recovered"])
+            #expect(bodies.first?["error"] as? String == "'sh' exited with status 3: broken")
+            #expect(bodies.last?["error"] is NSNull)
+        }
+    }
+
+    @Test("a monitor killed (SIGKILL) while delivering loses nothing committed: the next run delivers it, same id")
+    func killedLosesNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let answered = Watched(0)
+        try await withTestHTTPServer({ _ in
+            // The first delivery never gets an answer; the next ones do.
+            answered.update {
+                $0 += 1; return $0
+            } == 1 ? .hang : .text("ok")
+        }) { server in
+            try directory.write("feeds.yaml", feedsFile(url: server.baseURL + "/hook"))
+            try writeItems(1...2, in: directory)
+            #expect(try await runOnce(directory).status == 0)
+            try writeItems(1...5, in: directory)
+            let monitor = try RunningMonitor(["run", "--format", "json", "--state", "state"], in: directory.url)
+            // The notification is committed before it is delivered: once the receiver has its request, it is in
+            // the outbox.
+            try await server.waitForRequests(1)
+            monitor.send(SIGKILL)
+            #expect(try await monitor.waitForExit() == SIGKILL)
+            let next = try await runOnce(directory)
+            #expect(next.status == 0)
+            #expect(next.stderr == "")
+            let requests = server.requests
+            #expect(requests.count == 2)
+            #expect(requests[0].header("Idempotency-Key") == requests[1].header("Idempotency-Key"))
+            #expect(requests[0].body == requests[1].body)
+            #expect(try object(requests[1].body)["total"] as? Int == 3)
+            #expect(try await runOnce(directory).stderr == "")
+            #expect(server.requests.count == 2)
+        }
+    }
+
+    @Test(
+        "`monitor run` retries a delivery answered 503 with backoff and delivers it; SIGTERM then leaves none pending")
+    func runRetries() async throws {
+        let directory = try TemporaryDirectory()
+        let answered = Watched(0)
+        try await withTestHTTPServer({ _ in
+            answered.update {
+                $0 += 1; return $0
+            } == 1 ? .text("busy", status: 503) : .text("ok")
+        }) { server in
+            try directory.write("feeds.yaml", feedsFile(url: server.baseURL + "/hook"))
+            try writeItems(1...2, in: directory)
+            #expect(try await runOnce(directory).status == 0)
+            try writeItems(1...5, in: directory)
+            let monitor = try RunningMonitor(["run", "--state", "state"], in: directory.url)
+            // `run` tells of each attempt: the retry, then the delivery.
+            try await monitor.waitForOutput { $0.contains(") delivered: HTTP 200\n") }
+            let lines = monitor.stdout.split(separator: "\n").filter { $0.hasPrefix("chat: notification ") }
+            #expect(lines.count == 2)
+            let id = try #require(server.requests.first?.header("Idempotency-Key"))
+            #expect(
+                lines.first?.hasPrefix(
+                    "chat: notification \(id) (new of ev) not delivered: POST http://127.0.0.1:\(server.port)/… "
+                        + "answered HTTP 503: busy; next attempt at ") == true)
+            #expect(lines.last == "chat: notification \(id) (new of ev) delivered: HTTP 200")
+            monitor.send(SIGTERM)
+            #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
+            let requests = server.requests
+            #expect(requests.count == 2)
+            #expect(requests[0].header("Idempotency-Key") == requests[1].header("Idempotency-Key"))
+            let status = try await MonitorProcess.run(
+                ["status", "--state", "state", "--format", "json"], in: directory.url)
+            #expect(status.stdout.contains(#""pending":0"#))
+            #expect(
+                status.stdout.contains(#""error":"POST http://127.0.0.1:\#(server.port)/… answered HTTP 503: busy""#))
+        }
+    }
+
+    @Test("`monitor notify test NAME` sends a sample now and prints the answer; the URL is never printed whole")
+    func notifyTest() async throws {
+        let directory = try TemporaryDirectory()
+        let fail = Watched(false)
+        try await withTestHTTPServer({ _ in fail.value ? .text("boom", status: 500) : .text("ok") }) { server in
+            try directory.write("feeds.yaml", feedsFile(url: server.baseURL + "/hooks/s3cr3t"))
+            let sent = try await MonitorProcess.run(["notify", "test", "chat"], in: directory.url)
+            #expect(sent.status == 0, "\(sent.stderr)")
+            #expect(sent.stdout == "chat: delivered to http://127.0.0.1:\(server.port)/…: HTTP 200\n")
+            let body = try object(try #require(server.requests.first).body)
+            #expect(body["feed"] as? String == "monitor-test")
+            #expect(body["event"] as? String == "new")
+            #expect(body["total"] as? Int == 1)
+
+            fail.update { $0 = true }
+            let failed = try await MonitorProcess.run(["notify", "test", "chat"], in: directory.url)
+            #expect(failed.status == 1)
+            #expect(failed.stdout == "")
+            #expect(
+                failed.stderr
+                    == "monitor notify test: chat: not delivered: POST http://127.0.0.1:\(server.port)/… answered HTTP 500: boom\n"
+            )
+
+            let unknown = try await MonitorProcess.run(["notify", "test", "chta"], in: directory.url)
+            #expect(unknown.status == 1)
+            #expect(
+                unknown.stderr
+                    == "monitor notify test: error: no notifier named 'chta' (did you mean 'chat'? notifiers: chat)\n")
+            // Nothing of a test goes to the state.
+            #expect(
+                !FileManager.default.fileExists(atPath: directory.url.appendingPathComponent(".local/state").path))
+            for output in [sent.stdout, failed.stderr] { #expect(!output.contains("s3cr3t")) }
+        }
+    }
+
+    @Test("`monitor sources` lists the notifier types with their options")
+    func sources() async throws {
+        let directory = try TemporaryDirectory()
+        let result = try await MonitorProcess.run(["sources"], in: directory.url)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("\nNotifier types, chosen with `type:` in a `notify:` item:\n"))
+        #expect(
+            result.stdout.contains(
+                "\nwebhook: An HTTP POST of each notification (json, slack, discord, ntfy or text)\n"))
+        #expect(
+            result.stdout.contains("\ncommand: A program run per notification, the json body on its standard input\n"))
+        #expect(result.stdout.contains("\nOptions of every notifier:\n"))
+    }
+}

@@ -1,0 +1,93 @@
+import CommandNotifier
+import Foundation
+import MonitorCore
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A command notifier running `command` in `directory`'s files.
+private func command(_ command: [String], timeout: Duration = .seconds(30)) -> CommandNotifier {
+    CommandNotifier(
+        name: "script",
+        options: Fixtures.options(["command": .list(command), "timeout": .duration(timeout)]),
+        context: Fixtures.context(StubTransport { _ in HTTPResponse(status: 500) }, environment: ["SECRET_TOKEN": "x"]))
+}
+
+@Suite("The command notifier with real processes", .timeLimit(.minutes(2)))
+struct CommandNotifierTests {
+    @Test("the program gets the json body on stdin and the notification's variables, nothing else of monitor's")
+    func stdinAndEnvironment() async throws {
+        let directory = try TemporaryDirectory()
+        let dir = directory.url.path
+        let notifier = command([
+            "sh", "-c",
+            "cat > \(dir)/stdin; env | grep -E '^(MONITOR_|SECRET_)' | sort > \(dir)/env",
+        ])
+        #expect(notifier.target == "'sh'")
+        let notification = Fixtures.notification()
+        #expect(try await notifier.deliver(notification) == DeliveryReceipt("exit 0"))
+        #expect(try Data(contentsOf: directory.url.appendingPathComponent("stdin")) == Data(notification.jsonBody()))
+        #expect(
+            try directory.read("env") == """
+                MONITOR_EVENT=new
+                MONITOR_FEED=rx
+                MONITOR_NOTIFICATION_ID=3f1c2a9e-0000-4000-8000-000000000001
+                MONITOR_NOTIFIER=chat
+
+                """)
+    }
+
+    @Test("exit 1 is retried with what the program said; once it exits 0 the outbox is empty")
+    func exitOneRetried() async throws {
+        let directory = try TemporaryDirectory()
+        let dir = directory.url.path
+        let notifier = command([
+            "sh", "-c",
+            "cat >> \(dir)/got; echo >> \(dir)/got; test -f \(dir)/ready || { echo 'not ready' >&2; exit 1; }",
+        ])
+        let store = try await Fixtures.store(in: directory, holding: [Fixtures.notification(notifier: "script")])
+        let delivery = NotificationDelivery(store: store, notifiers: ["script": notifier], logger: Fixtures.logger)
+        let first = await delivery.deliverDue(all: true)
+        #expect(first.count == 1)
+        guard case .willRetry(let message, _)? = first.first?.result else {
+            Issue.record("not retried: \(first)")
+            return
+        }
+        #expect(message == "'sh' exited with status 1: not ready")
+        #expect(try await store.outbox().map(\.attempts) == [1])
+        try directory.write("ready", "")
+        let second = await delivery.deliverDue(all: true)
+        #expect(second.map(\.result) == [.delivered("exit 0")])
+        #expect(try await store.outbox(refused: true).isEmpty)
+        let body = String(decoding: Fixtures.notification(notifier: "script").jsonBody(), as: UTF8.self)
+        #expect(try directory.read("got") == body + "\n" + body + "\n")
+    }
+
+    /// The timeout leaves the shell time to start its child on a loaded machine.
+    @Test("a program past its timeout is ended with its whole process group, and retried")
+    func timeout() async throws {
+        let directory = try TemporaryDirectory()
+        let dir = directory.url.path
+        let notifier = command(
+            ["sh", "-c", "sleep 1000 & echo $! > \(dir)/child; wait"], timeout: .seconds(5))
+        await #expect(throws: DeliveryError.retry("'sh' was still running after the timeout (5s): ended")) {
+            try await notifier.deliver(Fixtures.notification())
+        }
+        let child = try #require(Int32(try directory.read("child").trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Killed and reaped, or a zombie of a parent that is gone.
+        let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8)
+        let state = stat.flatMap { text in text.lastIndex(of: ")").map { text[text.index($0, offsetBy: 2)] } }
+        #expect(stat == nil || state == "Z", "the child \(child) is left: \(stat ?? "")")
+    }
+
+    @Test("a program that does not exist is retried with a clear message")
+    func notFound() async throws {
+        let notifier = command(["no-such-program-for-monitor"])
+        await #expect(throws: DeliveryError.retry("cannot start 'no-such-program-for-monitor': not found in PATH")) {
+            try await notifier.deliver(Fixtures.notification())
+        }
+    }
+}

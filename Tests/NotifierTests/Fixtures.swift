@@ -1,0 +1,78 @@
+import Foundation
+import Logging
+import MonitorCore
+import TestSupport
+
+/// What the notifier tests share: notifications, contexts, an outbox and a reference HMAC.
+enum Fixtures {
+    static let at = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// A `new` notification of feed `rx` with three items.
+    static func notification(_ id: String = "3f1c2a9e-0000-4000-8000-000000000001", notifier: String = "chat")
+        -> FeedNotification
+    {
+        FeedNotification(
+            id: id, notifier: notifier, feed: "rx", type: "github", event: .new, at: at, total: 3,
+            items: (1...3).map { number in
+                Item(
+                    id: "e\(number)", title: "Event \(number)", date: at.addingTimeInterval(-Double(number) * 60),
+                    groups: ["PushEvent"], url: "https://github.com/x/\(number)")
+            })
+    }
+
+    static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// A context sending through `transport`.
+    static func context(_ transport: any HTTPTransport, environment: [String: String] = [:]) -> NotifierContext {
+        NotifierContext(
+            transport: transport, timeout: .seconds(30), maxBody: 1 << 20,
+            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"].merging(environment) {
+                $1
+            }, logger: logger)
+    }
+
+    /// Options holding `values` as if validated.
+    static func options(_ values: [String: OptionValue]) -> FeedOptions {
+        var options = FeedOptions()
+        for (name, value) in values { options.set(name, value) }
+        return options
+    }
+
+    /// A state in `directory` whose outbox holds `notifications`, committed as one poll of `rx`.
+    static func store(in directory: TemporaryDirectory, holding notifications: [FeedNotification]) async throws
+        -> StateStore
+    {
+        let store = try StateStore(directory: directory.url)
+        var record = FeedRecord(name: "rx", type: "github")
+        record.lastPoll = at
+        try await store.commit(
+            PollCommit(
+                record: record, items: [], firstSeen: at, groups: [], validators: [:], values: [:],
+                notifications: notifications), feed: "rx")
+        return store
+    }
+
+    /// The HMAC-SHA256 of `body` under `key` in hexadecimal, computed by python3's `hmac` in a real process.
+    static func pythonHMAC(key: String, body: [UInt8]) async throws -> String {
+        let directory = try TemporaryDirectory()
+        let input = directory.url.appendingPathComponent("body")
+        try Data(body).write(to: input)
+        return try await offThePool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "python3", "-c",
+                "import hmac, hashlib, sys; print(hmac.new(sys.argv[1].encode(), sys.stdin.buffer.read(), "
+                    + "hashlib.sha256).hexdigest())", key,
+            ]
+            process.standardInput = try FileHandle(forReadingFrom: input)
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            _ = directory
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+}
