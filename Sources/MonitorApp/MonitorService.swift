@@ -115,7 +115,7 @@ public final class MonitorService: Service, Sendable {
                 deliveries?(attempt)
                 if case .notAttempted = attempt.result { return }
                 continuation.yield(.notice(NotifierSet.notice(attempt)))
-            })
+            }, metrics: options.metrics)
 
         // The display and the feeds (under the scheduler) are child tasks of the service.
         await withTaskGroup(of: Void.self) { group in

@@ -60,12 +60,14 @@ public final class NotificationDelivery: Sendable {
     private let backoff: Backoff
     private let logger: Logger
     private let observer: (@Sendable (Attempt) -> Void)?
+    private let metrics: MonitorMetrics
 
-    /// A delivery of `store`'s outbox through `notifiers` (by name); `observer` hears of every attempt.
+    /// A delivery of `store`'s outbox through `notifiers` (by name); `observer` hears of every attempt, `metrics`
+    /// counts the failed ones and how many each notifier has pending.
     public init(
         store: any StateStoring, notifiers: [String: any Notifier], clock: PollClock = .system,
         backoff: Backoff = Backoff(),
-        logger: Logger, observer: (@Sendable (Attempt) -> Void)? = nil
+        logger: Logger, observer: (@Sendable (Attempt) -> Void)? = nil, metrics: MonitorMetrics = .disabled
     ) {
         self.store = store
         self.notifiers = Mutex(notifiers)
@@ -73,6 +75,7 @@ public final class NotificationDelivery: Sendable {
         self.backoff = backoff
         self.logger = logger
         self.observer = observer
+        self.metrics = metrics
     }
 
     /// Replaces the notifiers (the feeds file was reloaded); notifications of a notifier no longer configured stay
@@ -138,8 +141,25 @@ public final class NotificationDelivery: Sendable {
             for await attempts in group { all += attempts }
             return all
         }
+        recordPending(entries: entries, attempts: attempts, notifiers: Set(notifiers.keys))
         let order = Dictionary(entries.enumerated().map { ($1.notification.id, $0) }, uniquingKeysWith: { $1 })
         return attempts.sorted { (order[$0.notification.id] ?? 0) < (order[$1.notification.id] ?? 0) }
+    }
+
+    /// Sets each configured notifier's pending gauge: what the outbox held for it, less what `attempts` delivered or
+    /// its receiver refused.
+    private func recordPending(entries: [OutboxEntry], attempts: [Attempt], notifiers: Set<String>) {
+        var pending = Dictionary(uniqueKeysWithValues: notifiers.map { ($0, 0) })
+        for entry in entries where pending[entry.notification.notifier] != nil {
+            pending[entry.notification.notifier, default: 0] += 1
+        }
+        for attempt in attempts {
+            switch attempt.result {
+            case .delivered, .refused: pending[attempt.notification.notifier, default: 1] -= 1
+            case .willRetry, .notAttempted: break
+            }
+        }
+        for (notifier, count) in pending { metrics.notificationsPending(notifier: notifier, count: max(count, 0)) }
     }
 
     /// Delivers until cancelled: everything in the outbox at once, then what polls commit (woken by `wakeup`) and
@@ -210,6 +230,7 @@ public final class NotificationDelivery: Sendable {
         switch result {
         case .delivered, .notAttempted: break
         case .willRetry(let message, _), .refused(let message):
+            metrics.notificationFailed(notifier: notification.notifier)
             logger.info(
                 "notification not delivered",
                 metadata: ["notifier": "\(notification.notifier)", "id": "\(notification.id)", "error": "\(message)"])
