@@ -84,6 +84,52 @@ struct JSONReaderTests {
         #expect(mismatches == [])
     }
 
+    @Test("strings and whitespace are scanned eight bytes at a time: every position of a stop is found exactly")
+    func wordScans() throws {
+        for length in 0..<20 {
+            let plain = String(repeating: "a", count: length)
+            // The closing quote at each position: the span ends there, ASCII, no escape.
+            var reader = JSONReader(Array("\"\(plain)\" ".utf8))
+            let span = try reader.stringText()
+            #expect(span == JSONText(start: 1, end: 1 + length, escaped: false, ascii: true))
+            #expect(reader.offset == length + 2)
+            for position in 0..<max(length, 1) {
+                var characters = Array(plain.utf8)
+                if characters.isEmpty { characters = [0x61] }
+                // A non-ASCII character at `position`: not ASCII, read whole.
+                var accented = characters
+                accented.replaceSubrange(position...position, with: Array("é".utf8))
+                var reader = JSONReader([0x22] + accented + [0x22])
+                let span = try reader.stringText()
+                #expect(!span.ascii && !span.escaped)
+                #expect(try reader.decoded(span) == String(decoding: accented, as: UTF8.self))
+                // A control character at `position`: refused at its byte.
+                var control = characters
+                control[position] = 0x09
+                #expect(
+                    Self.check(String(decoding: [0x22] + control + [0x22], as: UTF8.self))
+                        == "not valid JSON: a control character inside a string at byte \(position + 2)")
+                // An escape at `position`: unescaped.
+                var escaped = characters
+                escaped.replaceSubrange(position...position, with: Array(#"\n"#.utf8))
+                var unescaped = characters
+                unescaped[position] = 0x0A
+                var escapedReader = JSONReader([0x22] + escaped + [0x22])
+                #expect(try escapedReader.string() == String(decoding: unescaped, as: UTF8.self))
+            }
+            // Whitespace runs of every length before a value and between elements.
+            let spaces = String(repeating: " \t\r\n", count: 5).prefix(length)
+            var list = JSONReader(Array("[\(spaces)1\(spaces),\(spaces)2\(spaces)]\(spaces)".utf8))
+            try list.enterArray()
+            #expect(try list.nextElement(0))
+            #expect(try list.number() == 1)
+            #expect(try list.nextElement(1))
+            #expect(try list.number() == 2)
+            #expect(!(try list.nextElement(2)))
+            try list.end()
+        }
+    }
+
     @Test("a trailing comma is refused, as RFC 8259 says (Foundation's parsers accept it)")
     func trailingComma() {
         #expect(Self.check("[1,]") == "not valid JSON: unexpected ']' at byte 4")

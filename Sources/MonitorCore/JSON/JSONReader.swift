@@ -39,12 +39,29 @@ package struct JSONReader: Sendable {
 
     // MARK: - Whitespace and structure
 
+    /// Whether `byte` is JSON whitespace.
+    @inlinable @inline(__always)
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
     /// Skips whitespace.
     @inlinable @inline(__always)
     package mutating func skipWhitespace() {
         let start = offset
         offset = bytes.withUnsafeBufferPointer { buffer in
             var index = start
+            // A run longer than a byte (indentation), eight bytes at a time.
+            if Self.littleEndian, index + 9 <= buffer.count, Self.isWhitespace(buffer[index]),
+                Self.isWhitespace(buffer[index + 1])
+            {
+                while index + 8 <= buffer.count {
+                    let word = UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                    let other = Self.nonWhitespace(word)
+                    if other != 0 { return index + other.trailingZeroBitCount / 8 }
+                    index += 8
+                }
+            }
             while index < buffer.count {
                 let byte = buffer[index]
                 guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { break }
@@ -396,6 +413,22 @@ package struct JSONReader: Sendable {
             var index = start
             let count = buffer.count
             while index < count {
+                // Eight bytes at a time up to the first that is a quote, a backslash or a control character.
+                var highBits: UInt64 = 0
+                while Self.littleEndian, index + 8 <= count {
+                    let word = UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                    let special = Self.stringStops(word)
+                    if special != 0 {
+                        let plain = special.trailingZeroBitCount / 8
+                        if plain > 0 { highBits |= word & (UInt64.max >> UInt64(64 - 8 * plain)) }
+                        index += plain
+                        break
+                    }
+                    highBits |= word
+                    index += 8
+                }
+                if highBits & 0x8080_8080_8080_8080 != 0 { ascii = false }
+                guard index < count else { break }
                 let byte = buffer[index]
                 if byte == UInt8(ascii: "\"") { return index }
                 if byte == UInt8(ascii: "\\") {
@@ -432,6 +465,40 @@ package struct JSONReader: Sendable {
         guard end >= 0 else { throw .truncated(bytes.count) }
         offset = end + 1
         return JSONText(start: start, end: end, escaped: escaped, ascii: ascii)
+    }
+
+    /// Whether words are read least significant byte first, as the scans that read eight bytes at a time need.
+    @usableFromInline
+    static var littleEndian: Bool {
+        #if _endian(little)
+            true
+        #else
+            false
+        #endif
+    }
+
+    /// The high bit of each byte of `word` that is not JSON whitespace; zero when all eight are.
+    @inlinable @inline(__always)
+    static func nonWhitespace(_ word: UInt64) -> UInt64 {
+        let whitespace =
+            zeroBytes(word ^ 0x2020_2020_2020_2020) | zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A)
+            | zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D) | zeroBytes(word ^ 0x0909_0909_0909_0909)
+        return ~whitespace & 0x8080_8080_8080_8080
+    }
+
+    /// The high bit of each byte of `word` (in memory order, least significant first) that ends a run of plain
+    /// string bytes: a quote, a backslash or a control character; zero when there is none.
+    @inline(__always)
+    private static func stringStops(_ word: UInt64) -> UInt64 {
+        zeroBytes(word ^ 0x2222_2222_2222_2222) | zeroBytes(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+            | zeroBytes(word & 0xE0E0_E0E0_E0E0_E0E0)
+    }
+
+    /// The high bit of each zero byte of `word`, exactly (no borrow from one byte into the next).
+    @inlinable @inline(__always)
+    static func zeroBytes(_ word: UInt64) -> UInt64 {
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ~(((word & low) &+ low) | word | low)
     }
 
     /// Reads the number at the offset, checking JSON's grammar: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`.
