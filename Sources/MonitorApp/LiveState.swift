@@ -27,12 +27,19 @@ public struct LiveState: Sendable {
 
     /// The time zone of the times logged.
     public let timeZone: TimeZone
+    /// Whether the panel is shown: without it (JSON lines, a log that is not a terminal) no view or summary is
+    /// kept or made, so that thousands of feeds cost a line each.
+    public let panels: Bool
 
     /// The state of `feeds` before any poll; `sources` summarise their reports (others get the standard summary).
-    /// Times are logged in `timeZone`.
-    public init(feeds: [FeedConfig], sources: [String: any FeedSource], now: Date, timeZone: TimeZone = LiveView.utc) {
+    /// Times are logged in `timeZone`; `panels: false` when the panel is never shown.
+    public init(
+        feeds: [FeedConfig], sources: [String: any FeedSource], now: Date, timeZone: TimeZone = LiveView.utc,
+        panels: Bool = true
+    ) {
         started = now
         self.timeZone = timeZone
+        self.panels = panels
         lines = feeds.map { LiveView.FeedLine(name: $0.name) }
         positions = Self.positions(of: lines)
         staleAfter = Self.thresholds(feeds)
@@ -67,7 +74,7 @@ public struct LiveState: Sendable {
                 $0.progress = (view.done, view.total)
                 $0.items = view.items
             }
-            views[view.feed] = view
+            if panels { views[view.feed] = view }
             focus = view.feed
         case .finished(let report):
             output.log = finished(report, now: now, quiet: quiet)
@@ -158,8 +165,10 @@ public struct LiveState: Sendable {
             }
         }
         if report.status != .failed {
-            summaries[report.feed] =
-                summarize[report.feed]?(report, now) ?? SummaryText.standard(report, now: now)
+            if panels {
+                summaries[report.feed] =
+                    summarize[report.feed]?(report, now) ?? SummaryText.standard(report, now: now)
+            }
             focus = report.feed
             summarized = report.feed
         } else if focus == report.feed {
