@@ -17,14 +17,26 @@ extension EONETEvent {
     /// category's response it came from (an event in two categories counts in both, once in the total); the
     /// requested category is added if the event does not name it, so that each response counts fully.
     func item(requested: String, selected: Set<String>) -> Item? {
-        guard let date = latestDate else { return nil }
+        item(groups: groups(requested: requested, selected: selected))
+    }
+
+    /// The groups of the event's item (see `item(requested:selected:)`).
+    func groups(requested: String, selected: Set<String>) -> [String] {
         var groups: [String] = []
         for category in categories where selected.contains(category) && !groups.contains(category) {
             groups.append(category)
         }
         if !groups.contains(requested) { groups.append(requested) }
+        return groups
+    }
 
-        var details = [Detail("status", closed == nil ? "open" : "closed")]
+    /// The item of this event in `groups`; nil when the event has no date at all.
+    func item(groups: [String]) -> Item? {
+        guard let date = latestDate else { return nil }
+
+        var details: [Detail] = []
+        details.reserveCapacity(6)
+        details.append(Detail("status", closed == nil ? "open" : "closed"))
         if let closed { details.append(Detail("closed", ISO8601.fixedString(closed))) }
         // The latest magnitude known: the newest observation that has one.
         if let magnitude = latestMagnitude?.magnitude { details.append(Detail("magnitude", magnitude)) }

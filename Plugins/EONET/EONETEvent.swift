@@ -59,13 +59,14 @@ struct EONETEvent: Sendable, Hashable {
 // MARK: - Reading
 
 extension EONETEvent {
-    /// Reads the event that must come next; an error names the member at fault.
+    /// Reads the event that must come next; an error names the member at fault. Each text is cleaned as it is
+    /// read; the link is decoded only when the event has no source, as the item shows it only then.
     init(from reader: inout JSONReader) throws(JSONError) {
         try reader.enterObject()
         var id: String?
         var title: String?
         var description: String?
-        var link: String?
+        var link: JSONText?
         var closed: Date?
         var categories: [String] = []
         var sources: [String] = []
@@ -74,7 +75,8 @@ extension EONETEvent {
         while let key = try reader.nextKey(index) {
             index += 1
             if reader.key(key, is: "id") {
-                id = try reader.member(.key("id")) { (reader: inout JSONReader) throws(JSONError) in try reader.string()
+                id = try reader.member(.key("id")) { (reader: inout JSONReader) throws(JSONError) in
+                    EONETText.trimmed(try reader.string())
                 }
             } else if reader.key(key, is: "title") {
                 title = try reader.member(.key("title")) { (reader: inout JSONReader) throws(JSONError) in
@@ -86,7 +88,7 @@ extension EONETEvent {
                 }
             } else if reader.key(key, is: "link") {
                 link = try reader.member(.key("link")) { (reader: inout JSONReader) throws(JSONError) in
-                    try reader.optionalString()
+                    try reader.null() ? nil : try reader.stringText()
                 }
             } else if reader.key(key, is: "closed") {
                 closed = try reader.member(.key("closed")) { (reader: inout JSONReader) throws(JSONError) in
@@ -94,11 +96,13 @@ extension EONETEvent {
                 }
             } else if reader.key(key, is: "categories") {
                 categories = try reader.member(.key("categories")) { (reader: inout JSONReader) throws(JSONError) in
-                    try Self.references(&reader, keeping: "id")
+                    try Self.references(&reader, keeping: "id") { (reader: inout JSONReader) throws(JSONError) in
+                        try reader.optionalString().map(EONETText.trimmed)
+                    }
                 }
             } else if reader.key(key, is: "sources") {
                 sources = try reader.member(.key("sources")) { (reader: inout JSONReader) throws(JSONError) in
-                    try Self.references(&reader, keeping: "url")
+                    try Self.references(&reader, keeping: "url", as: EONETText.url)
                 }
             } else if reader.key(key, is: "geometry") {
                 track = try reader.member(.key("geometry")) { (reader: inout JSONReader) throws(JSONError) in
@@ -109,12 +113,17 @@ extension EONETEvent {
             }
         }
         guard let id else { throw .missing("id") }
-        self.init(
-            id: EONETText.trimmed(id), title: title ?? "", description: description.flatMap { $0.isEmpty ? nil : $0 },
-            link: link.map(EONETText.trimmed).flatMap { $0.isEmpty ? nil : EONETText.decodingEntities($0) },
-            closed: closed,
-            categories: categories.map(EONETText.trimmed),
-            sources: sources.map(EONETText.trimmed).filter { !$0.isEmpty }.map(EONETText.decodingEntities))
+        self.init(id: id, title: title ?? "", description: description.flatMap { $0.isEmpty ? nil : $0 })
+        self.closed = closed
+        self.categories = categories
+        self.sources = sources
+        // Decoded when shown, or to check it (raw UTF-8, escapes) as every string is checked.
+        if let link, sources.isEmpty || !link.ascii || link.escaped {
+            let text = try reader.member(.key("link")) { (reader: inout JSONReader) throws(JSONError) in
+                EONETText.trimmed(try reader.decoded(link))
+            }
+            if sources.isEmpty, !text.isEmpty { self.link = EONETText.decodingEntities(text) }
+        }
         observations = track.count
         latest = track.newest?.geometry
         latestMagnitude = track.newestMagnitude
@@ -125,8 +134,12 @@ extension EONETEvent {
         }
     }
 
-    /// A list of `{"id","url"}` references (or null), each as the string at `kept` when there is one.
-    static func references(_ reader: inout JSONReader, keeping kept: StaticString) throws(JSONError) -> [String] {
+    /// A list of `{"id","url"}` references (or null): of each, the string at `kept` as `read` reads it (nil:
+    /// left out). The other member is checked and skipped.
+    static func references(
+        _ reader: inout JSONReader, keeping kept: StaticString,
+        as read: (inout JSONReader) throws(JSONError) -> String?
+    ) throws(JSONError) -> [String] {
         guard try !reader.null() else { return [] }
         try reader.enterArray()
         var values: [String] = []
@@ -138,12 +151,14 @@ extension EONETEvent {
                 var value: String?
                 while let key = try reader.nextKey(member) {
                     member += 1
-                    if reader.key(key, is: "id") || reader.key(key, is: "url") {
+                    if reader.key(key, is: kept) {
+                        value = try reader.member(.key(kept.description), read)
+                    } else if reader.key(key, is: "id") || reader.key(key, is: "url") {
+                        // The other reference must be a string or null all the same.
                         let name = reader.key(key, is: "id") ? "id" : "url"
-                        let text = try reader.member(.key(name)) { (reader: inout JSONReader) throws(JSONError) in
-                            try reader.optionalString()
+                        try reader.member(.key(name)) { (reader: inout JSONReader) throws(JSONError) in
+                            if try !reader.null() { try reader.checkString() }
                         }
-                        if reader.key(key, is: kept) { value = text }
                     } else {
                         try reader.skipMember(key)
                     }

@@ -11,8 +11,17 @@ struct EONETEventList: Sendable {
 extension EONETEventList {
     /// Reads the document's object; its other members are checked and skipped.
     init(from reader: inout JSONReader) throws(JSONError) {
+        var events: [EONETEvent] = []
+        try Self.read(&reader) { events.append($0) }
+        self.events = events
+    }
+
+    /// Reads the document's object, handing each event to `each` as soon as it is read, so that the events are
+    /// never all held at once; its other members are checked and skipped. On an error, the events handed
+    /// before it are of a document that is refused.
+    static func read(_ reader: inout JSONReader, each: (EONETEvent) -> Void) throws(JSONError) {
         try reader.enterObject()
-        var events: [EONETEvent]?
+        var found = false
         var index = 0
         while let key = try reader.nextKey(index) {
             index += 1
@@ -20,21 +29,19 @@ extension EONETEventList {
                 try reader.skipMember(key)
                 continue
             }
-            events = try reader.member(.key("events")) { (reader: inout JSONReader) throws(JSONError) in
+            try reader.member(.key("events")) { (reader: inout JSONReader) throws(JSONError) in
                 try reader.enterArray()
-                var events: [EONETEvent] = []
                 var element = 0
                 while try reader.nextElement(element) {
-                    let event = try reader.member(.index(element)) { (reader: inout JSONReader) throws(JSONError) in
-                        try EONETEvent(from: &reader)
-                    }
-                    events.append(event)
+                    each(
+                        try reader.member(.index(element)) { (reader: inout JSONReader) throws(JSONError) in
+                            try EONETEvent(from: &reader)
+                        })
                     element += 1
                 }
-                return events
             }
+            found = true
         }
-        guard let events else { throw .missing("events") }
-        self.events = events
+        guard found else { throw .missing("events") }
     }
 }

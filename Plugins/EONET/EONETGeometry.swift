@@ -40,7 +40,22 @@ struct EONETGeometry: Sendable, Hashable {
 
         /// `lat 14.4, lon -99.4`: up to four decimals (about 10 m).
         var text: String {
-            "lat \(EONETText.number(latitude, fractionDigits: 4)), lon \(EONETText.number(longitude, fractionDigits: 4))"
+            // Written in one buffer: "lat " and ", lon " and two numbers of at most 24 bytes.
+            let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer -> String? in
+                var count = 0
+                func put(_ label: StaticString, _ value: Double) -> Bool {
+                    for index in 0..<label.utf8CodeUnitCount { buffer[count + index] = label.utf8Start[index] }
+                    count += label.utf8CodeUnitCount
+                    let room = UnsafeMutableBufferPointer(rebasing: buffer[count...])
+                    guard let digits = EONETText.write(value, fractionDigits: 4, into: room) else { return false }
+                    count += digits
+                    return true
+                }
+                guard put("lat ", latitude), put(", lon ", longitude) else { return nil }
+                return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+            }
+            return written
+                ?? "lat \(EONETText.number(latitude, fractionDigits: 4)), lon \(EONETText.number(longitude, fractionDigits: 4))"
         }
     }
 
@@ -211,6 +226,14 @@ extension EONETGeometry {
     /// Polygon, the mean of its outer ring's corners (the closing corner, which repeats the first, left out) —
     /// the centre of the boxes EONET draws around a plume or an ice shelf. Any other shape gives its first point.
     static func position(of type: String, _ reader: inout JSONReader) throws(JSONError) -> Position? {
+        // The usual shapes are read as they come; any other falls back to the coordinates as a tree.
+        let start = reader
+        switch type {
+        case "Point": if let point = try? point(&reader) { return point }
+        case "Polygon": if let centre = try? outerRingCentre(&reader) { return centre }
+        default: break
+        }
+        reader = start
         let coordinates = try coordinates(&reader)
         switch type {
         case "Point":
@@ -225,6 +248,64 @@ extension EONETGeometry {
         default:
             return coordinates.firstPoint
         }
+    }
+
+    /// The `[lon, lat, …]` that must come next, when it is one (nil: another shape, read as a tree).
+    private static func point(_ reader: inout JSONReader) throws(JSONError) -> Position? {
+        guard try reader.kind() == .array else { return nil }
+        try reader.enterArray()
+        guard try reader.nextElement(0), try reader.kind() == .number else { return nil }
+        let longitude = try reader.number()
+        guard try reader.nextElement(1), try reader.kind() == .number else { return nil }
+        let latitude = try reader.number()
+        var index = 2
+        while try reader.nextElement(index) {
+            guard try reader.kind() == .number else { return nil }
+            try reader.skip()
+            index += 1
+        }
+        return Position(latitude: latitude, longitude: longitude)
+    }
+
+    /// The centre of the Polygon whose coordinates come next, as `centre(of:)` gives it for the points of its
+    /// outer ring (its closing corner left out), summed as they come; nil when the coordinates are not
+    /// `[[[lon, lat], …], …]` with at least one corner.
+    private static func outerRingCentre(_ reader: inout JSONReader) throws(JSONError) -> Position? {
+        guard try reader.kind() == .array else { return nil }
+        try reader.enterArray()
+        guard try reader.nextElement(0), try reader.kind() == .array else { return nil }
+        try reader.enterArray()
+        var first: Position?
+        // Each corner is added once the next one is read: the last is left out when it closes the ring.
+        var pending: Position?
+        var count = 0
+        var latitudes = 0.0
+        var longitudes = 0.0
+        var shifted = 0.0
+        var lowest = Double.infinity
+        var highest = -Double.infinity
+        func add(_ point: Position) {
+            count += 1
+            latitudes += point.latitude
+            longitudes += point.longitude
+            shifted += point.longitude < 0 ? point.longitude + 360 : point.longitude
+            lowest = min(lowest, point.longitude)
+            highest = max(highest, point.longitude)
+        }
+        var corner = 0
+        while try reader.nextElement(corner) {
+            guard let point = try point(&reader) else { return nil }
+            if let pending { add(pending) }
+            if first == nil { first = point }
+            pending = point
+            corner += 1
+        }
+        guard let last = pending else { return nil }
+        if corner == 1 || last != first { add(last) }
+        // What `centre(of:)` does with the points.
+        var longitude = (highest - lowest > 180 ? shifted : longitudes) / Double(count)
+        if longitude > 180 { longitude -= 360 }
+        return Position(latitude: latitudes / Double(count), longitude: longitude)
     }
 
     /// The mean of `points`; a ring that crosses the antimeridian is averaged on the 0…360 side.

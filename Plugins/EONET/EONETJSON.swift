@@ -16,6 +16,18 @@ enum EONETJSON {
         }
     }
 
+    /// Reads an events response from its bytes, handing each event to `each` as soon as it is read (see
+    /// `EONETEventList.read`); the error is `decode(_:from:)`'s.
+    static func forEachEvent(in body: [UInt8], _ each: (EONETEvent) -> Void) throws(SourceError) {
+        var reader = JSONReader(body)
+        do throws(JSONError) {
+            try EONETEventList.read(&reader, each: each)
+            try reader.end()
+        } catch {
+            throw SourceError(error.description)
+        }
+    }
+
     /// Decodes `body` as `type`; the error names the path of the bad value (`events[3].geometry[0].date`).
     static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws(SourceError) -> T {
         do {

@@ -143,22 +143,22 @@ struct EONETPoll: Sendable {
         if response.status == 304 {
             return found.unchanged(groups: [category.id])
         }
-        let list: EONETEventList
+        // Each event becomes its item as soon as it is read: the events are never all held.
+        var items: [Item] = []
+        var undated: [String] = []
+        var making = EONETItems(requested: category.id, selected: selected)
         do {
-            list = try EONETJSON.decode(EONETEventList.self, from: response.body)
+            try EONETJSON.forEachEvent(in: response.body) { event in
+                if let item = making.item(of: event) { items.append(item) } else { undated.append(event.id) }
+            }
         } catch {
             // Its validators must not make the next answer a 304 for a body that could not be read.
             context.http.forget(url)
             return found.failed(what, "GET \(url): not an EONET event list (\(error.message))", group: category.id)
         }
-        var items: [Item] = []
-        for event in list.events {
-            if let item = event.item(requested: category.id, selected: selected) {
-                items.append(item)
-            } else {
-                context.logger.warning(
-                    "event without a date skipped", metadata: ["event": "\(event.id)", "category": "\(category.id)"])
-            }
+        for event in undated {
+            context.logger.warning(
+                "event without a date skipped", metadata: ["event": "\(event)", "category": "\(category.id)"])
         }
         found.items(items)
         found.completed([category.id])

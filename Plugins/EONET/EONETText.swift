@@ -86,6 +86,25 @@ enum EONETText {
         return previous != 0x20 || bytes.isEmpty
     }
 
+    /// A source's or a link's URL that must come next (or null): trimmed, its HTML character references decoded
+    /// once; nil when null or empty. Made from the bytes in one pass when it is ASCII without escapes.
+    static func url(_ reader: inout JSONReader) throws(JSONError) -> String? {
+        guard try !reader.null() else { return nil }
+        let span = try reader.stringText()
+        guard span.ascii, !span.escaped else {
+            let text = trimmed(try reader.decoded(span))
+            return text.isEmpty ? nil : decodingEntities(text)
+        }
+        return reader.withBytes(of: span) { bytes in
+            var start = 0
+            var end = bytes.count
+            while start < end, isSpace(bytes[start]) { start += 1 }
+            while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+            guard start < end else { return nil }
+            return decodingEntities(ascii: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        }
+    }
+
     /// `text` with its HTML character references decoded once: `&amp;` → `&`, `&#39;` → `'`, `&#x2F;` → `/`.
     /// An `&` that starts no known reference is left as it is.
     static func decodingEntities(_ text: String) -> String {
@@ -94,38 +113,55 @@ enum EONETText {
             ?? text.utf8.contains(UInt8(ascii: "&"))
         guard ampersand else { return text }
         guard isASCII(text) else { return decodingEntitiesByCharacter(text) }
-        let bytes = Array(text.utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            guard byte == UInt8(ascii: "&") else {
-                output.append(byte)
-                index += 1
-                continue
+        var text = text
+        return text.withUTF8(decodingEntities(ascii:))
+    }
+
+    /// `decodingEntities(_:)` of ASCII `bytes`, written straight into the string (a reference never takes more
+    /// bytes decoded than written).
+    private static func decodingEntities(ascii bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: bytes.count) { output in
+            var count = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard byte == UInt8(ascii: "&") else {
+                    output[count] = byte
+                    count += 1
+                    index += 1
+                    continue
+                }
+                // `&amp;`, the commonest, without a lookup.
+                if index + 4 < bytes.count, bytes[index + 1] == UInt8(ascii: "a"),
+                    bytes[index + 2] == UInt8(ascii: "m"), bytes[index + 3] == UInt8(ascii: "p"),
+                    bytes[index + 4] == UInt8(ascii: ";")
+                {
+                    output[count] = byte
+                    count += 1
+                    index += 5
+                    continue
+                }
+                // The `;` must be within 12 characters of the `&`, the `&` included.
+                let window = bytes[index..<min(index + 12, bytes.count)]
+                if let semicolon = window.firstIndex(of: UInt8(ascii: ";")),
+                    let decoded = character(
+                        named: Substring(
+                            decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<semicolon]), as: UTF8.self))
+                {
+                    for unit in String(decoded).utf8 {
+                        output[count] = unit
+                        count += 1
+                    }
+                    index = semicolon + 1
+                } else {
+                    output[count] = byte
+                    count += 1
+                    index += 1
+                }
             }
-            // `&amp;`, the commonest, without a lookup.
-            if index + 4 < bytes.count, bytes[index + 1] == UInt8(ascii: "a"), bytes[index + 2] == UInt8(ascii: "m"),
-                bytes[index + 3] == UInt8(ascii: "p"), bytes[index + 4] == UInt8(ascii: ";")
-            {
-                output.append(byte)
-                index += 5
-                continue
-            }
-            // The `;` must be within 12 characters of the `&`, the `&` included.
-            let window = bytes[index..<min(index + 12, bytes.count)]
-            if let semicolon = window.firstIndex(of: UInt8(ascii: ";")),
-                let decoded = character(named: Substring(decoding: bytes[(index + 1)..<semicolon], as: UTF8.self))
-            {
-                output.append(contentsOf: String(decoded).utf8)
-                index = semicolon + 1
-            } else {
-                output.append(byte)
-                index += 1
-            }
+            return count
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// `decodingEntities` on characters, for text that is not ASCII.
@@ -169,30 +205,66 @@ enum EONETText {
     /// `35`, `100.25`, `-95.1234`: at most `fractionDigits` decimals (rounded as `printf` does), no trailing
     /// zeros, no `-0`.
     static func number(_ value: Double, fractionDigits: Int) -> String {
-        guard value.isFinite else { return "\(value)" }
-        if (0...9).contains(fractionDigits) {
-            let scale = Int64(powersOfTen[fractionDigits])
-            let scaled = value * Double(scale)
-            // Exact unless the scaled value is huge or too close to a tie for the product's rounding to tell.
-            if abs(scaled) < 1e9, abs(scaled - scaled.rounded(.down) - 0.5) > 1e-6 {
-                let units = Int64(scaled.rounded())
-                guard units != 0 else { return "0" }
-                let magnitude = units.magnitude
-                var text = units < 0 ? "-" : ""
-                text += String(magnitude / UInt64(scale))
-                var fraction = magnitude % UInt64(scale)
-                if fraction != 0 {
-                    var digits = fractionDigits
-                    while fraction % 10 == 0 {
-                        fraction /= 10
-                        digits -= 1
-                    }
-                    let written = String(fraction)
-                    text += "." + String(repeating: "0", count: digits - written.utf8.count) + written
-                }
-                return text
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            guard let count = write(value, fractionDigits: fractionDigits, into: buffer) else {
+                return printed(value, fractionDigits: fractionDigits)
             }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
         }
+    }
+
+    /// `number(_:fractionDigits:)` written into `buffer` (24 bytes at least): the count of bytes; nil when the
+    /// value needs `printf` (huge, or too close to a tie for the product's rounding to tell).
+    static func write(_ value: Double, fractionDigits: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        guard value.isFinite, (0...9).contains(fractionDigits) else { return nil }
+        let scale = UInt64(powersOfTen[fractionDigits])
+        let scaled = value * Double(scale)
+        guard abs(scaled) < 1e9, abs(scaled - scaled.rounded(.down) - 0.5) > 1e-6 else { return nil }
+        let units = Int64(scaled.rounded())
+        var count = 0
+        if units < 0 {
+            buffer[0] = UInt8(ascii: "-")
+            count = 1
+        }
+        let magnitude = units.magnitude
+        count += writeDigits(magnitude / scale, into: UnsafeMutableBufferPointer(rebasing: buffer[count...]))
+        var fraction = magnitude % scale
+        if fraction != 0 {
+            var digits = fractionDigits
+            while fraction % 10 == 0 {
+                fraction /= 10
+                digits -= 1
+            }
+            buffer[count] = UInt8(ascii: ".")
+            for index in stride(from: count + digits, to: count, by: -1) {
+                buffer[index] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                fraction /= 10
+            }
+            count += 1 + digits
+        }
+        if units == 0 { return writeDigits(0, into: buffer) }
+        return count
+    }
+
+    /// The decimal digits of `value` at the start of `buffer`; their count.
+    private static func writeDigits(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var count = 1
+        var rest = value / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
+        }
+        var value = value
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
+        }
+        return count
+    }
+
+    /// `number(_:fractionDigits:)` through `printf`'s `%.Nf`.
+    private static func printed(_ value: Double, fractionDigits: Int) -> String {
+        guard value.isFinite else { return "\(value)" }
         var text = String(format: "%.\(fractionDigits)f", value)
         if text.contains(".") {
             while text.hasSuffix("0") { text.removeLast() }

@@ -27,7 +27,7 @@ final class LiveDisplay: RunView, @unchecked Sendable {
     ) {
         self.format = format
         self.terminal = terminal && format == .text
-        self.state = LiveState(feeds: feeds, sources: sources, now: now)
+        self.state = LiveState(feeds: feeds, sources: sources, now: now, panels: terminal && format == .text)
         self.output = output
         self.width = width
     }

@@ -10,6 +10,8 @@ import MonitorCore
 public struct LiveState: Sendable {
     /// The feeds in the order of the feeds file.
     public private(set) var lines: [LiveView.FeedLine]
+    /// Where each feed's line is in `lines`: an event finds its feed at once, however many feeds there are.
+    private var positions: [String: Int]
     /// The live view of each feed being polled (the catalog with its running counts).
     public private(set) var views: [String: FeedView] = [:]
     /// The summary of each feed's last successful poll.
@@ -25,13 +27,21 @@ public struct LiveState: Sendable {
 
     /// The time zone of the times logged.
     public let timeZone: TimeZone
+    /// Whether the panel is shown: without it (JSON lines, a log that is not a terminal) no view or summary is
+    /// kept or made, so that thousands of feeds cost a line each.
+    public let panels: Bool
 
     /// The state of `feeds` before any poll; `sources` summarise their reports (others get the standard summary).
-    /// Times are logged in `timeZone`.
-    public init(feeds: [FeedConfig], sources: [String: any FeedSource], now: Date, timeZone: TimeZone = LiveView.utc) {
+    /// Times are logged in `timeZone`; `panels: false` when the panel is never shown.
+    public init(
+        feeds: [FeedConfig], sources: [String: any FeedSource], now: Date, timeZone: TimeZone = LiveView.utc,
+        panels: Bool = true
+    ) {
         started = now
         self.timeZone = timeZone
+        self.panels = panels
         lines = feeds.map { LiveView.FeedLine(name: $0.name) }
+        positions = Self.positions(of: lines)
         staleAfter = Self.thresholds(feeds)
         summarize = Self.summarizers(sources)
     }
@@ -64,13 +74,16 @@ public struct LiveState: Sendable {
                 $0.progress = (view.done, view.total)
                 $0.items = view.items
             }
-            views[view.feed] = view
+            if panels { views[view.feed] = view }
             focus = view.feed
         case .finished(let report):
             output.log = finished(report, now: now, quiet: quiet)
             output.redrawNow = true
         case .stopped(let feed):
-            lines.removeAll { $0.name == feed }
+            if let position = positions[feed] {
+                lines.remove(at: position)
+                positions = Self.positions(of: lines)
+            }
             views[feed] = nil
             summaries[feed] = nil
             if focus == feed { focus = nil }
@@ -86,7 +99,9 @@ public struct LiveState: Sendable {
 
     /// Updates the feeds (after the feeds file changed) keeping what is known of the others.
     public mutating func setFeeds(_ feeds: [FeedConfig], sources: [String: any FeedSource]) {
-        lines = feeds.map { feed in lines.first { $0.name == feed.name } ?? LiveView.FeedLine(name: feed.name) }
+        let known = lines
+        lines = feeds.map { feed in positions[feed.name].map { known[$0] } ?? LiveView.FeedLine(name: feed.name) }
+        positions = Self.positions(of: lines)
         summarize.merge(Self.summarizers(sources)) { $1 }
         staleAfter = Self.thresholds(feeds)
     }
@@ -94,7 +109,7 @@ public struct LiveState: Sendable {
     /// The panel for `feed`: while it polls, its groups with their counts so far (`…` pending, `failed`);
     /// otherwise the summary of its last successful poll; nil when there is nothing to show.
     public func panel(of feed: String) -> String? {
-        if let line = lines.first(where: { $0.name == feed }), line.phase == .polling, let view = views[feed] {
+        if let position = positions[feed], lines[position].phase == .polling, let view = views[feed] {
             return LiveView.pollingPanel(view)
         }
         return summaries[feed]
@@ -103,7 +118,7 @@ public struct LiveState: Sendable {
     // MARK: - A poll's end
 
     private mutating func finished(_ report: PollReport, now: Date, quiet: Bool) -> [String] {
-        let wasFailing = lines.first { $0.name == report.feed }?.phase == .failed
+        let wasFailing = positions[report.feed].map { lines[$0].phase == .failed } ?? false
         update(report.feed) { line in
             line.phase = Self.phase(report.status)
             line.progress = nil
@@ -150,8 +165,10 @@ public struct LiveState: Sendable {
             }
         }
         if report.status != .failed {
-            summaries[report.feed] =
-                summarize[report.feed]?(report, now) ?? SummaryText.standard(report, now: now)
+            if panels {
+                summaries[report.feed] =
+                    summarize[report.feed]?(report, now) ?? SummaryText.standard(report, now: now)
+            }
             focus = report.feed
             summarized = report.feed
         } else if focus == report.feed {
@@ -161,8 +178,15 @@ public struct LiveState: Sendable {
     }
 
     private mutating func update(_ feed: String, _ change: (inout LiveView.FeedLine) -> Void) {
-        guard let index = lines.firstIndex(where: { $0.name == feed }) else { return }
+        guard let index = positions[feed] else { return }
         change(&lines[index])
+    }
+
+    /// The position of each feed's line (of a name listed twice, the first).
+    private static func positions(of lines: [LiveView.FeedLine]) -> [String: Int] {
+        var positions: [String: Int] = [:]
+        for (index, line) in lines.enumerated() where positions[line.name] == nil { positions[line.name] = index }
+        return positions
     }
 
     private static func phase(_ status: PollReport.Status) -> LiveView.FeedLine.Phase {

@@ -42,7 +42,8 @@ struct PollSession {
         }
     }
 
-    /// Polls every feed once and returns their reports in the order of the feeds file.
+    /// Polls every feed once and returns their reports in the order of the feeds file, without their items (shown
+    /// as each poll finished: thousands of feeds' items are not kept to the end).
     func runOnce() async throws -> [PollReport] {
         var logger = Logger(label: "monitor") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose ? .debug : .warning
@@ -96,8 +97,11 @@ struct PollSession {
                 group.addTask { await poll(index, feed) }
             }
             var reports: [(Int, PollReport)] = []
-            for await report in group {
-                reports.append(report)
+            for await (index, report) in group {
+                var kept = report
+                kept.latest = []
+                kept.newItems = []
+                reports.append((index, kept))
                 if let (index, feed) = waiting.next() { group.addTask { await poll(index, feed) } }
             }
             continuation.finish()

@@ -3,11 +3,18 @@ import MonitorCore
 
 /// Shows the events of a `run --once`: JSON lines, plain summaries, or on a terminal live progress lines
 /// redrawn in place with each summary printed above them as its feed finishes.
+///
+/// It keeps only what it draws: the views of the feeds still polling, and only on a terminal; a report is
+/// printed and forgotten, so that thousands of feeds cost it little.
 final class RunDisplay {
     private let format: OutputFormat
     private let terminal: Bool
     private let sources: [String: any FeedSource]
-    private var pending: [String]
+    /// The feeds in the order of the feeds file.
+    private let feeds: [String]
+    /// The feeds not finished yet.
+    private var pending: Set<String>
+    /// The latest view of each feed still polling, kept only on a terminal.
     private var views: [String: FeedView] = [:]
     private var drawnLines = 0
     private var lastDraw = Date.distantPast
@@ -16,17 +23,20 @@ final class RunDisplay {
         self.format = format
         self.terminal = terminal && format == .text
         self.sources = sources
-        self.pending = feeds
+        self.feeds = feeds
+        self.pending = Set(feeds)
     }
 
     /// Shows one event.
     func show(_ event: PollEvent) {
         switch event {
         case .view(let view):
+            guard terminal else { return }
             views[view.feed] = view
-            if terminal, Date().timeIntervalSince(lastDraw) > 0.05 { redraw() }
+            if Date().timeIntervalSince(lastDraw) > 0.05 { redraw() }
         case .finished(let report):
-            pending.removeAll { $0 == report.feed }
+            pending.remove(report.feed)
+            views[report.feed] = nil
             switch format {
             case .json:
                 Console.out(report.json.text + "\n")
@@ -50,7 +60,7 @@ final class RunDisplay {
     private func redraw() {
         erase()
         guard !pending.isEmpty else { return }
-        let block = ProgressText.block(feeds: pending, views: views)
+        let block = ProgressText.block(feeds: feeds.filter(pending.contains), views: views)
         Console.out(block)
         drawnLines = pending.count
         lastDraw = Date()

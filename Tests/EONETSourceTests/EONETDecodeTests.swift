@@ -74,6 +74,17 @@ struct EONETDecodeTests {
             (#""type": "Point", "coordinates": [1e1, -2.5E-1]"#, "lat -0.25, lon 10"),
             (#""type": "MultiPolygon", "coordinates": [[[[5, 6], [7, 8]]], [[[9, 9]]]]"#, "lat 6, lon 5"),
             (#""type": "Polygon", "coordinates": [[[0, 0], [2, 0], [2, 2], [0, 2], [0, 0]]]"#, "lat 1, lon 1"),
+            (#""type": "Polygon", "coordinates": [[[0, 0], [2, 0], [2, 2], [0, 2]]]"#, "lat 1, lon 1"),
+            (#""type": "Polygon", "coordinates": [[[4, 6]]]"#, "lat 6, lon 4"),
+            (
+                #""type": "Polygon", "coordinates": [[[179, 0], [-179, 0], [-179, 2], [179, 2], [179, 0]]]"#,
+                "lat 1, lon 180"
+            ),
+            (#""type": "Polygon", "coordinates": [[[170, 0], [-178, 0], [-178, 3], [170, 3]]]"#, "lat 1.5, lon 176"),
+            (#""type": "Polygon", "coordinates": [[[0, 0, 9], [2, 0, 9], [1, 3, 9]]]"#, "lat 1, lon 1"),
+            (#""type": "Polygon", "coordinates": [[[0, 0], [2, [0]], [4, 4]]]"#, "lat 2, lon 2"),
+            (#""type": "Polygon", "coordinates": [[]]"#, nil),
+            (#""type": "Point", "coordinates": [-95, 30, [1]]"#, "lat 30, lon -95"),
             (#""type": "Point", "coordinates": [1]"#, nil),
             (#""type": "Point", "coordinates": 5"#, nil),
             (#""type": "Point", "coordinates": null"#, nil),
@@ -164,6 +175,28 @@ struct EONETDecodeTests {
     func invalidUTF8() {
         let body = Array(#"{"events": [{"id": "E", "title": "a"#.utf8) + [0xC3, 0x28] + Array(#""}]}"#.utf8)
         #expect(Self.refusal(body) == "at events[0].title: not valid JSON: a string that is not valid UTF-8 at byte 35")
+        // The link is checked even when a source stands for it on the item.
+        let link =
+            Array(#"{"events": [{"id": "E", "sources": [{"id": "S", "url": "https://s"}], "link": "a"#.utf8) + [
+                0xC3, 0x28,
+            ]
+            + Array(#""}]}"#.utf8)
+        #expect(Self.refusal(link) == "at events[0].link: not valid JSON: a string that is not valid UTF-8 at byte 80")
+        let source =
+            Array(#"{"events": [{"id": "E", "sources": [{"id": "\ud800", "url": "https://s"}]}]}"#.utf8)
+        #expect(
+            Self.refusal(source)
+                == #"at events[0].sources[0].id: not valid JSON: a \u escape of a lone surrogate at byte 45"#)
+    }
+
+    @Test("the link is the item's URL only without a source, cleaned as a source is")
+    func link() throws {
+        let linked = try Self.event(#"{"id": "E", "link": "  https://e/?a=1&amp;b=2 ", \#(Self.point)}"#)
+        #expect(linked.item(requested: "snow", selected: ["snow"])?.url == "https://e/?a=1&b=2")
+        let sourced = try Self.event(
+            #"{"id": "E", "link": "https://e", "sources": [{"id": "S", "url": " https://s/?x&amp;y "}], \#(Self.point)}"#
+        )
+        #expect(sourced.item(requested: "snow", selected: ["snow"])?.url == "https://s/?x&y")
     }
 
     // MARK: - Nesting

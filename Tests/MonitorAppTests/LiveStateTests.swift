@@ -102,6 +102,32 @@ struct LiveStateTests {
                 """)
     }
 
+    @Test("without a panel (JSON lines, no terminal) no view or summary is kept; lines and log are the same")
+    func withoutPanels() {
+        let feeds = [feed("planet", type: "eonet"), feed("rx", type: "github")]
+        var shown = LiveState(feeds: feeds, sources: [:], now: start)
+        var unshown = LiveState(feeds: feeds, sources: [:], now: start, panels: false)
+        let view = FeedView(feed: "rx", tally: PollTally(stored: FeedSnapshot(), retention: .replace))
+        let events: [(TimeInterval, PollEvent)] = [
+            (0, .scheduled(feed: "rx", next: start, skipped: 0)), (0, .polling(feed: "rx")), (1, .view(view)),
+            (2, .finished(report("rx", .ok, at: 2, items: 3, new: ["Push 1", "Push 2"]))),
+            (3, .polling(feed: "planet")), (4, .finished(report("planet", .failed, at: 4, error: "HTTP 500"))),
+        ]
+        for (seconds, event) in events {
+            let now = start.addingTimeInterval(seconds)
+            #expect(shown.apply(event, now: now, quiet: false) == unshown.apply(event, now: now, quiet: false))
+            if case .view = event {
+                #expect(shown.views.keys.sorted() == ["rx"])
+                #expect(unshown.views.isEmpty)
+            }
+        }
+        #expect(shown.lines == unshown.lines)
+        #expect(shown.focus == "rx" && unshown.focus == "rx")
+        #expect(shown.summaries.keys.sorted() == ["rx"])
+        #expect(unshown.summaries.isEmpty && unshown.views.isEmpty)
+        #expect(shown.panel(of: "rx") != nil && unshown.panel(of: "rx") == nil)
+    }
+
     @Test("a failure is logged once, not at every failed poll; the recovery is logged with the new items")
     func failureAndRecovery() {
         let text = transcript([

@@ -155,6 +155,43 @@ struct FeedSchedulerTests {
         await fixture.finish()
     }
 
+    @Test("at most pollsInFlight polls run at once: the other due feeds wait to start, holding nothing")
+    func pollsInFlight() async throws {
+        let waiting = Watched<[CheckedContinuation<Void, Never>]>([])
+        let transport = StubTransport { _ in
+            await withCheckedContinuation { continuation in waiting.update { $0.append(continuation) } }
+            return HTTPResponse(status: 200, body: Array("1".utf8))
+        }
+        let fixture = try SchedulerFixture(transport: transport)
+        let concurrency = Settings().concurrency
+        let bound = FeedScheduler.pollsInFlight(concurrency: concurrency)
+        let feeds = 2 * bound + 3
+        await fixture.scheduler.apply((0..<feeds).map { fixture.entry("f\($0)", url: "http://x/\($0)") })
+        // Every feed is due at once; the requests of `concurrency` polls wait at the server. Each is then let
+        // through, one at a time, until every feed was polled once.
+        for _ in 0..<feeds {
+            try await waiting.wait { !$0.isEmpty }
+            waiting.update { $0.removeFirst().resume() }
+        }
+        try await fixture.events.wait { events in
+            events.count { if case .finished = $0 { true } else { false } } == feeds
+        }
+        // Polls running: each counted from its `polling` to its `finished`.
+        var running = 0
+        var most = 0
+        for event in fixture.events.withLock({ $0 }) {
+            switch event {
+            case .polling: running += 1
+            case .finished: running -= 1
+            default: continue
+            }
+            most = max(most, running)
+        }
+        #expect(most == bound)
+        #expect(fixture.events.withLock { $0.count { if case .polling = $0 { true } else { false } } } == feeds)
+        await fixture.finish()
+    }
+
     @Test("a poll that overruns its interval is not stacked: the next slot is skipped")
     func noOverlap() async throws {
         let inFlight = Mutex((now: 0, most: 0))

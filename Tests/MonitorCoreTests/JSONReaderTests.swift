@@ -57,6 +57,79 @@ struct JSONReaderTests {
         #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) == nil)
     }
 
+    @Test("numbers read as Swift's Double(String) reads them, bit for bit, for 30,000 decimals and the odd shapes")
+    func numbers() throws {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        var texts = [
+            "0", "-0", "0.0", "35.00", "144.65", "-105.995532", "46.531524000000005", "127.84730549567904",
+            "0.000000000000000001", "123456789012345", "1234567890123456", "99999999999999999999", "1e1", "-2.5E-1",
+            "1.7976931348623157e308", "5e-324", "0.1", "0.30000000000000004", "100000000000000000000000",
+        ]
+        for index in 0..<30_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            // A whole part of 0 to 9 digits and a fraction of 0 to 15 digits (leading zeros kept).
+            let whole = String((state >> 8) % [1, 10, 1_000, 1_000_000, 1_000_000_000][Int(state >> 60) % 5])
+            let fractionDigits = Int(state >> 56 & 0xF)
+            let fraction = String(String((state >> 4) % 1_000_000_000_000_000).reversed().prefix(fractionDigits))
+            let text = fraction.isEmpty ? whole : "\(whole).\(fraction)"
+            texts.append(index % 2 == 0 ? text : "-" + text)
+        }
+        var mismatches: [String] = []
+        for text in texts {
+            var reader = JSONReader(Array(text.utf8))
+            let value = try reader.number()
+            let expected = try #require(Double(text), "\(text)")
+            if value.bitPattern != expected.bitPattern { mismatches.append(text) }
+        }
+        #expect(mismatches == [])
+    }
+
+    @Test("strings and whitespace are scanned eight bytes at a time: every position of a stop is found exactly")
+    func wordScans() throws {
+        for length in 0..<20 {
+            let plain = String(repeating: "a", count: length)
+            // The closing quote at each position: the span ends there, ASCII, no escape.
+            var reader = JSONReader(Array("\"\(plain)\" ".utf8))
+            let span = try reader.stringText()
+            #expect(span == JSONText(start: 1, end: 1 + length, escaped: false, ascii: true))
+            #expect(reader.offset == length + 2)
+            for position in 0..<max(length, 1) {
+                var characters = Array(plain.utf8)
+                if characters.isEmpty { characters = [0x61] }
+                // A non-ASCII character at `position`: not ASCII, read whole.
+                var accented = characters
+                accented.replaceSubrange(position...position, with: Array("é".utf8))
+                var reader = JSONReader([0x22] + accented + [0x22])
+                let span = try reader.stringText()
+                #expect(!span.ascii && !span.escaped)
+                #expect(try reader.decoded(span) == String(decoding: accented, as: UTF8.self))
+                // A control character at `position`: refused at its byte.
+                var control = characters
+                control[position] = 0x09
+                #expect(
+                    Self.check(String(decoding: [0x22] + control + [0x22], as: UTF8.self))
+                        == "not valid JSON: a control character inside a string at byte \(position + 2)")
+                // An escape at `position`: unescaped.
+                var escaped = characters
+                escaped.replaceSubrange(position...position, with: Array(#"\n"#.utf8))
+                var unescaped = characters
+                unescaped[position] = 0x0A
+                var escapedReader = JSONReader([0x22] + escaped + [0x22])
+                #expect(try escapedReader.string() == String(decoding: unescaped, as: UTF8.self))
+            }
+            // Whitespace runs of every length before a value and between elements.
+            let spaces = String(repeating: " \t\r\n", count: 5).prefix(length)
+            var list = JSONReader(Array("[\(spaces)1\(spaces),\(spaces)2\(spaces)]\(spaces)".utf8))
+            try list.enterArray()
+            #expect(try list.nextElement(0))
+            #expect(try list.number() == 1)
+            #expect(try list.nextElement(1))
+            #expect(try list.number() == 2)
+            #expect(!(try list.nextElement(2)))
+            try list.end()
+        }
+    }
+
     @Test("a trailing comma is refused, as RFC 8259 says (Foundation's parsers accept it)")
     func trailingComma() {
         #expect(Self.check("[1,]") == "not valid JSON: unexpected ']' at byte 4")

@@ -1,12 +1,41 @@
 import Synchronization
 
 /// A counting semaphore for async code: at most `limit` holders at once, waiters served in order.
-/// A waiting task that is cancelled stops waiting and throws `CancellationError`.
+/// A waiting task that is cancelled stops waiting and throws `CancellationError`. Thousands of waiters (one per
+/// feed) cost each `release` no more than one.
 public final class AsyncSemaphore: Sendable {
     private struct State {
         var available: Int
-        var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+        /// The waiters in order from `head`; those before it were served or cancelled.
+        var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>?)] = []
+        var head = 0
         var nextID: UInt64 = 0
+
+        /// The longest waiter, taken out of the queue.
+        mutating func next() -> CheckedContinuation<Void, any Error>? {
+            while head < waiters.count {
+                let waiter = waiters[head].continuation
+                waiters[head].continuation = nil
+                head += 1
+                if let waiter {
+                    compact()
+                    return waiter
+                }
+            }
+            compact()
+            return nil
+        }
+
+        /// Drops the served waiters once they are half the queue, so that it stays in proportion to those waiting.
+        mutating func compact() {
+            if head == waiters.count {
+                waiters.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head > 64, head * 2 > waiters.count {
+                waiters.removeFirst(head)
+                head = 0
+            }
+        }
     }
 
     private let state: Mutex<State>
@@ -33,17 +62,23 @@ public final class AsyncSemaphore: Sendable {
         guard let id else { return }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let cancelled = state.withLock { state -> Bool in
-                    if Task.isCancelled { return true }
+                // nil: queued; otherwise what to resume with at once (a permit returned since, or cancellation).
+                let resumption = state.withLock { state -> Result<Void, CancellationError>? in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if state.available > 0 {
+                        state.available -= 1
+                        return .success(())
+                    }
                     state.waiters.append((id, continuation))
-                    return false
+                    return nil
                 }
-                if cancelled { continuation.resume(throwing: CancellationError()) }
+                if let resumption { continuation.resume(with: resumption.mapError { $0 as any Error }) }
             }
         } onCancel: {
             let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.waiters.remove(at: index).continuation
+                guard let index = state.waiters[state.head...].firstIndex(where: { $0.id == id }) else { return nil }
+                defer { state.waiters[index].continuation = nil }
+                return state.waiters[index].continuation
             }
             waiter?.resume(throwing: CancellationError())
         }
@@ -52,11 +87,11 @@ public final class AsyncSemaphore: Sendable {
     /// Returns a permit, waking the longest waiter.
     public func release() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-            if state.waiters.isEmpty {
+            guard let waiter = state.next() else {
                 state.available = min(state.available + 1, limit)
                 return nil
             }
-            return state.waiters.removeFirst().continuation
+            return waiter
         }
         waiter?.resume()
     }

@@ -32,10 +32,13 @@ package struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
         self.path = path
     }
 
+    @usableFromInline
     static func truncated(_ count: Int) -> JSONError { JSONError(.truncated(count)) }
 
+    @usableFromInline
     static func syntax(_ message: String, _ offset: Int) -> JSONError { JSONError(.syntax(message, offset)) }
 
+    @usableFromInline
     static var tooDeep: JSONError { JSONError(.tooDeep) }
 
     /// A value that is not what was expected: `message` says what.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A forward-only reader of JSON text, working on the response's bytes: the caller walks the document value by
 /// value and builds only what it keeps; whatever it does not need is skipped, but still checked, so a body that
 /// is not JSON is refused wherever the fault is.
@@ -15,11 +17,11 @@ package struct JSONReader: Sendable {
     }
 
     /// The document.
-    package let bytes: [UInt8]
+    @usableFromInline package let bytes: [UInt8]
     /// The offset of the next byte to read.
-    package private(set) var offset: Int
+    @usableFromInline package internal(set) var offset: Int
     /// The lists and objects open around the offset.
-    package private(set) var depth: Int
+    @usableFromInline package internal(set) var depth: Int
 
     /// A reader at the start of `bytes`.
     package init(_ bytes: [UInt8]) {
@@ -37,21 +39,41 @@ package struct JSONReader: Sendable {
 
     // MARK: - Whitespace and structure
 
-    /// Skips whitespace; true when a byte follows.
-    @inline(__always)
+    /// Whether `byte` is JSON whitespace.
+    @inlinable @inline(__always)
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// Skips whitespace.
+    @inlinable @inline(__always)
     package mutating func skipWhitespace() {
-        let count = bytes.count
-        var index = offset
-        while index < count {
-            let byte = bytes[index]
-            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { break }
-            index += 1
+        let start = offset
+        offset = bytes.withUnsafeBufferPointer { buffer in
+            var index = start
+            // A run longer than a byte (indentation), eight bytes at a time.
+            if Self.littleEndian, index + 9 <= buffer.count, Self.isWhitespace(buffer[index]),
+                Self.isWhitespace(buffer[index + 1])
+            {
+                while index + 8 <= buffer.count {
+                    let word = UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                    let other = Self.nonWhitespace(word)
+                    if other != 0 { return index + other.trailingZeroBitCount / 8 }
+                    index += 8
+                }
+            }
+            while index < buffer.count {
+                let byte = buffer[index]
+                guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { break }
+                index += 1
+            }
+            return index
         }
-        offset = index
     }
 
     /// The kind of the next value (whitespace skipped); a syntax error at the end of the body or on a byte that
     /// starts no value.
+    @inlinable @inline(__always)
     package mutating func kind() throws(JSONError) -> Kind {
         skipWhitespace()
         guard offset < bytes.count else { throw .truncated(bytes.count) }
@@ -75,6 +97,7 @@ package struct JSONReader: Sendable {
     }
 
     /// Enters the object that must come next.
+    @inlinable @inline(__always)
     package mutating func enterObject() throws(JSONError) {
         let found = try kind()
         guard found == .object else { throw .mismatch("an object", found) }
@@ -82,14 +105,15 @@ package struct JSONReader: Sendable {
     }
 
     /// Enters the list that must come next.
+    @inlinable @inline(__always)
     package mutating func enterArray() throws(JSONError) {
         let found = try kind()
         guard found == .array else { throw .mismatch("a list", found) }
         try descend()
     }
 
-    @inline(__always)
-    private mutating func descend() throws(JSONError) {
+    @inlinable @inline(__always)
+    mutating func descend() throws(JSONError) {
         guard depth < Self.maximumDepth else { throw .tooDeep }
         depth += 1
         offset += 1
@@ -97,6 +121,7 @@ package struct JSONReader: Sendable {
 
     /// The key of the object's next member, its `:` read; nil at the object's end (its `}` read). `index`
     /// counts the members read before.
+    @inlinable @inline(__always)
     package mutating func nextKey(_ index: Int) throws(JSONError) -> JSONText? {
         skipWhitespace()
         guard offset < bytes.count else { throw .truncated(bytes.count) }
@@ -122,6 +147,7 @@ package struct JSONReader: Sendable {
 
     /// Whether the list has another element (its `,` read); false at the list's end (its `]` read). `index`
     /// counts the elements read before.
+    @inlinable @inline(__always)
     package mutating func nextElement(_ index: Int) throws(JSONError) -> Bool {
         skipWhitespace()
         guard offset < bytes.count else { throw .truncated(bytes.count) }
@@ -138,18 +164,25 @@ package struct JSONReader: Sendable {
     }
 
     /// Whether `key` is `name`, byte for byte once unescaped.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func key(_ key: JSONText, is name: StaticString) -> Bool {
-        guard !key.escaped else { return self.string(key).utf8.elementsEqual(name.utf8Span) }
+        guard !key.escaped else { return escapedKey(key, is: name) }
         guard key.count == name.utf8CodeUnitCount else { return false }
         return bytes.withUnsafeBufferPointer { buffer in
             memoryEqual(buffer.baseAddress! + key.start, name.utf8Start, key.count)
         }
     }
 
+    /// `key(_:is:)` for a key with escapes.
+    @usableFromInline
+    func escapedKey(_ key: JSONText, is name: StaticString) -> Bool {
+        string(key).utf8.elementsEqual(name.utf8Span)
+    }
+
     // MARK: - Scalars
 
     /// Reads a null if one comes next; true when it did.
+    @inlinable @inline(__always)
     package mutating func null() throws(JSONError) -> Bool {
         guard try kind() == .null else { return false }
         try literal("null")
@@ -164,7 +197,15 @@ package struct JSONReader: Sendable {
         return try decoded(text)
     }
 
+    /// Reads the string that must come next, checked as `string()` checks it, without building it when it is
+    /// ASCII without escapes (nothing more to check).
+    package mutating func checkString() throws(JSONError) {
+        let span = try stringText()
+        if !span.ascii || span.escaped { _ = try decoded(span) }
+    }
+
     /// The string that must come next as its span in the document (to be decoded with `string(_:)` if kept).
+    @inlinable
     package mutating func stringText() throws(JSONError) -> JSONText {
         let found = try kind()
         guard found == .string else { throw .mismatch("a string", found) }
@@ -177,10 +218,52 @@ package struct JSONReader: Sendable {
         guard found == .number else { throw .mismatch("a number", found) }
         let start = offset
         try scanNumber()
-        let text = bytes.withUnsafeBufferPointer { String(decoding: $0[start..<offset], as: UTF8.self) }
-        guard let value = Double(text), value.isFinite else { throw .value("the number \(text) is out of range") }
+        let value = Self.double(bytes, from: start, to: offset)
+        guard value.isFinite else {
+            throw .value("the number \(String(decoding: bytes[start..<offset], as: UTF8.self)) is out of range")
+        }
         return value
     }
+
+    /// The value of the JSON number at `start..<end` of `bytes`, correctly rounded: a decimal of at most 15
+    /// significant digits and no exponent is an exact integer divided by an exact power of ten (one rounding, as
+    /// `strtod` rounds); any other goes to `strtod`, from a copy ended by a NUL, without making a `String`.
+    private static func double(_ bytes: [UInt8], from start: Int, to end: Int) -> Double {
+        bytes.withUnsafeBufferPointer { buffer in
+            var index = start
+            let negative = buffer[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
+            var mantissa: UInt64 = 0
+            var digits = 0
+            var fraction = -1
+            while index < end {
+                let byte = buffer[index]
+                if byte == UInt8(ascii: ".") {
+                    fraction = 0
+                } else if byte &- UInt8(ascii: "0") < 10, digits < 15 {
+                    mantissa = mantissa * 10 + UInt64(byte &- UInt8(ascii: "0"))
+                    if mantissa != 0 { digits += 1 }
+                    if fraction >= 0 { fraction += 1 }
+                } else {
+                    break
+                }
+                index += 1
+            }
+            if index == end, fraction <= 15 {
+                let value = Double(mantissa) / powersOfTen[max(0, fraction)]
+                return negative ? -value : value
+            }
+            let count = end - start
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { text in
+                for offset in 0..<count { text[offset] = CChar(bitPattern: buffer[start + offset]) }
+                text[count] = 0
+                return strtod(text.baseAddress!, nil)
+            }
+        }
+    }
+
+    /// 10⁰ … 10¹⁵, each exact.
+    private static let powersOfTen: [Double] = (0...15).map { (0..<$0).reduce(1.0) { value, _ in value * 10 } }
 
     /// The number that must come next, when it is a whole number that fits in an `Int64`; nil for another
     /// number (it is read all the same).
@@ -213,7 +296,7 @@ package struct JSONReader: Sendable {
     }
 
     /// What `body` reads of the value that comes next; an error it throws gets `step` put before its path.
-    @inline(__always)
+    @inlinable
     package mutating func member<T>(_ step: JSONError.Step, _ body: (inout JSONReader) throws(JSONError) -> T)
         throws(JSONError) -> T
     {
@@ -232,7 +315,7 @@ package struct JSONReader: Sendable {
     /// Skips the next value, whatever it is, checking its syntax; in time linear in its size.
     package mutating func skip() throws(JSONError) {
         // Whether each list or object opened here is an object, innermost last.
-        var objects: [Bool] = []
+        var objects = Nesting()
         repeat {
             switch try kind() {
             case .string:
@@ -250,7 +333,7 @@ package struct JSONReader: Sendable {
                     offset += 1
                     depth -= 1
                 } else {
-                    objects.append(true)
+                    objects.push(true)
                     try memberKey()
                     continue
                 }
@@ -261,7 +344,7 @@ package struct JSONReader: Sendable {
                     offset += 1
                     depth -= 1
                 } else {
-                    objects.append(false)
+                    objects.push(false)
                     continue
                 }
             }
@@ -279,7 +362,7 @@ package struct JSONReader: Sendable {
                 guard byte == closer else { throw .syntax("expected ',' or '\(Self.describe(closer))'", offset) }
                 offset += 1
                 depth -= 1
-                objects.removeLast()
+                objects.pop()
             }
         } while !objects.isEmpty
     }
@@ -308,7 +391,8 @@ package struct JSONReader: Sendable {
     // MARK: - Scanning
 
     /// Reads `word` (`true`, `false`, `null`).
-    private mutating func literal(_ word: StaticString) throws(JSONError) {
+    @usableFromInline
+    mutating func literal(_ word: StaticString) throws(JSONError) {
         let length = word.utf8CodeUnitCount
         guard offset + length <= bytes.count else { throw .truncated(bytes.count) }
         let same = bytes.withUnsafeBufferPointer { buffer in
@@ -319,7 +403,8 @@ package struct JSONReader: Sendable {
     }
 
     /// Reads the string at the offset (its opening quote), checking its escapes; its span, quotes excluded.
-    private mutating func scanString() throws(JSONError) -> JSONText {
+    @usableFromInline
+    mutating func scanString() throws(JSONError) -> JSONText {
         let start = offset + 1
         var failure: (String, Int)?
         var escaped = false
@@ -328,6 +413,22 @@ package struct JSONReader: Sendable {
             var index = start
             let count = buffer.count
             while index < count {
+                // Eight bytes at a time up to the first that is a quote, a backslash or a control character.
+                var highBits: UInt64 = 0
+                while Self.littleEndian, index + 8 <= count {
+                    let word = UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                    let special = Self.stringStops(word)
+                    if special != 0 {
+                        let plain = special.trailingZeroBitCount / 8
+                        if plain > 0 { highBits |= word & (UInt64.max >> UInt64(64 - 8 * plain)) }
+                        index += plain
+                        break
+                    }
+                    highBits |= word
+                    index += 8
+                }
+                if highBits & 0x8080_8080_8080_8080 != 0 { ascii = false }
+                guard index < count else { break }
                 let byte = buffer[index]
                 if byte == UInt8(ascii: "\"") { return index }
                 if byte == UInt8(ascii: "\\") {
@@ -364,6 +465,40 @@ package struct JSONReader: Sendable {
         guard end >= 0 else { throw .truncated(bytes.count) }
         offset = end + 1
         return JSONText(start: start, end: end, escaped: escaped, ascii: ascii)
+    }
+
+    /// Whether words are read least significant byte first, as the scans that read eight bytes at a time need.
+    @usableFromInline
+    static var littleEndian: Bool {
+        #if _endian(little)
+            true
+        #else
+            false
+        #endif
+    }
+
+    /// The high bit of each byte of `word` that is not JSON whitespace; zero when all eight are.
+    @inlinable @inline(__always)
+    static func nonWhitespace(_ word: UInt64) -> UInt64 {
+        let whitespace =
+            zeroBytes(word ^ 0x2020_2020_2020_2020) | zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A)
+            | zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D) | zeroBytes(word ^ 0x0909_0909_0909_0909)
+        return ~whitespace & 0x8080_8080_8080_8080
+    }
+
+    /// The high bit of each byte of `word` (in memory order, least significant first) that ends a run of plain
+    /// string bytes: a quote, a backslash or a control character; zero when there is none.
+    @inline(__always)
+    private static func stringStops(_ word: UInt64) -> UInt64 {
+        zeroBytes(word ^ 0x2222_2222_2222_2222) | zeroBytes(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+            | zeroBytes(word & 0xE0E0_E0E0_E0E0_E0E0)
+    }
+
+    /// The high bit of each zero byte of `word`, exactly (no borrow from one byte into the next).
+    @inlinable @inline(__always)
+    static func zeroBytes(_ word: UInt64) -> UInt64 {
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ~(((word & low) &+ low) | word | low)
     }
 
     /// Reads the number at the offset, checking JSON's grammar: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`.
@@ -481,14 +616,15 @@ package struct JSONReader: Sendable {
     }
 
     /// A byte as shown in a message: itself when printable ASCII, else `\u{…}`.
+    @usableFromInline
     static func describe(_ byte: UInt8) -> String {
         (0x21..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "\\u{\(String(byte, radix: 16))}"
     }
 }
 
 /// Whether `count` bytes at `a` and `b` are equal.
-@inline(__always)
-private func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+@inlinable
+func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
     var index = 0
     while index < count {
         guard a[index] == b[index] else { return false }
@@ -500,5 +636,37 @@ private func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _
 extension StaticString {
     fileprivate var utf8Span: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount)
+    }
+}
+
+/// Whether each list or object open while skipping is an object, innermost last: the first 64 levels in the bits of
+/// a word, so that skipping a value allocates nothing unless it nests deeper.
+private struct Nesting {
+    private var bits: UInt64 = 0
+    private var deeper: [Bool] = []
+    private var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Whether the innermost is an object; nil when none is open.
+    var last: Bool? {
+        guard count > 0 else { return nil }
+        return count > 64 ? deeper[deeper.count - 1] : bits & (1 << UInt64(count - 1)) != 0
+    }
+
+    mutating func push(_ isObject: Bool) {
+        if count >= 64 {
+            deeper.append(isObject)
+        } else if isObject {
+            bits |= 1 << UInt64(count)
+        } else {
+            bits &= ~(1 << UInt64(count))
+        }
+        count += 1
+    }
+
+    mutating func pop() {
+        count -= 1
+        if count >= 64 { deeper.removeLast() }
     }
 }

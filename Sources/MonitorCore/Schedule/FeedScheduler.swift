@@ -6,7 +6,8 @@ import Synchronization
 /// feed at once, never before the server allows, backing off while it fails. Each feed is a child task of
 /// `run()`. The set of feeds can be replaced while it runs: added feeds start, removed ones stop, changed
 /// ones restart; the others go on. A feed can be asked to poll at once (``pollNow(feed:)``) unless the server
-/// holds it back.
+/// holds it back. At most `pollsInFlight(concurrency:)` polls run at once: a poll holds its feed's stored state
+/// from its start, so thousands of due feeds must not all start and wait for a request.
 public final class FeedScheduler: Sendable {
     /// A feed as scheduled: its configuration and the source that polls it.
     public struct Entry: Sendable {
@@ -50,6 +51,7 @@ public final class FeedScheduler: Sendable {
     private struct Start: Sendable {
         var entry: Entry
         var runner: PollRunner
+        var slots: AsyncSemaphore
         var stop: AsyncStream<Void>
         var ended: AsyncStream<Void>.Continuation
         var control: Control
@@ -134,7 +136,8 @@ public final class FeedScheduler: Sendable {
 
     private typealias Hold = FeedHTTP.Hold
 
-    private let current: Mutex<PollRunner>
+    /// The runner, and the polls in flight it allows.
+    private let current: Mutex<(runner: PollRunner, slots: AsyncSemaphore)>
     private let events: AsyncStream<PollEvent>.Continuation
     private let running = Mutex<[String: Running]>([:])
     /// One change of the set of feeds at a time: two overlapping `apply`s (a reload and a "poll now") would each
@@ -146,7 +149,7 @@ public final class FeedScheduler: Sendable {
 
     /// A scheduler polling through `runner`, reporting to `events`. Its feeds run while `run()` does.
     public init(runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, stagger: Duration = .seconds(2)) {
-        current = Mutex(runner)
+        current = Mutex((runner, Self.slots(for: runner)))
         self.events = events
         self.stagger = stagger
         starts = AsyncStream<Start>.makeStream()
@@ -154,8 +157,18 @@ public final class FeedScheduler: Sendable {
 
     /// The runner feeds started from now on poll through (settings change it: restart the feeds after).
     public var runner: PollRunner {
-        get { current.withLock { $0 } }
-        set { current.withLock { $0 = newValue } }
+        get { current.withLock { $0.runner } }
+        set { current.withLock { $0 = (newValue, Self.slots(for: newValue)) } }
+    }
+
+    /// How many polls run at once: enough to keep `concurrency` requests in flight while other polls read and
+    /// write their state, few enough that the polls waiting for a request hold little.
+    public static func pollsInFlight(concurrency: Int) -> Int {
+        max(4, 2 * concurrency)
+    }
+
+    private static func slots(for runner: PollRunner) -> AsyncSemaphore {
+        AsyncSemaphore(limit: pollsInFlight(concurrency: runner.settings.concurrency))
     }
 
     /// The names of the feeds scheduled.
@@ -170,8 +183,8 @@ public final class FeedScheduler: Sendable {
                     await withTaskGroup(of: Void.self) { feed in
                         feed.addTask {
                             await Self.loop(
-                                start.entry, runner: start.runner, events: self.events, stagger: self.stagger,
-                                control: start.control)
+                                start.entry, runner: start.runner, slots: start.slots, events: self.events,
+                                stagger: self.stagger, control: start.control)
                         }
                         // Until the feed is stopped (or `run` cancelled); then its loop is cancelled.
                         for await _ in start.stop {}
@@ -243,23 +256,33 @@ public final class FeedScheduler: Sendable {
         let (ended, ending) = AsyncStream<Void>.makeStream()
         let control = Control()
         // After `shutdown()` nothing starts.
-        let start = Start(entry: entry, runner: runner, stop: stop, ended: ending, control: control)
-        if case .terminated = starts.continuation.yield(start) {
-            return
-        }
+        let (runner, slots) = current.withLock { $0 }
+        let start = Start(entry: entry, runner: runner, slots: slots, stop: stop, ended: ending, control: control)
+        if case .terminated = starts.continuation.yield(start) { return }
         running.withLock {
             $0[entry.feed.name] = Running(signature: entry.signature, stop: stopping, ended: ended, control: control)
         }
     }
 
+    /// What `body` returns, run as a child task: the memory its calls take is given back when it ends, not kept by
+    /// the feed's task while it sleeps until its next poll (a task keeps the stack it grew until it ends: 10,000
+    /// feeds would keep 20 KiB each).
+    private static func apart<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
+        await withTaskGroup(of: T.self) { group in
+            group.addTask(operation: body)
+            // The one child's result: `next()` is nil only for an empty group.
+            return await group.next()!
+        }
+    }
+
     private static func loop(
-        _ entry: Entry, runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, stagger: Duration,
-        control: Control
+        _ entry: Entry, runner: PollRunner, slots: AsyncSemaphore, events: AsyncStream<PollEvent>.Continuation,
+        stagger: Duration, control: Control
     ) async {
         let clock = runner.clock
         let feed = entry.feed
         let schedule = PollSchedule(interval: feed.options[FeedConfig.interval] ?? runner.settings.interval)
-        let record = try? await runner.store.record(feed: feed.name)
+        let record = await Self.apart { try? await runner.store.record(feed: feed.name) }
         var failures = record?.failures ?? 0
         var due = clock.now().addingTimeInterval(stagger.seconds * clock.random())
         if let notBefore = record?.notBefore, notBefore > due { due = notBefore }
@@ -275,12 +298,17 @@ public final class FeedScheduler: Sendable {
                 return
             }
             guard !Task.isCancelled else { return }
+            // A "poll now" from here on is answered by this poll.
             control.polling()
+            // Its turn among the polls in flight; the poll counts from when it starts.
+            guard (try? await slots.acquire()) != nil else { return }
             events.yield(.polling(feed: feed.name))
             let started = clock.now()
-            let report = await runner.poll(feed, source: entry.source, events: events)
+            let report = await Self.apart { await runner.poll(feed, source: entry.source, events: events) }
+            // The slot is handed on once the poll is reported: a display never sees more polls running than allowed.
+            if !Task.isCancelled { events.yield(.finished(report)) }
+            slots.release()
             guard !Task.isCancelled else { return }
-            events.yield(.finished(report))
             failures = report.failures
             let plan = schedule.plan(
                 started: started, finished: clock.now(), failures: failures, minimumInterval: report.minimumInterval,

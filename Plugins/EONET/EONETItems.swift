@@ -1,0 +1,26 @@
+import MonitorCore
+
+/// The items of one category's response, made event by event: events of the same categories (nearly all of a
+/// response) share one list of groups, so that an item costs one list fewer.
+struct EONETItems {
+    /// The category whose response this is.
+    let requested: String
+    /// The categories the feed polls.
+    let selected: Set<String>
+    /// The categories of the event before, and the groups made of them.
+    private var last: (categories: [String], groups: [String])?
+
+    /// Items of the response to `requested`, for a feed polling `selected`.
+    init(requested: String, selected: Set<String>) {
+        self.requested = requested
+        self.selected = selected
+    }
+
+    /// The item of `event`, as `event.item(requested:selected:)` makes it.
+    mutating func item(of event: EONETEvent) -> Item? {
+        if let last, last.categories == event.categories { return event.item(groups: last.groups) }
+        let groups = event.groups(requested: requested, selected: selected)
+        last = (event.categories, groups)
+        return event.item(groups: groups)
+    }
+}
