@@ -152,6 +152,40 @@ struct WebhookWireTests {
         }
     }
 
+    @Test("a Retry-After of 0 or in the past waits the backoff (at least its base): nothing is sent again at once")
+    func retryAfterZero() async throws {
+        try await withTestHTTPServer({ request in
+            .text(
+                "slow down", status: request.path == "/zero" ? 429 : 503,
+                headers: [("Retry-After", request.path == "/zero" ? "0" : "Wed, 21 Oct 2015 07:28:00 GMT")])
+        }) { server in
+            try await withTransport { transport in
+                let directory = try TemporaryDirectory()
+                let store = try await Fixtures.store(
+                    in: directory,
+                    holding: [
+                        Fixtures.notification("a", notifier: "zero"), Fixtures.notification("b", notifier: "past"),
+                    ])
+                let now = Fixtures.at
+                let delivery = NotificationDelivery(
+                    store: store,
+                    notifiers: [
+                        "zero": webhook(server.baseURL + "/zero", transport: transport),
+                        "past": webhook(server.baseURL + "/past", transport: transport),
+                    ], clock: PollClock(now: { now }, sleep: { _ in }, random: { 0.5 }),
+                    backoff: .init(base: .seconds(5), maximum: .seconds(900)), logger: Fixtures.logger)
+                let attempts = await delivery.deliverDue()
+                #expect(attempts.map(\.notification.id) == ["a", "b"])
+                let outbox = try await store.outbox()
+                #expect(outbox.map(\.nextAttempt) == [now.addingTimeInterval(5), now.addingTimeInterval(5)])
+                // Not due yet: nothing is sent again, however often the loop asks.
+                #expect(await delivery.deliverDue().isEmpty)
+                #expect(await delivery.deliverDue().isEmpty)
+                #expect(server.requests.map(\.path).sorted() == ["/past", "/zero"])
+            }
+        }
+    }
+
     @Test("after one not delivered, a notifier's later notifications wait; once it is up they go in order")
     func inOrder() async throws {
         let down = Watched(true)

@@ -24,13 +24,15 @@ public final class NotificationDelivery: Sendable {
         }
 
         /// The wait after the `attempts`-th failure, with jitter from `random` (in 0..<1): between half and the
-        /// whole of `base × 2^(attempts-1)`, at most `maximum`; a `retryAfter` asked for replaces it, capped at
-        /// ``HTTPPolicy/maximumHold``.
+        /// whole of `base × 2^(attempts-1)`, at most `maximum`. A `retryAfter` asked for (capped at
+        /// ``HTTPPolicy/maximumHold``) can only lengthen it: the wait is then the longer of the two and never less
+        /// than `base`, so that a `Retry-After: 0` or a date in the past cannot make a receiver be asked again at once.
         public func delay(afterAttempts attempts: Int, retryAfter: Duration?, random: Double) -> Duration {
-            if let retryAfter { return min(max(retryAfter, .zero), HTTPPolicy.maximumHold) }
             let exponential = base.seconds * pow(2, Double(min(max(attempts - 1, 0), 30)))
             let capped = min(exponential, maximum.seconds)
-            return .milliseconds(Int64(capped * (0.5 + random / 2) * 1000))
+            let backoff = Duration.milliseconds(Int64(capped * (0.5 + random / 2) * 1000))
+            guard let retryAfter else { return backoff }
+            return max(min(retryAfter, HTTPPolicy.maximumHold), backoff, base)
         }
     }
 
