@@ -72,13 +72,18 @@ struct WebhookRequest: Sendable {
         }
     }
 
-    /// A short text of an answer's body, safe to show: no control characters, none of the secrets.
+    /// The most characters of an answer's body a message shows.
+    static let answerLimit = 200
+
+    /// A short text of an answer's body, safe to show: no control characters, none of the secrets. The secrets are
+    /// hidden in the whole body (before and after its control characters are taken out) and only then is it cut,
+    /// so that no secret straddling the cut shows its first part.
     private func message(in body: [UInt8]) -> String? {
         guard !body.isEmpty else { return nil }
-        let text = TerminalText.sanitized(String(decoding: body.prefix(200), as: UTF8.self))
-            .trimmingCharacters(in: .whitespaces)
+        let whole = redacted(TerminalText.sanitized(redacted(String(decoding: body, as: UTF8.self))))
+        let text = String(whole.prefix(Self.answerLimit)).trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty, !text.hasPrefix("<") else { return nil }
-        return redacted(text)
+        return text
     }
 
     /// `text` with the URL, its path and every secret value replaced by `…`.

@@ -159,6 +159,75 @@ struct NotifyEndToEndTests {
         try await server.shutdown()
     }
 
+    @Test("secrets echoed across byte 200 of an answer: not one 4-character piece in errors, status or the state")
+    func straddlingSecretsHidden() async throws {
+        let directory = try TemporaryDirectory()
+        let path = "/zk/T1/s3cr3t-pzth-0123456789"
+        let secret = "k3y-s3cr3t-abcdefghij"
+        let header = "Bearer t0k3n-vzlu3-ABCDEFGHIJ"
+        let echoed = ["/p": path, "/s": secret, "/h": header]
+        let padding = String(repeating: "=", count: 192)
+        try await withTestHTTPServer({ request in
+            let key = request.path.hasPrefix("/zk") ? "/p" : request.path
+            return .text(padding + (echoed[key] ?? "") + " tail", status: 500)
+        }) { server in
+            try directory.write(
+                "feeds.yaml",
+                """
+                feeds:
+                  - name: ev
+                    type: exec
+                    command: [cat, items.jsonl]
+                notify:
+                  - name: p
+                    type: webhook
+                    url: \(server.baseURL + path)
+                  - name: s
+                    type: webhook
+                    url: \(server.baseURL)/s
+                    secret: \(secret)
+                  - name: h
+                    type: webhook
+                    url: \(server.baseURL)/h
+                    headers: {Authorization: "\(header)"}
+                """)
+            try writeItems(1...2, in: directory)
+            #expect(try await runOnce(directory).status == 0)
+            try writeItems(1...3, in: directory)
+            let run = try await runOnce(directory)
+            #expect(run.status == 0)
+            let shown = "POST http://127.0.0.1:\(server.port)/… answered HTTP 500: \(padding)… tail"
+            let lines = run.stderr.split(separator: "\n").map { line in
+                line.replacing(#/notification [^ ]+ /#, with: "notification ID ")
+            }
+            #expect(
+                lines.sorted()
+                    == ["h", "p", "s"].map {
+                        "monitor: notification ID (new of ev) to \($0) not delivered: \(shown); kept for the next run"
+                    })
+            let status = try await MonitorProcess.run(["status", "--state", "state"], in: directory.url)
+            #expect(status.status == 0)
+            for name in ["h", "p", "s"] {
+                #expect(status.stdout.contains("\n\(name): \(shown) (just now)\n"), "\(status.stdout)")
+            }
+            var state = Data()
+            for file in try FileManager.default.contentsOfDirectory(atPath: directory.url.path + "/state") {
+                state += try Data(contentsOf: directory.url.appendingPathComponent("state/\(file)"))
+            }
+            let stored = String(decoding: state, as: UTF8.self)
+            #expect(stored.contains(padding + "… tail"))
+            let pieces = [path, secret, header].flatMap { value in
+                (0...(value.count - 4)).map { String(value.dropFirst($0).prefix(4)) }
+            }
+            for (name, text) in [
+                ("run's output", run.stdout), ("run's errors", run.stderr), ("status", status.stdout),
+                ("status's errors", status.stderr), ("the state", stored),
+            ] {
+                #expect(pieces.filter { text.contains($0) } == [], "in \(name)")
+            }
+        }
+    }
+
     @Test("a failing feed notifies once when it starts failing, and once when it recovers")
     func failedAndRecoveredOnce() async throws {
         let directory = try TemporaryDirectory()

@@ -279,6 +279,46 @@ struct WebhookWireTests {
         }
     }
 
+    @Test(
+        "a secret echoed across the 200th byte of an answer shows not one 4-character piece, in the error or the state",
+        arguments: ["path", "secret", "header"])
+    func straddlingSecretHidden(which: String) async throws {
+        let path = "/hooks/T1/s3cr3t-path-0123456789"
+        let secrets = ["path": path, "secret": "k3y-s3cr3t-abcdefghij", "header": "Bearer t0k3n-value-ABCDEFGHIJ"]
+        let echoed = try #require(secrets[which])
+        // The secret starts 8 bytes before the 200th: a cut at 200 would keep its first 8 bytes.
+        let answer = String(repeating: "=", count: 192) + echoed + " tail"
+        try await withTestHTTPServer({ _ in .text(answer, status: 500) }) { server in
+            try await withTransport { transport in
+                let directory = try TemporaryDirectory()
+                let store = try await Fixtures.store(in: directory, holding: [Fixtures.notification()])
+                let notifier = webhook(
+                    server.baseURL + path, secret: secrets["secret"], headers: ["Authorization": secrets["header"]!],
+                    transport: transport)
+                let delivery = NotificationDelivery(
+                    store: store, notifiers: ["chat": notifier], logger: Fixtures.logger)
+                let attempts = await delivery.deliverDue()
+                let shown =
+                    "POST http://127.0.0.1:\(server.port)/… answered HTTP 500: "
+                    + String(repeating: "=", count: 192) + "… tail"
+                #expect(attempts.count == 1)
+                guard case .willRetry(let message, _) = attempts.first?.result else {
+                    Issue.record("not retried: \(attempts)")
+                    return
+                }
+                #expect(message == shown)
+                let lastError = try #require(try await store.notifierStatuses().first?.lastError)
+                #expect(lastError == shown)
+                for text in [message, lastError] {
+                    for start in 0...(echoed.count - 4) {
+                        let piece = String(echoed.dropFirst(start).prefix(4))
+                        #expect(!text.contains(piece), "\(piece) shown in \(text)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("a redirect is not followed: the notification is refused, nothing goes to the other URL")
     func redirect() async throws {
         try await withTestHTTPServer({ request in
