@@ -39,7 +39,8 @@ public struct CommandNotifier: Notifier {
         self.name = name
         run = CommandRun(
             command: options[Self.command] ?? [], timeout: options[Self.timeout],
-            variables: CommandRun.environment(env: options[Self.env] ?? [:], from: context.environment))
+            variables: CommandRun.environment(env: options[Self.env] ?? [:], from: context.environment),
+            secrets: Array((options[Self.env] ?? [:]).values))
     }
 
     public var target: String { run.name }

@@ -19,6 +19,8 @@ struct CommandRun: Sendable {
     var timeout: Duration
     /// Its environment, without the notification's variables.
     var variables: [String: String]
+    /// The values of the notifier's `env` (secrets): never shown in a message.
+    var secrets: [String] = []
     /// How long a program sent SIGTERM has before SIGKILL.
     var grace: Duration = .milliseconds(500)
 
@@ -90,19 +92,28 @@ struct CommandRun: Sendable {
             arguments: Arguments(Array(command.dropFirst())), environment: .custom(keys),
             platformOptions: platform)
         let stdin = try Self.inputFile(input)
-        let result: ExecutionResult<String, DiscardedOutput, SequenceOutput>
+        let result: ExecutionResult<([UInt8], Bool), DiscardedOutput, SequenceOutput>
         do {
+            let window = self.window
             result = try await Subprocess.run(
                 configuration, input: .fileDescriptor(.init(rawValue: stdin), closeAfterSpawningProcess: true),
                 output: .discarded, error: .sequence
             ) { execution in
                 group.started(execution.processIdentifier.value)
                 var tail: [UInt8] = []
+                var cut = false
                 for try await chunk in execution.standardError {
                     chunk.withUnsafeBytes { tail += $0 }
-                    if tail.count > 4 * Self.stderrLimit { tail.removeFirst(tail.count - Self.stderrLimit) }
+                    if tail.count > 4 * window {
+                        tail.removeFirst(tail.count - window)
+                        cut = true
+                    }
                 }
-                return String(decoding: tail.suffix(Self.stderrLimit), as: UTF8.self)
+                if tail.count > window {
+                    tail.removeFirst(tail.count - window)
+                    cut = true
+                }
+                return (tail, cut)
             }
         } catch let error as SubprocessError {
             switch error.code {
@@ -110,7 +121,7 @@ struct CommandRun: Sendable {
             default: throw DeliveryError.retry("cannot start \(name): \(TerminalText.sanitized("\(error)"))")
             }
         }
-        let stderr = TerminalText.sanitized(result.closureResult).trimmingCharacters(in: .whitespaces)
+        let stderr = shown(stderr: result.closureResult.0, cut: result.closureResult.1)
         let said = stderr.isEmpty ? "" : ": \(stderr)"
         switch result.terminationStatus {
         case .exited(0):
@@ -120,6 +131,28 @@ struct CommandRun: Sendable {
         case .signaled(let signal):
             throw DeliveryError.retry("\(name) was ended by signal \(signal)\(said)")
         }
+    }
+
+    /// The most bytes of standard error kept: the limit and room for a secret straddling its start.
+    private var window: Int { Self.stderrLimit + (secrets.map(\.utf8.count).max() ?? 0) }
+
+    /// `text` with each of the secrets (the longest first) replaced by `…`.
+    func redacted(_ text: String) -> String {
+        var text = text
+        for secret in secrets.filter({ !$0.isEmpty }).sorted(by: { $0.count > $1.count }) {
+            text = text.replacingOccurrences(of: secret, with: "…")
+        }
+        return text
+    }
+
+    /// The last bytes of standard error (`cut` when earlier ones were dropped) as a message may show them: its
+    /// secrets hidden in all of it, before and after its control characters are taken out, and only then cut to
+    /// ``stderrLimit`` characters; when it was cut, its first bytes (which may hold the end of a secret) are dropped.
+    func shown(stderr tail: [UInt8], cut: Bool) -> String {
+        var text = redacted(String(decoding: tail, as: UTF8.self))
+        if cut { text = String(text.dropFirst(max((secrets.map(\.utf8.count).max() ?? 0) - 1, 0))) }
+        text = redacted(TerminalText.sanitized(text))
+        return String(text.suffix(Self.stderrLimit)).trimmingCharacters(in: .whitespaces)
     }
 
     /// A file holding `bytes`, already unlinked, open at its start: the program reads its input when it likes, and

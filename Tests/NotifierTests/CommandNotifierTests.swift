@@ -66,6 +66,42 @@ struct CommandNotifierTests {
         #expect(try directory.read("got") == body + "\n" + body + "\n")
     }
 
+    @Test(
+        "a program printing its env secrets on stderr and exiting 1: the error, the state show none of them",
+        arguments: [
+            ("echo \"auth failed for $TOKEN at $PLACE\" >&2", "auth failed for … at …"),
+            // The token straddles the start of the 300 bytes kept: its end is not shown either.
+            (
+                "printf 'abcdefghij%s' \"$TOKEN\" >&2; printf '=%.0s' $(seq 1 295) >&2",
+                String(repeating: "=", count: 284)
+            ),
+            ("printf '%s' \"$TOKEN\" >&2; printf '=%.0s' $(seq 1 295) >&2", "…" + String(repeating: "=", count: 295)),
+        ])
+    func stderrSecretsHidden(script: String, said: String) async throws {
+        let directory = try TemporaryDirectory()
+        let token = "t0k3n-s3cr3t-value"
+        let notifier = CommandNotifier(
+            name: "script",
+            options: Fixtures.options([
+                "command": .list(["sh", "-c", script + "; exit 1"]),
+                "env": .mapping(["TOKEN": token, "PLACE": "x1", "EMPTY": ""]),
+            ]),
+            context: Fixtures.context(StubTransport { _ in HTTPResponse(status: 500) }))
+        let store = try await Fixtures.store(in: directory, holding: [Fixtures.notification(notifier: "script")])
+        let delivery = NotificationDelivery(store: store, notifiers: ["script": notifier], logger: Fixtures.logger)
+        let attempts = await delivery.deliverDue(all: true)
+        #expect(attempts.count == 1)
+        guard case .willRetry(let message, _)? = attempts.first?.result else {
+            Issue.record("not retried: \(attempts)")
+            return
+        }
+        #expect(message == "'sh' exited with status 1: \(said)")
+        let lastError = try #require(try await store.notifierStatuses().first?.lastError)
+        #expect(lastError == message)
+        let pieces = (0...(token.count - 4)).map { String(token.dropFirst($0).prefix(4)) } + ["x1"]
+        #expect(pieces.filter { message.contains($0) } == [])
+    }
+
     /// The timeout leaves the shell time to start its child on a loaded machine.
     @Test("a program past its timeout is ended with its whole process group, and retried")
     func timeout() async throws {
