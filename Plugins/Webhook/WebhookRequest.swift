@@ -86,11 +86,13 @@ struct WebhookRequest: Sendable {
         return text
     }
 
-    /// `text` with the URL, its path and every secret value replaced by `…`.
+    /// `text` with the URL, its path (unless it is only `/`) and every non-empty secret value, however short,
+    /// replaced by `…`.
     func redacted(_ text: String) -> String {
         var text = text
-        var secrets = [url, Self.path(of: url)] + headers.values + (secret.map { [$0] } ?? [])
-        secrets = secrets.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
+        let path = Self.path(of: url)
+        var secrets = [url] + (path.count > 1 ? [path] : []) + headers.values + (secret.map { [$0] } ?? [])
+        secrets = secrets.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
         for secret in secrets { text = text.replacingOccurrences(of: secret, with: "…") }
         return text
     }

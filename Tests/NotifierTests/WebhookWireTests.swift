@@ -319,6 +319,22 @@ struct WebhookWireTests {
         }
     }
 
+    @Test("a secret or a header value shorter than 4 characters echoed in an answer is hidden too")
+    func shortSecretsHidden() async throws {
+        try await withTestHTTPServer({ _ in .text("bad signature with key k3, header 7x", status: 401) }) { server in
+            try await withTransport { transport in
+                let notifier = webhook(
+                    server.baseURL + "/h", secret: "k3", headers: ["X-Key": "7x"], transport: transport)
+                await #expect(
+                    throws: DeliveryError.permanent(
+                        "POST http://127.0.0.1:\(server.port)/… answered HTTP 401: bad signature with key …, header …")
+                ) {
+                    try await notifier.deliver(Fixtures.notification())
+                }
+            }
+        }
+    }
+
     @Test("a redirect is not followed: the notification is refused, nothing goes to the other URL")
     func redirect() async throws {
         try await withTestHTTPServer({ request in
