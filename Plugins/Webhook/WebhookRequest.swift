@@ -35,7 +35,8 @@ struct WebhookRequest: Sendable {
         }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { fields.add(name, value) }
         return HTTPRequest(
-            method: "POST", url: url, headers: fields, timeout: timeout, maxBody: maxBody, body: rendered.body)
+            method: "POST", url: url, headers: fields, timeout: timeout, maxBody: min(maxBody, Self.answerRead),
+            body: rendered.body, truncatesBody: true)
     }
 
     /// POSTs `notification`; returns the answer of a 2xx, else throws a ``DeliveryError``.
@@ -75,11 +76,20 @@ struct WebhookRequest: Sendable {
     /// The most characters of an answer's body a message shows.
     static let answerLimit = 200
 
+    /// The most bytes of an answer's body read: a larger answer is cut (a 2xx is delivered whatever its body).
+    static let answerRead = 64 * 1024
+
     /// A short text of an answer's body, safe to show: no control characters, none of the secrets. The secrets are
     /// hidden in the whole body (before and after its control characters are taken out) and only then is it cut,
     /// so that no secret straddling the cut shows its first part.
     private func message(in body: [UInt8]) -> String? {
         guard !body.isEmpty else { return nil }
+        var body = body[...]
+        if body.count >= Self.answerRead {
+            // Cut by the transport: its last bytes may be the start of a secret.
+            let longest = ([url] + headers.values + (secret.map { [$0] } ?? [])).map(\.utf8.count).max() ?? 0
+            body = body.dropLast(max(longest - 1, 0))
+        }
         let whole = redacted(TerminalText.sanitized(redacted(String(decoding: body, as: UTF8.self))))
         let text = String(whole.prefix(Self.answerLimit)).trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty, !text.hasPrefix("<") else { return nil }

@@ -85,6 +85,16 @@ public final class HTTPClientTransport: HTTPTransport {
         // AHC's own deadline only bounds the head, a little after our timer so that ours decides.
         let deadline = NIODeadline.now() + .milliseconds(request.timeout.milliseconds + 1000)
         let response = try await client.execute(outgoing, deadline: deadline)
+        if request.truncatesBody {
+            var body: [UInt8] = []
+            for try await chunk in response.body {
+                body += chunk.readableBytesView.prefix(request.maxBody - body.count)
+                if body.count >= request.maxBody { break }
+            }
+            return HTTPResponse(
+                status: Int(response.status.code),
+                headers: MonitorCore.HTTPHeaders(response.headers.map { ($0.name, $0.value) }), body: body)
+        }
         if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > request.maxBody {
             throw TransportError.bodyTooLarge(limit: request.maxBody)
         }

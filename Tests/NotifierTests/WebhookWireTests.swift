@@ -335,6 +335,36 @@ struct WebhookWireTests {
         }
     }
 
+    @Test(
+        "an answer larger than the feeds' body cap (2 MiB): a 2xx is delivered, a 500 retried showing its start",
+        arguments: [false, true])
+    func oversizedAnswer(chunked: Bool) async throws {
+        let huge = [UInt8](repeating: UInt8(ascii: "a"), count: 2 << 20)
+        try await withTestHTTPServer({ request in
+            TestResponse(
+                status: request.path == "/ok" ? 200 : 500,
+                headers: chunked ? [("Transfer-Encoding", "chunked")] : [], body: huge)
+        }) { server in
+            try await withTransport { transport in
+                let directory = try TemporaryDirectory()
+                let store = try await Fixtures.store(in: directory, holding: [Fixtures.notification()])
+                let delivery = NotificationDelivery(
+                    store: store, notifiers: ["chat": webhook(server.baseURL + "/ok", transport: transport)],
+                    logger: Fixtures.logger)
+                #expect(await delivery.deliverDue().map(\.result) == [.delivered("HTTP 200")])
+                #expect(try await store.outbox(refused: true).isEmpty)
+                let failing = webhook(server.baseURL + "/down", transport: transport)
+                await #expect(
+                    throws: DeliveryError.retry(
+                        "POST http://127.0.0.1:\(server.port)/… answered HTTP 500: "
+                            + String(repeating: "a", count: 200))
+                ) {
+                    try await failing.deliver(Fixtures.notification())
+                }
+            }
+        }
+    }
+
     @Test("a redirect is not followed: the notification is refused, nothing goes to the other URL")
     func redirect() async throws {
         try await withTestHTTPServer({ request in

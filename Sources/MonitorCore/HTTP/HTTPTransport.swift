@@ -8,14 +8,19 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The time limit of the whole exchange.
     public var timeout: Duration
-    /// The largest body accepted; a larger one fails with `TransportError.bodyTooLarge` without being buffered.
+    /// The largest body accepted; a larger one fails with `TransportError.bodyTooLarge` without being buffered
+    /// (unless `truncatesBody`).
     public var maxBody: Int
     /// The body to send (a notification's); empty for none.
     public var body: [UInt8]
+    /// A body larger than `maxBody` is cut to its first `maxBody` bytes (the rest is not read) instead of failing
+    /// the request: for answers whose body matters little, like a webhook's.
+    public var truncatesBody: Bool
 
     /// A request.
     public init(
-        method: String = "GET", url: String, headers: HTTPHeaders, timeout: Duration, maxBody: Int, body: [UInt8] = []
+        method: String = "GET", url: String, headers: HTTPHeaders, timeout: Duration, maxBody: Int, body: [UInt8] = [],
+        truncatesBody: Bool = false
     ) {
         self.method = method
         self.url = url
@@ -23,6 +28,7 @@ public struct HTTPRequest: Sendable {
         self.timeout = timeout
         self.maxBody = maxBody
         self.body = body
+        self.truncatesBody = truncatesBody
     }
 }
 
