@@ -35,12 +35,21 @@ public struct WebhookNotifier: Notifier {
     public static let options: [any OptionDeclaration] = [url, format, secret, headers, timeout]
 
     /// The URL must be http(s) with a host and no user name or password; a header's value must be one HTTP can
-    /// carry.
+    /// carry; with format ntfy, no header may be its `Title` or `Tags`.
     public static func check(_ options: FeedOptions) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         if let url = options[Self.url], let problem = WebhookRequest.problem(url: url) {
             diagnostics.append(
                 .error("'url' \(problem) (its value is not shown)", at: options.location(of: Self.url.name)))
+        }
+        if options[Self.format] == NotificationFormat.ntfy.rawValue {
+            for name in (options[Self.headers] ?? [:]).keys.sorted()
+            where WebhookRequest.reservedByNtfy.contains(name.lowercased()) {
+                diagnostics.append(
+                    .error(
+                        "header '\(name)' is set by monitor itself with format ntfy",
+                        at: options.location(of: Self.headers.name)))
+            }
         }
         for (name, value) in (options[Self.headers] ?? [:]).sorted(by: { $0.key < $1.key })
         where value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) {

@@ -18,8 +18,14 @@ struct WebhookRequest: Sendable {
     /// The largest answer read.
     var maxBody: Int
 
-    /// Header fields a user's `headers` may not set: they are the delivery's own.
-    static let reserved = ["content-type", "content-length", "idempotency-key", "x-monitor-signature-256", "host"]
+    /// Header fields a user's `headers` may not set: they are the delivery's own, or the HTTP client's.
+    static let reserved = [
+        "content-type", "content-length", "idempotency-key", "x-monitor-signature-256", "host", "user-agent",
+        "connection", "transfer-encoding",
+    ]
+
+    /// Header fields a user's `headers` may not set with `format: ntfy`, which sets them.
+    static let reservedByNtfy = ["title", "tags"]
 
     /// The request that delivers `notification`: its body in the format, its headers in a fixed order.
     func request(for notification: FeedNotification) -> HTTPRequest {

@@ -106,6 +106,62 @@ struct NotifyConfigTests {
             ])
     }
 
+    @Test("an empty program name is refused with its line and column")
+    func emptyProgram() {
+        let text =
+            feeds + """
+                notify:
+                  - name: empty
+                    type: command
+                    command: [""]
+                  - name: blank
+                    type: command
+                    command: ["  ", --verbose]
+                  - name: unset
+                    type: command
+                    command: ["${NOTIFY_PROGRAM:-}"]
+                """
+        #expect(
+            problems(text) == [
+                "11:15: 'command' has an empty item", "14:15: 'command' has an empty item",
+                "17:15: 'command' has an empty item",
+            ])
+    }
+
+    @Test("a header monitor or its HTTP client sets is refused with its line and column, Title and Tags with ntfy")
+    func reservedHeaders() {
+        let names = ["User-Agent", "connection", "Transfer-Encoding", "Content-Length", "Host"]
+        let text =
+            feeds + "notify:\n"
+            + names.enumerated().map { index, name in
+                """
+                  - name: n\(index)
+                    type: webhook
+                    url: https://hooks.example/x
+                    headers: {\(name): x}
+
+                """
+            }.joined()
+                + """
+                  - name: push
+                    type: webhook
+                    url: https://ntfy.example/topic
+                    format: ntfy
+                    headers: {Title: mine, tags: x, Priority: high, X-Title: fine}
+                  - name: json
+                    type: webhook
+                    url: https://hooks.example/x
+                    headers: {Title: fine, Tags: fine}
+                """
+        #expect(
+            problems(text) == names.enumerated().map { index, name in
+                "\(12 + 4 * index):15: invalid name '\(name)' in 'headers': monitor sets this header itself"
+            } + [
+                "33:14: header 'Title' is set by monitor itself with format ntfy",
+                "33:14: header 'tags' is set by monitor itself with format ntfy",
+            ])
+    }
+
     @Test("a quoted source line never shows a webhook's URL, secret or header values")
     func secretsMasked() {
         let loaded = ConfigLoader().load(
