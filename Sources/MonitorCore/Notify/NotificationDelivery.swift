@@ -63,6 +63,8 @@ public final class NotificationDelivery: Sendable {
     private let logger: Logger
     private let observer: (@Sendable (Attempt) -> Void)?
     private let metrics: MonitorMetrics
+    /// Whether reading the outbox or recording an attempt failed since ``run(wakeup:)`` last looked.
+    private let storeFailed = Mutex(false)
 
     /// A delivery of `store`'s outbox through `notifiers` (by name); `observer` hears of every attempt, `metrics`
     /// counts the failed ones and how many each notifier has pending.
@@ -103,6 +105,7 @@ public final class NotificationDelivery: Sendable {
             entries = try await store.outbox()
         } catch {
             logger.warning("cannot read the notifications outbox", metadata: ["error": "\(error)"])
+            storeFailed.withLock { $0 = true }
             return []
         }
         let notifiers = self.notifiers.withLock { $0 }
@@ -165,7 +168,8 @@ public final class NotificationDelivery: Sendable {
     }
 
     /// Delivers until cancelled: everything in the outbox at once, then what polls commit (woken by `wakeup`) and
-    /// what is due again after a failure.
+    /// what is due again after a failure. When the state could not be read or an attempt not recorded, it tries
+    /// again after `backoff.base` (or at a wakeup), so that a passing store error never stalls the delivery.
     public func run(wakeup: Wakeup) async {
         var all = true
         while !Task.isCancelled {
@@ -174,14 +178,23 @@ public final class NotificationDelivery: Sendable {
             // The next attempt due: that of the oldest notification of each notifier (the others wait for it).
             let configured = notifiers.withLock { Set($0.keys) }
             var heads: [String: OutboxEntry] = [:]
-            for entry in (try? await store.outbox()) ?? [] where configured.contains(entry.notification.notifier) {
-                if heads[entry.notification.notifier] == nil { heads[entry.notification.notifier] = entry }
+            var failed = storeFailed.withLock { failed in
+                defer { failed = false }
+                return failed
             }
-            let next = heads.values.compactMap(\.nextAttempt).min()
+            do {
+                for entry in try await store.outbox() where configured.contains(entry.notification.notifier) {
+                    if heads[entry.notification.notifier] == nil { heads[entry.notification.notifier] = entry }
+                }
+            } catch {
+                logger.warning("cannot read the notifications outbox", metadata: ["error": "\(error)"])
+                failed = true
+            }
+            var wait = heads.values.compactMap(\.nextAttempt).min().map { max($0.timeIntervalSince(clock.now()), 0) }
+            if failed { wait = backoff.base.seconds }
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await wakeup.wait() }
-                if let next {
-                    let wait = max(next.timeIntervalSince(clock.now()), 0)
+                if let wait {
                     group.addTask { try? await self.clock.sleep(.milliseconds(Int64(wait * 1000) + 1)) }
                 }
                 await group.next()
@@ -228,6 +241,7 @@ public final class NotificationDelivery: Sendable {
             }
         } catch {
             logger.warning("cannot record a delivery", metadata: ["error": "\(error)"])
+            storeFailed.withLock { $0 = true }
         }
         switch result {
         case .delivered, .notAttempted: break

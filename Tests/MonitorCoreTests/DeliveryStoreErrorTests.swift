@@ -1,0 +1,169 @@
+import Foundation
+import Logging
+import MonitorCore
+import Synchronization
+import TestSupport
+import Testing
+
+/// A real SQLite state whose outbox reads (`outbox(refused:)`) and records (`delivered`, `failed`) fail the number of
+/// times asked, then work: a store that has a passing problem.
+private final class FlakyStore: StateStoring {
+    let base: StateStore
+    private let failures: Mutex<(reads: Int, records: Int)>
+
+    init(_ base: StateStore, failingReads reads: Int = 0, failingRecords records: Int = 0) {
+        self.base = base
+        failures = Mutex((reads, records))
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String { "database is locked" }
+    }
+
+    /// Throws when a failure of `kind` is still to come.
+    private func fail(_ kind: WritableKeyPath<(reads: Int, records: Int), Int>) throws {
+        let fails = failures.withLock { failures in
+            guard failures[keyPath: kind] > 0 else { return false }
+            failures[keyPath: kind] -= 1
+            return true
+        }
+        if fails { throw Failure() }
+    }
+
+    var location: String { base.location }
+    func snapshot(feed: String) async throws -> FeedSnapshot { try await base.snapshot(feed: feed) }
+    func record(feed: String) async throws -> FeedRecord? { try await base.record(feed: feed) }
+    func records() async throws -> [FeedRecord] { try await base.records() }
+    func feedNames() async throws -> [String] { try await base.feedNames() }
+    func items(of feed: String, group: String?, since: Date?, limit: Int?) async throws -> [Item] {
+        try await base.items(of: feed, group: group, since: since, limit: limit)
+    }
+    func groups(feed: String) async throws -> [ItemGroup] { try await base.groups(feed: feed) }
+    func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics {
+        try await base.commit(commit, feed: feed)
+    }
+    func outbox(refused: Bool) async throws -> [OutboxEntry] {
+        try fail(\.reads)
+        return try await base.outbox(refused: refused)
+    }
+    func delivered(_ id: String, notifier: String, at time: Date) async throws {
+        try fail(\.records)
+        try await base.delivered(id, notifier: notifier, at: time)
+    }
+    func failed(
+        _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
+    ) async throws {
+        try fail(\.records)
+        try await base.failed(
+            id, notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
+    }
+    func dropExpiredNotifications(now: Date) async throws -> Int { try await base.dropExpiredNotifications(now: now) }
+    func notifierStatuses() async throws -> [NotifierStatus] { try await base.notifierStatuses() }
+}
+
+/// A count shared by copies of a notifier.
+private final class Calls: Sendable {
+    let count = Mutex(0)
+}
+
+/// A notifier that fails its first `failing` deliveries (retryable), then delivers; it counts its calls.
+private struct CountingNotifier: Notifier {
+    static let type = "counting"
+    static let summary = "Counts"
+    static let options: [any OptionDeclaration] = []
+
+    let calls = Calls()
+    var failing = 0
+
+    init(failing: Int) { self.failing = failing }
+    init(name: String, options: FeedOptions, context: NotifierContext) {}
+
+    var target: String { "counter" }
+
+    func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt {
+        let call = calls.count.withLock {
+            $0 += 1
+            return $0
+        }
+        if call <= failing { throw DeliveryError.retry("down") }
+        return DeliveryReceipt("ok")
+    }
+}
+
+@Suite("The delivery loop after a store error", .timeLimit(.minutes(1)))
+struct DeliveryStoreErrorTests {
+    static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    static let backoff = NotificationDelivery.Backoff(base: .seconds(5), maximum: .seconds(900))
+
+    /// A state in `directory` with one notification of `chat` in its outbox, never attempted.
+    private func store(in directory: TemporaryDirectory) async throws -> StateStore {
+        let store = try StateStore(directory: directory.url)
+        var record = FeedRecord(name: "rx", type: "github")
+        record.lastPoll = NotificationFixtures.at
+        let notification = FeedNotification(
+            id: "n-1", notifier: "chat", feed: "rx", type: "github", event: .recovered, at: NotificationFixtures.at,
+            total: 0, items: [])
+        try await store.commit(
+            PollCommit(
+                record: record, items: [], firstSeen: NotificationFixtures.at, groups: [], validators: [:],
+                values: [:], notifications: [notification]), feed: "rx")
+        return store
+    }
+
+    /// Runs the delivery of `store` through `notifier` on `clock` until `body` returns, with what it heard.
+    private func running(
+        _ store: FlakyStore, _ notifier: CountingNotifier, clock: ManualClock,
+        _ body: (inout AsyncStream<NotificationDelivery.Attempt>.Iterator) async throws -> Void
+    ) async throws {
+        let (attempts, heard) = AsyncStream<NotificationDelivery.Attempt>.makeStream()
+        let delivery = NotificationDelivery(
+            store: store, notifiers: ["chat": notifier], clock: clock.pollClock, backoff: Self.backoff,
+            logger: Self.logger, observer: { heard.yield($0) })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await delivery.run(wakeup: Wakeup()) }
+            var iterator = attempts.makeAsyncIterator()
+            try await body(&iterator)
+            group.cancelAll()
+        }
+    }
+
+    @Test("the outbox cannot be read twice: the loop waits the backoff's base, then delivers")
+    func failedRead() async throws {
+        let directory = try TemporaryDirectory()
+        let store = FlakyStore(try await store(in: directory), failingReads: 2)
+        let notifier = CountingNotifier(failing: 0)
+        let clock = ManualClock()
+        let start = clock.now
+        try await running(store, notifier, clock: clock) { heard in
+            try await clock.waitForSleepers(1)
+            #expect(clock.nextDeadline == start.addingTimeInterval(5.001))
+            #expect(notifier.calls.count.withLock { $0 } == 0)
+            clock.advance(by: .milliseconds(5001))
+            let attempt = await heard.next()
+            #expect(attempt?.notification.id == "n-1")
+            #expect(attempt?.result == .delivered("ok"))
+        }
+        #expect(notifier.calls.count.withLock { $0 } == 1)
+        #expect(try await store.base.outbox(refused: true).isEmpty)
+    }
+
+    @Test("a failed attempt cannot be recorded: the loop waits the backoff's base, then tries again and delivers")
+    func failedRecord() async throws {
+        let directory = try TemporaryDirectory()
+        let store = FlakyStore(try await store(in: directory), failingRecords: 1)
+        let notifier = CountingNotifier(failing: 1)
+        let clock = ManualClock()
+        let start = clock.now
+        try await running(store, notifier, clock: clock) { heard in
+            let first = await heard.next()
+            #expect(first?.result == .willRetry("down", next: start.addingTimeInterval(3.75)))
+            try await clock.waitForSleepers(1)
+            #expect(clock.nextDeadline == start.addingTimeInterval(5.001))
+            clock.advance(by: .milliseconds(5001))
+            let second = await heard.next()
+            #expect(second?.result == .delivered("ok"))
+        }
+        #expect(notifier.calls.count.withLock { $0 } == 2)
+        #expect(try await store.base.outbox(refused: true).isEmpty)
+    }
+}
