@@ -7,7 +7,7 @@ import MonitorCore
 ///   it, so the scrollback is a log of what happened. While a feed polls, the panel under the feed lines
 ///   shows its groups with their counts as they come in.
 /// - Otherwise: one plain line per event (poll finished, new item, failure, recovery), no redrawing.
-/// - With `--format json`: one JSON object per poll, per line.
+/// - With `--format json`: one JSON object per poll, and one per attempt at delivering a notification, per line.
 ///
 /// What to show is decided by `LiveState`, a pure state machine; this class only prints.
 /// Its methods may be called from several tasks: a lock serialises them (hence `@unchecked Sendable`).
@@ -46,7 +46,11 @@ final class LiveDisplay: RunView, @unchecked Sendable {
         let result = state.apply(event, now: now, quiet: terminal)
         switch format {
         case .json:
-            if case .finished(let report) = event { output(report.json.text + "\n") }
+            switch event {
+            case .finished(let report): output(report.json.text + "\n")
+            case .delivery(let attempt): NotifierSet.json(attempt).map { output($0.text + "\n") }
+            default: break
+            }
         case .text:
             if terminal {
                 if !result.log.isEmpty { erase() }

@@ -93,6 +93,9 @@ public struct LiveState: Sendable {
         case .notice(let text):
             output.log = [text]
             output.redrawNow = true
+        case .delivery(let attempt):
+            output.log = [NotifierSet.notice(attempt)]
+            output.redrawNow = true
         }
         return output
     }

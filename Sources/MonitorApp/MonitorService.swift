@@ -114,7 +114,7 @@ public final class MonitorService: Service, Sendable {
             observer: { [deliveries = options.deliveries] attempt in
                 deliveries?(attempt)
                 if case .notAttempted = attempt.result { return }
-                continuation.yield(.notice(NotifierSet.notice(attempt)))
+                continuation.yield(.delivery(attempt))
             }, metrics: options.metrics)
 
         // The display and the feeds (under the scheduler) are child tasks of the service.

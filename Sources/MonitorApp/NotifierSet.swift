@@ -55,6 +55,35 @@ enum NotifierSet {
         }
     }
 
+    /// The JSON line `run --format json` prints for an attempt, nil for one not attempted:
+    /// `{"notification":{"id","notifier","feed","event","result","answer"|"error","next_attempt"}}`, `result` being
+    /// `delivered` (with the receiver's `answer`), `retry` (with the `error` and the `next_attempt`) or `refused`
+    /// (with the `error`); `next_attempt` is null but for a retry.
+    static func json(_ attempt: NotificationDelivery.Attempt) -> JSONValue? {
+        let notification = attempt.notification
+        var fields: [(key: String, value: JSONValue)] = [
+            ("id", .string(notification.id)), ("notifier", .string(notification.notifier)),
+            ("feed", .string(notification.feed)), ("event", .string(notification.event.rawValue)),
+        ]
+        switch attempt.result {
+        case .delivered(let answer):
+            fields += [
+                ("result", "delivered"), ("answer", .string(TerminalText.sanitized(answer))), ("next_attempt", nil),
+            ]
+        case .willRetry(let message, let next):
+            fields += [
+                ("result", "retry"), ("error", .string(TerminalText.sanitized(message))), ("next_attempt", .date(next)),
+            ]
+        case .refused(let message):
+            fields += [
+                ("result", "refused"), ("error", .string(TerminalText.sanitized(message))), ("next_attempt", nil),
+            ]
+        case .notAttempted:
+            return nil
+        }
+        return .object([("notification", .object(fields))])
+    }
+
     /// The line `run --once` prints on standard error for a notification it could not deliver.
     static func undeliveredLine(_ attempt: NotificationDelivery.Attempt) -> String? {
         let notification = attempt.notification

@@ -319,6 +319,43 @@ struct NotifyEndToEndTests {
         }
     }
 
+    @Test("`monitor run --format json` prints one JSON line per delivery attempt: the retry, then the delivery")
+    func runJSONAttempts() async throws {
+        let directory = try TemporaryDirectory()
+        let answered = Watched(0)
+        try await withTestHTTPServer({ _ in
+            answered.update {
+                $0 += 1; return $0
+            } == 1 ? .text("busy", status: 503) : .text("ok")
+        }) { server in
+            try directory.write("feeds.yaml", feedsFile(url: server.baseURL + "/hooks/s3cr3t"))
+            try writeItems(1...2, in: directory)
+            #expect(try await runOnce(directory).status == 0)
+            try writeItems(1...5, in: directory)
+            let monitor = try RunningMonitor(["run", "--format", "json", "--state", "state"], in: directory.url)
+            try await monitor.waitForOutput { $0.contains(#""result":"delivered""#) }
+            monitor.send(SIGTERM)
+            #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
+            let id = try #require(server.requests.first?.header("Idempotency-Key"))
+            let lines = monitor.stdout.split(separator: "\n").filter { $0.hasPrefix(#"{"notification":"#) }
+                .map {
+                    String($0).replacing(
+                        #/"next_attempt":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z"/#, with: #""next_attempt":"T""#)
+                }
+            let what = #"{"notification":{"id":"\#(id)","notifier":"chat","feed":"ev","event":"new","#
+            let retry: String =
+                what + #""result":"retry","error":"POST http://127.0.0.1:\#(server.port)/… answered HTTP 503: busy","#
+                + #""next_attempt":"T"}}"#
+            let delivered: String = what + #""result":"delivered","answer":"HTTP 200","next_attempt":null}}"#
+            #expect(lines == [retry, delivered])
+            // Each line is JSON.
+            for line in lines {
+                #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
+            }
+            #expect(!monitor.stdout.contains("s3cr3t"))
+        }
+    }
+
     @Test("`monitor notify test NAME` sends a sample now and prints the answer; the URL is never printed whole")
     func notifyTest() async throws {
         let directory = try TemporaryDirectory()

@@ -14,4 +14,6 @@ public enum PollEvent: Sendable {
     case stopped(feed: String)
     /// A message for the log, such as a reloaded configuration.
     case notice(String)
+    /// An attempt at delivering a notification (one that was made: not a `notAttempted` one).
+    case delivery(NotificationDelivery.Attempt)
 }
