@@ -14,7 +14,9 @@ public struct FeedNotification: Sendable, Hashable, Codable {
         case failed
         /// The feed succeeded again after failing.
         case recovered
-        /// The feed has not succeeded for longer than its staleness limit.
+        /// The feed became stale: at a poll that did not fail, the last poll that found a new item is longer ago
+        /// than the feed's `expect_update_within`, and at its previous poll it was not (sent once, when it becomes
+        /// stale; only to notifiers that ask for it in `on:`). A feed that never had an item is never stale.
         case stale
     }
 
