@@ -356,6 +356,74 @@ struct NotifyEndToEndTests {
         }
     }
 
+    @Test("a `type: command` notifier run by the real binary gets the exact json body on stdin and its environment")
+    func commandNotifier() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write(
+            "receiver.sh",
+            """
+            #!/bin/sh
+            # Writes what it got: its arguments, its standard input and its environment (monitor's variables).
+            printf '%s\\n' "$@" > got.args
+            cat > got.json
+            env | grep -E '^(MONITOR_|TOKEN=|HOME=|SECRET)' | sort > got.env
+
+            """)
+        chmod(directory.url.appendingPathComponent("receiver.sh").path, 0o755)
+        try directory.write(
+            "feeds.yaml",
+            """
+            feeds:
+              - name: ev
+                type: exec
+                command: [cat, items.jsonl]
+            notify:
+              - name: script
+                type: command
+                command: [./receiver.sh, --verbose, "two words"]
+                env: {TOKEN: "${NOTIFY_TOKEN}"}
+            """)
+        let environment = ["NOTIFY_TOKEN": "t0k3n-for-the-script", "SECRET_OF_MONITOR": "not-passed"]
+        try writeItems(1...2, in: directory)
+        let first = try await MonitorProcess.run(
+            ["run", "--once", "--state", "state"], in: directory.url, environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("got.json").path))
+        try writeItems(1...4, in: directory)
+        let second = try await MonitorProcess.run(
+            ["run", "--once", "--state", "state"], in: directory.url, environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr == "")
+        let body = try directory.read("got.json")
+        let object = try object(Array(body.utf8))
+        let id = try #require(object["id"] as? String)
+        let at = try #require(object["at"] as? String)
+        #expect(
+            body
+                == #"{"schema":1,"id":"\#(id)","notifier":"script","feed":"ev","type":"exec","event":"new","#
+                + #""at":"\#(at)","total":2,"items":["#
+                + #"{"id":"e4","title":"Event 4","date":"2025-09-21T18:04:00Z","url":null,"groups":[],"details":{}},"#
+                + #"{"id":"e3","title":"Event 3","date":"2025-09-21T18:03:00Z","url":null,"groups":[],"details":{}}"#
+                + #"],"error":null}"#)
+        #expect(
+            try directory.read("got.env") == """
+                HOME=\(directory.url.path)
+                MONITOR_EVENT=new
+                MONITOR_FEED=ev
+                MONITOR_NOTIFICATION_ID=\(id)
+                MONITOR_NOTIFIER=script
+                TOKEN=t0k3n-for-the-script
+
+                """)
+        #expect(try directory.read("got.args") == "--verbose\ntwo words\n")
+        // Delivered: the next run sends nothing again.
+        try FileManager.default.removeItem(at: directory.url.appendingPathComponent("got.json"))
+        let third = try await MonitorProcess.run(
+            ["run", "--once", "--state", "state"], in: directory.url, environment: environment)
+        #expect(third.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("got.json").path))
+    }
+
     @Test("`monitor notify test NAME` sends a sample now and prints the answer; the URL is never printed whole")
     func notifyTest() async throws {
         let directory = try TemporaryDirectory()
