@@ -40,6 +40,8 @@ extension FeedScheduler {
                     continue
                 }
             } catch {
+                // Stopping (the run ends, the feed was removed): the question was cancelled, nothing to say.
+                guard !Task.isCancelled else { return }
                 // The database cannot be asked: try again as a failing poll would be.
                 failures += 1
                 wait = schedule.delay(failures: failures, minimumInterval: nil, random: clock.random())
@@ -95,6 +97,7 @@ extension FeedScheduler {
             claimed = try await store.claim(
                 feed: feed.name, owner: leasing.owner, lease: duration, now: clock.now(), dueBy: dueBy)
         } catch {
+            guard !Task.isCancelled else { return }
             logger.warning("cannot claim the feed", metadata: ["error": "\(error)"])
             return
         }
