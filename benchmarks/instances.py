@@ -4,7 +4,8 @@
 Starts a PostgreSQL server (Debian's postgresql, as nobody when run as root, pg_stat_statements loaded) and the
 stand-in, then for SQLite × 1 instance and PostgreSQL × 1, 2, 4 instances runs `monitor run --format json` on FEEDS
 github feeds (interval INTERVAL s) until every feed was polled ROUNDS + 1 times in all, and prints polls per second
-(after the first round), polls per feed per interval, the shortest gap between two polls of one feed, the
+(after the first round), polls per feed per interval (the interval over the mean gap between two polls of a
+feed), the shortest gap between two polls of one feed, the
 database time per poll (pg_stat_statements) and the instances' CPU time per poll.
 
     python3 benchmarks/instances.py [--bin .build/debug] [--feeds 1000] [--interval 30] [--rounds 2]
@@ -30,6 +31,7 @@ def free_port():
 
 
 root = pathlib.Path(tempfile.mkdtemp(prefix="monitor-instances-", dir="/tmp"))
+os.chmod(root, 0o755)
 as_nobody = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"] if os.getuid() == 0 else []
 pgdir = root / "pg"
 pgdir.mkdir()
@@ -107,7 +109,7 @@ try:
         db_ms = None
         if backend == "postgres":
             db_ms = float(psql(f"SELECT coalesce(sum(total_exec_time), 0) FROM pg_stat_statements s JOIN pg_database d "
-                               f"ON d.oid = s.dbid WHERE d.datname = '{db}'"))
+                               f"ON d.oid = s.dbid WHERE d.datname = '{db}'", db))
         for p in processes:
             p.send_signal(signal.SIGINT)
         for p in processes:
@@ -121,7 +123,8 @@ try:
         later = [t for t in times if t > first_round_end]
         span = (times[-1] - first_round_end).total_seconds() if later else 0
         gaps = [(b - a).total_seconds() for ts in by_feed.values() for a, b in zip(sorted(ts), sorted(ts)[1:])]
-        per_interval = (len(reports) / len(by_feed)) / ((times[-1] - times[0]).total_seconds() / args.interval + 1)
+        # Polls of a feed per interval: the interval over the mean gap between two polls of the feed (jitter ±10 %).
+        per_interval = args.interval / (sum(gaps) / len(gaps)) if gaps else 0
         doubles = sum(1 for g in gaps if g < 0.85 * args.interval)
         results.append({
             "config": f"{backend} × {count}", "polls": len(reports), "feeds polled": len(by_feed),
@@ -130,7 +133,7 @@ try:
             "shortest gap (s)": round(min(gaps), 1) if gaps else None, "gaps < 0.85 interval": doubles,
             "db ms per poll": round(db_ms / len(reports), 2) if db_ms is not None else None,
             "cpu ms per poll": round(cpu * 1000 / len(reports), 1),
-            "ok": sum(1 for r in reports if r["status"] in ("ok", "notModified")),
+            "statuses": {s: sum(1 for r in reports if r["status"] == s) for s in sorted({r["status"] for r in reports})},
         })
         print(json.dumps(results[-1]), flush=True)
 finally:
