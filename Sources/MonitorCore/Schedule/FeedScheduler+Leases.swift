@@ -70,13 +70,13 @@ extension FeedScheduler {
                 if clock.now() < slot.due {
                     await claimAndPoll(
                         entry, runner: runner, leasing: leasing, events: events, control: control,
-                        schedule: schedule, lease: lease, dueBy: .distantFuture, due: nil, logger: logger)
+                        schedule: schedule, lease: lease, dueBy: .distantFuture, logger: logger)
                 }
                 continue
             }
             await claimAndPoll(
                 entry, runner: runner, leasing: leasing, events: events, control: control, schedule: schedule,
-                lease: lease, dueBy: now, due: slot.due, logger: logger)
+                lease: lease, dueBy: now, logger: logger)
             wait = .zero
         }
     }
@@ -84,12 +84,10 @@ extension FeedScheduler {
     /// Why a feed is held back, as the shared schedule keeps no reason.
     static let heldReason = "the server asked to wait"
 
-    /// Claims the feed if it is still to be claimed, and polls it under the lease, renewed next to the poll. Its
-    /// next due time counts from `due`, the time it was due (so that the time taken to claim it does not add up
-    /// from poll to poll), or from the poll's start when asked to poll before it was due.
+    /// Claims the feed if it is still to be claimed, and polls it under the lease, renewed next to the poll.
     private static func claimAndPoll(
         _ entry: Entry, runner: PollRunner, leasing: FeedLeases, events: AsyncStream<PollEvent>.Continuation,
-        control: Control, schedule: PollSchedule, lease duration: Duration, dueBy: Date, due: Date?, logger: Logger
+        control: Control, schedule: PollSchedule, lease duration: Duration, dueBy: Date, logger: Logger
     ) async {
         let clock = runner.clock
         let feed = entry.feed
@@ -110,11 +108,8 @@ extension FeedScheduler {
         runner.metrics.leasesHeld(leasing.taken())
         defer { runner.metrics.leasesHeld(leasing.released()) }
         let started = clock.now()
-        let from = due ?? started
         let held = HeldLease(claimed, store: store) { report in
-            next(
-                after: report, started: started, from: from, finished: clock.now(), schedule: schedule,
-                random: clock.random())
+            next(after: report, started: started, finished: clock.now(), schedule: schedule, random: clock.random())
         }
         let report = await withTaskGroup(of: PollReport?.self) { group in
             group.addTask {
@@ -156,8 +151,7 @@ extension FeedScheduler {
             // The poll stored nothing (the state could not be read or written, the server holds it back): give the
             // feed back, due again as after a failure.
             let next = next(
-                after: report, started: started, from: from, finished: clock.now(), schedule: schedule,
-                random: clock.random())
+                after: report, started: started, finished: clock.now(), schedule: schedule, random: clock.random())
             do {
                 try await store.release(
                     held.lease, nextDue: next.due, backoff: next.backoff, heldUntil: next.heldUntil)
@@ -168,13 +162,12 @@ extension FeedScheduler {
         events.yield(.finished(report))
     }
 
-    /// The feed's next schedule after the poll that started at `started` and made `report`, its interval counted
-    /// from `from` (when it was due; slots already passed by `finished` are skipped).
+    /// The feed's next schedule after the poll that made `report`.
     static func next(
-        after report: PollReport, started: Date, from: Date, finished: Date, schedule: PollSchedule, random: Double
+        after report: PollReport, started: Date, finished: Date, schedule: PollSchedule, random: Double
     ) -> HeldLease.Next {
         let plan = schedule.plan(
-            started: from, finished: finished, failures: report.failures, minimumInterval: report.minimumInterval,
+            started: started, finished: finished, failures: report.failures, minimumInterval: report.minimumInterval,
             notBefore: report.notBefore, random: random)
         var heldUntil = report.notBefore
         if let minimum = report.minimumInterval {
