@@ -81,12 +81,15 @@ public final class MonitorService: Service, Sendable {
     private let initial: MonitorConfig
     /// The notifiers to plan for, shared by every runner; their notifications wake the delivery.
     private let outbox: NotificationOutbox
+    /// The shared schedule of a state that has one (PostgreSQL), claimed as this instance; nil to schedule alone.
+    let leasing: FeedLeases?
 
     /// A service that starts with the validated `config`.
     public init(config: MonitorConfig, options: Options) {
         self.initial = config
         self.options = options
         self.outbox = NotificationOutbox(notifiers: config.notifiers)
+        self.leasing = (options.store as? any FeedLeasing).map { FeedLeases(store: $0) }
     }
 
     public func run() async throws {
@@ -231,6 +234,7 @@ public final class MonitorService: Service, Sendable {
         var runner = PollRunner(store: options.store, transport: transport, settings: settings, logger: options.logger)
         runner.metrics = options.metrics
         runner.outbox = outbox
+        runner.leasing = leasing
         return Generation(settings: settings, runner: runner, shutdown: shutdown)
     }
 

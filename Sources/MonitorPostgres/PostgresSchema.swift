@@ -142,6 +142,11 @@ enum PostgresSchema {
                 )
                 """,
             ]),
+        Migration(
+            version: 4, name: "notifications claimed by one instance",
+            statements: [
+                "ALTER TABLE notification ADD COLUMN claimed_by text, ADD COLUMN claimed_until float8"
+            ]),
     ]
 
     /// The version this `monitor` writes: the last migration's.

@@ -109,3 +109,83 @@ extension PostgresStateStore {
         }
     }
 }
+
+extension PostgresStateStore: FeedLeasing {
+    /// The schedule's row of `feed`, nil when it is not scheduled.
+    public func slot(feed: String) async throws -> FeedSlot? {
+        try await slots(only: feed)[feed]
+    }
+
+    /// The schedule's rows of every feed, by name.
+    public func slots() async throws -> [String: FeedSlot] {
+        try await slots(only: nil)
+    }
+
+    private func slots(only feed: String?) async throws -> [String: FeedSlot] {
+        try await transaction { connection in
+            let rows = try await connection.query(
+                """
+                SELECT feed, due_at, held_until, lease_owner, lease_expires, lease_term FROM feed_schedule
+                WHERE \(feed) IS NULL OR feed = \(feed)
+                """, logger: self.logger)
+            var slots: [String: FeedSlot] = [:]
+            for try await (name, due, held, owner, expires, term) in rows.decode(
+                (String, Double, Double?, String?, Double?, Int64).self)
+            {
+                slots[name] = FeedSlot(
+                    due: Date(timeIntervalSince1970: due), heldUntil: held.map(Date.init(timeIntervalSince1970:)),
+                    owner: owner, expires: expires.map(Date.init(timeIntervalSince1970:)), term: term)
+            }
+            return slots
+        }
+    }
+
+    /// Claims `feed` for `owner` until `now + lease` when it is due by `dueBy`, not held back and not leased at
+    /// `now`; the claim raises its term. Nil when another instance holds it or it is not due.
+    public func claim(feed: String, owner: String, lease: Duration, now: Date, dueBy: Date) async throws
+        -> FeedLease?
+    {
+        let start = now.timeIntervalSince1970
+        let expires = start + lease.seconds
+        // An instance claiming at the same moment waits for this row's lock, then finds it leased.
+        let due = dueBy == .distantFuture ? Double.greatestFiniteMagnitude : dueBy.timeIntervalSince1970
+        return try await transaction { connection in
+            var claimed: FeedLease?
+            for try await term in try await connection.query(
+                """
+                UPDATE feed_schedule SET lease_owner = \(owner), lease_term = lease_term + 1,
+                    lease_expires = \(expires)
+                WHERE feed = \(feed) AND due_at <= \(due) AND (held_until IS NULL OR held_until <= \(start))
+                    AND (lease_expires IS NULL OR lease_expires <= \(start))
+                RETURNING lease_term
+                """, logger: self.logger
+            ).decode(Int64.self) {
+                claimed = FeedLease(
+                    feed: feed, owner: owner, term: term, expires: Date(timeIntervalSince1970: expires))
+            }
+            return claimed
+        }
+    }
+
+    /// Releases `lease` without results, the feed due again at `nextDue`; false when it no longer held.
+    @discardableResult
+    public func release(_ lease: FeedLease, nextDue: Date, backoff: Duration, heldUntil: Date?) async throws
+        -> Bool
+    {
+        try await transaction { connection in
+            var released = false
+            for try await _ in try await connection.query(
+                """
+                UPDATE feed_schedule SET lease_owner = NULL, lease_expires = NULL,
+                    due_at = \(nextDue.timeIntervalSince1970), backoff = \(backoff.seconds),
+                    held_until = \(heldUntil?.timeIntervalSince1970)
+                WHERE feed = \(lease.feed) AND lease_owner = \(lease.owner) AND lease_term = \(lease.term)
+                RETURNING lease_term
+                """, logger: self.logger
+            ).decode(Int64.self) {
+                released = true
+            }
+            return released
+        }
+    }
+}

@@ -56,9 +56,11 @@ extension PostgresStateStore {
     ) async throws {
         let refusedAt = refused ? time.timeIntervalSince1970 : nil
         try await transaction { connection in
+            // The attempt is over: its claim is released with it.
             try await connection.query(
                 """
                 UPDATE notification SET attempts = attempts + 1, last_error = \(error),
+                    claimed_by = NULL, claimed_until = NULL,
                     next_attempt = \(nextAttempt?.timeIntervalSince1970), failed_permanently = \(refusedAt)
                 WHERE id = \(id)
                 """, logger: self.logger)
@@ -109,6 +111,35 @@ extension PostgresStateStore {
                 statuses[name, default: NotifierStatus(name: name)].refused = refused
             }
             return statuses.values.sorted { $0.name < $1.name }
+        }
+    }
+}
+
+extension PostgresStateStore: OutboxClaiming {
+    /// Claims notification `id` for `owner` until `now + lease`: true when it is still to deliver and no other
+    /// instance's claim holds at `now` (a row another instance is claiming at the same moment is skipped, not
+    /// waited for).
+    public func claimNotification(_ id: String, owner: String, lease: Duration, now: Date) async throws -> Bool {
+        let start = now.timeIntervalSince1970
+        let until = start + lease.seconds
+        return try await transaction { connection in
+            var claimed = false
+            for try await _ in try await connection.query(
+                """
+                WITH free AS (
+                    SELECT id FROM notification
+                    WHERE id = \(id) AND failed_permanently IS NULL
+                        AND (claimed_until IS NULL OR claimed_until <= \(start) OR claimed_by = \(owner))
+                    FOR UPDATE SKIP LOCKED
+                )
+                UPDATE notification AS n SET claimed_by = \(owner), claimed_until = \(until)
+                FROM free WHERE n.id = free.id
+                RETURNING n.id
+                """, logger: self.logger
+            ).decode(String.self) {
+                claimed = true
+            }
+            return claimed
         }
     }
 }

@@ -19,7 +19,7 @@ private func commit(items: [Item], failures: Int, value: String) -> PollCommit {
 
 @Suite("The PostgreSQL state: its schema, its transactions, its errors", .timeLimit(.minutes(2)))
 struct PostgresStateStoreTests {
-    @Test("four stores opening a new database at once create the schema once, recorded as versions 1, 2 and 3")
+    @Test("four stores opening a new database at once create the schema once, recorded as versions 1 to 4")
     func schemaOnce() async throws {
         let server = try await PostgresServer.forTest()
         let url = try await server.makeDatabase()
@@ -33,6 +33,7 @@ struct PostgresStateStoreTests {
                     "1: feeds, items, group members, groups, validators, source values",
                     "2: feed schedule: due times, back-off, holds and leases",
                     "3: notifications outbox",
+                    "4: notifications claimed by one instance",
                 ])
         #expect(
             try await server.strings(
@@ -44,7 +45,7 @@ struct PostgresStateStoreTests {
                 ])
         // Opening again applies nothing more.
         _ = try await PostgresStateStore.open(url)
-        #expect(try await server.strings("SELECT count(*)::text FROM monitor_schema", database: url.database) == ["3"])
+        #expect(try await server.strings("SELECT count(*)::text FROM monitor_schema", database: url.database) == ["4"])
     }
 
     @Test("a database written by a later version of monitor is refused, for writing and for reading")

@@ -30,6 +30,8 @@ public struct PollRunner: Sendable {
     public var metrics = MonitorMetrics.disabled
     /// The notifiers to plan notifications for, each poll's written to the outbox in its commit; nil for none.
     public var outbox: NotificationOutbox?
+    /// The shared schedule the scheduler claims feeds from (a PostgreSQL state); nil to schedule alone.
+    public var leasing: FeedLeases?
 
     /// A runner; the global limiter allows `settings.concurrency` requests in flight.
     public init(
@@ -53,19 +55,21 @@ public struct PollRunner: Sendable {
     /// Polls `feed` once with `source`, yielding views to `events` as responses arrive, and returns the report.
     /// Only a poll that ends (ok, not modified or partial) stores its items and validators; a failed or
     /// cancelled one leaves them as they were. The poll is counted in `metrics`, unless it was cancelled.
-    public func poll(_ feed: FeedConfig, source: any FeedSource, events: AsyncStream<PollEvent>.Continuation? = nil)
-        async -> PollReport
-    {
-        let report = await pollAndStore(feed, source: source, events: events)
+    /// With `lease`, the results are committed only while the lease holds, with the feed's next schedule.
+    public func poll(
+        _ feed: FeedConfig, source: any FeedSource, events: AsyncStream<PollEvent>.Continuation? = nil,
+        lease: HeldLease? = nil
+    ) async -> PollReport {
+        let report = await pollAndStore(feed, source: source, events: events, lease: lease)
         // A cancelled poll (the run stopping, the feed removed) did not end: only its requests count.
         if report.status != .failed || !Task.isCancelled { metrics.polled(report) }
         return report
     }
 
     /// The poll of ``poll(_:source:events:)``.
-    private func pollAndStore(_ feed: FeedConfig, source: any FeedSource, events: AsyncStream<PollEvent>.Continuation?)
-        async -> PollReport
-    {
+    private func pollAndStore(
+        _ feed: FeedConfig, source: any FeedSource, events: AsyncStream<PollEvent>.Continuation?, lease: HeldLease?
+    ) async -> PollReport {
         let started = clock.now()
         var logger = self.logger
         logger[metadataKey: "feed"] = "\(feed.name)"
@@ -138,12 +142,15 @@ public struct PollRunner: Sendable {
             // A failed poll stores none of its items or validators; what the source chose to keep (a fresh
             // search result) is, so that it is not asked again at once. What the poll has to tell is written with
             // it, or not at all.
-            try await store.commit(
-                PollCommit(
-                    record: outcome.record, items: outcome.items, firstSeen: started, groups: outcome.catalog,
-                    validators: outcome.items == nil ? [:] : http.updatedValidators, values: values.changes,
-                    notifications: notifications),
-                feed: feed.name)
+            let commit = PollCommit(
+                record: outcome.record, items: outcome.items, firstSeen: started, groups: outcome.catalog,
+                validators: outcome.items == nil ? [:] : http.updatedValidators, values: values.changes,
+                notifications: notifications)
+            if let lease {
+                try await lease.commit(commit, report: report)
+            } else {
+                try await store.commit(commit, feed: feed.name)
+            }
         } catch {
             return notPolled(feed, "cannot write the state: \(error)", record: snapshot.record, started: started)
         }

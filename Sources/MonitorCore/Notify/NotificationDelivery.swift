@@ -65,6 +65,10 @@ public final class NotificationDelivery: Sendable {
     private let metrics: MonitorMetrics
     /// Whether reading the outbox or recording an attempt failed since ``run(wakeup:)`` last looked.
     private let storeFailed = Mutex(false)
+    /// This instance, as its claims of a shared outbox name it.
+    private let owner = FeedLeases.makeOwner()
+    /// How long a claim of a notification of a shared outbox holds: longer than any one delivery.
+    static let claimLease: Duration = .seconds(120)
 
     /// A delivery of `store`'s outbox through `notifiers` (by name); `observer` hears of every attempt, `metrics`
     /// counts the failed ones and how many each notifier has pending.
@@ -203,9 +207,22 @@ public final class NotificationDelivery: Sendable {
         }
     }
 
-    /// One attempt at `entry`, recorded in the state; nil when cancelled (nothing is recorded).
+    /// One attempt at `entry`, recorded in the state; nil when cancelled, or when another instance sharing the outbox
+    /// claimed it (nothing is recorded).
     private func attempt(_ entry: OutboxEntry, with notifier: any Notifier) async -> Attempt? {
         let notification = entry.notification
+        if let shared = store as? any OutboxClaiming {
+            // Another instance delivers it (and the notifier's later ones, in order), or it was delivered already.
+            do {
+                guard
+                    try await shared.claimNotification(
+                        notification.id, owner: owner, lease: Self.claimLease, now: clock.now())
+                else { return nil }
+            } catch {
+                logger.warning("cannot claim a notification", metadata: ["error": "\(error)"])
+                return nil
+            }
+        }
         let result: Attempt.Result
         do {
             let receipt = try await notifier.deliver(notification)

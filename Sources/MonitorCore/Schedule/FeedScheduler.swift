@@ -58,7 +58,7 @@ public final class FeedScheduler: Sendable {
     }
 
     /// Where a feed's loop is, and the "poll now" that cuts its wait short; shared by the loop and `pollNow`.
-    private final class Control: Sendable {
+    final class Control: Sendable {
         private struct State {
             /// Whether a poll runs (from its start to its report), or the feed starts (its hold not known yet).
             var polling = true
@@ -279,6 +279,11 @@ public final class FeedScheduler: Sendable {
         _ entry: Entry, runner: PollRunner, slots: AsyncSemaphore, events: AsyncStream<PollEvent>.Continuation,
         stagger: Duration, control: Control
     ) async {
+        if let leasing = runner.leasing {
+            // The schedule is shared with other instances: claim the feed from it (FeedScheduler+Leases).
+            return await leasedLoop(
+                entry, runner: runner, leasing: leasing, events: events, stagger: stagger, control: control)
+        }
         let clock = runner.clock
         let feed = entry.feed
         let schedule = PollSchedule(interval: feed.options[FeedConfig.interval] ?? runner.settings.interval)

@@ -1,0 +1,181 @@
+import Foundation
+import Logging
+
+/// The feed's loop when the schedule is shared with other instances (``PollRunner/leasing``): the feed is polled
+/// only under a lease claimed from the schedule in the state, renewed while the poll runs; its results are stored
+/// only while the lease holds, with its next due time, back-off and server hold.
+extension FeedScheduler {
+    /// How long a claim of `feed` holds unless renewed: the runner's request timeout × 3.
+    static func leaseDuration(runner: PollRunner) -> Duration {
+        max(runner.settings.timeout * 3, .seconds(1))
+    }
+
+    static func leasedLoop(
+        _ entry: Entry, runner: PollRunner, leasing: FeedLeases, events: AsyncStream<PollEvent>.Continuation,
+        stagger: Duration, control: Control
+    ) async {
+        let clock = runner.clock
+        let feed = entry.feed
+        let store = leasing.store
+        let schedule = PollSchedule(interval: feed.options[FeedConfig.interval] ?? runner.settings.interval)
+        let lease = leaseDuration(runner: runner)
+        var logger = runner.logger
+        logger[metadataKey: "feed"] = "\(feed.name)"
+        // The first look at the schedule, spread as the local schedule spreads its first polls.
+        var wait = stagger * clock.random()
+        var failures = 0
+        while !Task.isCancelled {
+            if wait > .zero {
+                do { try await control.sleep(wait, on: clock) } catch { return }
+            }
+            guard !Task.isCancelled else { return }
+            let now = clock.now()
+            let slot: FeedSlot
+            do {
+                if let found = try await store.slot(feed: feed.name) {
+                    slot = found
+                } else {
+                    try await store.schedule(feeds: [feed.name], now: now)
+                    wait = .zero
+                    continue
+                }
+            } catch {
+                // Stopping (the run ends, the feed was removed): the question was cancelled, nothing to say.
+                guard !Task.isCancelled else { return }
+                // The database cannot be asked: try again as a failing poll would be.
+                failures += 1
+                wait = schedule.delay(failures: failures, minimumInterval: nil, random: clock.random())
+                logger.warning("cannot read the shared schedule", metadata: ["error": "\(error)"])
+                events.yield(.scheduled(feed: feed.name, next: now.addingTimeInterval(wait.seconds), skipped: 0))
+                continue
+            }
+            failures = 0
+            let claimable = slot.claimable(at: now)
+            let hold = slot.heldUntil.flatMap { $0 > now ? FeedHTTP.Hold(until: $0, reason: heldReason) : nil }
+            if claimable > now {
+                // Not due, held back, or leased by another instance: look again then (or at a "poll now").
+                control.waiting(hold: hold)
+                events.yield(.scheduled(feed: feed.name, next: claimable, skipped: 0))
+                wait = .milliseconds(Int64((claimable.timeIntervalSince(now) * 1000).rounded(.up)))
+                if let holder = slot.holder(at: now), holder != leasing.owner {
+                    // Woken before the lease ends, it is still not this instance's to poll.
+                    do { try await control.sleep(wait, on: clock) } catch { return }
+                    wait = .zero
+                    continue
+                }
+                do { try await control.sleep(wait, on: clock) } catch { return }
+                wait = .zero
+                guard !Task.isCancelled else { return }
+                // Asked to poll now (the wait was cut short): claim it though it is not due yet.
+                if clock.now() < slot.due {
+                    await claimAndPoll(
+                        entry, runner: runner, leasing: leasing, events: events, control: control,
+                        schedule: schedule, lease: lease, dueBy: .distantFuture, logger: logger)
+                }
+                continue
+            }
+            await claimAndPoll(
+                entry, runner: runner, leasing: leasing, events: events, control: control, schedule: schedule,
+                lease: lease, dueBy: now, logger: logger)
+            wait = .zero
+        }
+    }
+
+    /// Why a feed is held back, as the shared schedule keeps no reason.
+    static let heldReason = "the server asked to wait"
+
+    /// Claims the feed if it is still to be claimed, and polls it under the lease, renewed next to the poll.
+    private static func claimAndPoll(
+        _ entry: Entry, runner: PollRunner, leasing: FeedLeases, events: AsyncStream<PollEvent>.Continuation,
+        control: Control, schedule: PollSchedule, lease duration: Duration, dueBy: Date, logger: Logger
+    ) async {
+        let clock = runner.clock
+        let feed = entry.feed
+        let store = leasing.store
+        let claimed: FeedLease?
+        do {
+            claimed = try await store.claim(
+                feed: feed.name, owner: leasing.owner, lease: duration, now: clock.now(), dueBy: dueBy)
+        } catch {
+            guard !Task.isCancelled else { return }
+            logger.warning("cannot claim the feed", metadata: ["error": "\(error)"])
+            return
+        }
+        // Another instance claimed it first: the loop reads the schedule again.
+        guard let claimed else { return }
+        control.polling()
+        events.yield(.polling(feed: feed.name))
+        runner.metrics.leasesHeld(leasing.taken())
+        defer { runner.metrics.leasesHeld(leasing.released()) }
+        let started = clock.now()
+        let held = HeldLease(claimed, store: store) { report in
+            next(after: report, started: started, finished: clock.now(), schedule: schedule, random: clock.random())
+        }
+        let report = await withTaskGroup(of: PollReport?.self) { group in
+            group.addTask {
+                // Renewed every third of the lease while the poll runs; a lease lost is the commit's to refuse.
+                while !Task.isCancelled {
+                    do { try await clock.sleep(duration / 3) } catch { return nil }
+                    guard !Task.isCancelled else { return nil }
+                    do {
+                        guard let renewed = try await store.renew(held.lease, for: duration, now: clock.now()) else {
+                            logger.warning("lost the feed's lease: its poll's results will not be stored")
+                            return nil
+                        }
+                        held.lease = renewed
+                    } catch {
+                        // The poll ended (or the run stops) while renewing: nothing to say.
+                        guard !Task.isCancelled else { return nil }
+                        logger.warning("cannot renew the feed's lease", metadata: ["error": "\(error)"])
+                    }
+                }
+                return nil
+            }
+            group.addTask { await runner.poll(feed, source: entry.source, events: events, lease: held) }
+            var report: PollReport?
+            for await result in group {
+                if let result {
+                    report = result
+                    group.cancelAll()
+                }
+            }
+            return report
+        }
+        guard let report, !Task.isCancelled else { return }
+        switch held.outcome {
+        case .committed:
+            break
+        case .refused:
+            logger.warning("the feed's lease was lost during its poll: its results were dropped, nothing stored")
+        case .pending:
+            // The poll stored nothing (the state could not be read or written, the server holds it back): give the
+            // feed back, due again as after a failure.
+            let next = next(
+                after: report, started: started, finished: clock.now(), schedule: schedule, random: clock.random())
+            do {
+                try await store.release(
+                    held.lease, nextDue: next.due, backoff: next.backoff, heldUntil: next.heldUntil)
+            } catch {
+                logger.warning("cannot release the feed's lease", metadata: ["error": "\(error)"])
+            }
+        }
+        events.yield(.finished(report))
+    }
+
+    /// The feed's next schedule after the poll that made `report`.
+    static func next(
+        after report: PollReport, started: Date, finished: Date, schedule: PollSchedule, random: Double
+    ) -> HeldLease.Next {
+        let plan = schedule.plan(
+            started: started, finished: finished, failures: report.failures, minimumInterval: report.minimumInterval,
+            notBefore: report.notBefore, random: random)
+        var heldUntil = report.notBefore
+        if let minimum = report.minimumInterval {
+            let until = started.addingTimeInterval(minimum.seconds)
+            if until > heldUntil ?? .distantPast { heldUntil = until }
+        }
+        let backoff: Duration =
+            report.failures > 0 ? .milliseconds(Int64(plan.due.timeIntervalSince(finished) * 1000)) : .zero
+        return HeldLease.Next(due: plan.due, backoff: backoff, heldUntil: heldUntil)
+    }
+}
