@@ -136,10 +136,21 @@ public struct ConfigValidator: Sendable {
     private func source(
         of entries: [ConfigEntry], label: String, at feedLocation: SourceLocation, diagnostics: inout [Diagnostic]
     ) -> (any FeedSource.Type)? {
-        let known = sources.map { $0.type }.sorted()
+        type(
+            of: entries, among: sources.map { ($0.type, $0) }, kind: "feed", label: label, at: feedLocation,
+            diagnostics: &diagnostics)
+    }
+
+    /// The `type:` among `entries`, one of `types` (by name): a missing, non-text or unknown type is an error that
+    /// lists the known ones (an unknown one names its `kind`, "feed" or "notifier", and the closest known type).
+    private func type<Kind>(
+        of entries: [ConfigEntry], among types: [(name: String, type: Kind)], kind: String, label: String,
+        at location: SourceLocation, diagnostics: inout [Diagnostic]
+    ) -> Kind? {
+        let known = types.map(\.name).sorted()
         guard let entry = entries.first(where: { $0.key == "type" }) else {
             let message = "\(label) is missing 'type' (known types: \(known.joined(separator: ", ")))"
-            diagnostics.append(.error(message, at: feedLocation, isAbsence: true))
+            diagnostics.append(.error(message, at: location, isAbsence: true))
             return nil
         }
         guard let text = scalarText(entry.value) else {
@@ -150,12 +161,14 @@ public struct ConfigValidator: Sendable {
         switch Interpolation.expand(text, environment: environment) {
         case .failure(let failure):
             diagnostics.append(
-                .error(failure.message, at: location(in: entry.value, offset: failure.offset, text: text)))
+                .error(failure.message, at: self.location(in: entry.value, offset: failure.offset, text: text)))
             return nil
-        case .success(let type):
-            if let source = sources.first(where: { $0.type == type }) { return source }
-            let guess = Suggestion.closest(to: type, in: known).map { "did you mean '\($0)'? " } ?? ""
-            let message = "unknown feed type '\(type)' (\(guess)known types: \(known.joined(separator: ", ")))"
+        case .success(let name):
+            if let found = types.first(where: { $0.name == name }) { return found.type }
+            let guess = Suggestion.closest(to: name, in: known).map { "did you mean '\($0)'? " } ?? ""
+            let message =
+                "unknown \(kind) type '\(TerminalText.sanitized(name))' (\(guess)known types: "
+                + "\(known.joined(separator: ", ")))"
             diagnostics.append(.error(message, at: entry.value.location))
             return nil
         }
@@ -242,30 +255,9 @@ public struct ConfigValidator: Sendable {
     private func notifierType(
         of entries: [ConfigEntry], label: String, at location: SourceLocation, diagnostics: inout [Diagnostic]
     ) -> (any Notifier.Type)? {
-        let known = notifiers.map { $0.type }.sorted()
-        guard let entry = entries.first(where: { $0.key == "type" }) else {
-            let message = "\(label) is missing 'type' (known types: \(known.joined(separator: ", ")))"
-            diagnostics.append(.error(message, at: location, isAbsence: true))
-            return nil
-        }
-        guard let text = scalarText(entry.value) else {
-            diagnostics.append(
-                .error("'type' must be one of: \(known.joined(separator: ", "))", at: entry.value.location))
-            return nil
-        }
-        switch Interpolation.expand(text, environment: environment) {
-        case .failure(let failure):
-            diagnostics.append(
-                .error(failure.message, at: self.location(in: entry.value, offset: failure.offset, text: text)))
-            return nil
-        case .success(let type):
-            if let notifier = notifiers.first(where: { $0.type == type }) { return notifier }
-            let guess = Suggestion.closest(to: type, in: known).map { "did you mean '\($0)'? " } ?? ""
-            let message =
-                "unknown notifier type '\(TerminalText.sanitized(type))' (\(guess)known types: \(known.joined(separator: ", ")))"
-            diagnostics.append(.error(message, at: entry.value.location))
-            return nil
-        }
+        type(
+            of: entries, among: notifiers.map { ($0.type, $0) }, kind: "notifier", label: label, at: location,
+            diagnostics: &diagnostics)
     }
 
     // MARK: - Options
