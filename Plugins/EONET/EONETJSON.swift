@@ -28,6 +28,21 @@ enum EONETJSON {
         }
     }
 
+    /// The items of an events response met as the answer of the category `requested` while the feed polls the
+    /// categories `selected` (see `EONETEvent.item(requested:selected:)`), made event by event, and the ids of
+    /// the events without a date (no item); the error is `decode(_:from:)`'s.
+    static func items(
+        in body: [UInt8], requested: String, selected: Set<String>
+    ) throws(SourceError) -> (items: [Item], undated: [String]) {
+        var items: [Item] = []
+        var undated: [String] = []
+        var making = EONETItems(requested: requested, selected: selected)
+        try forEachEvent(in: body) { event in
+            if let item = making.item(of: event) { items.append(item) } else { undated.append(event.id) }
+        }
+        return (items, undated)
+    }
+
     /// Decodes `body` as `type`; the error names the path of the bad value (`events[3].geometry[0].date`).
     static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws(SourceError) -> T {
         do {

@@ -144,13 +144,10 @@ struct EONETPoll: Sendable {
             return found.unchanged(groups: [category.id])
         }
         // Each event becomes its item as soon as it is read: the events are never all held.
-        var items: [Item] = []
-        var undated: [String] = []
-        var making = EONETItems(requested: category.id, selected: selected)
+        let items: [Item]
+        let undated: [String]
         do {
-            try EONETJSON.forEachEvent(in: response.body) { event in
-                if let item = making.item(of: event) { items.append(item) } else { undated.append(event.id) }
-            }
+            (items, undated) = try EONETJSON.items(in: response.body, requested: category.id, selected: selected)
         } catch {
             // Its validators must not make the next answer a 304 for a body that could not be read.
             context.http.forget(url)
