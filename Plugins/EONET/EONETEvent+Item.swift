@@ -34,20 +34,28 @@ extension EONETEvent {
     func item(groups: [String]) -> Item? {
         guard let date = latestDate else { return nil }
 
+        // The latest magnitude known: the newest observation that has one.
+        let magnitude = latestMagnitude?.magnitude
+        let position = latest?.position
+        let geometry = latest.map { $0.type.isEmpty ? nil : $0.type } ?? nil
+        // Exactly as many as there are, no room to spare: the items of a response are all held at once.
+        var count = 1
+        if closed != nil { count += 1 }
+        if magnitude != nil { count += 1 }
+        if position != nil { count += 1 }
+        if geometry != nil { count += 1 }
+        if description != nil { count += 1 }
         var details: [Detail] = []
-        details.reserveCapacity(6)
+        details.reserveCapacity(count)
         details.append(Detail("status", closed == nil ? "open" : "closed"))
         if let closed { details.append(Detail("closed", ISO8601.fixedString(closed))) }
-        // The latest magnitude known: the newest observation that has one.
-        if let magnitude = latestMagnitude?.magnitude { details.append(Detail("magnitude", magnitude)) }
-        if let latest {
-            if let position = latest.position { details.append(Detail("position", position.text)) }
-            if !latest.type.isEmpty { details.append(Detail("geometry", latest.type)) }
-        }
+        if let magnitude { details.append(Detail("magnitude", magnitude)) }
+        if let position { details.append(Detail("position", position.text)) }
+        if let geometry { details.append(Detail("geometry", geometry)) }
         if let description { details.append(Detail("description", description)) }
 
         return Item(
-            id: id, title: title.isEmpty ? id : title, date: date, groups: groups, url: sources.first ?? link,
+            id: id, title: title.isEmpty ? id : title, date: date, groups: groups, url: source ?? link,
             details: details)
     }
 }

@@ -18,8 +18,8 @@ struct EONETEvent: Sendable, Hashable {
     var closed: Date?
     /// The ids of its categories, in its order.
     var categories: [String]
-    /// The URLs of its sources, in its order, HTML entities decoded.
-    var sources: [String]
+    /// The URL of its first source (the first that is not null or empty), HTML entities decoded: the item's URL.
+    var source: String?
     /// How many observations it has.
     var observations = 0
     /// Its newest observation (the last listed of those of the newest date), with its position.
@@ -38,7 +38,7 @@ struct EONETEvent: Sendable, Hashable {
         self.link = link
         self.closed = closed
         self.categories = categories
-        self.sources = sources
+        source = sources.first
         for observation in geometry { observe(observation) }
     }
 
@@ -60,8 +60,10 @@ struct EONETEvent: Sendable, Hashable {
 
 extension EONETEvent {
     /// Reads the event that must come next; an error names the member at fault. Each text is cleaned as it is
-    /// read; the link is decoded only when the event has no source, as the item shows it only then.
-    init(from reader: inout JSONReader) throws(JSONError) {
+    /// read; of the sources only the first URL is made (the others are checked), and the link is decoded only
+    /// when the event has no source, as the item shows it only then. When its categories are those of
+    /// `previous` (nearly every event of a response), it shares that list instead of making its own.
+    init(from reader: inout JSONReader, previous: [String] = []) throws(JSONError) {
         try reader.enterObject()
         var id: String?
         var title: String?
@@ -69,7 +71,7 @@ extension EONETEvent {
         var link: JSONText?
         var closed: Date?
         var categories: [String] = []
-        var sources: [String] = []
+        var source: String?
         var track = EONETGeometry.Track()
         var index = 0
         while let key = try reader.nextKey(index) {
@@ -96,13 +98,11 @@ extension EONETEvent {
                 }
             } else if reader.key(key, is: "categories") {
                 categories = try reader.member(.key("categories")) { (reader: inout JSONReader) throws(JSONError) in
-                    try Self.references(&reader, keeping: "id") { (reader: inout JSONReader) throws(JSONError) in
-                        try reader.optionalString().map(EONETText.trimmed)
-                    }
+                    try Self.categories(&reader, previous: previous)
                 }
             } else if reader.key(key, is: "sources") {
-                sources = try reader.member(.key("sources")) { (reader: inout JSONReader) throws(JSONError) in
-                    try Self.references(&reader, keeping: "url", as: EONETText.url)
+                source = try reader.member(.key("sources")) { (reader: inout JSONReader) throws(JSONError) in
+                    try Self.firstSource(&reader)
                 }
             } else if reader.key(key, is: "geometry") {
                 track = try reader.member(.key("geometry")) { (reader: inout JSONReader) throws(JSONError) in
@@ -116,13 +116,13 @@ extension EONETEvent {
         self.init(id: id, title: title ?? "", description: description.flatMap { $0.isEmpty ? nil : $0 })
         self.closed = closed
         self.categories = categories
-        self.sources = sources
+        self.source = source
         // Decoded when shown, or to check it (raw UTF-8, escapes) as every string is checked.
-        if let link, sources.isEmpty || !link.ascii || link.escaped {
+        if let link, source == nil || !link.ascii || link.escaped {
             let text = try reader.member(.key("link")) { (reader: inout JSONReader) throws(JSONError) in
                 EONETText.trimmed(try reader.decoded(link))
             }
-            if sources.isEmpty, !text.isEmpty { self.link = EONETText.decodingEntities(text) }
+            if source == nil, !text.isEmpty { self.link = EONETText.decodingEntities(text) }
         }
         observations = track.count
         latest = track.newest?.geometry
@@ -134,39 +134,84 @@ extension EONETEvent {
         }
     }
 
-    /// A list of `{"id","url"}` references (or null): of each, the string at `kept` as `read` reads it (nil:
-    /// left out). The other member is checked and skipped.
+    /// A list of `{"id","url"}` references (or null), handing each element's members to `member` with their key,
+    /// after the element's index. Members other than `id` and `url` are checked and skipped; `member` reads the
+    /// value of the two.
     static func references(
-        _ reader: inout JSONReader, keeping kept: StaticString,
-        as read: (inout JSONReader) throws(JSONError) -> String?
-    ) throws(JSONError) -> [String] {
-        guard try !reader.null() else { return [] }
+        _ reader: inout JSONReader,
+        _ member: (inout JSONReader, _ element: Int, _ isID: Bool) throws(JSONError) -> Void
+    ) throws(JSONError) {
+        guard try !reader.null() else { return }
         try reader.enterArray()
-        var values: [String] = []
         var index = 0
         while try reader.nextElement(index) {
             try reader.member(.index(index)) { (reader: inout JSONReader) throws(JSONError) in
                 try reader.enterObject()
-                var member = 0
-                var value: String?
-                while let key = try reader.nextKey(member) {
-                    member += 1
-                    if reader.key(key, is: kept) {
-                        value = try reader.member(.key(kept.description), read)
-                    } else if reader.key(key, is: "id") || reader.key(key, is: "url") {
-                        // The other reference must be a string or null all the same.
-                        let name = reader.key(key, is: "id") ? "id" : "url"
-                        try reader.member(.key(name)) { (reader: inout JSONReader) throws(JSONError) in
-                            if try !reader.null() { try reader.checkString() }
+                var count = 0
+                while let key = try reader.nextKey(count) {
+                    count += 1
+                    if reader.key(key, is: "id") {
+                        try reader.member(.key("id")) { (reader: inout JSONReader) throws(JSONError) in
+                            try member(&reader, index, true)
+                        }
+                    } else if reader.key(key, is: "url") {
+                        try reader.member(.key("url")) { (reader: inout JSONReader) throws(JSONError) in
+                            try member(&reader, index, false)
                         }
                     } else {
                         try reader.skipMember(key)
                     }
                 }
-                if let value { values.append(value) }
             }
             index += 1
         }
-        return values
+    }
+
+    /// A string or null, checked as `JSONReader.string()` checks it, not made.
+    static func checkOptionalString(_ reader: inout JSONReader) throws(JSONError) {
+        if try !reader.null() { try reader.checkString() }
+    }
+
+    /// The ids of a list of categories (each an id trimmed; a null id left out); `previous` itself when they are
+    /// the same, so that events of the same categories share one list.
+    static func categories(_ reader: inout JSONReader, previous: [String]) throws(JSONError) -> [String] {
+        // The ids read, once they differ from `previous`; before that, how many of `previous` they repeat.
+        var values: [String]?
+        var repeated = 0
+        // The id of the element being read (the last `id` member of it), added when the next element starts.
+        var pending: (element: Int, id: String?)?
+        func add(_ id: String?) {
+            guard let id else { return }
+            if values == nil, repeated < previous.count, previous[repeated] == id {
+                repeated += 1
+                return
+            }
+            if values == nil { values = Array(previous[..<repeated]) }
+            values?.append(id)
+        }
+        try references(&reader) { (reader: inout JSONReader, element: Int, isID: Bool) throws(JSONError) in
+            guard isID else { return try checkOptionalString(&reader) }
+            let id = try reader.optionalString().map(EONETText.trimmed)
+            if let last = pending, last.element != element { add(last.id) }
+            pending = (element, id)
+        }
+        if let pending { add(pending.id) }
+        if let values { return values }
+        return repeated == previous.count ? previous : Array(previous[..<repeated])
+    }
+
+    /// The URL of the first source in a list of sources whose URL is not null or empty, as `EONETText.url` makes
+    /// it; the URLs after it are checked, not made.
+    static func firstSource(_ reader: inout JSONReader) throws(JSONError) -> String? {
+        var source: String?
+        // The URL of the element being read (the last `url` member of it).
+        var pending: (element: Int, url: String?)?
+        try references(&reader) { (reader: inout JSONReader, element: Int, isID: Bool) throws(JSONError) in
+            if let last = pending, last.element != element, source == nil { source = last.url }
+            guard !isID, source == nil else { return try checkOptionalString(&reader) }
+            pending = (element, try EONETText.url(&reader))
+        }
+        if source == nil, let pending { source = pending.url }
+        return source
     }
 }

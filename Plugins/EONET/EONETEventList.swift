@@ -32,11 +32,14 @@ extension EONETEventList {
             try reader.member(.key("events")) { (reader: inout JSONReader) throws(JSONError) in
                 try reader.enterArray()
                 var element = 0
+                // The categories of the event before, shared by the next when they are the same.
+                var categories: [String] = []
                 while try reader.nextElement(element) {
-                    each(
-                        try reader.member(.index(element)) { (reader: inout JSONReader) throws(JSONError) in
-                            try EONETEvent(from: &reader)
-                        })
+                    let event = try reader.member(.index(element)) { (reader: inout JSONReader) throws(JSONError) in
+                        try EONETEvent(from: &reader, previous: categories)
+                    }
+                    categories = event.categories
+                    each(event)
                     element += 1
                 }
             }

@@ -171,7 +171,8 @@ extension EONETGeometry {
                     guard try !reader.null() else { return nil }
                     reader.skipWhitespace()
                     let start = reader.offset
-                    try skipCoordinates(&reader, depth: 0)
+                    // In one pass; step by step (for the error's path) only when that finds a fault.
+                    if !reader.skipNumbers(lists: maximumDepth) { try skipCoordinates(&reader, depth: 0) }
                     return start
                 }
             } else {

@@ -16,14 +16,43 @@ struct SnakeKey {
     init(_ raw: JSONText, in reader: JSONReader) {
         self.raw = raw
         self.reader = reader
-        let plain = !raw.escaped && raw.ascii && reader.withBytes(of: raw, Self.isPlain)
-        converted = plain ? nil : Self.convertFromSnakeCase(reader.string(raw))
+        switch raw.escaped || !raw.ascii ? .other : reader.withBytes(of: raw, Self.shape) {
+        case .plain: converted = nil
+        // No field's name converts to a key with other ASCII signs (`+1` of reactions): none to convert.
+        case .foreign: converted = ""
+        case .other: converted = Self.convertFromSnakeCase(reader.string(raw))
+        }
+    }
+
+    /// What an ASCII key without escapes is like.
+    private enum Shape {
+        /// Plain lowercase snake case (`isPlain`).
+        case plain
+        /// With a byte that is not a letter, a digit or `_`: it names no field.
+        case foreign
+        /// Any other: compared once converted.
+        case other
+    }
+
+    /// The shape of `bytes`, the key as written.
+    private static func shape(_ bytes: UnsafeBufferPointer<UInt8>) -> Shape {
+        if isPlain(bytes) { return .plain }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                continue
+            default:
+                return .foreign
+            }
+        }
+        return .other
     }
 
     /// Whether the key names the field whose snake-case name is `snake` (`created_at`).
     func `is`(_ snake: StaticString) -> Bool {
         guard let converted else { return reader.key(raw, is: snake) }
-        return converted == Self.convertFromSnakeCase(snake.description)
+        return !converted.isEmpty && converted == Self.convertFromSnakeCase(snake.description)
     }
 
     /// Lowercase letters and digits, with single underscores between them.

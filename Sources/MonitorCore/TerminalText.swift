@@ -3,6 +3,11 @@ public enum TerminalText {
     /// `text` without control characters and escape sequences: a remote title cannot move the cursor, clear
     /// the screen or change colours. Tabs become spaces; line breaks become spaces unless `keepNewlines`.
     public static func sanitized(_ text: some StringProtocol, keepNewlines: Bool = false) -> String {
+        // Printable ASCII (nearly always) has nothing to change.
+        let printable = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        }
+        if printable == true { return String(text) }
         var output = String.UnicodeScalarView()
         var scalars = String(text).unicodeScalars.makeIterator()
         while let scalar = scalars.next() {

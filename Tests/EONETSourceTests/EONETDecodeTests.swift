@@ -166,6 +166,48 @@ struct EONETDecodeTests {
                 #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [1, "2"]}]}]}"#,
                 "at events[0].geometry[0].coordinates[1]: expected a list"
             ),
+            // Coordinates skipped in one pass, and step by step when that finds a fault: the messages of before.
+            (
+                #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[1, 2], [3, 4],]}]}]}"#,
+                "at events[0].geometry[0].coordinates[2]: not valid JSON: unexpected ']' at byte 102"
+            ),
+            (
+                #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[1, 2] [3, 4]]}]}]}"#,
+                "at events[0].geometry[0].coordinates: not valid JSON: expected ',' or ']' at byte 94"
+            ),
+            (
+                #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[1, 2], [3, 1.]]}]}]}"#,
+                "at events[0].geometry[0].coordinates[1][1]: not valid JSON: a malformed number at byte 99"
+            ),
+            (
+                #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[1, 2], [3, null]]}]}]}"#,
+                "at events[0].geometry[0].coordinates[1][1]: null where a value is needed"
+            ),
+            (
+                #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[1, 2], [3, 4]"#,
+                "at events[0].geometry[0].coordinates: not valid JSON: the body ends inside a value, after 100 bytes"
+            ),
+            (
+                #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[[[[1]]]]]}]}]}"#,
+                "at events[0].geometry[0].coordinates[0][0][0][0]: coordinates nested deeper than a GeoJSON geometry's (4 lists)"
+            ),
+            (
+                #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [1, 2]}, {"date": "2025-01-01T00:00:00Z", "coordinates": {}}]}]}"#,
+                "at events[0].geometry[1].coordinates: expected a list"
+            ),
+            // The sources after the first are checked, not made; the categories of the event before are compared.
+            (
+                #"{"events": [{"id": "E", "sources": [{"url": "https://a.example/"}, {"id": "X", "url": 5}]}]}"#,
+                "at events[0].sources[1].url: expected a string"
+            ),
+            (
+                #"{"events": [{"id": "E", "sources": [{"url": "https://a.example/"}, {"url": "\ud800"}]}]}"#,
+                #"at events[0].sources[1].url: not valid JSON: a \u escape of a lone surrogate at byte 77"#
+            ),
+            (
+                #"{"events": [{"id": "E", "categories": [{"id": "wildfires"}]}, {"id": "F", "categories": [{"id": "wildfires"}, {"id": 3}]}]}"#,
+                "at events[1].categories[1].id: expected a string"
+            ),
         ])
     func refused(body: String, message: String) {
         #expect(Self.refusal(Array(body.utf8)) == message)
@@ -187,6 +229,28 @@ struct EONETDecodeTests {
         #expect(
             Self.refusal(source)
                 == #"at events[0].sources[0].id: not valid JSON: a \u escape of a lone surrogate at byte 45"#)
+    }
+
+    @Test("the item's URL is the first source's that is not null or blank; categories are shared with the event before")
+    func firstSourceAndCategories() throws {
+        let sources =
+            #"[{"url": null}, {"id": "A", "url": "  "}, {"url": "https://b.example/?a=1&amp;b=2"}, {"url": "https://c.example/"}]"#
+        let body = Self.document(
+            [
+                #"{"id": "E1", "categories": [{"id": "wildfires"}], "sources": \#(sources)}"#,
+                #"{"id": "E2", "categories": [{"id": "wildfires", "title": "Wildfires"}]}"#,
+                #"{"id": "E3", "categories": [{"id": "wildfires"}, {"id": " floods "}]}"#,
+                #"{"id": "E4", "categories": [{"id": "wildfires"}]}"#,
+                #"{"id": "E5", "categories": [{"id": null}, {"id": "snow", "url": null}]}"#,
+                #"{"id": "E6", "categories": [{"id": "snow", "id": "drought"}, {"url": "x"}]}"#,
+                #"{"id": "E7", "categories": null, "sources": [{"url": "https://c.example/"}, {"url": "https://d.example/"}]}"#,
+            ].joined(separator: ", "))
+        let events = try EONETJSON.decode(EONETEventList.self, from: body).events
+        #expect(events.map(\.source) == ["https://b.example/?a=1&b=2", nil, nil, nil, nil, nil, "https://c.example/"])
+        #expect(
+            events.map(\.categories) == [
+                ["wildfires"], ["wildfires"], ["wildfires", "floods"], ["wildfires"], ["snow"], ["drought"], [],
+            ])
     }
 
     @Test("the link is the item's URL only without a source, cleaned as a source is")

@@ -225,9 +225,11 @@ package struct JSONReader: Sendable {
         return value
     }
 
-    /// The value of the JSON number at `start..<end` of `bytes`, correctly rounded: a decimal of at most 15
-    /// significant digits and no exponent is an exact integer divided by an exact power of ten (one rounding, as
-    /// `strtod` rounds); any other goes to `strtod`, from a copy ended by a NUL, without making a `String`.
+    /// The value of the JSON number at `start..<end` of `bytes`, correctly rounded: a decimal without an exponent
+    /// whose digits make an integer of at most 2⁵³ and that has at most 22 decimals (16 and 17-digit coordinates
+    /// nearly always) is that integer, exact as a `Double`, divided by an exact power of ten: one rounding, as
+    /// `strtod` rounds (Clinger's fast path). Any other goes to `strtod`, from a copy ended by a NUL, without
+    /// making a `String`.
     private static func double(_ bytes: [UInt8], from start: Int, to end: Int) -> Double {
         bytes.withUnsafeBufferPointer { buffer in
             var index = start
@@ -240,7 +242,7 @@ package struct JSONReader: Sendable {
                 let byte = buffer[index]
                 if byte == UInt8(ascii: ".") {
                     fraction = 0
-                } else if byte &- UInt8(ascii: "0") < 10, digits < 15 {
+                } else if byte &- UInt8(ascii: "0") < 10, digits < 19 {
                     mantissa = mantissa * 10 + UInt64(byte &- UInt8(ascii: "0"))
                     if mantissa != 0 { digits += 1 }
                     if fraction >= 0 { fraction += 1 }
@@ -249,7 +251,7 @@ package struct JSONReader: Sendable {
                 }
                 index += 1
             }
-            if index == end, fraction <= 15 {
+            if index == end, fraction <= 22, mantissa <= 1 << 53 {
                 let value = Double(mantissa) / powersOfTen[max(0, fraction)]
                 return negative ? -value : value
             }
@@ -262,8 +264,8 @@ package struct JSONReader: Sendable {
         }
     }
 
-    /// 10⁰ … 10¹⁵, each exact.
-    private static let powersOfTen: [Double] = (0...15).map { (0..<$0).reduce(1.0) { value, _ in value * 10 } }
+    /// 10⁰ … 10²², each exact.
+    private static let powersOfTen: [Double] = (0...22).map { (0..<$0).reduce(1.0) { value, _ in value * 10 } }
 
     /// The number that must come next, when it is a whole number that fits in an `Int64`; nil for another
     /// number (it is read all the same).
@@ -308,6 +310,7 @@ package struct JSONReader: Sendable {
     }
 
     /// `body` on the bytes of `span`, as written (escapes not decoded).
+    @inlinable
     package func withBytes<R>(of span: JSONText, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[span.start..<span.end])) }
     }
@@ -365,6 +368,52 @@ package struct JSONReader: Sendable {
                 objects.pop()
             }
         } while !objects.isEmpty
+    }
+
+    /// Skips the number, or the lists of numbers at most `lists` deep (GeoJSON coordinates), that comes next,
+    /// checked as `skip()` checks it, in one pass without a path; false, with nothing read, when it is any other
+    /// value or not valid JSON: the caller then reads it step by step, for the error and its path.
+    package mutating func skipNumbers(lists: Int) -> Bool {
+        let start = offset
+        let startDepth = depth
+        var open = 0
+        value: while true {
+            skipWhitespace()
+            guard offset < bytes.count else { break }
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "[") {
+                guard open < lists, depth < Self.maximumDepth else { break }
+                open += 1
+                depth += 1
+                offset += 1
+                skipWhitespace()
+                guard offset < bytes.count, bytes[offset] == UInt8(ascii: "]") else { continue value }
+                offset += 1
+                open -= 1
+                depth -= 1
+            } else if byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 {
+                do throws(JSONError) { try scanNumber() } catch { break }
+            } else {
+                break
+            }
+            // After a value: close the lists that end here, then go on with the next element.
+            while open > 0 {
+                skipWhitespace()
+                guard offset < bytes.count else { break value }
+                if bytes[offset] == UInt8(ascii: ",") {
+                    offset += 1
+                    continue value
+                }
+                guard bytes[offset] == UInt8(ascii: "]") else { break value }
+                offset += 1
+                open -= 1
+                depth -= 1
+            }
+            return true
+        }
+        offset = start
+        depth = startDepth
+        return false
     }
 
     /// Skips the value of the member `key` (see `skip()`); an error names the member.
