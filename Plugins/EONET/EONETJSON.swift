@@ -35,6 +35,9 @@ enum EONETJSON {
         in body: [UInt8], requested: String, selected: Set<String>
     ) throws(SourceError) -> (items: [Item], undated: [String]) {
         var items: [Item] = []
+        // Room for more items than the body can hold (an event takes a few hundred bytes), so that the list is not
+        // copied as it grows; what is not written is never touched.
+        items.reserveCapacity(body.count / 128)
         var undated: [String] = []
         var making = EONETItems(requested: requested, selected: selected)
         try forEachEvent(in: body) { event in

@@ -28,7 +28,8 @@ struct SnakeKey {
     private enum Shape {
         /// Plain lowercase snake case (`isPlain`).
         case plain
-        /// With a byte that is not a letter, a digit or `_`: it names no field.
+        /// With a byte that is not a letter, a digit or `_`, or with `_` first or last (`_links`): it names no
+        /// field, as no field's name converts to a key with a sign or an underscore.
         case foreign
         /// Any other: compared once converted.
         case other
@@ -37,6 +38,7 @@ struct SnakeKey {
     /// The shape of `bytes`, the key as written.
     private static func shape(_ bytes: UnsafeBufferPointer<UInt8>) -> Shape {
         if isPlain(bytes) { return .plain }
+        if bytes.first == UInt8(ascii: "_") || bytes.last == UInt8(ascii: "_") { return .foreign }
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),

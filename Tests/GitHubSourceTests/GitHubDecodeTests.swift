@@ -128,6 +128,12 @@ struct GitHubDecodeTests {
         #"[{"id": "7", "type": "PushEvent", "CREATED_AT": "2025-01-01T00:00:00Z"}]"#,
         #"[{"id": "7", "type": "PushEvent", "_created_at": "2025-01-01T00:00:00Z"}]"#,
         #"[{"id": "7", "type": "PushEvent", "created__at": "2025-01-01T00:00:00Z"}]"#,
+        #"[{"id": "7", "type": "PushEvent", "created_at_": "2025-01-01T00:00:00Z"}]"#,
+        #"""
+        [{"id": "7", "type": "IssuesEvent", "created_at": "2025-01-01T00:00:00Z", "payload": {"issue": {"number": 3,
+          "_links": {"html": {"href": "h"}}, "reactions": {"+1": 1, "-1": 0, "total_count": 1}, "title-": "x",
+          "html-url": 5, "title": "T"}}}]
+        """#,
         #"[{"id": "7", "type": "PushEvent", "created_\u0061t": "2025-01-01T00:00:00Z"}]"#,
         #"""
         [{"id": "7", "type": "IssuesEvent", "created_at": "2025-01-01T00:00:00Z",
