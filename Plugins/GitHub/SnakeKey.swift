@@ -53,7 +53,7 @@ struct SnakeKey {
 
     /// Whether the key names the field whose snake-case name is `snake` (`created_at`).
     func `is`(_ snake: StaticString) -> Bool {
-        guard let converted else { return reader.key(raw, is: snake) }
+        guard let converted else { return raw.count == snake.utf8CodeUnitCount && reader.key(raw, is: snake) }
         return !converted.isEmpty && converted == Self.convertFromSnakeCase(snake.description)
     }
 

@@ -322,7 +322,7 @@ package struct JSONReader: Sendable {
         repeat {
             switch try kind() {
             case .string:
-                _ = try scanString()
+                try skipString()
             case .number:
                 try scanNumber()
             case .bool:
@@ -430,7 +430,7 @@ package struct JSONReader: Sendable {
         skipWhitespace()
         guard offset < bytes.count else { throw .truncated(bytes.count) }
         guard bytes[offset] == UInt8(ascii: "\"") else { throw .syntax("expected a key in quotes", offset) }
-        _ = try scanString()
+        try skipString()
         skipWhitespace()
         guard offset < bytes.count else { throw .truncated(bytes.count) }
         guard bytes[offset] == UInt8(ascii: ":") else { throw .syntax("expected ':'", offset) }
@@ -454,6 +454,17 @@ package struct JSONReader: Sendable {
     /// Reads the string at the offset (its opening quote), checking its escapes; its span, quotes excluded.
     @usableFromInline
     mutating func scanString() throws(JSONError) -> JSONText {
+        try scanString(tracking: true)
+    }
+
+    /// `scanString()` for a string only skipped: whether it is ASCII is not worked out (`ascii` is false).
+    private mutating func skipString() throws(JSONError) {
+        _ = try scanString(tracking: false)
+    }
+
+    /// `scanString()`, working out whether the string is ASCII only when `tracking`.
+    @inline(__always)
+    private mutating func scanString(tracking: Bool) throws(JSONError) -> JSONText {
         let start = offset + 1
         var failure: (String, Int)?
         var escaped = false
@@ -469,11 +480,11 @@ package struct JSONReader: Sendable {
                     let special = Self.stringStops(word)
                     if special != 0 {
                         let plain = special.trailingZeroBitCount / 8
-                        if plain > 0 { highBits |= word & (UInt64.max >> UInt64(64 - 8 * plain)) }
+                        if tracking, plain > 0 { highBits |= word & (UInt64.max >> UInt64(64 - 8 * plain)) }
                         index += plain
                         break
                     }
-                    highBits |= word
+                    if tracking { highBits |= word }
                     index += 8
                 }
                 if highBits & 0x8080_8080_8080_8080 != 0 { ascii = false }
@@ -513,7 +524,7 @@ package struct JSONReader: Sendable {
         if let failure { throw .syntax(failure.0, failure.1) }
         guard end >= 0 else { throw .truncated(bytes.count) }
         offset = end + 1
-        return JSONText(start: start, end: end, escaped: escaped, ascii: ascii)
+        return JSONText(start: start, end: end, escaped: escaped, ascii: tracking && ascii)
     }
 
     /// Whether words are read least significant byte first, as the scans that read eight bytes at a time need.
