@@ -473,19 +473,7 @@ package struct JSONReader: Sendable {
             var index = start
             let count = buffer.count
             while index < count {
-                // Sixteen bytes at a time while none of them stops the run (bodies, URLs), then eight at a time up
-                // to the first that is a quote, a backslash or a control character.
-                if Self.littleEndian {
-                    var high = SIMD16<UInt8>()
-                    while index + 16 <= count {
-                        let chunk = UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(
-                            as: SIMD16<UInt8>.self)
-                        if any((chunk .== 0x22) .| (chunk .== 0x5C) .| (chunk .< 0x20)) { break }
-                        if tracking { high |= chunk }
-                        index += 16
-                    }
-                    if tracking, any(high .>= 0x80) { ascii = false }
-                }
+                // Eight bytes at a time up to the first that is a quote, a backslash or a control character.
                 var highBits: UInt64 = 0
                 while Self.littleEndian, index + 8 <= count {
                     let word = UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
