@@ -124,13 +124,17 @@ struct JSONReaderTests {
 
     @Test("strings and whitespace are scanned eight bytes at a time: every position of a stop is found exactly")
     func wordScans() throws {
-        for length in 0..<20 {
+        for length in 0..<40 {
             let plain = String(repeating: "a", count: length)
             // The closing quote at each position: the span ends there, ASCII, no escape.
             var reader = JSONReader(Array("\"\(plain)\" ".utf8))
             let span = try reader.stringText()
             #expect(span == JSONText(start: 1, end: 1 + length, escaped: false, ascii: true))
             #expect(reader.offset == length + 2)
+            // Skipped: the same end, whatever its position in a block of 16 or 8.
+            var skipping = JSONReader(Array("[\"\(plain)\", {\"\(plain)\": \"\(plain)\"}] ".utf8))
+            try skipping.skip()
+            #expect(skipping.offset == 3 * length + 14)
             for position in 0..<max(length, 1) {
                 var characters = Array(plain.utf8)
                 if characters.isEmpty { characters = [0x61] }
