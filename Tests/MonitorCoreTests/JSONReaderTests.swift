@@ -172,6 +172,46 @@ struct JSONReaderTests {
         }
     }
 
+    @Test("a string's scan stops at its first quote or control character, whatever bytes surround it (20,000 strings)")
+    func stringStops() throws {
+        // Bytes next to those that stop a run (0x1F, 0x20, 0x21, 0x22, 0x23), and high ones that carry or borrow.
+        let alphabet: [UInt8] = [
+            0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x41, 0x5B, 0x5D, 0x7E, 0x7F, 0x80, 0xC3, 0xFF,
+        ]
+        var state: UInt64 = 0x1234_5678_9ABC_DEF1
+        var mismatches: [[UInt8]] = []
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            var content: [UInt8] = []
+            var next = state
+            // Up to 63 bytes, mostly plain ones, so that most strings run several words before their stop.
+            for _ in 0..<Int(state >> 58) {
+                next = next &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let pick = Int(next >> 56)
+                content.append(pick < 200 ? 0x61 : alphabet[pick % alphabet.count])
+            }
+            let stop = content.firstIndex { $0 == 0x22 || $0 < 0x20 }
+            var reader = JSONReader([0x22] + content + [0x22])
+            if let stop, content[stop] < 0x20 {
+                do {
+                    _ = try reader.stringText()
+                    mismatches.append(content)
+                } catch {
+                    if error != JSONError(.syntax("a control character inside a string", stop + 1)) {
+                        mismatches.append(content)
+                    }
+                }
+            } else {
+                let end = stop ?? content.count
+                let span = try reader.stringText()
+                if span.end != 1 + end || span.ascii != !content[..<end].contains(where: { $0 >= 0x80 }) {
+                    mismatches.append(content)
+                }
+            }
+        }
+        #expect(mismatches == [])
+    }
+
     @Test("a trailing comma is refused, as RFC 8259 says (Foundation's parsers accept it)")
     func trailingComma() {
         #expect(Self.check("[1,]") == "not valid JSON: unexpected ']' at byte 4")

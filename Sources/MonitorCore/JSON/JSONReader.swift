@@ -546,12 +546,18 @@ package struct JSONReader: Sendable {
         return ~whitespace & 0x8080_8080_8080_8080
     }
 
-    /// The high bit of each byte of `word` (in memory order, least significant first) that ends a run of plain
-    /// string bytes: a quote, a backslash or a control character; zero when there is none.
+    /// The high bit of the first byte of `word` (in memory order, least significant first) that ends a run of plain
+    /// string bytes — a quote, a backslash or a control character — and maybe of bytes after it; zero when there is
+    /// none. Subtracting one from each byte that must be zero (or 0x20 from each, for the control characters) sets
+    /// its high bit only when it underflows; a borrow goes up into the bytes after the first that does, never below
+    /// it, so the lowest bit set is exact. Bytes of 0x80 and above, which stop nothing, are masked out by `~word`.
     @inline(__always)
     private static func stringStops(_ word: UInt64) -> UInt64 {
-        zeroBytes(word ^ 0x2222_2222_2222_2222) | zeroBytes(word ^ 0x5C5C_5C5C_5C5C_5C5C)
-            | zeroBytes(word & 0xE0E0_E0E0_E0E0_E0E0)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let borrows =
+            ((word ^ 0x2222_2222_2222_2222) &- ones) | ((word ^ 0x5C5C_5C5C_5C5C_5C5C) &- ones)
+            | (word &- 0x2020_2020_2020_2020)
+        return borrows & ~word & 0x8080_8080_8080_8080
     }
 
     /// The high bit of each zero byte of `word`, exactly (no borrow from one byte into the next).
