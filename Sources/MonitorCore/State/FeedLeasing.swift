@@ -16,9 +16,11 @@ public protocol FeedLeasing: StateStoring {
     func slots() async throws -> [String: FeedSlot]
 
     /// Claims `feed` for `owner` until `now + lease` when it is due by `dueBy`, not held back at `now` and not
-    /// leased at `now` (a lease that expired before `now` no longer counts): the claim raises the feed's term. Nil
-    /// when it is not to be claimed (another instance holds it, or it is not due).
-    func claim(feed: String, owner: String, lease: Duration, now: Date, dueBy: Date) async throws -> FeedLease?
+    /// leased at `now` (a lease that expired before `now` no longer counts): the claim raises the feed's term. The
+    /// answer holds the feed's row either way (with the lease when claimed), so that a feed that was not to be
+    /// claimed (another instance holds it, or it is not due) is known in the same round trip; nil when the feed is
+    /// not scheduled.
+    func claim(feed: String, owner: String, lease: Duration, now: Date, dueBy: Date) async throws -> FeedClaim?
 
     /// Extends `lease` until `now + duration`; nil when it no longer holds.
     func renew(_ lease: FeedLease, for duration: Duration, now: Date) async throws -> FeedLease?
