@@ -47,7 +47,7 @@ final class RunDisplay {
                 Console.out(summary + "\n")
                 if terminal { redraw() }
             }
-        case .scheduled, .polling, .stopped, .notice, .delivery:
+        case .scheduled, .polling, .lease, .stopped, .notice, .delivery:
             break
         }
     }

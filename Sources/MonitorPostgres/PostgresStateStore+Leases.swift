@@ -126,7 +126,7 @@ extension PostgresStateStore: FeedLeasing {
             let rows = try await connection.query(
                 """
                 SELECT feed, due_at, held_until, lease_owner, lease_expires, lease_term FROM feed_schedule
-                WHERE \(feed) IS NULL OR feed = \(feed)
+                WHERE \(feed)::text IS NULL OR feed = \(feed)
                 """, logger: self.logger)
             var slots: [String: FeedSlot] = [:]
             for try await (name, due, held, owner, expires, term) in rows.decode(

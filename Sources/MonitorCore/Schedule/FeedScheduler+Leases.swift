@@ -56,30 +56,43 @@ extension FeedScheduler {
             }
             failures = 0
             pollNow = false
-            let slot = answer.slot
+            // When the feed may be claimed next (due, held back until, another instance's lease ending).
+            var slot = answer.slot
             if let claimed = answer.lease {
-                await poll(
-                    entry, claimed, due: slot.due, runner: runner, leasing: leasing, events: events, control: control,
-                    schedule: schedule, lease: lease, logger: logger)
-                wait = .zero
-                continue
+                // Polled and given back by this instance, due again as it wrote: wait for that without asking.
+                guard
+                    let next = await poll(
+                        entry, claimed, due: slot.due, runner: runner, leasing: leasing, events: events,
+                        control: control, schedule: schedule, lease: lease, logger: logger)
+                else {
+                    wait = .zero
+                    continue
+                }
+                slot = FeedSlot(due: next.due, heldUntil: next.heldUntil)
+            } else {
+                let holder = slot.holder(at: now).map {
+                    FeedHolder(owner: $0, until: slot.expires ?? now, isThisInstance: $0 == leasing.owner)
+                }
+                events.yield(.lease(feed: feed.name, holder: holder))
             }
-            let claimable = slot.claimable(at: now)
-            guard claimable > now else {
-                // Claimed by another instance while this one asked (its answer is the row before): ask again.
+            let seen = clock.now()
+            let claimable = slot.claimable(at: seen)
+            guard claimable > seen else {
+                // Claimed by another instance while this one asked (its answer is the row before), or due again
+                // already: ask again.
                 wait = .zero
                 continue
             }
             // Not due, held back, or leased by another instance: look again then (or at a "poll now").
-            let hold = slot.heldUntil.flatMap { $0 > now ? FeedHTTP.Hold(until: $0, reason: heldReason) : nil }
+            let hold = slot.heldUntil.flatMap { $0 > seen ? FeedHTTP.Hold(until: $0, reason: heldReason) : nil }
             control.waiting(hold: hold)
             events.yield(.scheduled(feed: feed.name, next: claimable, skipped: 0))
-            wait = .milliseconds(Int64((claimable.timeIntervalSince(now) * 1000).rounded(.up)))
+            wait = .milliseconds(Int64((claimable.timeIntervalSince(seen) * 1000).rounded(.up)))
             do { try await control.sleep(wait, on: clock) } catch { return }
             wait = .zero
             // Asked to poll now (the wait was cut short): claim it though it is not due yet, unless another instance
             // holds it (woken before its lease ends, it is still not this instance's to poll).
-            let other = slot.holder(at: now).map { $0 != leasing.owner } ?? false
+            let other = slot.holder(at: seen).map { $0 != leasing.owner } ?? false
             pollNow = !other && clock.now() < slot.due
         }
     }
@@ -87,19 +100,25 @@ extension FeedScheduler {
     /// Why a feed is held back, as the shared schedule keeps no reason.
     static let heldReason = "the server asked to wait"
 
-    /// Polls the feed under `claimed`, a lease of a poll due at `due`, renewed next to the poll.
+    /// Polls the feed under `claimed`, a lease of a poll due at `due`, renewed next to the poll. Returns the feed's
+    /// next schedule as this instance wrote it when it gave the feed back (with the poll's results, or without);
+    /// nil when it did not (the lease was lost, the database could not be written, the run stops).
     private static func poll(
         _ entry: Entry, _ claimed: FeedLease, due: Date, runner: PollRunner, leasing: FeedLeases,
         events: AsyncStream<PollEvent>.Continuation, control: Control, schedule: PollSchedule,
         lease duration: Duration, logger: Logger
-    ) async {
+    ) async -> HeldLease.Next? {
         let clock = runner.clock
         let feed = entry.feed
         let store = leasing.store
         control.polling()
+        events.yield(
+            .lease(
+                feed: feed.name, holder: FeedHolder(owner: claimed.owner, until: claimed.expires, isThisInstance: true))
+        )
         events.yield(.polling(feed: feed.name))
-        runner.metrics.leasesHeld(leasing.taken())
-        defer { runner.metrics.leasesHeld(leasing.released()) }
+        leasing.taken(metrics: runner.metrics)
+        defer { leasing.released(metrics: runner.metrics) }
         let started = clock.now()
         let held = HeldLease(claimed, store: store) { report in
             next(
@@ -118,6 +137,10 @@ extension FeedScheduler {
                             return nil
                         }
                         held.lease = renewed
+                        events.yield(
+                            .lease(
+                                feed: feed.name,
+                                holder: FeedHolder(owner: renewed.owner, until: renewed.expires, isThisInstance: true)))
                     } catch {
                         // The poll ended (or the run stops) while renewing: nothing to say.
                         guard !Task.isCancelled else { return nil }
@@ -136,10 +159,11 @@ extension FeedScheduler {
             }
             return report
         }
-        guard let report, !Task.isCancelled else { return }
+        guard let report, !Task.isCancelled else { return nil }
+        var given: HeldLease.Next?
         switch held.outcome {
-        case .committed:
-            break
+        case .committed(let next):
+            given = next
         case .refused:
             logger.warning("the feed's lease was lost during its poll: its results were dropped, nothing stored")
         case .pending:
@@ -149,13 +173,18 @@ extension FeedScheduler {
                 after: report, due: due, started: started, finished: clock.now(), schedule: schedule,
                 random: clock.random())
             do {
-                try await store.release(
+                if try await store.release(
                     held.lease, nextDue: next.due, backoff: next.backoff, heldUntil: next.heldUntil)
+                {
+                    given = next
+                }
             } catch {
                 logger.warning("cannot release the feed's lease", metadata: ["error": "\(error)"])
             }
         }
+        events.yield(.lease(feed: feed.name, holder: nil))
         events.yield(.finished(report))
+        return given
     }
 
     /// The feed's next schedule after the poll that made `report`, due at `due`.

@@ -91,17 +91,20 @@ public struct FeedLeases: Sendable {
         self.owner = owner
     }
 
-    /// Counts one more lease held; returns how many are.
-    func taken() -> Int {
+    /// Counts one more lease held, and records how many are in `metrics` (under the count's lock, so that two
+    /// feeds claimed at once cannot record their counts in the wrong order).
+    func taken(metrics: MonitorMetrics) {
         count.value.withLock {
-            $0 += 1; return $0
+            $0 += 1
+            metrics.leasesHeld($0)
         }
     }
 
-    /// Counts one lease fewer; returns how many are held.
-    func released() -> Int {
+    /// Counts one lease fewer, and records how many are held in `metrics`.
+    func released(metrics: MonitorMetrics) {
         count.value.withLock {
-            $0 -= 1; return $0
+            $0 -= 1
+            metrics.leasesHeld($0)
         }
     }
 
