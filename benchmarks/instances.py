@@ -136,6 +136,7 @@ try:
             "gaps < 0.9 interval": short,
             "db ms per poll": round(db_ms / len(reports), 2) if db_ms is not None else None,
             "cpu ms per poll": round(cpu * 1000 / len(reports), 1),
+            "load average (1 min) at the end": round(os.getloadavg()[0], 1),
             "statuses": {s: sum(1 for r in reports if r["status"] == s) for s in sorted({r["status"] for r in reports})},
         })
         print(json.dumps(results[-1]), flush=True)

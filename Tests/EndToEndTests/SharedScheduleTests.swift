@@ -301,4 +301,120 @@ struct SharedScheduleTests {
         let text = String(buffer: try await response.body.collect(upTo: 1 << 24))
         return try PrometheusText(text).samples("monitor_leases_held")
     }
+
+    @Test(
+        "the full-screen view says which feed it polls under its lease and which another instance holds, whole rows",
+        .enabled(if: TmuxSession.executable != nil, "tmux is not installed (scripts/setup installs it): skipped"))
+    func holdersFullScreen() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        let directory = try TemporaryDirectory()
+        let arrivals = Watched(Arrivals())
+        let gate = Watched(false)
+        let environment = ["MONITOR_STATE": server.text(of: url)]
+        try await withTestHTTPServer(feeds(arrivals: arrivals, gate: gate)) { http in
+            // The other instance polls f1 (its poll waits at the server); the full-screen one f1 and f2. Leases of
+            // 3 × 60 s, renewed each minute.
+            try directory.write("other.yaml", feedsFile(["f1"], base: http.baseURL, interval: "1h", timeout: "60s"))
+            try directory.write(
+                "feeds.yaml", feedsFile(["f1", "f2"], base: http.baseURL, interval: "1h", timeout: "60s"))
+            let other = try RunningMonitor(
+                ["run", "--format", "json", "--config", "other.yaml"], in: directory.url, environment: environment)
+            try await other.waitForOutput { !leases(of: "f1", in: $0).isEmpty }
+            let lease = try #require(leases(of: "f1", in: other.stdout).first as? [String: Any])
+            let owner = try #require(lease["owner"] as? String)
+
+            let tmux = try TmuxSession(in: directory.url, width: 140, height: 12)
+            defer {
+                tmux.kill()
+                withExtendedLifetime(directory) {}
+            }
+            try tmux.send(
+                "MONITOR_STATE='\(server.text(of: url))' TZ=UTC '\(MonitorProcess.executable.path)' run", literal: true)
+            try tmux.send("Enter")
+            try await arrivals.wait { $0.count("f2") == 1 }
+            // The ends of both leases as stored, to the second, in UTC.
+            let ends = try await server.strings(
+                "SELECT feed || ' ' || to_char(to_timestamp(lease_expires) AT TIME ZONE 'UTC', 'HH24:MI:SS') "
+                    + "FROM feed_schedule ORDER BY feed", database: url.database)
+            #expect(ends.count == 2)
+            let end = Dictionary(uniqueKeysWithValues: ends.map { ($0.prefix(2), String($0.dropFirst(3))) })
+            let waiting =
+                "waiting" + String(repeating: " ", count: 19 + 2) + "0 items" + String(repeating: " ", count: 17)
+            let polling =
+                "polling…" + String(repeating: " ", count: 18 + 2) + "0 items" + String(repeating: " ", count: 17)
+            // f2, polling, is selected (the feed that changed last).
+            let rows = [
+                "  f1  " + waiting + "leased by \(owner) until \(end["f1"] ?? "?")",
+                "> f2  " + polling + "leased here until \(end["f2"] ?? "?")",
+            ]
+            let screen = try await tmux.waitForScreen("who holds the feeds") { screen in
+                let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                return lines.count > 2 && Array(lines[1...2]) == rows
+            }
+            print("full-screen view with leases:\n\(screen)")
+            // The log line: when this instance first saw the other's lease.
+            let log = screen.split(separator: "\n", omittingEmptySubsequences: false).dropLast(2).last ?? ""
+            #expect(log.dropFirst(9) == "f1: leased by \(owner) until \(end["f1"] ?? "?")", "\(screen)")
+            try tmux.send("q")
+            gate.update { $0 = true }
+            other.send(SIGINT)
+            #expect(try await other.waitForExit() == 0)
+            #expect(other.stderr == "")
+        }
+    }
+
+    @Test("run --once claims each feed from the shared schedule: it skips, and says so, one another instance holds")
+    func onceSkipsHeldFeeds() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        let directory = try TemporaryDirectory()
+        let arrivals = Watched(Arrivals())
+        let gate = Watched(false)
+        let environment = ["MONITOR_STATE": server.text(of: url)]
+        // f1's polls wait at the server for the gate; f2's are answered at once.
+        let held = feeds(arrivals: arrivals, gate: gate)
+        let answered = feeds(arrivals: arrivals)
+        try await withTestHTTPServer({ request in
+            request.path.hasPrefix("/f1/") ? await held(request) : await answered(request)
+        }) { http in
+            try directory.write("other.yaml", feedsFile(["f1"], base: http.baseURL, interval: "1h", timeout: "60s"))
+            try directory.write("feeds.yaml", feedsFile(["f1", "f2"], base: http.baseURL, interval: "1h"))
+            let other = try RunningMonitor(
+                ["run", "--format", "json", "--config", "other.yaml"], in: directory.url, environment: environment)
+            try await other.waitForOutput { !leases(of: "f1", in: $0).isEmpty }
+            let lease = try #require(leases(of: "f1", in: other.stdout).first as? [String: Any])
+            let owner = try #require(lease["owner"] as? String)
+            let until = try #require(lease["until"] as? String)
+            let text = try await MonitorProcess.run(["run", "--once"], in: directory.url, environment: environment)
+            #expect(text.status == 0, "\(text.stderr)")
+            #expect(text.stderr == "")
+            let lines = text.stdout.split(separator: "\n").map(String.init)
+            #expect(
+                lines.first == "f1: skipped: leased by \(owner) until \(until.dropFirst(11).prefix(8)) UTC", "\(lines)")
+            #expect(lines.dropFirst().first?.hasPrefix("f2 (eonet): ok") == true, "\(lines)")
+            let json = try await MonitorProcess.run(
+                ["run", "--once", "--format", "json"], in: directory.url, environment: environment)
+            #expect(json.status == 0, "\(json.stderr)")
+            let objects = json.stdout.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(objects.count == 2, "\(json.stdout)")
+            #expect(
+                json.stdout.split(separator: "\n").first
+                    == "{\"feed\":\"f1\",\"lease\":{\"owner\":\"\(owner)\",\"thisInstance\":false,\"until\":\"\(until)\"}}"
+            )
+            #expect(reports(of: "f2", in: json.stdout).map { $0["status"] as? String } == ["ok"])
+            // f1 was claimed once (by the other instance), f2 twice (once by each run --once); each released.
+            #expect(
+                try await server.strings(
+                    "SELECT feed || '=' || lease_term || '=' || coalesce(lease_owner, '-') FROM feed_schedule ORDER BY feed",
+                    database: url.database) == ["f1=1=\(owner)", "f2=2=-"])
+            #expect(arrivals.value.count("f1") == 1)
+            gate.update { $0 = true }
+            other.send(SIGINT)
+            #expect(try await other.waitForExit() == 0)
+            #expect(other.stderr == "")
+        }
+    }
 }

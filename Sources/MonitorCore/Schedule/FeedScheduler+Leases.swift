@@ -63,7 +63,8 @@ extension FeedScheduler {
                 guard
                     let next = await poll(
                         entry, claimed, due: slot.due, runner: runner, leasing: leasing, events: events,
-                        control: control, schedule: schedule, lease: lease, logger: logger)
+                        control: control, schedule: schedule, lease: lease, logger: logger
+                    ).next
                 else {
                     wait = .zero
                     continue
@@ -103,11 +104,11 @@ extension FeedScheduler {
     /// Polls the feed under `claimed`, a lease of a poll due at `due`, renewed next to the poll. Returns the feed's
     /// next schedule as this instance wrote it when it gave the feed back (with the poll's results, or without);
     /// nil when it did not (the lease was lost, the database could not be written, the run stops).
-    private static func poll(
+    static func poll(
         _ entry: Entry, _ claimed: FeedLease, due: Date, runner: PollRunner, leasing: FeedLeases,
         events: AsyncStream<PollEvent>.Continuation, control: Control, schedule: PollSchedule,
         lease duration: Duration, logger: Logger
-    ) async -> HeldLease.Next? {
+    ) async -> (report: PollReport?, next: HeldLease.Next?) {
         let clock = runner.clock
         let feed = entry.feed
         let store = leasing.store
@@ -159,7 +160,7 @@ extension FeedScheduler {
             }
             return report
         }
-        guard let report, !Task.isCancelled else { return nil }
+        guard let report, !Task.isCancelled else { return (nil, nil) }
         var given: HeldLease.Next?
         switch held.outcome {
         case .committed(let next):
@@ -184,7 +185,7 @@ extension FeedScheduler {
         }
         events.yield(.lease(feed: feed.name, holder: nil))
         events.yield(.finished(report))
-        return given
+        return (report, given)
     }
 
     /// The feed's next schedule after the poll that made `report`, due at `due`.
