@@ -11,11 +11,13 @@ struct SharedPollScheduleTests {
     func at(_ seconds: Double) -> Date { due.addingTimeInterval(seconds) }
 
     @Test(
-        "a poll started late by less than the jitter keeps the due times' cadence, its jitter narrowed by the lateness",
+        "a late poll keeps the due times' cadence, its jitter narrowed by the lateness, never sooner than 27 s after it",
         arguments: [
             // (late, random, next due after `due`): the jitter is ±(3 − late).
             (1.0, 0.5, 30.0), (1.0, 0.0, 28.0), (1.0, 0.75, 31.0), (0.0, 0.0, 27.0), (0.0, 0.5, 30.0),
             (2.5, 0.0, 29.5), (2.5, 0.5, 30.0), (2.5, 0.9, 30.4),
+            // Later than the jitter (first polls queued behind each other, a loaded machine): 27 s after its start.
+            (3.0, 0.5, 30.0), (3.0, 0.9, 30.0), (4.5, 0.0, 31.5), (40.0, 0.9, 67.0),
         ])
     func cadence(late: Double, random: Double, next: Double) {
         let plan = schedule.plan(
@@ -29,8 +31,6 @@ struct SharedPollScheduleTests {
         "otherwise the next due time counts from the start, as on a schedule of its own",
         arguments: [
             // (late, failures, minimum interval, finished after `due`, random, next due after `due`, skipped)
-            (3.0, 0, nil, 4.0, 0.5, 33.0, 0),  // late by the whole jitter: first polls queued behind each other
-            (40.0, 0, nil, 41.0, 0.0, 67.0, 0),
             (-5.0, 0, nil, -4.0, 0.5, 25.0, 0),  // started before it was due: a "poll now"
             (1.0, 1, nil, 2.0, 0.5, 31.0, 0),  // a failure: backing off from the start
             (1.0, 3, nil, 2.0, 0.5, 121.0, 0),
@@ -73,6 +73,23 @@ struct SharedPollScheduleTests {
             due = rule(due, started, random)
         }
         return zip(starts, starts.dropFirst()).map { $1 - $0 }
+    }
+
+    @Test("polled late by more than the jitter, the gap is the interval less the jitter plus the next lateness")
+    func laterThanJitter() {
+        // Started 5 s late every time: due 27 s after each start, started 32 s after the one before.
+        var due = self.due
+        var starts: [Date] = []
+        for index in 0..<10 {
+            let started = due.addingTimeInterval(5)
+            starts.append(started)
+            due =
+                schedule.plan(
+                    due: due, started: started, finished: started.addingTimeInterval(1), failures: 0,
+                    minimumInterval: nil, notBefore: nil, random: Double(index) / 10
+                ).due
+        }
+        #expect(zip(starts, starts.dropFirst()).map { $1.timeIntervalSince($0) } == Array(repeating: 32, count: 9))
     }
 
     @Test("polled late every time, a feed is still polled once per interval, never sooner than 27 s after the last")
