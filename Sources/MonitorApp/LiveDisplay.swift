@@ -7,7 +7,8 @@ import MonitorCore
 ///   it, so the scrollback is a log of what happened. While a feed polls, the panel under the feed lines
 ///   shows its groups with their counts as they come in.
 /// - Otherwise: one plain line per event (poll finished, new item, failure, recovery), no redrawing.
-/// - With `--format json`: one JSON object per poll, and one per attempt at delivering a notification, per line.
+/// - With `--format json`: one JSON object per poll, one per attempt at delivering a notification, and on a shared
+///   schedule one per change of a feed's holder, per line.
 ///
 /// What to show is decided by `LiveState`, a pure state machine; this class only prints.
 /// Its methods may be called from several tasks: a lock serialises them (hence `@unchecked Sendable`).
@@ -49,6 +50,7 @@ final class LiveDisplay: RunView, @unchecked Sendable {
             switch event {
             case .finished(let report): output(report.json.text + "\n")
             case .delivery(let attempt): NotifierSet.json(attempt).map { output($0.text + "\n") }
+            case .lease: result.lease.map { output(Self.json(feed: $0.feed, holder: $0.holder).text + "\n") }
             default: break
             }
         case .text:
@@ -60,6 +62,20 @@ final class LiveDisplay: RunView, @unchecked Sendable {
                 for message in result.log { output(message + "\n") }
             }
         }
+    }
+
+    /// A change of a feed's holder on a shared schedule, as a JSON line: `{"feed": …, "lease": {"owner": …,
+    /// "thisInstance": …, "until": …}}`, or `"lease": null` once no instance holds it. The owner id is cleaned of
+    /// control characters.
+    static func json(feed: String, holder: FeedHolder?) -> JSONValue {
+        let lease: JSONValue =
+            holder.map { holder in
+                .object([
+                    ("owner", .string(TerminalText.sanitized(holder.owner))),
+                    ("thisInstance", .bool(holder.isThisInstance)), ("until", .date(holder.until)),
+                ])
+            } ?? .null
+        return .object([("feed", .string(feed)), ("lease", lease)])
     }
 
     /// Updates the feeds shown (after the feeds file changed) keeping what is known of the others.

@@ -52,6 +52,14 @@ public struct LiveState: Sendable {
         public var log: [String] = []
         /// Whether the panel changed in a way worth drawing at once (not only a progress step).
         public var redrawNow = false
+        /// On a shared schedule: the feed's holder changed (claimed, renewed, released, or seen held by another
+        /// instance), to `holder`.
+        public var lease: (feed: String, holder: FeedHolder?)?
+
+        public static func == (lhs: Output, rhs: Output) -> Bool {
+            lhs.log == rhs.log && lhs.redrawNow == rhs.redrawNow && lhs.lease?.feed == rhs.lease?.feed
+                && lhs.lease?.holder == rhs.lease?.holder
+        }
     }
 
     /// The state after `event` at `now`, with what to log. With `quiet`, a successful poll without news is not
@@ -69,6 +77,19 @@ public struct LiveState: Sendable {
             }
             views[feed] = nil
             focus = feed
+        case .lease(let feed, let holder):
+            guard let position = positions[feed], lines[position].holder != holder else { break }
+            let before = lines[position].holder
+            lines[position].holder = holder
+            output.lease = (feed, holder)
+            output.redrawNow = true
+            // Another instance's hold is logged when it starts (not at each renewal); this instance's own are its
+            // polls.
+            if let holder, !holder.isThisInstance, before?.owner != holder.owner {
+                output.log = [
+                    "\(LiveView.time(now, in: timeZone)) \(feed): \(LiveView.leased(holder, timeZone: timeZone))"
+                ]
+            }
         case .view(let view):
             update(view.feed) {
                 $0.progress = (view.done, view.total)

@@ -32,6 +32,8 @@ public enum LiveView {
         public var failures = 0
         /// Whether it has had no new item for longer than it should (`expect_update_within`).
         public var stale = false
+        /// On a shared schedule: the instance holding its lease (this one while it polls the feed), as last seen.
+        public var holder: FeedHolder?
 
         /// A feed waiting for its first poll.
         public init(name: String) {
@@ -42,6 +44,7 @@ public enum LiveView {
             lhs.name == rhs.name && lhs.phase == rhs.phase && lhs.progress?.done == rhs.progress?.done
                 && lhs.progress?.total == rhs.progress?.total && lhs.items == rhs.items && lhs.new == rhs.new
                 && lhs.next == rhs.next && lhs.failures == rhs.failures && lhs.stale == rhs.stale
+                && lhs.holder == rhs.holder
         }
     }
 
@@ -61,7 +64,8 @@ public enum LiveView {
         return output
     }
 
-    /// One feed's line: `  NAME  STATE  ITEMS  NEW  next HH:MM:SS`.
+    /// One feed's line: `  NAME  STATE  ITEMS  NEW  next HH:MM:SS`; on a shared schedule, while an instance holds
+    /// the feed, `leased here until HH:MM:SS` (this one) or `leased by OWNER until HH:MM:SS` instead of the next time.
     public static func line(_ line: FeedLine, nameWidth: Int, timeZone: TimeZone = utc) -> String {
         var state: String
         switch line.phase {
@@ -80,11 +84,19 @@ public enum LiveView {
         if line.stale, line.phase != .polling, line.phase != .failed { state = "stale" }
         let items = "\(line.items) item\(line.items == 1 ? "" : "s")"
         let new = line.new > 0 ? "+\(line.new) new" : ""
-        let next = line.phase == .polling ? "" : line.next.map { "next \(time($0, in: timeZone))" } ?? ""
+        var next = line.phase == .polling ? "" : line.next.map { "next \(time($0, in: timeZone))" } ?? ""
+        if let holder = line.holder { next = leased(holder, timeZone: timeZone) }
         var text = "  " + line.name.padding(to: nameWidth) + "  " + state.padding(to: 26) + "  " + items.padding(to: 11)
         text += "  " + new.padding(to: 9) + "  " + next
         while text.hasSuffix(" ") { text.removeLast() }
         return text
+    }
+
+    /// `leased here until HH:MM:SS` when `holder` is this instance, else `leased by OWNER until HH:MM:SS` (the owner id
+    /// cleaned of control characters).
+    public static func leased(_ holder: FeedHolder, timeZone: TimeZone = utc) -> String {
+        let by = holder.isThisInstance ? "here" : "by \(TerminalText.sanitized(holder.owner))"
+        return "leased \(by) until \(time(holder.until, in: timeZone))"
     }
 
     /// Coordinated universal time.

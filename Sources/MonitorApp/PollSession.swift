@@ -43,7 +43,8 @@ struct PollSession {
     }
 
     /// Polls every feed once and returns their reports in the order of the feeds file, without their items (shown
-    /// as each poll finished: thousands of feeds' items are not kept to the end).
+    /// as each poll finished: thousands of feeds' items are not kept to the end). On a shared schedule, a feed another
+    /// instance holds is skipped (no report; the display says who holds it).
     func runOnce() async throws -> [PollReport] {
         var logger = Logger(label: "monitor") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose ? .debug : .warning
@@ -78,14 +79,25 @@ struct PollSession {
         let (events, continuation) = AsyncStream<PollEvent>.makeStream()
         let feeds = config.feeds
         let pollsInFlight = Self.pollsInFlight(concurrency: config.settings.concurrency)
-        async let reports = withTaskGroup(of: (Int, PollReport).self) { group in
-            let poll = { @Sendable (index: Int, feed: FeedConfig) async -> (Int, PollReport) in
+        // A state shared with other instances (PostgreSQL): each feed is claimed from its schedule and polled under
+        // its lease; one another instance holds is skipped, and said so.
+        let leasing = (store as? any FeedLeasing).map { FeedLeases(store: $0) }
+        async let reports = withTaskGroup(of: (Int, PollReport?).self) { group in
+            let poll = { @Sendable (index: Int, feed: FeedConfig) async -> (Int, PollReport?) in
                 guard let source = sources[feed.name] else {
                     let report = PollReport(
                         feed: feed.name, type: feed.type, status: .failed, error: "unknown feed type",
                         started: Date())
                     continuation.yield(.finished(report))
                     return (index, report)
+                }
+                if let leasing {
+                    switch await FeedScheduler.pollOnce(
+                        feed, source: source, runner: runner, leasing: leasing, events: continuation)
+                    {
+                    case .polled(let report): return (index, report)
+                    case .skipped: return (index, nil)
+                    }
                 }
                 let report = await runner.poll(feed, source: source, events: continuation)
                 continuation.yield(.finished(report))
@@ -98,11 +110,11 @@ struct PollSession {
             }
             var reports: [(Int, PollReport)] = []
             for await (index, report) in group {
-                var kept = report
+                if let (index, feed) = waiting.next() { group.addTask { await poll(index, feed) } }
+                guard var kept = report else { continue }
                 kept.latest = []
                 kept.newItems = []
                 reports.append((index, kept))
-                if let (index, feed) = waiting.next() { group.addTask { await poll(index, feed) } }
             }
             continuation.finish()
             return reports.sorted { $0.0 < $1.0 }.map(\.1)

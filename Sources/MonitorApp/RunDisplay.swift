@@ -47,7 +47,19 @@ final class RunDisplay {
                 Console.out(summary + "\n")
                 if terminal { redraw() }
             }
-        case .scheduled, .polling, .stopped, .notice, .delivery:
+        case .lease(let feed, let holder?) where !holder.isThisInstance:
+            // On a shared schedule: another instance holds the feed, which is skipped.
+            pending.remove(feed)
+            views[feed] = nil
+            switch format {
+            case .json:
+                Console.out(LiveDisplay.json(feed: feed, holder: holder).text + "\n")
+            case .text:
+                erase()
+                Console.out("\(feed): skipped: \(LiveView.leased(holder)) UTC\n")
+                if terminal { redraw() }
+            }
+        case .scheduled, .polling, .lease, .stopped, .notice, .delivery:
             break
         }
     }

@@ -3,9 +3,10 @@ import MonitorCore
 
 /// The listing of `monitor status`, as pure functions.
 public enum StatusListing {
-    /// A table of feeds: name, type, status, last poll, items, then the last error of each that has one and when
-    /// and why a server holds each held-back feed back.
-    public static func text(_ records: [FeedRecord], now: Date) -> String {
+    /// A table of feeds: name, type, status, last poll, items, then the last error of each that has one, when and
+    /// why a server holds each held-back feed back, and on a shared schedule (`slots`, by feed) which instance holds
+    /// each leased feed and until when.
+    public static func text(_ records: [FeedRecord], now: Date, slots: [String: FeedSlot] = [:]) -> String {
         guard !records.isEmpty else { return "no feeds\n" }
         let rows = records.map { record in
             [
@@ -24,15 +25,32 @@ public enum StatusListing {
         for record in records {
             if let line = holdLine(record, now: now) { output += "\(record.name): \(line)\n" }
         }
+        for record in records {
+            if let line = slots[record.name].flatMap({ leaseLine($0, now: now) }) {
+                output += "\(record.name): \(line)\n"
+            }
+        }
         return output
+    }
+
+    /// `leased by OWNER until 05:12:00 UTC` while an instance holds the feed on a shared schedule (the owner id
+    /// cleaned of control characters); nil otherwise.
+    public static func leaseLine(_ slot: FeedSlot, now: Date) -> String? {
+        guard let owner = slot.holder(at: now), let until = slot.expires else { return nil }
+        return "leased by \(TerminalText.sanitized(owner)) until \(time(until, now: now))"
+    }
+
+    /// `05:12:00 UTC`, with the day before it when that is not `now`'s.
+    private static func time(_ date: Date, now: Date) -> String {
+        let full = FetchError.format(date)
+        return full.prefix(10) == FetchError.format(now).prefix(10) ? String(full.dropFirst(11)) : full
     }
 
     /// `held back until 05:12:00 UTC (rate limit exhausted)` while a server holds the feed back; nil otherwise.
     public static func holdLine(_ record: FeedRecord, now: Date) -> String? {
         guard let until = record.notBefore, until > now else { return nil }
-        let full = FetchError.format(until)
         // The day is left out when it is today's (a hold lasts an hour at most).
-        let time = full.prefix(10) == FetchError.format(now).prefix(10) ? String(full.dropFirst(11)) : full
+        let time = time(until, now: now)
         let reason = record.holdReason.map { " (\(TerminalText.sanitized($0)))" } ?? ""
         return "held back until \(time)\(reason)"
     }
@@ -71,6 +89,18 @@ public enum StatusListing {
             output += "\(line.status.name): \(TerminalText.sanitized(error)) (\(ago(at, now: now)))\n"
         }
         return output
+    }
+
+    /// A record on a shared schedule as JSON: ``json(_:)`` with `lease`, the instance holding the feed and until
+    /// when (`{"owner": …, "until": …}`, the owner id cleaned of control characters), null when none does at `now`.
+    public static func json(_ record: FeedRecord, slot: FeedSlot?, now: Date) -> JSONValue {
+        guard case .object(var pairs) = json(record) else { return json(record) }
+        var lease = JSONValue.null
+        if let slot, let owner = slot.holder(at: now), let until = slot.expires {
+            lease = .object([("owner", .string(TerminalText.sanitized(owner))), ("until", .date(until))])
+        }
+        pairs.append(("lease", lease))
+        return .object(pairs)
     }
 
     /// A notifier as JSON: `notifier`, `type`, `target`, `pending`, `refused`, `lastDelivered`, `error`, `errorAt`.

@@ -10,7 +10,7 @@ import PostgresNIO
 extension PostgresStateStore {
     /// Adds `feeds` to the schedule, due at `now`; feeds already scheduled keep their times.
     public func schedule(feeds: [String], now: Date) async throws {
-        try await transaction { connection in
+        try await statement { connection in
             try await connection.query(
                 """
                 INSERT INTO feed_schedule (feed, due_at)
@@ -55,7 +55,7 @@ extension PostgresStateStore {
     /// claimed the feed).
     public func renew(_ lease: FeedLease, for duration: Duration, now: Date) async throws -> FeedLease? {
         let expires = now.timeIntervalSince1970 + duration.seconds
-        return try await transaction { connection in
+        return try await statement { connection in
             var renewed: FeedLease?
             for try await (_) in try await connection.query(
                 """
@@ -122,11 +122,11 @@ extension PostgresStateStore: FeedLeasing {
     }
 
     private func slots(only feed: String?) async throws -> [String: FeedSlot] {
-        try await transaction { connection in
+        try await statement { connection in
             let rows = try await connection.query(
                 """
                 SELECT feed, due_at, held_until, lease_owner, lease_expires, lease_term FROM feed_schedule
-                WHERE \(feed) IS NULL OR feed = \(feed)
+                WHERE \(feed)::text IS NULL OR feed = \(feed)
                 """, logger: self.logger)
             var slots: [String: FeedSlot] = [:]
             for try await (name, due, held, owner, expires, term) in rows.decode(
@@ -141,29 +141,43 @@ extension PostgresStateStore: FeedLeasing {
     }
 
     /// Claims `feed` for `owner` until `now + lease` when it is due by `dueBy`, not held back and not leased at
-    /// `now`; the claim raises its term. Nil when another instance holds it or it is not due.
+    /// `now`; the claim raises its term. One statement, one round trip: the answer is the feed's row as the claim
+    /// left it, with the lease when it claimed; nil when the feed is not scheduled.
     public func claim(feed: String, owner: String, lease: Duration, now: Date, dueBy: Date) async throws
-        -> FeedLease?
+        -> FeedClaim?
     {
         let start = now.timeIntervalSince1970
         let expires = start + lease.seconds
-        // An instance claiming at the same moment waits for this row's lock, then finds it leased.
+        // An instance claiming at the same moment waits for this row's lock, then finds it leased (and this
+        // statement's second half, reading as of its start, the row before: the loop asks again).
         let due = dueBy == .distantFuture ? Double.greatestFiniteMagnitude : dueBy.timeIntervalSince1970
-        return try await transaction { connection in
-            var claimed: FeedLease?
-            for try await term in try await connection.query(
+        return try await statement { connection in
+            var answer: FeedClaim?
+            for try await (claimed, dueAt, held, leaseOwner, leaseExpires, term) in try await connection.query(
                 """
-                UPDATE feed_schedule SET lease_owner = \(owner), lease_term = lease_term + 1,
-                    lease_expires = \(expires)
-                WHERE feed = \(feed) AND due_at <= \(due) AND (held_until IS NULL OR held_until <= \(start))
-                    AND (lease_expires IS NULL OR lease_expires <= \(start))
-                RETURNING lease_term
+                WITH claimed AS (
+                    UPDATE feed_schedule SET lease_owner = \(owner), lease_term = lease_term + 1,
+                        lease_expires = \(expires)
+                    WHERE feed = \(feed) AND due_at <= \(due) AND (held_until IS NULL OR held_until <= \(start))
+                        AND (lease_expires IS NULL OR lease_expires <= \(start))
+                    RETURNING due_at, held_until, lease_owner, lease_expires, lease_term
+                )
+                SELECT true, due_at, held_until, lease_owner, lease_expires, lease_term FROM claimed
+                UNION ALL
+                SELECT false, due_at, held_until, lease_owner, lease_expires, lease_term FROM feed_schedule
+                WHERE feed = \(feed) AND NOT EXISTS (SELECT FROM claimed)
                 """, logger: self.logger
-            ).decode(Int64.self) {
-                claimed = FeedLease(
-                    feed: feed, owner: owner, term: term, expires: Date(timeIntervalSince1970: expires))
+            ).decode((Bool, Double, Double?, String?, Double?, Int64).self) {
+                let slot = FeedSlot(
+                    due: Date(timeIntervalSince1970: dueAt), heldUntil: held.map(Date.init(timeIntervalSince1970:)),
+                    owner: leaseOwner, expires: leaseExpires.map(Date.init(timeIntervalSince1970:)), term: term)
+                let lease =
+                    claimed
+                    ? FeedLease(feed: feed, owner: owner, term: term, expires: Date(timeIntervalSince1970: expires))
+                    : nil
+                answer = FeedClaim(slot: slot, lease: lease)
             }
-            return claimed
+            return answer
         }
     }
 
@@ -172,7 +186,7 @@ extension PostgresStateStore: FeedLeasing {
     public func release(_ lease: FeedLease, nextDue: Date, backoff: Duration, heldUntil: Date?) async throws
         -> Bool
     {
-        try await transaction { connection in
+        try await statement { connection in
             var released = false
             for try await _ in try await connection.query(
                 """

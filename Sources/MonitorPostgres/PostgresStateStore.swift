@@ -87,6 +87,29 @@ public final class PostgresStateStore: StateStoring {
 
     // MARK: - Transactions
 
+    /// Runs `body`, which sends one statement, on a connection of its own, outside of a transaction block: the
+    /// statement is its own transaction, in one round trip instead of three (`BEGIN`, it, `COMMIT`). A store opened
+    /// for reading runs it in a read-only ``transaction(_:)``. Errors become ``StateError``s about the URL.
+    func statement<Value: Sendable>(
+        _ body: @Sendable (PostgresConnection) async throws -> Value
+    ) async throws -> Value {
+        if readOnly { return try await transaction(body) }
+        let connection: PostgresConnection
+        do {
+            connection = try await connections.lease()
+        } catch {
+            throw PostgresFailure.stateError(error, url: url)
+        }
+        do {
+            let value = try await body(connection)
+            await connections.release(connection)
+            return value
+        } catch {
+            await connections.release(connection)
+            throw PostgresFailure.stateError(error, url: url)
+        }
+    }
+
     /// Runs `body` in one transaction on a connection of its own (read-only for a store opened for reading):
     /// committed when it returns, rolled back when it throws. Errors become ``StateError``s about the URL.
     func transaction<Value: Sendable>(

@@ -97,7 +97,10 @@ struct PostgresStateTests {
                 "feeds:\n  - name: planet\n    type: eonet\n    api: \(http.baseURL)/api/v3\n    interval: 1h\n")
             let monitor = try RunningMonitor(
                 ["run", "--format", "json"], in: directory.url, environment: ["MONITOR_STATE": server.text(of: url)])
-            try await monitor.waitForOutput { $0.contains(#""feed":"planet""#) }
+            // The poll's report (not the line saying this instance holds the feed's lease).
+            try await monitor.waitForOutput { text in
+                text.split(separator: "\n").contains { $0.contains(#""feed":"planet""#) && $0.contains(#""status":"#) }
+            }
             monitor.send(SIGINT)
             #expect(try await monitor.waitForExit() == 0)
             #expect(monitor.stderr == "")

@@ -50,7 +50,9 @@ struct SharedOutboxTests {
                     on: [new]
                 """
             }
-            try directory.write("feeds.yaml", feedsFile(own: "a"))
+            // `run --once` goes through the shared schedule: its own feed, polled by it, is not due again for an
+            // hour; the instance started later has an own feed never polled.
+            try directory.write("feeds.yaml", feedsFile(own: "setup"))
             try other.write("feeds.yaml", feedsFile(own: "b"))
             for place in [directory, other] {
                 try place.write(
@@ -71,12 +73,19 @@ struct SharedOutboxTests {
                     "SELECT count(*)::text FROM notification WHERE failed_permanently IS NULL", database: url.database)
                     == ["5"])
             up.update { $0 = true }
+            try directory.write("feeds.yaml", feedsFile(own: "a"))
             let monitors = try [directory, other].map {
                 try RunningMonitor(["run", "--format", "json"], in: $0.url, environment: environment)
             }
             try await received.wait { $0.accepted.count >= 5 }
-            try await monitors[0].waitForOutput { $0.contains(#""feed":"a""#) }
-            try await monitors[1].waitForOutput { $0.contains(#""feed":"b""#) }
+            for (monitor, own) in zip(monitors, ["a", "b"]) {
+                // Its own feed's report (not the line saying it holds the feed's lease).
+                try await monitor.waitForOutput { text in
+                    text.split(separator: "\n").contains {
+                        $0.contains(#""feed":"\#(own)""#) && $0.contains(#""status":"#)
+                    }
+                }
+            }
             for monitor in monitors { monitor.send(SIGINT) }
             for monitor in monitors {
                 #expect(try await monitor.waitForExit() == 0)

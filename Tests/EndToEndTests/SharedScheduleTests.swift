@@ -1,6 +1,8 @@
+import AsyncHTTPClient
 import Foundation
 import LoopbackHTTP
 import MonitorCore
+import NIOCore
 import PostgresTestSupport
 import TestSupport
 import Testing
@@ -48,6 +50,16 @@ private func reports(of feed: String, in text: String) -> [[String: Any]] {
             object["feed"] as? String == feed, object["status"] != nil
         else { return nil }
         return object
+    }
+}
+
+/// The JSON lease lines of `feed` in `text` (`{"feed": …, "lease": …}`), their `lease` values (NSNull once released).
+private func leases(of feed: String, in text: String) -> [Any] {
+    text.split(separator: "\n").compactMap { line in
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            object["feed"] as? String == feed, object.keys.sorted() == ["feed", "lease"]
+        else { return nil }
+        return object["lease"]
     }
 }
 
@@ -121,7 +133,7 @@ struct SharedScheduleTests {
             try await arrivals.wait { arrivals in names.allSatisfy { arrivals.count($0) == 1 } }
             let second = try RunningMonitor(["run", "--format", "json"], in: directory.url, environment: environment)
             first.send(SIGKILL)
-            #expect(try await first.waitForExit() == -1 || first.stdout.isEmpty)
+            #expect(try await first.waitForExit() == SIGKILL)
             gate.update { $0 = true }
             // The second instance polls every feed once the first's leases expired: one claim more each.
             try await second.waitForOutput { text in names.allSatisfy { !reports(of: $0, in: text).isEmpty } }
@@ -130,7 +142,9 @@ struct SharedScheduleTests {
                 #expect(report.count == 1, "\(name)")
                 #expect(report.first?["status"] as? String == "ok", "\(name)")
             }
-            #expect(first.stdout == "")
+            // The first instance said which feeds it held, and reported no poll.
+            #expect(names.allSatisfy { reports(of: $0, in: first.stdout).isEmpty }, "\(first.stdout)")
+            #expect(names.allSatisfy { !leases(of: $0, in: first.stdout).isEmpty }, "\(first.stdout)")
             second.send(SIGINT)
             #expect(try await second.waitForExit() == 0)
             #expect(second.stderr == "")
@@ -140,5 +154,267 @@ struct SharedScheduleTests {
             try await server.strings(
                 "SELECT feed || '=' || lease_term || '=' || (lease_owner IS NULL)::text FROM feed_schedule ORDER BY feed",
                 database: url.database) == names.map { "\($0)=2=true" })
+    }
+
+    @Test(
+        "each instance says which feeds it holds and which another holds, by its owner id, until when; so does status"
+    )
+    func holders() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        let directory = try TemporaryDirectory()
+        let names = ["f1", "f2"]
+        let arrivals = Watched(Arrivals())
+        let gate = Watched(false)
+        let environment = ["MONITOR_STATE": server.text(of: url)]
+        try await withTestHTTPServer(feeds(arrivals: arrivals, gate: gate)) { http in
+            // A lease of 3 × 60 s, renewed each minute; the first instance's polls wait at the server for the gate.
+            try directory.write("feeds.yaml", feedsFile(names, base: http.baseURL, interval: "1h", timeout: "60s"))
+            let first = try RunningMonitor(["run", "--format", "json"], in: directory.url, environment: environment)
+            try await arrivals.wait { arrivals in names.allSatisfy { arrivals.count($0) == 1 } }
+            try await first.waitForOutput { text in names.allSatisfy { !leases(of: $0, in: text).isEmpty } }
+            // The first instance holds both: `{"feed":"f1","lease":{"owner":…,"thisInstance":true,"until":…}}`.
+            var until: [String: String] = [:]
+            var owner = ""
+            for name in names {
+                let lease = try #require(leases(of: name, in: first.stdout).first as? [String: Any])
+                #expect(lease.keys.sorted() == ["owner", "thisInstance", "until"])
+                #expect(lease["thisInstance"] as? Bool == true)
+                owner = try #require(lease["owner"] as? String)
+                until[name] = try #require(lease["until"] as? String)
+            }
+            // `hostname:pid:random`, the same for both feeds.
+            let prefix = "\(ProcessInfo.processInfo.hostName):\(first.pid):"
+            #expect(owner.hasPrefix(prefix), "\(owner)")
+            #expect(owner.dropFirst(prefix.count).allSatisfy(\.isHexDigit) && owner.count > prefix.count, "\(owner)")
+            for name in names {
+                #expect(
+                    leases(of: name, in: first.stdout).compactMap { ($0 as? [String: Any])?["owner"] as? String }
+                        .allSatisfy { $0 == owner })
+            }
+
+            // A second instance, with plain lines, is told who holds them: one line each, when it first sees it.
+            let second = try RunningMonitor(["run"], in: directory.url, environment: environment)
+            try await second.waitForOutput { text in names.allSatisfy { text.contains(" \($0): leased by ") } }
+            let lines = second.stdout.split(separator: "\n").map(String.init)
+            for name in names {
+                let seen = lines.filter { $0.contains(" \(name): leased by ") }
+                #expect(seen.count == 1, "\(lines)")
+                // `08:00:01 f1: leased by host:123:9f3a until 08:03:01`, the time of the lease's end as the first
+                // instance reported it (renewed since, perhaps: then one of the ends it reported).
+                let line = try #require(seen.first)
+                let untils = leases(of: name, in: first.stdout).compactMap {
+                    ($0 as? [String: Any])?["until"] as? String
+                }
+                #expect(
+                    untils.contains {
+                        line.dropFirst(9) == "\(name): leased by \(owner) until \($0.dropFirst(11).prefix(8))"
+                    },
+                    "\(line) \(untils)")
+                #expect(line.prefix(9).allSatisfy { $0.isNumber || $0 == ":" || $0 == " " }, "\(line)")
+            }
+
+            // `monitor status`, text and JSON: the holder of each feed and the end of its lease.
+            let status = try await MonitorProcess.run(["status"], in: directory.url, environment: environment)
+            #expect(status.status == 0 && status.stderr == "", "\(status.stderr)")
+            let json = try await MonitorProcess.run(
+                ["status", "--format", "json"], in: directory.url, environment: environment)
+            #expect(json.status == 0 && json.stderr == "", "\(json.stderr)")
+            let listed = try #require(
+                try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+            #expect(listed.map { $0["feed"] as? String } == names)
+            for (index, name) in names.enumerated() {
+                let lease = try #require(listed[index]["lease"] as? [String: Any])
+                #expect(lease.keys.sorted() == ["owner", "until"])
+                #expect(lease["owner"] as? String == owner)
+                let end = try #require(lease["until"] as? String)
+                // The end the status read is one the first instance reports (once renewed, after the renewal).
+                try await first.waitForOutput { text in
+                    leases(of: name, in: text).contains { ($0 as? [String: Any])?["until"] as? String == end }
+                }
+                // The text status ran first: its end is one of those the first instance reported.
+                let reported = leases(of: name, in: first.stdout).compactMap {
+                    ($0 as? [String: Any])?["until"] as? String
+                }
+                let shown = reported.map { "\(name): leased by \(owner) until \($0.dropFirst(11).prefix(8)) UTC" }
+                #expect(
+                    status.stdout.split(separator: "\n").contains { shown.contains(String($0)) },
+                    "\(status.stdout) \(reported)")
+            }
+            let statusLines = status.stdout.split(separator: "\n")
+            #expect(statusLines.count == 2 + 1 + names.count, "\(status.stdout)")
+            #expect(statusLines.first == "  feed  type   status        last poll  items")
+
+            // Let the polls end: the first instance releases each feed (a null lease line), then reports the poll.
+            gate.update { $0 = true }
+            try await first.waitForOutput { text in names.allSatisfy { !reports(of: $0, in: text).isEmpty } }
+            for name in names {
+                let mine = first.stdout.split(separator: "\n").filter { line in
+                    let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                    return object?["feed"] as? String == name
+                }
+                #expect(reports(of: name, in: String(mine.last ?? "")).map { $0["status"] as? String } == ["ok"])
+                #expect(mine.dropLast().last == "{\"feed\":\"\(name)\",\"lease\":null}", "\(mine)")
+            }
+            for monitor in [first, second] { monitor.send(SIGINT) }
+            for monitor in [first, second] {
+                #expect(try await monitor.waitForExit() == 0)
+                #expect(monitor.stderr == "")
+            }
+        }
+    }
+
+    @Test("/metrics of an instance shows the exact number of leases it holds while its polls wait at the server")
+    func leasesHeldMetric() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        let directory = try TemporaryDirectory()
+        let names = ["f1", "f2", "f3"]
+        let arrivals = Watched(Arrivals())
+        let gate = Watched(false)
+        // f3 is polled once (its later polls hang, never reached in this test); f1 and f2 hang at their first.
+        try await withTestHTTPServer(feeds(arrivals: arrivals, gate: gate)) { http in
+            try directory.write("feeds.yaml", feedsFile(names, base: http.baseURL, interval: "1h"))
+            let monitor = try RunningMonitor(
+                ["run", "--format", "json", "--metrics", "127.0.0.1:0"], in: directory.url,
+                environment: ["MONITOR_STATE": server.text(of: url)])
+            let errors = try await monitor.waitForErrors { $0.contains("/metrics\n") }
+            let address = try #require(
+                errors.firstMatch(of: /^metrics on (http:\/\/127\.0\.0\.1:[0-9]+\/metrics)\n/)?.output.1)
+            // Every poll waits at the server under its lease: three held.
+            try await arrivals.wait { arrivals in names.allSatisfy { arrivals.count($0) == 1 } }
+            #expect(try await leasesHeld(String(address)) == [.init("monitor_leases_held", [:], 3)])
+            // The polls end and their leases are released with their results: none held.
+            gate.update { $0 = true }
+            try await monitor.waitForOutput { text in names.allSatisfy { !reports(of: $0, in: text).isEmpty } }
+            #expect(try await leasesHeld(String(address)) == [.init("monitor_leases_held", [:], 0)])
+            monitor.send(SIGINT)
+            #expect(try await monitor.waitForExit() == 0)
+            #expect(monitor.stderr == errors)
+        }
+    }
+
+    /// The `monitor_leases_held` samples of the metrics at `url`.
+    private func leasesHeld(_ url: String) async throws -> [PrometheusText.Sample] {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(600))
+        #expect(response.status == .ok)
+        let text = String(buffer: try await response.body.collect(upTo: 1 << 24))
+        return try PrometheusText(text).samples("monitor_leases_held")
+    }
+
+    @Test(
+        "the full-screen view says which feed it polls under its lease and which another instance holds, whole rows",
+        .enabled(if: TmuxSession.executable != nil, "tmux is not installed (scripts/setup installs it): skipped"))
+    func holdersFullScreen() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        let directory = try TemporaryDirectory()
+        let arrivals = Watched(Arrivals())
+        let gate = Watched(false)
+        let environment = ["MONITOR_STATE": server.text(of: url)]
+        try await withTestHTTPServer(feeds(arrivals: arrivals, gate: gate)) { http in
+            // The other instance polls f1 (its poll waits at the server); the full-screen one f1 and f2. Leases of
+            // 3 × 60 s, renewed each minute.
+            try directory.write("other.yaml", feedsFile(["f1"], base: http.baseURL, interval: "1h", timeout: "60s"))
+            try directory.write(
+                "feeds.yaml", feedsFile(["f1", "f2"], base: http.baseURL, interval: "1h", timeout: "60s"))
+            let other = try RunningMonitor(
+                ["run", "--format", "json", "--config", "other.yaml"], in: directory.url, environment: environment)
+            try await other.waitForOutput { !leases(of: "f1", in: $0).isEmpty }
+            let lease = try #require(leases(of: "f1", in: other.stdout).first as? [String: Any])
+            let owner = try #require(lease["owner"] as? String)
+
+            let tmux = try TmuxSession(in: directory.url, width: 140, height: 12)
+            defer {
+                tmux.kill()
+                withExtendedLifetime(directory) {}
+            }
+            try tmux.send(
+                "MONITOR_STATE='\(server.text(of: url))' TZ=UTC '\(MonitorProcess.executable.path)' run", literal: true)
+            try tmux.send("Enter")
+            try await arrivals.wait { $0.count("f2") == 1 }
+            // The ends of both leases as stored, to the second, in UTC.
+            let ends = try await server.strings(
+                "SELECT feed || ' ' || to_char(to_timestamp(lease_expires) AT TIME ZONE 'UTC', 'HH24:MI:SS') "
+                    + "FROM feed_schedule ORDER BY feed", database: url.database)
+            #expect(ends.count == 2)
+            let end = Dictionary(uniqueKeysWithValues: ends.map { ($0.prefix(2), String($0.dropFirst(3))) })
+            let waiting =
+                "waiting" + String(repeating: " ", count: 19 + 2) + "0 items" + String(repeating: " ", count: 17)
+            let polling =
+                "polling…" + String(repeating: " ", count: 18 + 2) + "0 items" + String(repeating: " ", count: 17)
+            // f2, polling, is selected (the feed that changed last).
+            let rows = [
+                "  f1  " + waiting + "leased by \(owner) until \(end["f1"] ?? "?")",
+                "> f2  " + polling + "leased here until \(end["f2"] ?? "?")",
+            ]
+            let screen = try await tmux.waitForScreen("who holds the feeds") { screen in
+                let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                return lines.count > 2 && Array(lines[1...2]) == rows
+            }
+            print("full-screen view with leases:\n\(screen)")
+            // The log line: when this instance first saw the other's lease.
+            let log = screen.split(separator: "\n", omittingEmptySubsequences: false).dropLast(2).last ?? ""
+            #expect(log.dropFirst(9) == "f1: leased by \(owner) until \(end["f1"] ?? "?")", "\(screen)")
+            try tmux.send("q")
+            gate.update { $0 = true }
+            other.send(SIGINT)
+            #expect(try await other.waitForExit() == 0)
+            #expect(other.stderr == "")
+        }
+    }
+
+    @Test("run --once claims each feed from the shared schedule: it skips, and says so, one another instance holds")
+    func onceSkipsHeldFeeds() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        let directory = try TemporaryDirectory()
+        let arrivals = Watched(Arrivals())
+        let gate = Watched(false)
+        let environment = ["MONITOR_STATE": server.text(of: url)]
+        // f1's polls wait at the server for the gate; f2's are answered at once.
+        let held = feeds(arrivals: arrivals, gate: gate)
+        let answered = feeds(arrivals: arrivals)
+        try await withTestHTTPServer({ request in
+            request.path.hasPrefix("/f1/") ? await held(request) : await answered(request)
+        }) { http in
+            try directory.write("other.yaml", feedsFile(["f1"], base: http.baseURL, interval: "1h", timeout: "60s"))
+            try directory.write("feeds.yaml", feedsFile(["f1", "f2"], base: http.baseURL, interval: "1h"))
+            let other = try RunningMonitor(
+                ["run", "--format", "json", "--config", "other.yaml"], in: directory.url, environment: environment)
+            try await other.waitForOutput { !leases(of: "f1", in: $0).isEmpty }
+            let lease = try #require(leases(of: "f1", in: other.stdout).first as? [String: Any])
+            let owner = try #require(lease["owner"] as? String)
+            let until = try #require(lease["until"] as? String)
+            let text = try await MonitorProcess.run(["run", "--once"], in: directory.url, environment: environment)
+            #expect(text.status == 0, "\(text.stderr)")
+            #expect(text.stderr == "")
+            let lines = text.stdout.split(separator: "\n").map(String.init)
+            #expect(
+                lines.first == "f1: skipped: leased by \(owner) until \(until.dropFirst(11).prefix(8)) UTC", "\(lines)")
+            #expect(lines.dropFirst().first?.hasPrefix("f2 (eonet): ok") == true, "\(lines)")
+            let json = try await MonitorProcess.run(
+                ["run", "--once", "--format", "json"], in: directory.url, environment: environment)
+            #expect(json.status == 0, "\(json.stderr)")
+            let objects = json.stdout.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(objects.count == 2, "\(json.stdout)")
+            #expect(
+                json.stdout.split(separator: "\n").first
+                    == "{\"feed\":\"f1\",\"lease\":{\"owner\":\"\(owner)\",\"thisInstance\":false,\"until\":\"\(until)\"}}"
+            )
+            #expect(reports(of: "f2", in: json.stdout).map { $0["status"] as? String } == ["ok"])
+            // f1 was claimed once (by the other instance), f2 twice (once by each run --once); each released.
+            #expect(
+                try await server.strings(
+                    "SELECT feed || '=' || lease_term || '=' || coalesce(lease_owner, '-') FROM feed_schedule ORDER BY feed",
+                    database: url.database) == ["f1=1=\(owner)", "f2=2=-"])
+            #expect(arrivals.value.count("f1") == 1)
+            gate.update { $0 = true }
+            other.send(SIGINT)
+            #expect(try await other.waitForExit() == 0)
+            #expect(other.stderr == "")
+        }
     }
 }

@@ -95,4 +95,45 @@ struct FeedLeaseTests {
         }
         #expect(try await first.items(feed: "planet").map(\.title) == ["current"])
     }
+
+    @Test(
+        "a claim of one feed answers with its row in the same statement: claimed, leased by another, not due, unknown")
+    func claimAnswers() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        let first = try await PostgresStateStore.open(url)
+        let second = try await PostgresStateStore.open(url)
+        try await first.schedule(feeds: ["planet"], now: Self.at(10))
+        #expect(
+            try await first.claim(
+                feed: "moon", owner: "first", lease: .seconds(30), now: Self.at(10), dueBy: Self.at(10))
+                == nil)
+        // Not due yet.
+        #expect(
+            try await first.claim(
+                feed: "planet", owner: "first", lease: .seconds(30), now: Self.at(5), dueBy: Self.at(5))
+                == FeedClaim(slot: FeedSlot(due: Self.at(10))))
+        let claimed = try await first.claim(
+            feed: "planet", owner: "first", lease: .seconds(30), now: Self.at(12), dueBy: Self.at(12))
+        let lease = FeedLease(feed: "planet", owner: "first", term: 1, expires: Self.at(42))
+        #expect(
+            claimed
+                == FeedClaim(
+                    slot: FeedSlot(due: Self.at(10), owner: "first", expires: Self.at(42), term: 1), lease: lease))
+        // Held by the first instance: the second is told by whom and until when, even when asked to poll now.
+        #expect(
+            try await second.claim(
+                feed: "planet", owner: "second", lease: .seconds(30), now: Self.at(13), dueBy: .distantFuture)
+                == FeedClaim(slot: FeedSlot(due: Self.at(10), owner: "first", expires: Self.at(42), term: 1)))
+        try await first.commit(Self.commit("planet", title: "one"), lease: lease, nextDue: Self.at(40))
+        // Released, due at 40: a "poll now" claims it before then.
+        #expect(
+            try await second.claim(
+                feed: "planet", owner: "second", lease: .seconds(30), now: Self.at(20), dueBy: Self.at(20))
+                == FeedClaim(slot: FeedSlot(due: Self.at(40), term: 1)))
+        #expect(
+            try await second.claim(
+                feed: "planet", owner: "second", lease: .seconds(30), now: Self.at(20), dueBy: .distantFuture)?.lease
+                == FeedLease(feed: "planet", owner: "second", term: 2, expires: Self.at(50)))
+    }
 }

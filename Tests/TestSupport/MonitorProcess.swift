@@ -128,6 +128,9 @@ public final class RunningMonitor: Sendable {
         try process.run()
     }
 
+    /// Its process id.
+    public var pid: Int32 { process.processIdentifier }
+
     /// What it printed on standard output so far.
     public var stdout: String { String(decoding: output.value.stdout, as: UTF8.self) }
     /// What it printed on standard error so far.

@@ -11,7 +11,9 @@ extension MonitorCommand {
             discussion: """
                 For each notifier of the feeds file: where it delivers (a webhook's URL masked), how many notifications \
                 wait to be delivered, how many its receiver refused (kept 7 days), when it last delivered and its last \
-                error. With --format json, the notifiers follow the feeds in the array, each with a "notifier" key.
+                error. With --format json, the notifiers follow the feeds in the array, each with a "notifier" key. \
+                With a PostgreSQL state shared by several instances, each feed leased now says by which instance \
+                (hostname:pid:random) and until when ("lease" in JSON, null when none holds it).
                 """
         )
 
@@ -43,13 +45,20 @@ extension MonitorCommand {
             notifiers += statuses.filter { status in !configured.contains { $0.name == status.name } }.map {
                 NotifierLine(status: $0, type: nil, target: nil)
             }
+            // On a shared schedule (PostgreSQL): which instance holds which feed.
+            let leasing = store as? any FeedLeasing
+            let slots = try await leasing?.slots() ?? [:]
             let now = Date()
             switch format {
             case .json:
-                Console.out(
-                    JSONValue.array(records.map(StatusListing.json) + notifiers.map(StatusListing.json)).text + "\n")
+                let feeds =
+                    leasing == nil
+                    ? records.map(StatusListing.json)
+                    : records.map { StatusListing.json($0, slot: slots[$0.name], now: now) }
+                Console.out(JSONValue.array(feeds + notifiers.map(StatusListing.json)).text + "\n")
             case .text:
-                Console.out(StatusListing.text(records, now: now) + StatusListing.text(notifiers, now: now))
+                Console.out(
+                    StatusListing.text(records, now: now, slots: slots) + StatusListing.text(notifiers, now: now))
             }
         }
     }

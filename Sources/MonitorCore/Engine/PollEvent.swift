@@ -10,6 +10,9 @@ public enum PollEvent: Sendable {
     case scheduled(feed: String, next: Date, skipped: Int)
     /// A feed's poll started.
     case polling(feed: String)
+    /// On a shared schedule: who holds the feed's lease, as last seen (this instance when it claimed or renewed it,
+    /// another instance when a claim found it held), and until when; nil when no instance does.
+    case lease(feed: String, holder: FeedHolder?)
     /// A feed was removed from the schedule.
     case stopped(feed: String)
     /// A message for the log, such as a reloaded configuration.

@@ -21,95 +21,110 @@ extension FeedScheduler {
         let lease = leaseDuration(runner: runner)
         var logger = runner.logger
         logger[metadataKey: "feed"] = "\(feed.name)"
-        // The first look at the schedule, spread as the local schedule spreads its first polls.
+        // The first claim, spread as the local schedule spreads its first polls.
         var wait = stagger * clock.random()
         var failures = 0
+        // Until when the next claim takes the feed: when it is due by now, or at once after a "poll now".
+        var pollNow = false
         while !Task.isCancelled {
             if wait > .zero {
                 do { try await control.sleep(wait, on: clock) } catch { return }
             }
             guard !Task.isCancelled else { return }
             let now = clock.now()
-            let slot: FeedSlot
+            let answer: FeedClaim
             do {
-                if let found = try await store.slot(feed: feed.name) {
-                    slot = found
-                } else {
+                // One round trip: the claim, or the row that says why not.
+                let claimed = try await store.claim(
+                    feed: feed.name, owner: leasing.owner, lease: lease, now: now,
+                    dueBy: pollNow ? .distantFuture : now)
+                guard let claimed else {
                     try await store.schedule(feeds: [feed.name], now: now)
                     wait = .zero
                     continue
                 }
+                answer = claimed
             } catch {
                 // Stopping (the run ends, the feed was removed): the question was cancelled, nothing to say.
                 guard !Task.isCancelled else { return }
                 // The database cannot be asked: try again as a failing poll would be.
                 failures += 1
                 wait = schedule.delay(failures: failures, minimumInterval: nil, random: clock.random())
-                logger.warning("cannot read the shared schedule", metadata: ["error": "\(error)"])
+                logger.warning("cannot claim the feed from the shared schedule", metadata: ["error": "\(error)"])
                 events.yield(.scheduled(feed: feed.name, next: now.addingTimeInterval(wait.seconds), skipped: 0))
                 continue
             }
             failures = 0
-            let claimable = slot.claimable(at: now)
-            let hold = slot.heldUntil.flatMap { $0 > now ? FeedHTTP.Hold(until: $0, reason: heldReason) : nil }
-            if claimable > now {
-                // Not due, held back, or leased by another instance: look again then (or at a "poll now").
-                control.waiting(hold: hold)
-                events.yield(.scheduled(feed: feed.name, next: claimable, skipped: 0))
-                wait = .milliseconds(Int64((claimable.timeIntervalSince(now) * 1000).rounded(.up)))
-                if let holder = slot.holder(at: now), holder != leasing.owner {
-                    // Woken before the lease ends, it is still not this instance's to poll.
-                    do { try await control.sleep(wait, on: clock) } catch { return }
+            pollNow = false
+            // When the feed may be claimed next (due, held back until, another instance's lease ending).
+            var slot = answer.slot
+            if let claimed = answer.lease {
+                // Polled and given back by this instance, due again as it wrote: wait for that without asking.
+                guard
+                    let next = await poll(
+                        entry, claimed, due: slot.due, runner: runner, leasing: leasing, events: events,
+                        control: control, schedule: schedule, lease: lease, logger: logger
+                    ).next
+                else {
                     wait = .zero
                     continue
                 }
-                do { try await control.sleep(wait, on: clock) } catch { return }
-                wait = .zero
-                guard !Task.isCancelled else { return }
-                // Asked to poll now (the wait was cut short): claim it though it is not due yet.
-                if clock.now() < slot.due {
-                    await claimAndPoll(
-                        entry, runner: runner, leasing: leasing, events: events, control: control,
-                        schedule: schedule, lease: lease, dueBy: .distantFuture, logger: logger)
+                slot = FeedSlot(due: next.due, heldUntil: next.heldUntil)
+            } else {
+                let holder = slot.holder(at: now).map {
+                    FeedHolder(owner: $0, until: slot.expires ?? now, isThisInstance: $0 == leasing.owner)
                 }
+                events.yield(.lease(feed: feed.name, holder: holder))
+            }
+            let seen = clock.now()
+            let claimable = slot.claimable(at: seen)
+            guard claimable > seen else {
+                // Claimed by another instance while this one asked (its answer is the row before), or due again
+                // already: ask again.
+                wait = .zero
                 continue
             }
-            await claimAndPoll(
-                entry, runner: runner, leasing: leasing, events: events, control: control, schedule: schedule,
-                lease: lease, dueBy: now, logger: logger)
+            // Not due, held back, or leased by another instance: look again then (or at a "poll now").
+            let hold = slot.heldUntil.flatMap { $0 > seen ? FeedHTTP.Hold(until: $0, reason: heldReason) : nil }
+            control.waiting(hold: hold)
+            events.yield(.scheduled(feed: feed.name, next: claimable, skipped: 0))
+            wait = .milliseconds(Int64((claimable.timeIntervalSince(seen) * 1000).rounded(.up)))
+            do { try await control.sleep(wait, on: clock) } catch { return }
             wait = .zero
+            // Asked to poll now (the wait was cut short): claim it though it is not due yet, unless another instance
+            // holds it (woken before its lease ends, it is still not this instance's to poll).
+            let other = slot.holder(at: seen).map { $0 != leasing.owner } ?? false
+            pollNow = !other && clock.now() < slot.due
         }
     }
 
     /// Why a feed is held back, as the shared schedule keeps no reason.
     static let heldReason = "the server asked to wait"
 
-    /// Claims the feed if it is still to be claimed, and polls it under the lease, renewed next to the poll.
-    private static func claimAndPoll(
-        _ entry: Entry, runner: PollRunner, leasing: FeedLeases, events: AsyncStream<PollEvent>.Continuation,
-        control: Control, schedule: PollSchedule, lease duration: Duration, dueBy: Date, logger: Logger
-    ) async {
+    /// Polls the feed under `claimed`, a lease of a poll due at `due`, renewed next to the poll. Returns the feed's
+    /// next schedule as this instance wrote it when it gave the feed back (with the poll's results, or without);
+    /// nil when it did not (the lease was lost, the database could not be written, the run stops).
+    static func poll(
+        _ entry: Entry, _ claimed: FeedLease, due: Date, runner: PollRunner, leasing: FeedLeases,
+        events: AsyncStream<PollEvent>.Continuation, control: Control, schedule: PollSchedule,
+        lease duration: Duration, logger: Logger
+    ) async -> (report: PollReport?, next: HeldLease.Next?) {
         let clock = runner.clock
         let feed = entry.feed
         let store = leasing.store
-        let claimed: FeedLease?
-        do {
-            claimed = try await store.claim(
-                feed: feed.name, owner: leasing.owner, lease: duration, now: clock.now(), dueBy: dueBy)
-        } catch {
-            guard !Task.isCancelled else { return }
-            logger.warning("cannot claim the feed", metadata: ["error": "\(error)"])
-            return
-        }
-        // Another instance claimed it first: the loop reads the schedule again.
-        guard let claimed else { return }
         control.polling()
+        events.yield(
+            .lease(
+                feed: feed.name, holder: FeedHolder(owner: claimed.owner, until: claimed.expires, isThisInstance: true))
+        )
         events.yield(.polling(feed: feed.name))
-        runner.metrics.leasesHeld(leasing.taken())
-        defer { runner.metrics.leasesHeld(leasing.released()) }
+        leasing.taken(metrics: runner.metrics)
+        defer { leasing.released(metrics: runner.metrics) }
         let started = clock.now()
         let held = HeldLease(claimed, store: store) { report in
-            next(after: report, started: started, finished: clock.now(), schedule: schedule, random: clock.random())
+            next(
+                after: report, due: due, started: started, finished: clock.now(), schedule: schedule,
+                random: clock.random())
         }
         let report = await withTaskGroup(of: PollReport?.self) { group in
             group.addTask {
@@ -123,6 +138,10 @@ extension FeedScheduler {
                             return nil
                         }
                         held.lease = renewed
+                        events.yield(
+                            .lease(
+                                feed: feed.name,
+                                holder: FeedHolder(owner: renewed.owner, until: renewed.expires, isThisInstance: true)))
                     } catch {
                         // The poll ended (or the run stops) while renewing: nothing to say.
                         guard !Task.isCancelled else { return nil }
@@ -141,33 +160,41 @@ extension FeedScheduler {
             }
             return report
         }
-        guard let report, !Task.isCancelled else { return }
+        guard let report, !Task.isCancelled else { return (nil, nil) }
+        var given: HeldLease.Next?
         switch held.outcome {
-        case .committed:
-            break
+        case .committed(let next):
+            given = next
         case .refused:
             logger.warning("the feed's lease was lost during its poll: its results were dropped, nothing stored")
         case .pending:
             // The poll stored nothing (the state could not be read or written, the server holds it back): give the
             // feed back, due again as after a failure.
             let next = next(
-                after: report, started: started, finished: clock.now(), schedule: schedule, random: clock.random())
+                after: report, due: due, started: started, finished: clock.now(), schedule: schedule,
+                random: clock.random())
             do {
-                try await store.release(
+                if try await store.release(
                     held.lease, nextDue: next.due, backoff: next.backoff, heldUntil: next.heldUntil)
+                {
+                    given = next
+                }
             } catch {
                 logger.warning("cannot release the feed's lease", metadata: ["error": "\(error)"])
             }
         }
+        events.yield(.lease(feed: feed.name, holder: nil))
         events.yield(.finished(report))
+        return (report, given)
     }
 
-    /// The feed's next schedule after the poll that made `report`.
+    /// The feed's next schedule after the poll that made `report`, due at `due`.
     static func next(
-        after report: PollReport, started: Date, finished: Date, schedule: PollSchedule, random: Double
+        after report: PollReport, due: Date, started: Date, finished: Date, schedule: PollSchedule, random: Double
     ) -> HeldLease.Next {
         let plan = schedule.plan(
-            started: started, finished: finished, failures: report.failures, minimumInterval: report.minimumInterval,
+            due: due, started: started, finished: finished, failures: report.failures,
+            minimumInterval: report.minimumInterval,
             notBefore: report.notBefore, random: random)
         var heldUntil = report.notBefore
         if let minimum = report.minimumInterval {

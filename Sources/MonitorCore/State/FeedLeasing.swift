@@ -16,9 +16,11 @@ public protocol FeedLeasing: StateStoring {
     func slots() async throws -> [String: FeedSlot]
 
     /// Claims `feed` for `owner` until `now + lease` when it is due by `dueBy`, not held back at `now` and not
-    /// leased at `now` (a lease that expired before `now` no longer counts): the claim raises the feed's term. Nil
-    /// when it is not to be claimed (another instance holds it, or it is not due).
-    func claim(feed: String, owner: String, lease: Duration, now: Date, dueBy: Date) async throws -> FeedLease?
+    /// leased at `now` (a lease that expired before `now` no longer counts): the claim raises the feed's term. The
+    /// answer holds the feed's row either way (with the lease when claimed), so that a feed that was not to be
+    /// claimed (another instance holds it, or it is not due) is known in the same round trip; nil when the feed is
+    /// not scheduled.
+    func claim(feed: String, owner: String, lease: Duration, now: Date, dueBy: Date) async throws -> FeedClaim?
 
     /// Extends `lease` until `now + duration`; nil when it no longer holds.
     func renew(_ lease: FeedLease, for duration: Duration, now: Date) async throws -> FeedLease?
@@ -89,17 +91,20 @@ public struct FeedLeases: Sendable {
         self.owner = owner
     }
 
-    /// Counts one more lease held; returns how many are.
-    func taken() -> Int {
+    /// Counts one more lease held, and records how many are in `metrics` (under the count's lock, so that two
+    /// feeds claimed at once cannot record their counts in the wrong order).
+    func taken(metrics: MonitorMetrics) {
         count.value.withLock {
-            $0 += 1; return $0
+            $0 += 1
+            metrics.leasesHeld($0)
         }
     }
 
-    /// Counts one lease fewer; returns how many are held.
-    func released() -> Int {
+    /// Counts one lease fewer, and records how many are held in `metrics`.
+    func released(metrics: MonitorMetrics) {
         count.value.withLock {
-            $0 -= 1; return $0
+            $0 -= 1
+            metrics.leasesHeld($0)
         }
     }
 

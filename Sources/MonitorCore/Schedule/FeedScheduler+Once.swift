@@ -1,0 +1,61 @@
+import Foundation
+
+/// One poll of a feed on the shared schedule, for `monitor run --once`: claimed like the loops of `monitor run` claim
+/// it, so that it is never polled by two instances at once and its results are committed under its lease.
+extension FeedScheduler {
+    /// What ``pollOnce(_:source:runner:leasing:events:)`` did.
+    public enum OncePoll: Sendable {
+        /// The feed was polled (or could not be: the report says why).
+        case polled(PollReport)
+        /// Another instance holds the feed: it was not polled.
+        case skipped(FeedHolder)
+    }
+
+    /// Polls `feed` once now, due or not, under a lease claimed from the shared schedule (renewed while it runs, its
+    /// results committed only while it holds, its next due time counted from this poll), reporting to `events`
+    /// (`.finished` included). A feed another instance holds is skipped, with a `.lease` event naming the holder; one
+    /// the server holds back is reported as not polled, as without a shared schedule.
+    public static func pollOnce(
+        _ feed: FeedConfig, source: any FeedSource, runner: PollRunner, leasing: FeedLeases,
+        events: AsyncStream<PollEvent>.Continuation
+    ) async -> OncePoll {
+        let clock = runner.clock
+        let store = leasing.store
+        let lease = leaseDuration(runner: runner)
+        var logger = runner.logger
+        logger[metadataKey: "feed"] = "\(feed.name)"
+        let notPolled = { (message: String) -> OncePoll in
+            let report = runner.notPolled(feed, message, record: nil, started: clock.now())
+            events.yield(.finished(report))
+            return .polled(report)
+        }
+        var answer: FeedClaim?
+        do {
+            answer = try await store.claim(
+                feed: feed.name, owner: leasing.owner, lease: lease, now: clock.now(), dueBy: .distantFuture)
+            if answer == nil {
+                try await store.schedule(feeds: [feed.name], now: clock.now())
+                answer = try await store.claim(
+                    feed: feed.name, owner: leasing.owner, lease: lease, now: clock.now(), dueBy: .distantFuture)
+            }
+        } catch {
+            return notPolled("cannot claim the feed from the shared schedule: \(error)")
+        }
+        guard let answer else { return notPolled("cannot claim the feed: it is not in the shared schedule") }
+        guard let claimed = answer.lease else {
+            let now = clock.now()
+            if let owner = answer.slot.holder(at: now), let until = answer.slot.expires {
+                let holder = FeedHolder(owner: owner, until: until, isThisInstance: owner == leasing.owner)
+                events.yield(.lease(feed: feed.name, holder: holder))
+                return .skipped(holder)
+            }
+            let until = answer.slot.heldUntil ?? now
+            return notPolled("not polled: the server asked to wait until \(FetchError.format(until))")
+        }
+        let schedule = PollSchedule(interval: feed.options[FeedConfig.interval] ?? runner.settings.interval)
+        let (report, _) = await poll(
+            Entry(feed: feed, source: source, signature: ""), claimed, due: answer.slot.due, runner: runner,
+            leasing: leasing, events: events, control: Control(), schedule: schedule, lease: lease, logger: logger)
+        return report.map(OncePoll.polled) ?? notPolled("cancelled")
+    }
+}
