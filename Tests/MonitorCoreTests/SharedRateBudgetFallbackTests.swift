@@ -73,6 +73,25 @@ struct SharedRateBudgetFallbackTests {
             ])
     }
 
+    @Test("a budget without a credential (an address's, not a token's) is never asked of the shared state")
+    func withoutCredential() async throws {
+        let store = HangingBudgets()
+        defer { store.release() }
+        let budgets = RateBudgets(
+            sharing: RateBudgets.Sharing(
+                store: store, flight: .seconds(60), patience: .seconds(3600), logger: RecordedLog().logger))
+        let key = RateBudgets.Key(url: "https://eonet.gsfc.nasa.gov/api/v3/events", credential: nil, resource: "core")
+        #expect(try await budgets.spend(key, now: now) == .send(ticket: nil))
+        var limit = RateLimit(headers: ["x-ratelimit-remaining": "7"])!
+        limit.reset = now.addingTimeInterval(600)
+        await budgets.settle(key, answer: limit)
+        await budgets.learn(limit, for: key)
+        let hold = RateBudgets.Hold(until: now.addingTimeInterval(60), reason: "HTTP 429 asked to retry later")
+        await budgets.hold(key, hold)
+        #expect(try await budgets.spend(key, now: now) == .held(hold))
+        #expect(store.asked.value == 0)
+    }
+
     @Test("cancelling a request that waits for a state that never answers ends it at once")
     func cancelled() async throws {
         let store = HangingBudgets()

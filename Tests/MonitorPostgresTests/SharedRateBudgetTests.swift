@@ -48,7 +48,7 @@ struct SharedRateBudgetTests {
     }
 
     @Test(
-        "two instances knowing of 5 requests left let exactly 5 through in total, 20 asking at once; then both are held until the reset, when both may send again"
+        "two instances knowing of 5 requests left let exactly 5 through in total, 8 asking at once; then both are held until the reset, when both may send again"
     )
     func exactlyTheBudget() async throws {
         let server = try await PostgresServer.forTest()
@@ -61,9 +61,9 @@ struct SharedRateBudgetTests {
         let ticket = try #require(first.ticket)
         await instances[0].settle(Self.key, answer: Self.limit(remaining: api.arrive()), ticket: ticket)
 
-        // 10 polls of each instance at once, each sending while the budget lets it, each answered by the server's count.
+        // 4 polls of each instance at once, each sending while the budget lets it, each answered by the server's count.
         let outcomes = try await withThrowingTaskGroup(of: (sent: Int, holds: [RateBudgets.Hold]).self) { group in
-            for index in 0..<20 {
+            for index in 0..<8 {
                 let budgets = instances[index % 2]
                 group.addTask {
                     var sent = 0
@@ -88,7 +88,7 @@ struct SharedRateBudgetTests {
         #expect(api.requests == 6)
         #expect(
             outcomes.holds
-                == Array(repeating: RateBudgets.Hold(until: Self.reset, reason: "rate limit exhausted"), count: 20))
+                == Array(repeating: RateBudgets.Hold(until: Self.reset, reason: "rate limit exhausted"), count: 8))
         // Nothing left in flight, the server's last count kept.
         #expect(
             try await server.strings(

@@ -10,7 +10,7 @@ import Foundation
 /// until its expiry: so two instances that know of 5 requests left send 5 in total, not 10. An answer writes its
 /// count and reset by the rules of ``RateBudgetState/learn(_:)``; a hold written by one instance (an exhausted
 /// limit, `Retry-After`, a secondary limit) is obeyed by all of them. A state without it (SQLite) is used by one
-/// instance, whose budgets are its own.
+/// instance, whose budgets are its own; ``RateBudgets`` asks it only of budgets with a credential.
 public protocol RateBudgetStoring: Sendable {
     /// Takes one request from `key`'s budget at `now`: counted in flight until ended or until `expires`, it
     /// is given a ticket; or the hold that keeps it from being sent; or `.wait` when requests in flight (of any

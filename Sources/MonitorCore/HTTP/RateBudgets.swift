@@ -10,9 +10,9 @@ import Synchronization
 /// them. A request is sent only while the least remaining count the server reported is larger than the number of
 /// requests in flight (it waits for their answers when they may have used up the rest), so feeds polled at once
 /// do not overspend; once the count is 0, or the server said to wait, none of them sends until the reset. Budgets are
-/// keyed by a fingerprint of the credential, never the credential itself. With ``Sharing``, the budgets are kept in a
-/// state several instances share (``RateBudgetStoring``), and a request goes only when both this instance's budget
-/// and the shared one let it.
+/// keyed by a fingerprint of the credential, never the credential itself. With ``Sharing``, the budgets of tokens are
+/// kept in a state several instances share (``RateBudgetStoring``), and a request goes only when both this instance's
+/// budget and the shared one let it.
 public final class RateBudgets: Sendable {
     /// Which budget a request spends.
     public struct Key: Sendable, Hashable {
@@ -125,9 +125,9 @@ public final class RateBudgets: Sendable {
     /// The state the budgets are shared through, nil when they are this instance's alone.
     public let sharing: Sharing?
 
-    /// Empty budgets: nothing is known of any server. With `sharing`, every decision is also the shared state's,
-    /// with the requests in flight of every instance; when it cannot be asked (within its patience), this
-    /// instance's own budget decides alone and a warning is logged.
+    /// Empty budgets: nothing is known of any server. With `sharing`, every decision about a token's budget (a key
+    /// with a credential) is also the shared state's, with the requests in flight of every instance; when it cannot
+    /// be asked (within its patience), this instance's own budget decides alone and a warning is logged.
     public init(sharing: Sharing? = nil) {
         self.sharing = sharing
     }
@@ -139,7 +139,7 @@ public final class RateBudgets: Sendable {
     public func spend(_ key: Key, now currentTime: @autoclosure @Sendable () -> Date) async throws -> Spend {
         while true {
             if let hold = try await spendLocally(key, now: currentTime()) { return .held(hold) }
-            guard let sharing else { return .send(ticket: nil) }
+            guard let sharing = sharing(of: key) else { return .send(ticket: nil) }
             let now = currentTime()
             let answer: SharedSpend
             do {
@@ -216,14 +216,14 @@ public final class RateBudgets: Sendable {
     /// capped), or nil when there was no answer or it said nothing of the limit, and the ticket it was given.
     public func settle(_ key: Key, answer limit: RateLimit?, ticket: Int64? = nil) async {
         update(key, limit, ending: true)
-        guard let sharing, ticket != nil || limit?.remaining != nil else { return }
+        guard let sharing = sharing(of: key), ticket != nil || limit?.remaining != nil else { return }
         _ = try? await ask(sharing) { try await $0.endRequest(key, ticket: ticket, answer: limit) }
     }
 
     /// Learns a rate limit reported for `key` by the answer to a request that counted against another budget.
     public func learn(_ limit: RateLimit, for key: Key) async {
         update(key, limit, ending: false)
-        guard let sharing, limit.remaining != nil else { return }
+        guard let sharing = sharing(of: key), limit.remaining != nil else { return }
         _ = try? await ask(sharing) { try await $0.endRequest(key, ticket: nil, answer: limit) }
     }
 
@@ -244,11 +244,17 @@ public final class RateBudgets: Sendable {
     /// budgets are shared.
     public func hold(_ key: Key, _ hold: Hold) async {
         budgets.withLock { $0.budgets[key, default: Budget()].state.hold(hold) }
-        guard let sharing else { return }
+        guard let sharing = sharing(of: key) else { return }
         _ = try? await ask(sharing) { try await $0.holdRequests(key, hold) }
     }
 
     // MARK: - The shared state
+
+    /// How `key`'s budget is shared: only a token's. Without a credential the limit is the client address's, which
+    /// instances on other machines do not share; such a budget stays this instance's, and costs the state nothing.
+    private func sharing(of key: Key) -> Sharing? {
+        key.credential.isEmpty ? nil : sharing
+    }
 
     /// What `question` answers within the state's patience; a failure or no answer in time is logged (once until
     /// the state answers again) and thrown. Cancelling the caller cancels the question.
