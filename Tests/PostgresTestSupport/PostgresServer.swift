@@ -6,8 +6,7 @@ import TestSupport
 import Testing
 
 /// A real PostgreSQL server for the tests: Debian's `initdb` into a temporary directory, started with `pg_ctl start -w`
-/// (which returns when the server accepts connections) on 127.0.0.1 and a free port, its socket in that directory,
-/// accepting 300 connections (the tests run at once, and the `monitor` processes they start, each open several).
+/// (which returns when the server accepts connections) on 127.0.0.1 and a free port, its socket in that directory.
 ///
 /// One server serves the whole test process, each test in a database of its own (``makeDatabase()``). As root
 /// (which `initdb` refuses to be), it runs as `nobody` through `setpriv`. A shell that started it waits on a pipe
@@ -96,7 +95,7 @@ public final class PostgresServer: Sendable {
                 tls="-c ssl=on -c ssl_cert_file=$2/server.crt -c ssl_key_file=$2/server.key"
             fi
             "$1/pg_ctl" -D "$2/data" -l "$2/server.log" -w -s \
-                -o "-p $3 -k $2 -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off $tls" \
+                -o "-p $3 -k $2 -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off $tls" \
                 start || { cat "$2/server.log" >&2; exit 1; }
             [ -n "$tls" ] && echo tls || echo plain
             echo ready
