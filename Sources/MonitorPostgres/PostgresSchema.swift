@@ -147,6 +147,32 @@ enum PostgresSchema {
             statements: [
                 "ALTER TABLE notification ADD COLUMN claimed_by text, ADD COLUMN claimed_until float8"
             ]),
+        Migration(
+            version: 5, name: "rate budgets shared by every instance using a token",
+            statements: [
+                """
+                CREATE TABLE rate_budget (
+                    origin text COLLATE "C" NOT NULL,
+                    credential text COLLATE "C" NOT NULL,
+                    resource text COLLATE "C" NOT NULL,
+                    lowest integer,
+                    reset_at float8,
+                    held_until float8,
+                    hold_reason text,
+                    PRIMARY KEY (origin, credential, resource)
+                )
+                """,
+                """
+                CREATE TABLE rate_budget_flight (
+                    ticket bigserial PRIMARY KEY,
+                    origin text COLLATE "C" NOT NULL,
+                    credential text COLLATE "C" NOT NULL,
+                    resource text COLLATE "C" NOT NULL,
+                    expires float8 NOT NULL
+                )
+                """,
+                "CREATE INDEX rate_budget_flight_by_budget ON rate_budget_flight (origin, credential, resource)",
+            ]),
     ]
 
     /// The version this `monitor` writes: the last migration's.

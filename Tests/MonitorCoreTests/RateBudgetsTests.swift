@@ -66,26 +66,27 @@ struct RateBudgetsTests {
         let key = RateBudgets.Key(url: "https://api.test/a", credential: "t", resource: "core")
         let reset = now.addingTimeInterval(600)
         // Nothing known: both go.
-        #expect(try await budgets.spend(key, now: now) == nil)
-        #expect(try await budgets.spend(key, now: now) == nil)
+        #expect(try await budgets.spend(key, now: now).hold == nil)
+        #expect(try await budgets.spend(key, now: now).hold == nil)
         // The server counted both when it answered the first (1 left): with the second in flight, a third waits.
-        budgets.settle(key, answer: limit(remaining: 1, reset: reset))
+        await budgets.settle(key, answer: limit(remaining: 1, reset: reset))
         async let third = budgets.spend(key, now: now)
         // The second's answer was counted before the first's: 2 left by it, 1 by the least. The third goes.
-        budgets.settle(key, answer: limit(remaining: 2, reset: reset))
-        #expect(try await third == nil)
-        budgets.settle(key, answer: limit(remaining: 0, reset: reset))
+        await budgets.settle(key, answer: limit(remaining: 2, reset: reset))
+        #expect(try await third.hold == nil)
+        await budgets.settle(key, answer: limit(remaining: 0, reset: reset))
         #expect(
-            try await budgets.spend(key, now: now) == RateBudgets.Hold(until: reset, reason: "rate limit exhausted"))
+            try await budgets.spend(key, now: now).hold
+                == RateBudgets.Hold(until: reset, reason: "rate limit exhausted"))
         // At the reset the window is new and the count unknown.
-        #expect(try await budgets.spend(key, now: reset) == nil)
+        #expect(try await budgets.spend(key, now: reset).hold == nil)
         // A late answer from the old window changes nothing; the new one's count holds.
-        budgets.settle(key, answer: limit(remaining: 1, reset: reset.addingTimeInterval(3600)))
-        budgets.learn(limit(remaining: 0, reset: reset), for: key)
-        #expect(try await budgets.spend(key, now: reset) == nil)
-        budgets.settle(key, answer: limit(remaining: 0, reset: reset.addingTimeInterval(3600)))
+        await budgets.settle(key, answer: limit(remaining: 1, reset: reset.addingTimeInterval(3600)))
+        await budgets.learn(limit(remaining: 0, reset: reset), for: key)
+        #expect(try await budgets.spend(key, now: reset).hold == nil)
+        await budgets.settle(key, answer: limit(remaining: 0, reset: reset.addingTimeInterval(3600)))
         #expect(
-            try await budgets.spend(key, now: reset)
+            try await budgets.spend(key, now: reset).hold
                 == RateBudgets.Hold(until: reset.addingTimeInterval(3600), reason: "rate limit exhausted"))
     }
 
@@ -94,10 +95,11 @@ struct RateBudgetsTests {
         let budgets = RateBudgets()
         let key = RateBudgets.Key(url: "https://api.test/a", credential: nil, resource: "core")
         let later = RateBudgets.Hold(until: now.addingTimeInterval(60), reason: "secondary rate limit")
-        budgets.hold(key, later)
-        budgets.hold(key, RateBudgets.Hold(until: now.addingTimeInterval(5), reason: "HTTP 429 asked to retry later"))
-        #expect(try await budgets.spend(key, now: now.addingTimeInterval(30)) == later)
-        #expect(try await budgets.spend(key, now: now.addingTimeInterval(60)) == nil)
+        await budgets.hold(key, later)
+        await budgets.hold(
+            key, RateBudgets.Hold(until: now.addingTimeInterval(5), reason: "HTTP 429 asked to retry later"))
+        #expect(try await budgets.spend(key, now: now.addingTimeInterval(30)).hold == later)
+        #expect(try await budgets.spend(key, now: now.addingTimeInterval(60)).hold == nil)
     }
 }
 

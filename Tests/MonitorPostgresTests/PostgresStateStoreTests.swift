@@ -19,7 +19,7 @@ private func commit(items: [Item], failures: Int, value: String) -> PollCommit {
 
 @Suite("The PostgreSQL state: its schema, its transactions, its errors", .timeLimit(.minutes(2)))
 struct PostgresStateStoreTests {
-    @Test("four stores opening a new database at once create the schema once, recorded as versions 1 to 4")
+    @Test("four stores opening a new database at once create the schema once, recorded as versions 1 to 5")
     func schemaOnce() async throws {
         let server = try await PostgresServer.forTest()
         let url = try await server.makeDatabase()
@@ -34,6 +34,7 @@ struct PostgresStateStoreTests {
                     "2: feed schedule: due times, back-off, holds and leases",
                     "3: notifications outbox",
                     "4: notifications claimed by one instance",
+                    "5: rate budgets shared by every instance using a token",
                 ])
         #expect(
             try await server.strings(
@@ -41,11 +42,11 @@ struct PostgresStateStoreTests {
                 database: url.database)
                 == [
                     "feed", "feed_schedule", "item", "item_group", "item_group_member", "monitor_schema",
-                    "notification", "notifier", "source_value", "validator",
+                    "notification", "notifier", "rate_budget", "rate_budget_flight", "source_value", "validator",
                 ])
         // Opening again applies nothing more.
         _ = try await PostgresStateStore.open(url)
-        #expect(try await server.strings("SELECT count(*)::text FROM monitor_schema", database: url.database) == ["4"])
+        #expect(try await server.strings("SELECT count(*)::text FROM monitor_schema", database: url.database) == ["5"])
     }
 
     @Test("a database written by a later version of monitor is refused, for writing and for reading")

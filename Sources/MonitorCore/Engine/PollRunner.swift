@@ -18,8 +18,9 @@ public struct PollRunner: Sendable {
     public var policy: HTTPPolicy
     /// The limit of requests in flight across all feeds.
     public var globalLimiter: AsyncSemaphore
-    /// The rate-limit budgets all feeds polled by this runner share (per API origin and credential).
-    public var budgets = RateBudgets()
+    /// The rate-limit budgets all feeds polled by this runner share (per API origin and credential); kept in the
+    /// state when it shares them with other instances (PostgreSQL).
+    public var budgets: RateBudgets
     /// The clock.
     public var clock: PollClock
     /// The logger.
@@ -33,7 +34,9 @@ public struct PollRunner: Sendable {
     /// The shared schedule the scheduler claims feeds from (a PostgreSQL state); nil to schedule alone.
     public var leasing: FeedLeases?
 
-    /// A runner; the global limiter allows `settings.concurrency` requests in flight.
+    /// A runner; the global limiter allows `settings.concurrency` requests in flight. A state that keeps rate budgets
+    /// for several instances (``RateBudgetStoring``) keeps the runner's: a request counts there as in flight for
+    /// twice the request timeout at most.
     public init(
         store: any StateStoring, transport: any HTTPTransport, settings: Settings, clock: PollClock = .system,
         logger: Logger
@@ -45,6 +48,10 @@ public struct PollRunner: Sendable {
         self.globalLimiter = AsyncSemaphore(limit: settings.concurrency)
         self.clock = clock
         self.logger = logger
+        self.budgets = RateBudgets(
+            sharing: (store as? any RateBudgetStoring).map {
+                RateBudgets.Sharing(store: $0, flight: settings.timeout * 2, logger: logger)
+            })
     }
 
     /// The limit of the feed's own requests in flight: its `concurrency`, within the global one.

@@ -137,8 +137,10 @@ public final class FeedHTTP: Sendable {
             attempts += 1
             let started = clock.now()
             let response: HTTPResponse
+            let limited: Limited?
             do {
-                response = try await send(request, budget: budget, resource: resource, credential: credential)
+                (response, limited) = try await send(
+                    request, budget: budget, resource: resource, attempts: attempts, waited: waitedRetryAfter)
             } catch let hold as HeldBack {
                 attempts -= 1
                 holdBack(resource, hold.hold)
@@ -157,7 +159,6 @@ public final class FeedHTTP: Sendable {
             }
             let elapsed = Int(clock.now().timeIntervalSince(started) * 1000)
             logger.debug("GET", metadata: ["url": "\(url)", "status": "\(response.status)", "ms": "\(elapsed)"])
-            let answered = answeredResource(response, requested: resource)
 
             switch response.status {
             case 304 where !conditional:
@@ -186,9 +187,7 @@ public final class FeedHTTP: Sendable {
                 break
             }
 
-            if let limited = rateLimitFailure(
-                response, url: url, resource: answered, budget: budget, attempts: attempts, waited: waitedRetryAfter)
-            {
+            if let limited {
                 switch limited {
                 case .wait(let duration):
                     waitedRetryAfter = true
@@ -219,10 +218,12 @@ public final class FeedHTTP: Sendable {
     }
 
     /// Sends `request` once a permit of each limiter is held and `budget` has a request left, and learns what
-    /// the answer says of the rate limit before the permits are released.
-    private func send(_ request: HTTPRequest, budget: RateBudgets.Key, resource: String, credential: String?)
-        async throws -> HTTPResponse
-    {
+    /// the answer says of the rate limit (its count, and an exhausted limit, a `Retry-After` or a secondary limit,
+    /// held back for every feed sharing the budget) before the permits are released: the next request waiting for
+    /// them knows it. `attempts` and `waited` are the request's so far.
+    private func send(
+        _ request: HTTPRequest, budget: RateBudgets.Key, resource: String, attempts: Int, waited: Bool
+    ) async throws -> (HTTPResponse, Limited?) {
         var held: [AsyncSemaphore] = []
         defer { held.reversed().forEach { $0.release() } }
         for limiter in limiters {
@@ -230,7 +231,11 @@ public final class FeedHTTP: Sendable {
             held.append(limiter)
         }
         // Asked only now, with the permits held: feeds waiting for a slot learn what the ones before them spent.
-        if let hold = try await budgets.spend(budget, now: clock.now()) { throw HeldBack(hold: hold) }
+        let ticket: Int64?
+        switch try await budgets.spend(budget, now: clock.now()) {
+        case .held(let hold): throw HeldBack(hold: hold)
+        case .send(let taken): ticket = taken
+        }
         do {
             let response = try await transport.send(request)
             state.withLock { state in
@@ -238,12 +243,15 @@ public final class FeedHTTP: Sendable {
                 state.statistics.bytes += response.body.count
             }
             metrics.answered(status: response.status, bytes: response.body.count)
-            record(response, resource: resource, url: request.url, credential: credential, budget: budget)
-            return response
+            await record(response, resource: resource, url: request.url, budget: budget, ticket: ticket)
+            let limited = await rateLimitFailure(
+                response, url: request.url, resource: answeredResource(response, requested: resource),
+                budget: budget, attempts: attempts, waited: waited)
+            return (response, limited)
         } catch {
             state.withLock { $0.statistics.requests += 1 }
             metrics.failed()
-            budgets.settle(budget, answer: nil)
+            await budgets.settle(budget, answer: nil, ticket: ticket)
             throw error
         }
     }
@@ -288,10 +296,10 @@ public final class FeedHTTP: Sendable {
     }
 
     /// Learns the rate limit and poll interval of `response`, here and in the shared budget, and ends its request
-    /// in `budget`.
+    /// (of `ticket`) in `budget`.
     private func record(
-        _ response: HTTPResponse, resource: String, url: String, credential: String?, budget: RateBudgets.Key
-    ) {
+        _ response: HTTPResponse, resource: String, url: String, budget: RateBudgets.Key, ticket: Int64?
+    ) async {
         let now = clock.now()
         let answered = answeredResource(response, requested: resource)
         var limit = RateLimit(headers: response.headers, resource: answered)
@@ -301,14 +309,14 @@ public final class FeedHTTP: Sendable {
             metrics.rateLimit(limit, resource: answered, url: url)
         }
         if answered == resource {
-            budgets.settle(budget, answer: limit)
+            await budgets.settle(budget, answer: limit, ticket: ticket)
         } else {
             // The answer names another resource than the request did: the request ends in its own budget, the
             // limit is learned in the named one's.
-            budgets.settle(budget, answer: nil)
+            await budgets.settle(budget, answer: nil, ticket: ticket)
             var named = budget
             named.resource = answered
-            if let limit { budgets.learn(limit, for: named) }
+            if let limit { await budgets.learn(limit, for: named) }
         }
         if let interval = sourcePolicy.pollInterval(of: response), interval > .zero {
             let capped = min(interval, HTTPPolicy.maximumPollInterval)
@@ -318,15 +326,15 @@ public final class FeedHTTP: Sendable {
 
     private func rateLimitFailure(
         _ response: HTTPResponse, url: String, resource: String, budget: RateBudgets.Key, attempts: Int, waited: Bool
-    ) -> Limited? {
+    ) async -> Limited? {
         guard [403, 429, 503].contains(response.status) else { return nil }
         let now = clock.now()
-        let fail = { (until: Date, reason: String, detail: String) -> Limited in
+        let fail = { (until: Date, reason: String, detail: String) async -> Limited in
             let hold = Hold(until: HTTPPolicy.capped(until, now: now), reason: reason)
             self.holdBack(resource, hold)
             var key = budget
             key.resource = resource
-            self.budgets.hold(key, hold)
+            await self.budgets.hold(key, hold)
             return .fail(
                 FetchError(
                     url: url, reason: .rateLimited(until: hold.until, detail: detail), attempts: attempts,
@@ -335,7 +343,7 @@ public final class FeedHTTP: Sendable {
         if let retryAfter = response.headers["Retry-After"].flatMap({ Self.retryAfter($0, now: now) }) {
             if retryAfter <= policy.shortRetryAfter, !waited { return .wait(max(retryAfter, .zero)) }
             let wait = max(retryAfter.seconds, 1)
-            return fail(
+            return await fail(
                 now.addingTimeInterval(wait), "HTTP \(response.status) asked to retry later",
                 "HTTP \(response.status): the server asked to retry after \(DurationFormat.string(retryAfter))")
         }
@@ -343,13 +351,13 @@ public final class FeedHTTP: Sendable {
         let limit = RateLimit(headers: response.headers)
         if limit?.remaining == 0 {
             let until = limit?.reset ?? now.addingTimeInterval(60)
-            return fail(
+            return await fail(
                 until, "rate limit exhausted",
                 "HTTP \(response.status): rate limit exhausted (x-ratelimit-remaining: 0)"
             )
         }
         if let hidden = sourcePolicy.hiddenRateLimit(of: response, message: Self.message(in: response.body)) {
-            return fail(
+            return await fail(
                 now.addingTimeInterval(max(hidden.wait.seconds, 1)), hidden.reason,
                 "HTTP \(response.status): \(hidden.reason)")
         }

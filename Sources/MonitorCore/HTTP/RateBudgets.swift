@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 /// The rate-limit budgets the feeds of one run share: one per API origin, credential and resource.
@@ -9,7 +10,9 @@ import Synchronization
 /// them. A request is sent only while the least remaining count the server reported is larger than the number of
 /// requests in flight (it waits for their answers when they may have used up the rest), so feeds polled at once
 /// do not overspend; once the count is 0, or the server said to wait, none of them sends until the reset. Budgets are
-/// keyed by a fingerprint of the credential, never the credential itself.
+/// keyed by a fingerprint of the credential, never the credential itself. With ``Sharing``, the budgets of tokens are
+/// kept in a state several instances share (``RateBudgetStoring``), and a request goes only when both this instance's
+/// budget and the shared one let it.
 public final class RateBudgets: Sendable {
     /// Which budget a request spends.
     public struct Key: Sendable, Hashable {
@@ -51,48 +54,142 @@ public final class RateBudgets: Sendable {
         }
     }
 
+    /// What ``spend(_:now:)`` decided.
+    public enum Spend: Sendable, Hashable {
+        /// The request may be sent; `ticket` is its place in the shared budget, nil when none was asked.
+        case send(ticket: Int64?)
+        /// The budget is closed until the hold ends: the request is not sent.
+        case held(Hold)
+
+        /// The hold, nil when the request may be sent.
+        public var hold: Hold? {
+            if case .held(let hold) = self { return hold }
+            return nil
+        }
+
+        /// The ticket that ends the request in the shared budget, nil when there is none.
+        public var ticket: Int64? {
+            if case .send(let ticket) = self { return ticket }
+            return nil
+        }
+    }
+
+    /// The budgets kept in a state several instances share: how they are asked.
+    public struct Sharing: Sendable {
+        /// The state.
+        public var store: any RateBudgetStoring
+        /// How long a request counts as in flight for the other instances when this one never ends it (it died):
+        /// longer than a request may take.
+        public var flight: Duration
+        /// How long the state is waited for before this instance decides alone, on its own budget.
+        public var patience: Duration
+        /// How long to wait before asking again while the requests in flight of other instances may use up what is
+        /// left.
+        public var retry: Duration
+        /// Where a state that cannot be asked is told.
+        public var logger: Logger
+
+        /// Budgets kept in `store`.
+        public init(
+            store: any RateBudgetStoring, flight: Duration, patience: Duration = .seconds(5),
+            retry: Duration = .milliseconds(100), logger: Logger
+        ) {
+            self.store = store
+            self.flight = flight
+            self.patience = patience
+            self.retry = retry
+            self.logger = logger
+        }
+    }
+
+    /// Why a budget whose count is 0 is closed.
+    public static let exhausted = "rate limit exhausted"
+
     private struct Budget {
-        /// Requests sent whose answer has not come.
+        /// What is known of the server's limit.
+        var state = RateBudgetState()
+        /// Requests of this instance sent whose answer has not come.
         var inFlight = 0
-        /// The least remaining count the server reported in this window.
-        var lowest: Int?
-        /// When the window resets.
-        var reset: Date?
-        /// A hold the server asked for (an exhausted limit, `Retry-After`, a source's hidden limit).
-        var hold: Hold?
         /// Requests waiting for the answers in flight to say whether the budget has room for them.
         var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
     }
 
-    private enum Decision {
-        case send
-        case held(Hold)
-        case wait
+    private struct Budgets {
+        var budgets: [Key: Budget] = [:]
+        var nextWaiter: UInt64 = 0
+        /// Whether the shared state could not be asked last time.
+        var unreachable = false
     }
 
-    private let budgets = Mutex<(budgets: [Key: Budget], nextWaiter: UInt64)>(([:], 0))
+    private let budgets = Mutex(Budgets())
+    /// The state the budgets are shared through, nil when they are this instance's alone.
+    public let sharing: Sharing?
 
-    /// Empty budgets: nothing is known of any server.
-    public init() {}
+    /// Empty budgets: nothing is known of any server. With `sharing`, every decision about a token's budget (a key
+    /// with a credential) is also the shared state's, with the requests in flight of every instance; when it cannot
+    /// be asked (within its patience), this instance's own budget decides alone and a warning is logged.
+    public init(sharing: Sharing? = nil) {
+        self.sharing = sharing
+    }
 
     /// Takes one request from `key`'s budget, or returns the hold that keeps it from being sent. When the
-    /// requests in flight may have used up what is left, waits for their answers first. Every request let through
-    /// must be ended with ``settle(_:answer:)``. `now` is read again after each wait.
-    public func spend(_ key: Key, now currentTime: @autoclosure @Sendable () -> Date) async throws -> Hold? {
+    /// requests in flight may have used up what is left, waits for their answers first (of this instance; those of
+    /// others are asked about again every `sharing.retry`). Every request let through must be ended with
+    /// ``settle(_:answer:ticket:)`` and its ticket. `now` is read again after each wait.
+    public func spend(_ key: Key, now currentTime: @autoclosure @Sendable () -> Date) async throws -> Spend {
+        while true {
+            if let hold = try await spendLocally(key, now: currentTime()) { return .held(hold) }
+            guard let sharing = sharing(of: key) else { return .send(ticket: nil) }
+            let now = currentTime()
+            let answer: SharedSpend
+            do {
+                answer = try await ask(sharing) { store in
+                    try await store.takeRequest(key, now: now, expires: now.addingTimeInterval(sharing.flight.seconds))
+                }
+            } catch {
+                if Task.isCancelled {
+                    update(key, nil, ending: true)
+                    throw CancellationError()
+                }
+                return .send(ticket: nil)
+            }
+            switch answer {
+            case .send(let ticket):
+                return .send(ticket: ticket)
+            case .held(let hold):
+                update(key, nil, ending: true)
+                budgets.withLock { $0.budgets[key, default: Budget()].state.hold(hold) }
+                return .held(hold)
+            case .wait:
+                update(key, nil, ending: true)
+                try await Task.sleep(for: sharing.retry)
+            }
+        }
+    }
+
+    /// This instance's decision: nil when the request may go (counted in flight), else the hold. Waits for the
+    /// answers of this instance's requests in flight when they may use up what is left.
+    private func spendLocally(_ key: Key, now currentTime: @autoclosure () -> Date) async throws -> Hold? {
         while true {
             let now = currentTime()
             let id = budgets.withLock { state -> UInt64 in
                 state.nextWaiter += 1
                 return state.nextWaiter
             }
-            var decision = Decision.send
+            var decision = RateBudgetState.Decision.send
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                     let cancelled = Task.isCancelled
-                    decision = budgets.withLock { state -> Decision in
+                    decision = budgets.withLock { state -> RateBudgetState.Decision in
                         if cancelled { return .send }
-                        let decision = Self.decide(&state.budgets[key, default: Budget()], now: now)
-                        if case .wait = decision { state.budgets[key]?.waiters[id] = continuation }
+                        var budget = state.budgets[key] ?? Budget()
+                        defer { state.budgets[key] = budget }
+                        let decision = budget.state.decide(inFlight: budget.inFlight, now: now)
+                        switch decision {
+                        case .send: budget.inFlight += 1
+                        case .wait: budget.waiters[id] = continuation
+                        case .held: break
+                        }
                         return decision
                     }
                     if cancelled {
@@ -115,37 +212,19 @@ public final class RateBudgets: Sendable {
         }
     }
 
-    private static func decide(_ budget: inout Budget, now: Date) -> Decision {
-        if let hold = budget.hold {
-            if hold.until > now { return .held(hold) }
-            budget.hold = nil
-        }
-        if let reset = budget.reset, reset <= now {
-            // A new window: the count is unknown until the next answer.
-            budget.lowest = nil
-            budget.reset = nil
-        }
-        // The server's least count less every request in flight: some of those it may have counted already, so
-        // this is exact once they are answered.
-        if let lowest = budget.lowest, lowest - budget.inFlight <= 0 {
-            if budget.inFlight > 0 { return .wait }
-            if let reset = budget.reset, reset > now {
-                return .held(Hold(until: reset, reason: "rate limit exhausted"))
-            }
-        }
-        budget.inFlight += 1
-        return .send
-    }
-
     /// Ends a request ``spend(_:now:)`` let through, with the rate limit its answer reported (its reset already
-    /// capped), or nil when there was no answer or it said nothing of the limit.
-    public func settle(_ key: Key, answer limit: RateLimit?) {
+    /// capped), or nil when there was no answer or it said nothing of the limit, and the ticket it was given.
+    public func settle(_ key: Key, answer limit: RateLimit?, ticket: Int64? = nil) async {
         update(key, limit, ending: true)
+        guard let sharing = sharing(of: key), ticket != nil || limit?.remaining != nil else { return }
+        _ = try? await ask(sharing) { try await $0.endRequest(key, ticket: ticket, answer: limit) }
     }
 
     /// Learns a rate limit reported for `key` by the answer to a request that counted against another budget.
-    public func learn(_ limit: RateLimit, for key: Key) {
+    public func learn(_ limit: RateLimit, for key: Key) async {
         update(key, limit, ending: false)
+        guard let sharing = sharing(of: key), limit.remaining != nil else { return }
+        _ = try? await ask(sharing) { try await $0.endRequest(key, ticket: nil, answer: limit) }
     }
 
     private func update(_ key: Key, _ limit: RateLimit?, ending: Bool) {
@@ -153,18 +232,7 @@ public final class RateBudgets: Sendable {
             var budget = state.budgets[key] ?? Budget()
             defer { state.budgets[key] = budget }
             if ending { budget.inFlight = max(budget.inFlight - 1, 0) }
-            if let limit, let remaining = limit.remaining {
-                let remaining = max(remaining, 0)
-                switch (budget.reset, limit.reset) {
-                case (let known?, let reported?) where reported < known:
-                    break  // A late answer from a window that is over.
-                case (let known, let reported) where known != reported || budget.lowest == nil:
-                    budget.lowest = remaining
-                    budget.reset = reported
-                default:
-                    budget.lowest = min(budget.lowest ?? remaining, remaining)
-                }
-            }
+            if let limit { budget.state.learn(limit) }
             let waiters = Array(budget.waiters.values)
             budget.waiters = [:]
             return waiters
@@ -172,13 +240,117 @@ public final class RateBudgets: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Closes `key`'s budget until `hold.until` (a later hold already there stays).
-    public func hold(_ key: Key, _ hold: Hold) {
-        budgets.withLock { state in
-            var budget = state.budgets[key] ?? Budget()
-            if let existing = budget.hold, existing.until >= hold.until { return }
-            budget.hold = hold
-            state.budgets[key] = budget
+    /// Closes `key`'s budget until `hold.until` (a later hold already there stays), for every instance when the
+    /// budgets are shared.
+    public func hold(_ key: Key, _ hold: Hold) async {
+        budgets.withLock { $0.budgets[key, default: Budget()].state.hold(hold) }
+        guard let sharing = sharing(of: key) else { return }
+        _ = try? await ask(sharing) { try await $0.holdRequests(key, hold) }
+    }
+
+    // MARK: - The shared state
+
+    /// How `key`'s budget is shared: only a token's. Without a credential the limit is the client address's, which
+    /// instances on other machines do not share; such a budget stays this instance's, and costs the state nothing.
+    private func sharing(of key: Key) -> Sharing? {
+        key.credential.isEmpty ? nil : sharing
+    }
+
+    /// What `question` answers within the state's patience; a failure or no answer in time is logged (once until
+    /// the state answers again) and thrown. Cancelling the caller cancels the question.
+    private func ask<Value: Sendable>(
+        _ sharing: Sharing, _ question: @escaping @Sendable (any RateBudgetStoring) async throws -> Value
+    ) async throws -> Value {
+        do {
+            let value = try await Self.answer(within: sharing.patience) { try await question(sharing.store) }
+            let recovered = budgets.withLock { state in
+                defer { state.unreachable = false }
+                return state.unreachable
+            }
+            if recovered { sharing.logger.notice("the shared rate budgets answer again") }
+            return value
+        } catch {
+            guard !Task.isCancelled else { throw error }
+            let first = budgets.withLock { state in
+                defer { state.unreachable = true }
+                return !state.unreachable
+            }
+            if first {
+                let reason =
+                    error is SharingTimeout ? "no answer within \(DurationFormat.string(sharing.patience))" : "\(error)"
+                sharing.logger.warning(
+                    "cannot ask the shared rate budgets: each instance keeps to its own until they answer again",
+                    metadata: ["error": "\(reason)"])
+            }
+            throw error
         }
+    }
+
+    /// The state did not answer in time.
+    private struct SharingTimeout: Error {}
+
+    /// What `body` returns or throws, unless `limit` passes first (``SharingTimeout``) or the caller is cancelled:
+    /// then `body` is cancelled and not waited for, so that a state that hangs cannot hang a poll.
+    private static func answer<Value: Sendable>(
+        within limit: Duration, _ body: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let slot = AnswerSlot<Value>()
+        let work = Task {
+            do { slot.finish(.success(try await body())) } catch { slot.finish(.failure(error)) }
+        }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            slot.finish(.failure(SharingTimeout()))
+            work.cancel()
+        }
+        defer { timer.cancel() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { slot.wait($0) }
+        } onCancel: {
+            work.cancel()
+            slot.finish(.failure(CancellationError()))
+        }
+    }
+}
+
+/// The first of an answer, a timeout and a cancellation, handed to the one waiting for it.
+private final class AnswerSlot<Value: Sendable>: Sendable {
+    private enum State {
+        case empty
+        case waiting(CheckedContinuation<Value, any Error>)
+        case finished(Result<Value, any Error>)
+        case done
+    }
+
+    private let state = Mutex(State.empty)
+
+    /// Waits with `continuation` (resumed at once when the answer came first).
+    func wait(_ continuation: CheckedContinuation<Value, any Error>) {
+        let ready = state.withLock { state -> Result<Value, any Error>? in
+            guard case .finished(let result) = state else {
+                state = .waiting(continuation)
+                return nil
+            }
+            state = .done
+            return result
+        }
+        if let ready { continuation.resume(with: ready) }
+    }
+
+    /// The answer; only the first counts.
+    func finish(_ result: Result<Value, any Error>) {
+        let waiting = state.withLock { state -> CheckedContinuation<Value, any Error>? in
+            switch state {
+            case .empty:
+                state = .finished(result)
+                return nil
+            case .waiting(let continuation):
+                state = .done
+                return continuation
+            case .finished, .done:
+                return nil
+            }
+        }
+        waiting?.resume(with: result)
     }
 }

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A state that keeps rate budgets for several `monitor run` instances using the same tokens (PostgreSQL): what
+/// one instance learns of a token's limit, and every request one of them sends, counts for all of them.
+///
+/// A budget is the row of a ``RateBudgets/Key`` (origin, credential FINGERPRINT, resource: never the credential)
+/// holding a ``RateBudgetState`` and the requests in flight of every instance. Taking a request decides, under
+/// the row's lock, with the rules of ``RateBudgetState/decide(inFlight:now:)`` over all instances' requests in
+/// flight, and counts the request as in flight until it is ended or, if its instance never ends it (it died),
+/// until its expiry: so two instances that know of 5 requests left send 5 in total, not 10. An answer writes its
+/// count and reset by the rules of ``RateBudgetState/learn(_:)``; a hold written by one instance (an exhausted
+/// limit, `Retry-After`, a secondary limit) is obeyed by all of them. A state without it (SQLite) is used by one
+/// instance, whose budgets are its own; ``RateBudgets`` asks it only of budgets with a credential.
+public protocol RateBudgetStoring: Sendable {
+    /// Takes one request from `key`'s budget at `now`: counted in flight until ended or until `expires`, it
+    /// is given a ticket; or the hold that keeps it from being sent; or `.wait` when requests in flight (of any
+    /// instance) may use up what is left.
+    func takeRequest(_ key: RateBudgets.Key, now: Date, expires: Date) async throws -> SharedSpend
+
+    /// Ends the request of `ticket` (none: a request the budget was not asked about) and learns the rate limit its
+    /// answer reported, if any.
+    func endRequest(_ key: RateBudgets.Key, ticket: Int64?, answer: RateLimit?) async throws
+
+    /// Closes `key`'s budget for every instance until `hold.until` (a later hold already there stays).
+    func holdRequests(_ key: RateBudgets.Key, _ hold: RateBudgets.Hold) async throws
+}
+
+/// What a shared rate budget says of a request.
+public enum SharedSpend: Sendable, Hashable {
+    /// It may be sent; `ticket` ends it.
+    case send(ticket: Int64)
+    /// The budget is closed until the hold ends.
+    case held(RateBudgets.Hold)
+    /// The requests in flight may use up what is left: ask again once some are answered.
+    case wait
+}

@@ -1,0 +1,223 @@
+import Foundation
+import Logging
+import MonitorCore
+import MonitorPostgres
+import PostgresTestSupport
+import Synchronization
+import TestSupport
+import Testing
+
+/// A server's count of what is left of a limit, taken one by one as requests arrive.
+private final class CountingServer: Sendable {
+    private let left: Mutex<Int>
+    private let served = Mutex(0)
+
+    init(limit: Int) { left = Mutex(limit) }
+
+    /// Requests that arrived.
+    var requests: Int { served.withLock { $0 } }
+
+    /// Counts one request; the count left after it.
+    func arrive() -> Int {
+        served.withLock { $0 += 1 }
+        return left.withLock { left in
+            left = max(left - 1, 0)
+            return left
+        }
+    }
+}
+
+@Suite("Rate budgets kept in PostgreSQL, shared by every instance using a token", .timeLimit(.minutes(2)))
+struct SharedRateBudgetTests {
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+    static let reset = start.addingTimeInterval(3600)
+    static let token = "ghp_SharedBudgetSecret0123456789abcdef"
+    static let key = RateBudgets.Key(
+        url: "https://api.github.com/repos/o/r/events", credential: token, resource: "core")
+
+    static func limit(remaining: Int, reset: Date = reset) -> RateLimit {
+        var limit = RateLimit(headers: ["x-ratelimit-remaining": "\(remaining)", "x-ratelimit-limit": "5000"])!
+        limit.reset = reset
+        return limit
+    }
+
+    /// Budgets of one instance: its own store (its own connections) on the database at `url`.
+    static func instance(_ url: PostgresURL, log: RecordedLog = RecordedLog()) async throws -> RateBudgets {
+        let store = try await PostgresStateStore.open(url)
+        return RateBudgets(sharing: RateBudgets.Sharing(store: store, flight: .seconds(60), logger: log.logger))
+    }
+
+    @Test(
+        "two instances knowing of 5 requests left let exactly 5 through in total, 8 asking at once; then both are held until the reset, when both may send again"
+    )
+    func exactlyTheBudget() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        let log = RecordedLog()
+        let instances = [try await Self.instance(url, log: log), try await Self.instance(url, log: log)]
+        let api = CountingServer(limit: 6)
+        // One request by the first instance learns the budget: 5 left.
+        let first = try await instances[0].spend(Self.key, now: Self.start)
+        let ticket = try #require(first.ticket)
+        await instances[0].settle(Self.key, answer: Self.limit(remaining: api.arrive()), ticket: ticket)
+
+        // 4 polls of each instance at once, each sending while the budget lets it, each answered by the server's count.
+        let outcomes = try await withThrowingTaskGroup(of: (sent: Int, holds: [RateBudgets.Hold]).self) { group in
+            for index in 0..<8 {
+                let budgets = instances[index % 2]
+                group.addTask {
+                    var sent = 0
+                    while true {
+                        switch try await budgets.spend(Self.key, now: Self.start.addingTimeInterval(1)) {
+                        case .send(let ticket):
+                            #expect(ticket != nil)
+                            sent += 1
+                            await budgets.settle(Self.key, answer: Self.limit(remaining: api.arrive()), ticket: ticket)
+                        case .held(let hold):
+                            return (sent, [hold])
+                        }
+                    }
+                }
+            }
+            return try await group.reduce(into: (sent: 0, holds: [RateBudgets.Hold]())) {
+                $0.sent += $1.sent
+                $0.holds += $1.holds
+            }
+        }
+        #expect(outcomes.sent == 5)
+        #expect(api.requests == 6)
+        #expect(
+            outcomes.holds
+                == Array(repeating: RateBudgets.Hold(until: Self.reset, reason: "rate limit exhausted"), count: 8))
+        // Nothing left in flight, the server's last count kept.
+        #expect(
+            try await server.strings(
+                "SELECT lowest || ' ' || reset_at || ' ' || (SELECT count(*) FROM rate_budget_flight) FROM rate_budget",
+                database: url.database) == ["0 \(Int(Self.reset.timeIntervalSince1970)) 0"])
+
+        // A third instance, started now, knows it too; at the reset, a new window opens for all of them.
+        let third = try await Self.instance(url, log: log)
+        #expect(
+            try await third.spend(Self.key, now: Self.reset.addingTimeInterval(-1))
+                == .held(RateBudgets.Hold(until: Self.reset, reason: "rate limit exhausted")))
+        let reopened = [
+            try await instances[0].spend(Self.key, now: Self.reset),
+            try await instances[1].spend(Self.key, now: Self.reset),
+            try await third.spend(Self.key, now: Self.reset),
+        ]
+        #expect(reopened.map(\.hold) == [nil, nil, nil])
+        #expect(Set(reopened.compactMap(\.ticket)).count == 3)
+        #expect(
+            try await server.strings(
+                "SELECT coalesce(lowest::text, 'unknown') || ' ' || coalesce(reset_at::text, 'none') FROM rate_budget",
+                database: url.database) == ["unknown none"])
+        #expect(
+            try await server.strings("SELECT count(*)::text FROM rate_budget_flight", database: url.database) == ["3"])
+        #expect(log.messages == [])
+    }
+
+    @Test(
+        "a hold written by one instance (Retry-After) is obeyed by the other until it ends; a shorter one does not cut it"
+    )
+    func holdsAreShared() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        let one = try await Self.instance(url)
+        let other = try await Self.instance(url)
+        let hold = RateBudgets.Hold(until: Self.start.addingTimeInterval(120), reason: "HTTP 429 asked to retry later")
+        await one.hold(Self.key, hold)
+        await other.hold(
+            Self.key, RateBudgets.Hold(until: Self.start.addingTimeInterval(30), reason: "secondary rate limit"))
+        #expect(try await other.spend(Self.key, now: Self.start.addingTimeInterval(60)) == .held(hold))
+        // Another resource of the same token, and the same resource of another token, are not held.
+        var search = Self.key
+        search.resource = "search"
+        #expect(try await other.spend(search, now: Self.start).hold == nil)
+        let otherToken = RateBudgets.Key(
+            url: "https://api.github.com/x", credential: "ghp_AnotherToken", resource: "core")
+        #expect(try await other.spend(otherToken, now: Self.start).hold == nil)
+        // When it ends, both send.
+        #expect(try await other.spend(Self.key, now: Self.start.addingTimeInterval(120)).ticket != nil)
+        #expect(try await one.spend(Self.key, now: Self.start.addingTimeInterval(120)).ticket != nil)
+        #expect(
+            try await server.strings(
+                "SELECT resource || ' ' || coalesce(held_until::text, 'none') FROM rate_budget ORDER BY credential, resource",
+                database: url.database
+            ).sorted()
+                == ["core none", "core none", "search none"])
+    }
+
+    @Test("the database holds fingerprints of the token, never the token")
+    func noToken() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        let budgets = try await Self.instance(url)
+        let spent = try await budgets.spend(Self.key, now: Self.start)
+        await budgets.settle(Self.key, answer: Self.limit(remaining: 0), ticket: spent.ticket)
+        _ = try await budgets.spend(Self.key, now: Self.start)
+        await budgets.hold(
+            Self.key, RateBudgets.Hold(until: Self.reset.addingTimeInterval(60), reason: "secondary rate limit"))
+        let rows =
+            try await server.strings("SELECT row_to_json(b)::text FROM rate_budget b", database: url.database)
+            + server.strings("SELECT row_to_json(f)::text FROM rate_budget_flight f", database: url.database)
+        #expect(rows.count == 1)
+        #expect(
+            rows.first
+                == #"{"origin":"https://api.github.com:443","credential":"\#(ValidatorKey.fingerprint(Self.token))","resource":"core","lowest":0,"reset_at":1800003600,"held_until":1800003660,"hold_reason":"secondary rate limit"}"#
+        )
+        let dump = try await server.strings(
+            "SELECT string_agg(t::text, ' ') FROM (SELECT * FROM rate_budget) t", database: url.database)
+        #expect(!dump.joined().contains(Self.token))
+        #expect(!dump.joined().contains("SharedBudgetSecret"))
+    }
+
+    @Test("a request whose instance died stops counting as in flight when it expires")
+    func expiredFlights() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        let dead = try await Self.instance(url)
+        let alive = try await Self.instance(url)
+        // 1 left; the dead instance takes it and never answers (its flight: 60 s).
+        let learned = try await alive.spend(Self.key, now: Self.start)
+        await alive.settle(Self.key, answer: Self.limit(remaining: 1), ticket: learned.ticket)
+        #expect(try await dead.spend(Self.key, now: Self.start).ticket != nil)
+        // Until it expires, it may use up what is left: the store says to wait for its answer.
+        let store = try await PostgresStateStore.open(url)
+        #expect(
+            try await store.takeRequest(Self.key, now: Self.start.addingTimeInterval(59), expires: Self.reset) == .wait)
+        // Then the count is the server's again: one left.
+        let taken = try await store.takeRequest(Self.key, now: Self.start.addingTimeInterval(60), expires: Self.reset)
+        guard case .send = taken else {
+            Issue.record("expected a ticket, got \(taken)")
+            return
+        }
+        #expect(
+            try await server.strings("SELECT count(*)::text FROM rate_budget_flight", database: url.database) == ["1"])
+    }
+
+    @Test("a database that cannot be asked: each instance keeps to its own budget, with one warning")
+    func unreachable() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        let log = RecordedLog()
+        let store = try await PostgresStateStore.open(url)
+        let budgets = RateBudgets(sharing: RateBudgets.Sharing(store: store, flight: .seconds(60), logger: log.logger))
+        let learned = try await budgets.spend(Self.key, now: Self.start)
+        await budgets.settle(Self.key, answer: Self.limit(remaining: 2), ticket: learned.ticket)
+        try await server.execute("DROP DATABASE \(url.database) WITH (FORCE)")
+        // The store's connection, ended by the server, is closed by a first call (which may fail on it or not).
+        _ = try? await store.records()
+        // Sent on the local budget (no ticket), its answer kept locally: one more, then held by the local count.
+        let spent = try await budgets.spend(Self.key, now: Self.start)
+        #expect(spent == .send(ticket: nil))
+        await budgets.settle(Self.key, answer: Self.limit(remaining: 0), ticket: nil)
+        #expect(
+            try await budgets.spend(Self.key, now: Self.start)
+                == .held(RateBudgets.Hold(until: Self.reset, reason: "rate limit exhausted")))
+        #expect(
+            log.messages == [
+                "warning: cannot ask the shared rate budgets: each instance keeps to its own until they answer again "
+                    + "(cannot open \(url): database \"\(url.database)\" does not exist)"
+            ])
+    }
+}
