@@ -314,10 +314,11 @@ struct SharedScheduleTests {
         let environment = ["MONITOR_STATE": server.text(of: url)]
         try await withTestHTTPServer(feeds(arrivals: arrivals, gate: gate)) { http in
             // The other instance polls f1 (its poll waits at the server); the full-screen one f1 and f2. Leases of
-            // 3 × 60 s, renewed each minute.
-            try directory.write("other.yaml", feedsFile(["f1"], base: http.baseURL, interval: "1h", timeout: "60s"))
+            // 3 × 600 s, renewed every 10 minutes: a renewal between the screen and the stored ends read below would
+            // change the end shown (the rows are compared whole), and on a loaded machine a minute can pass.
+            try directory.write("other.yaml", feedsFile(["f1"], base: http.baseURL, interval: "1h", timeout: "600s"))
             try directory.write(
-                "feeds.yaml", feedsFile(["f1", "f2"], base: http.baseURL, interval: "1h", timeout: "60s"))
+                "feeds.yaml", feedsFile(["f1", "f2"], base: http.baseURL, interval: "1h", timeout: "600s"))
             let other = try RunningMonitor(
                 ["run", "--format", "json", "--config", "other.yaml"], in: directory.url, environment: environment)
             try await other.waitForOutput { !leases(of: "f1", in: $0).isEmpty }
