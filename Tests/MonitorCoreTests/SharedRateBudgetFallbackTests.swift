@@ -64,6 +64,27 @@ private final class FailingBudgets: RateBudgetStoring {
     func holdRequests(_ key: RateBudgets.Key, _ hold: RateBudgets.Hold) async throws { try answer() }
 }
 
+/// A shared state whose takes answer only after ``release()`` (later than the patience), ignoring cancellation, and
+/// whose ends answer at once; records the tickets taken and ended.
+private final class LateBudgets: RateBudgetStoring {
+    let taken = Watched<[Int64]>([])
+    let ended = Watched<[Int64]>([])
+    private let gate = HangingBudgets()
+
+    func release() { gate.release() }
+
+    func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws -> SharedSpend {
+        taken.update { $0.append(ticket) }
+        return try await gate.takeRequest(key, ticket: ticket, now: now, expires: expires)
+    }
+
+    func endRequest(_ key: RateBudgets.Key, ticket: Int64?, answer: RateLimit?) async throws {
+        if let ticket { ended.update { $0.append(ticket) } }
+    }
+
+    func holdRequests(_ key: RateBudgets.Key, _ hold: RateBudgets.Hold) async throws {}
+}
+
 @Suite("A shared rate budget that cannot be asked neither hangs nor fails a request", .timeLimit(.minutes(1)))
 struct SharedRateBudgetFallbackTests {
     let now = Date(timeIntervalSince1970: 1_795_323_600)
@@ -90,8 +111,9 @@ struct SharedRateBudgetFallbackTests {
         let hold = RateBudgets.Hold(until: reset.addingTimeInterval(60), reason: "secondary rate limit")
         await budgets.hold(key, hold)
         #expect(try await budgets.spend(key, now: now) == .held(hold))
-        // Not asked again (its answer, its hold) until the probe time: only the first question waited.
-        #expect(store.asked.value == 1)
+        // Not asked again (its answer, its hold) until the probe time: only the first take waited, and the end of its
+        // ticket (the take may still be committed) was asked aside.
+        #expect(try await store.asked.wait { $0 >= 2 } == 2)
         #expect(
             log.messages == [
                 "warning: cannot ask the shared rate budgets: this instance decides alone, on its own budget, until "
@@ -137,6 +159,20 @@ struct SharedRateBudgetFallbackTests {
         limit.reset = now.addingTimeInterval(600)
         await budgets.learn(limit, for: key)
         #expect(try await budgets.spend(key, now: now).ticket != nil)
+    }
+
+    @Test("a take that answers after the patience ran out (it may still be committed) has its ticket ended")
+    func lateTake() async throws {
+        let store = LateBudgets()
+        defer { store.release() }
+        let budgets = RateBudgets(
+            sharing: RateBudgets.Sharing(
+                store: store, flight: .seconds(60), patience: .milliseconds(200), logger: RecordedLog().logger))
+        let key = RateBudgets.Key(url: "https://api.test/a", credential: "t", resource: "core")
+        #expect(try await budgets.spend(key, now: now) == .send(ticket: nil))
+        let ended = try await store.ended.wait { $0.count == 1 }
+        #expect(ended == store.taken.value)
+        #expect(ended.count == 1)
     }
 
     @Test(

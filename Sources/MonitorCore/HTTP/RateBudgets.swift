@@ -182,9 +182,9 @@ public final class RateBudgets: Sendable {
                         stored, ticket: ticket, now: now, expires: now.addingTimeInterval(sharing.flight.seconds))
                 }
             } catch {
-                // The take may still be committed: its ticket is ended (if the state answers in time) rather than
-                // left to expire.
-                if !(error is Skipped) { endAside(sharing, stored, ticket: ticket) }
+                // A take not waited for (no answer in time, or cancelled) may still be committed: its ticket is
+                // ended (if the state answers in time) rather than left to expire. One that failed was not.
+                if error is SharingTimeout || Task.isCancelled { endAside(sharing, stored, ticket: ticket) }
                 if Task.isCancelled {
                     update(key, nil, ending: true)
                     throw CancellationError()
@@ -263,9 +263,12 @@ public final class RateBudgets: Sendable {
             .value
     }
 
-    /// Ends `ticket` in the shared state without waiting, whatever becomes of the caller.
+    /// Ends `ticket` in the shared state without waiting, whatever becomes of the caller; asked even while the
+    /// state is left alone, since the take that failed just now may have been committed after all.
     private func endAside(_ sharing: Sharing, _ key: Key, ticket: Int64) {
-        Task { _ = try? await ask(sharing) { try await $0.endRequest(key, ticket: ticket, answer: nil) } }
+        Task {
+            _ = try? await ask(sharing, always: true) { try await $0.endRequest(key, ticket: ticket, answer: nil) }
+        }
     }
 
     /// `key` as the shared state keeps it (see ``storedResource(_:)``).
@@ -315,9 +318,11 @@ public final class RateBudgets: Sendable {
 
     /// What `question` answers within the state's patience; a failure or no answer in time is logged (once until
     /// the state answers again) and thrown. Cancelling the caller cancels the question. After a failure the state is
-    /// not asked (``Skipped``) until `sharing.probe` has passed, then once, by the first question after it.
+    /// not asked (``Skipped``) until `sharing.probe` has passed, then once, by the first question after it (`always`:
+    /// asked all the same).
     private func ask<Value: Sendable>(
-        _ sharing: Sharing, _ question: @escaping @Sendable (any RateBudgetStoring) async throws -> Value
+        _ sharing: Sharing, always: Bool = false,
+        _ question: @escaping @Sendable (any RateBudgetStoring) async throws -> Value
     ) async throws -> Value {
         let now = sharing.clock()
         let skip = budgets.withLock { state in
@@ -326,7 +331,7 @@ public final class RateBudgets: Sendable {
             state.probeAt = now.addingTimeInterval(sharing.probe.seconds)
             return false
         }
-        if skip { throw Skipped() }
+        if skip, !always { throw Skipped() }
         do {
             let value = try await Self.answer(within: sharing.patience) { try await question(sharing.store) }
             let recovered = budgets.withLock { state in
