@@ -159,12 +159,14 @@ enum PostgresSchema {
                     reset_at float8,
                     held_until float8,
                     hold_reason text,
+                    reset_learned_at float8,
+                    hold_learned_at float8,
                     PRIMARY KEY (origin, credential, resource)
                 )
                 """,
                 """
                 CREATE TABLE rate_budget_flight (
-                    ticket bigserial PRIMARY KEY,
+                    ticket bigint PRIMARY KEY,
                     origin text COLLATE "C" NOT NULL,
                     credential text COLLATE "C" NOT NULL,
                     resource text COLLATE "C" NOT NULL,
@@ -172,6 +174,7 @@ enum PostgresSchema {
                 )
                 """,
                 "CREATE INDEX rate_budget_flight_by_budget ON rate_budget_flight (origin, credential, resource)",
+                "CREATE INDEX rate_budget_flight_by_expiry ON rate_budget_flight (expires)",
             ]),
     ]
 

@@ -9,10 +9,16 @@ import PostgresNIO
 /// Each question is one transaction that first locks the budget's row (inserted when new), so that instances
 /// asking at once follow each other: two of them that know of 5 requests left let 5 through in total. The rules
 /// are ``RateBudgetState``'s, with the requests in flight of every instance. Times are given by the caller, as
-/// seconds since 1970 in the tables.
+/// seconds since 1970 in the tables (so instances' clocks must agree within a few seconds); a hold and a reset are
+/// believed no longer than ``RateBudgets/believedFor`` after the database's clock (`clock_timestamp()`) saw them
+/// written (`hold_learned_at`, `reset_learned_at`), so that an instance whose clock is ahead, or a broken row,
+/// cannot close a token for longer than one instance would on its own.
 extension PostgresStateStore: RateBudgetStoring {
     /// Takes one request from `key`'s budget at `now`, counted in flight until it is ended or `expires`.
-    public func takeRequest(_ key: RateBudgets.Key, now: Date, expires: Date) async throws -> SharedSpend {
+    /// Expired requests of every budget are swept on the way.
+    public func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws
+        -> SharedSpend
+    {
         try await transaction { connection in
             let before = try await self.lockedBudget(key, connection: connection)
             var state = before
@@ -21,11 +27,7 @@ extension PostgresStateStore: RateBudgetStoring {
             var inFlight = 0
             for try await (count) in try await connection.query(
                 """
-                WITH expired AS (
-                    DELETE FROM rate_budget_flight
-                    WHERE origin = \(key.origin) AND credential = \(key.credential) AND resource = \(key.resource)
-                        AND expires <= \(start)
-                )
+                WITH expired AS (DELETE FROM rate_budget_flight WHERE expires <= \(start))
                 SELECT count(*)::integer FROM rate_budget_flight
                 WHERE origin = \(key.origin) AND credential = \(key.credential) AND resource = \(key.resource)
                     AND expires > \(start)
@@ -40,16 +42,11 @@ extension PostgresStateStore: RateBudgetStoring {
             case .wait: return .wait
             case .send: break
             }
-            var ticket: Int64 = 0
-            for try await (taken) in try await connection.query(
+            try await connection.query(
                 """
-                INSERT INTO rate_budget_flight (origin, credential, resource, expires)
-                VALUES (\(key.origin), \(key.credential), \(key.resource), \(expires.timeIntervalSince1970))
-                RETURNING ticket
-                """, logger: self.logger
-            ).decode(Int64.self) {
-                ticket = taken
-            }
+                INSERT INTO rate_budget_flight (ticket, origin, credential, resource, expires)
+                VALUES (\(ticket), \(key.origin), \(key.credential), \(key.resource), \(expires.timeIntervalSince1970))
+                """, logger: self.logger)
             return .send(ticket: ticket)
         }
     }
@@ -68,22 +65,32 @@ extension PostgresStateStore: RateBudgetStoring {
         }
     }
 
-    /// Closes `key`'s budget for every instance until `hold.until`; a later hold already there stays.
+    /// Closes `key`'s budget for every instance until `hold.until`; a later hold already there stays while it is
+    /// believed.
     public func holdRequests(_ key: RateBudgets.Key, _ hold: RateBudgets.Hold) async throws {
         let until = hold.until.timeIntervalSince1970
         try await transaction { connection in
             _ = try await connection.query(
                 """
-                INSERT INTO rate_budget AS b (origin, credential, resource, held_until, hold_reason)
-                VALUES (\(key.origin), \(key.credential), \(key.resource), \(until), \(hold.reason))
+                INSERT INTO rate_budget AS b (origin, credential, resource, held_until, hold_reason, hold_learned_at)
+                VALUES (
+                    \(key.origin), \(key.credential), \(key.resource), \(until), \(hold.reason),
+                    extract(epoch FROM clock_timestamp())::float8)
                 ON CONFLICT (origin, credential, resource) DO UPDATE
-                SET held_until = excluded.held_until, hold_reason = excluded.hold_reason
-                WHERE b.held_until IS NULL OR b.held_until < excluded.held_until
+                SET held_until = excluded.held_until, hold_reason = excluded.hold_reason,
+                    hold_learned_at = excluded.hold_learned_at
+                WHERE b.held_until IS NULL
+                    OR least(b.held_until, coalesce(b.hold_learned_at, 0) + \(Self.believedSeconds))
+                        < excluded.held_until
                 """, logger: self.logger)
         }
     }
 
-    /// The state of `key`'s budget, its row locked until the end of the transaction (inserted, empty, when new).
+    /// How long a hold or a reset is believed after it was written, in seconds.
+    private static var believedSeconds: Double { RateBudgets.believedFor.seconds }
+
+    /// The state of `key`'s budget as far as it is believed, its row locked until the end of the transaction
+    /// (inserted, empty, when new).
     private func lockedBudget(_ key: RateBudgets.Key, connection: PostgresConnection) async throws
         -> RateBudgetState
     {
@@ -94,7 +101,12 @@ extension PostgresStateStore: RateBudgetStoring {
             INSERT INTO rate_budget AS b (origin, credential, resource)
             VALUES (\(key.origin), \(key.credential), \(key.resource))
             ON CONFLICT (origin, credential, resource) DO UPDATE SET lowest = b.lowest
-            RETURNING lowest, reset_at, held_until, hold_reason
+            RETURNING lowest,
+                CASE WHEN reset_at IS NOT NULL
+                    THEN least(reset_at, coalesce(reset_learned_at, 0) + \(Self.believedSeconds)) END,
+                CASE WHEN held_until IS NOT NULL
+                    THEN least(held_until, coalesce(hold_learned_at, 0) + \(Self.believedSeconds)) END,
+                hold_reason
             """, logger: logger
         ).decode((Int?, Double?, Double?, String?).self) {
             state.lowest = lowest
@@ -107,12 +119,18 @@ extension PostgresStateStore: RateBudgetStoring {
         return state
     }
 
-    /// Writes `state` to `key`'s budget.
+    /// Writes `state` to `key`'s budget; a hold or reset that changed is learned now, by the database's clock.
     private func write(_ state: RateBudgetState, key: RateBudgets.Key, connection: PostgresConnection) async throws {
+        let reset = state.reset?.timeIntervalSince1970
+        let heldUntil = state.hold?.until.timeIntervalSince1970
         try await connection.query(
             """
-            UPDATE rate_budget SET lowest = \(state.lowest), reset_at = \(state.reset?.timeIntervalSince1970),
-                held_until = \(state.hold?.until.timeIntervalSince1970), hold_reason = \(state.hold?.reason)
+            UPDATE rate_budget SET lowest = \(state.lowest), reset_at = \(reset), held_until = \(heldUntil),
+                hold_reason = \(state.hold?.reason),
+                reset_learned_at = CASE WHEN reset_at IS DISTINCT FROM \(reset)::float8
+                    THEN extract(epoch FROM clock_timestamp())::float8 ELSE reset_learned_at END,
+                hold_learned_at = CASE WHEN held_until IS DISTINCT FROM \(heldUntil)::float8
+                    THEN extract(epoch FROM clock_timestamp())::float8 ELSE hold_learned_at END
             WHERE origin = \(key.origin) AND credential = \(key.credential) AND resource = \(key.resource)
             """, logger: logger)
     }

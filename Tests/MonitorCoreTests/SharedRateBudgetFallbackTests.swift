@@ -30,14 +30,59 @@ private final class HangingBudgets: RateBudgetStoring {
         }) { continuation.resume() }
     }
 
-    func takeRequest(_ key: RateBudgets.Key, now: Date, expires: Date) async throws -> SharedSpend {
+    func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws -> SharedSpend {
         await hang()
-        return .send(ticket: 1)
+        return .send(ticket: ticket)
     }
 
     func endRequest(_ key: RateBudgets.Key, ticket: Int64?, answer: RateLimit?) async throws { await hang() }
 
     func holdRequests(_ key: RateBudgets.Key, _ hold: RateBudgets.Hold) async throws { await hang() }
+}
+
+/// A shared state that fails every question while `failing`, else lets every request through; counts the questions.
+private final class FailingBudgets: RateBudgetStoring {
+    struct Down: Error, CustomStringConvertible {
+        var description: String { "connection refused" }
+    }
+
+    let failing = Mutex(true)
+    let asked = Mutex(0)
+
+    private func answer() throws {
+        asked.withLock { $0 += 1 }
+        if failing.withLock({ $0 }) { throw Down() }
+    }
+
+    func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws -> SharedSpend {
+        try answer()
+        return .send(ticket: ticket)
+    }
+
+    func endRequest(_ key: RateBudgets.Key, ticket: Int64?, answer: RateLimit?) async throws { try self.answer() }
+
+    func holdRequests(_ key: RateBudgets.Key, _ hold: RateBudgets.Hold) async throws { try answer() }
+}
+
+/// A shared state whose takes answer only after ``release()`` (later than the patience), ignoring cancellation, and
+/// whose ends answer at once; records the tickets taken and ended.
+private final class LateBudgets: RateBudgetStoring {
+    let taken = Watched<[Int64]>([])
+    let ended = Watched<[Int64]>([])
+    private let gate = HangingBudgets()
+
+    func release() { gate.release() }
+
+    func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws -> SharedSpend {
+        taken.update { $0.append(ticket) }
+        return try await gate.takeRequest(key, ticket: ticket, now: now, expires: expires)
+    }
+
+    func endRequest(_ key: RateBudgets.Key, ticket: Int64?, answer: RateLimit?) async throws {
+        if let ticket { ended.update { $0.append(ticket) } }
+    }
+
+    func holdRequests(_ key: RateBudgets.Key, _ hold: RateBudgets.Hold) async throws {}
 }
 
 @Suite("A shared rate budget that cannot be asked neither hangs nor fails a request", .timeLimit(.minutes(1)))
@@ -51,7 +96,8 @@ struct SharedRateBudgetFallbackTests {
         let log = RecordedLog()
         let budgets = RateBudgets(
             sharing: RateBudgets.Sharing(
-                store: store, flight: .seconds(60), patience: .milliseconds(200), logger: log.logger))
+                store: store, flight: .seconds(60), patience: .milliseconds(200), logger: log.logger,
+                clock: { [now] in now }))
         let key = RateBudgets.Key(url: "https://api.test/a", credential: "t", resource: "core")
         let reset = now.addingTimeInterval(600)
         #expect(try await budgets.spend(key, now: now) == .send(ticket: nil))
@@ -65,11 +111,13 @@ struct SharedRateBudgetFallbackTests {
         let hold = RateBudgets.Hold(until: reset.addingTimeInterval(60), reason: "secondary rate limit")
         await budgets.hold(key, hold)
         #expect(try await budgets.spend(key, now: now) == .held(hold))
-        #expect(store.asked.value == 3)
+        // Not asked again (its answer, its hold) until the probe time: only the first take waited, and the end of its
+        // ticket (the take may still be committed) was asked aside.
+        #expect(try await store.asked.wait { $0 >= 2 } == 2)
         #expect(
             log.messages == [
-                "warning: cannot ask the shared rate budgets: each instance keeps to its own until they answer again "
-                    + "(no answer within 200ms)"
+                "warning: cannot ask the shared rate budgets: this instance decides alone, on its own budget, until "
+                    + "they answer again (asked again every 10s) (no answer within 200ms)"
             ])
     }
 
@@ -104,5 +152,67 @@ struct SharedRateBudgetFallbackTests {
         try await store.asked.wait { $0 == 1 }
         spending.cancel()
         await #expect(throws: CancellationError.self) { try await spending.value }
+        // The cancelled request no longer counts as in flight here: with 1 request left, the next one goes (a
+        // request still counted would make it wait for an answer that never comes).
+        store.release()
+        var limit = RateLimit(headers: ["x-ratelimit-remaining": "1"])!
+        limit.reset = now.addingTimeInterval(600)
+        await budgets.learn(limit, for: key)
+        #expect(try await budgets.spend(key, now: now).ticket != nil)
+    }
+
+    @Test("a take that answers after the patience ran out (it may still be committed) has its ticket ended")
+    func lateTake() async throws {
+        let store = LateBudgets()
+        defer { store.release() }
+        let budgets = RateBudgets(
+            sharing: RateBudgets.Sharing(
+                store: store, flight: .seconds(60), patience: .milliseconds(200), logger: RecordedLog().logger))
+        let key = RateBudgets.Key(url: "https://api.test/a", credential: "t", resource: "core")
+        #expect(try await budgets.spend(key, now: now) == .send(ticket: nil))
+        let ended = try await store.ended.wait { $0.count == 1 }
+        #expect(ended == store.taken.value)
+        #expect(ended.count == 1)
+    }
+
+    @Test(
+        "a state that fails is not asked again until its probe time: then once, and again after it answers"
+    )
+    func probe() async throws {
+        let store = FailingBudgets()
+        let log = RecordedLog()
+        let clock = Mutex(now)
+        let budgets = RateBudgets(
+            sharing: RateBudgets.Sharing(
+                store: store, flight: .seconds(60), patience: .seconds(3600), logger: log.logger,
+                probe: .seconds(10), clock: { clock.withLock { $0 } }))
+        let key = RateBudgets.Key(url: "https://api.test/a", credential: "t", resource: "core")
+        #expect(try await budgets.spend(key, now: now) == .send(ticket: nil))
+        #expect(store.asked.withLock { $0 } == 1)
+        // Until the probe time, neither a request, its answer nor a hold asks the state.
+        for _ in 0..<5 {
+            #expect(try await budgets.spend(key, now: now) == .send(ticket: nil))
+            await budgets.settle(key, answer: RateLimit(headers: ["x-ratelimit-remaining": "100"]), ticket: nil)
+        }
+        await budgets.hold(key, RateBudgets.Hold(until: now, reason: "secondary rate limit"))
+        clock.withLock { $0 = now.addingTimeInterval(9.999) }
+        #expect(try await budgets.spend(key, now: now) == .send(ticket: nil))
+        #expect(store.asked.withLock { $0 } == 1)
+        // At the probe time, one request asks (and fails); the next ones do not.
+        clock.withLock { $0 = now.addingTimeInterval(10) }
+        #expect(try await budgets.spend(key, now: now) == .send(ticket: nil))
+        #expect(try await budgets.spend(key, now: now) == .send(ticket: nil))
+        #expect(store.asked.withLock { $0 } == 2)
+        // Once it answers, every request asks it.
+        store.failing.withLock { $0 = false }
+        clock.withLock { $0 = now.addingTimeInterval(20) }
+        #expect(try await budgets.spend(key, now: now).ticket != nil)
+        #expect(try await budgets.spend(key, now: now).ticket != nil)
+        #expect(store.asked.withLock { $0 } == 4)
+        #expect(
+            log.messages == [
+                "warning: cannot ask the shared rate budgets: this instance decides alone, on its own budget, until "
+                    + "they answer again (asked again every 10s) (connection refused)"
+            ])
     }
 }

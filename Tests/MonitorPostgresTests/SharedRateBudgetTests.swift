@@ -29,7 +29,8 @@ private final class CountingServer: Sendable {
 
 @Suite("Rate budgets kept in PostgreSQL, shared by every instance using a token", .timeLimit(.minutes(2)))
 struct SharedRateBudgetTests {
-    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+    /// Now, by whole seconds: the database's clock times how long a stored hold is believed.
+    static let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
     static let reset = start.addingTimeInterval(3600)
     static let token = "ghp_SharedBudgetSecret0123456789abcdef"
     static let key = RateBudgets.Key(
@@ -157,13 +158,15 @@ struct SharedRateBudgetTests {
         _ = try await budgets.spend(Self.key, now: Self.start)
         await budgets.hold(
             Self.key, RateBudgets.Hold(until: Self.reset.addingTimeInterval(60), reason: "secondary rate limit"))
+        let columns = "origin, credential, resource, lowest, reset_at, held_until, hold_reason"
         let rows =
-            try await server.strings("SELECT row_to_json(b)::text FROM rate_budget b", database: url.database)
+            try await server.strings(
+                "SELECT row_to_json(b)::text FROM (SELECT \(columns) FROM rate_budget) b", database: url.database)
             + server.strings("SELECT row_to_json(f)::text FROM rate_budget_flight f", database: url.database)
         #expect(rows.count == 1)
         #expect(
             rows.first
-                == #"{"origin":"https://api.github.com:443","credential":"\#(ValidatorKey.fingerprint(Self.token))","resource":"core","lowest":0,"reset_at":1800003600,"held_until":1800003660,"hold_reason":"secondary rate limit"}"#
+                == #"{"origin":"https://api.github.com:443","credential":"\#(ValidatorKey.fingerprint(Self.token))","resource":"core","lowest":0,"reset_at":\#(Int(Self.reset.timeIntervalSince1970)),"held_until":\#(Int(Self.reset.timeIntervalSince1970) + 60),"hold_reason":"secondary rate limit"}"#
         )
         let dump = try await server.strings(
             "SELECT string_agg(t::text, ' ') FROM (SELECT * FROM rate_budget) t", database: url.database)
@@ -184,9 +187,11 @@ struct SharedRateBudgetTests {
         // Until it expires, it may use up what is left: the store says to wait for its answer.
         let store = try await PostgresStateStore.open(url)
         #expect(
-            try await store.takeRequest(Self.key, now: Self.start.addingTimeInterval(59), expires: Self.reset) == .wait)
+            try await store.takeRequest(
+                Self.key, ticket: 7, now: Self.start.addingTimeInterval(59), expires: Self.reset) == .wait)
         // Then the count is the server's again: one left.
-        let taken = try await store.takeRequest(Self.key, now: Self.start.addingTimeInterval(60), expires: Self.reset)
+        let taken = try await store.takeRequest(
+            Self.key, ticket: 7, now: Self.start.addingTimeInterval(60), expires: Self.reset)
         guard case .send = taken else {
             Issue.record("expected a ticket, got \(taken)")
             return
@@ -216,8 +221,87 @@ struct SharedRateBudgetTests {
                 == .held(RateBudgets.Hold(until: Self.reset, reason: "rate limit exhausted")))
         #expect(
             log.messages == [
-                "warning: cannot ask the shared rate budgets: each instance keeps to its own until they answer again "
-                    + "(cannot open \(url): database \"\(url.database)\" does not exist)"
+                "warning: cannot ask the shared rate budgets: this instance decides alone, on its own budget, until "
+                    + "they answer again (asked again every 10s) (cannot open \(url): database \"\(url.database)\" does not exist)"
             ])
+    }
+
+    @Test(
+        "a hold stored a day ahead (a clock ahead, a broken row) is believed for an hour after the database learned it; then a shorter hold replaces it"
+    )
+    func holdBelievedForAnHour() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        // One instance (one connection: the test server's are few), whose own budget knows of no hold.
+        let budgets = try await Self.instance(url)
+        let spent = try await budgets.spend(Self.key, now: Self.start)
+        await budgets.settle(Self.key, answer: nil, ticket: spent.ticket)
+        try await server.execute(
+            """
+            UPDATE rate_budget SET held_until = extract(epoch FROM clock_timestamp()) + 86400, hold_reason = 'broken',
+                hold_learned_at = extract(epoch FROM clock_timestamp())
+            """, database: url.database)
+        // Held now, but no longer than an hour from when the hold was written.
+        let held = try #require(try await budgets.spend(Self.key, now: Date()).hold)
+        #expect(held.reason == "broken")
+        #expect(held.until >= Self.start.addingTimeInterval(3600))
+        #expect(held.until <= Date().addingTimeInterval(3600))
+        #expect(try await budgets.spend(Self.key, now: held.until).ticket != nil)
+        // Written two hours ago, it is no longer believed: a shorter hold replaces it.
+        try await server.execute(
+            """
+            UPDATE rate_budget SET held_until = extract(epoch FROM clock_timestamp()) + 86400, hold_reason = 'broken',
+                hold_learned_at = extract(epoch FROM clock_timestamp()) - 7200
+            """, database: url.database)
+        let until = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) + 120)
+        await budgets.hold(Self.key, RateBudgets.Hold(until: until, reason: "HTTP 429 asked to retry later"))
+        #expect(
+            try await server.strings(
+                "SELECT held_until::bigint || ' ' || hold_reason FROM rate_budget", database: url.database)
+                == ["\(Int(until.timeIntervalSince1970)) HTTP 429 asked to retry later"])
+    }
+
+    @Test(
+        "a request ended by a cancelled poll (SIGINT, reload, removed feed) leaves no ticket in flight; a resource a server invents is kept as core, an address that cannot be read as a fingerprint"
+    )
+    func cancelledSettle() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        let budgets = try await Self.instance(url)
+        let spent = try await budgets.spend(Self.key, now: Self.start)
+        let ticket = try #require(spent.ticket)
+        #expect(
+            try await server.strings("SELECT ticket::text FROM rate_budget_flight", database: url.database)
+                == ["\(ticket)"])
+        let settling = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            #expect(Task.isCancelled)
+            await budgets.settle(Self.key, answer: Self.limit(remaining: 3), ticket: ticket)
+        }
+        await settling.value
+        #expect(
+            try await server.strings(
+                "SELECT (SELECT count(*) FROM rate_budget_flight) || ' ' || lowest FROM rate_budget",
+                database: url.database) == ["0 3"])
+
+        // With the same instance (the test server's connections are few): a resource a server invents is kept as
+        // core, an address that cannot be read as its fingerprint.
+        let secretURL = "ht tp://user:hunter2@api.test/x"
+        let odd = RateBudgets.Key(url: secretURL, credential: Self.token, resource: "x'; DROP TABLE rate_budget;--")
+        let long = RateBudgets.Key(
+            url: "https://api.test/x", credential: Self.token, resource: String(repeating: "a", count: 41))
+        let fine = RateBudgets.Key(url: "https://api.test/x", credential: Self.token, resource: "code_search-2")
+        for key in [odd, long, fine] {
+            let spent = try await budgets.spend(key, now: Self.start)
+            await budgets.settle(key, answer: nil, ticket: spent.ticket)
+        }
+        #expect(
+            try await server.strings(
+                "SELECT origin || ' ' || resource FROM rate_budget ORDER BY origin, resource", database: url.database)
+                == [
+                    "https://api.github.com:443 core", "https://api.test:443 code_search-2",
+                    "https://api.test:443 core",
+                    "unparsed:\(ValidatorKey.fingerprint(secretURL)) core",
+                ])
     }
 }

@@ -12,25 +12,18 @@ import Foundation
 /// limit, `Retry-After`, a secondary limit) is obeyed by all of them. A state without it (SQLite) is used by one
 /// instance, whose budgets are its own; ``RateBudgets`` asks it only of budgets with a credential.
 public protocol RateBudgetStoring: Sendable {
-    /// Takes one request from `key`'s budget at `now`: counted in flight until ended or until `expires`, it
-    /// is given a ticket; or the hold that keeps it from being sent; or `.wait` when requests in flight (of any
-    /// instance) may use up what is left.
-    func takeRequest(_ key: RateBudgets.Key, now: Date, expires: Date) async throws -> SharedSpend
+    /// Takes one request from `key`'s budget at `now` under `ticket` (chosen by the caller, so that a request whose
+    /// answer was not waited for can still be ended): counted in flight until ended or until `expires`, it returns
+    /// `.send(ticket)`; or the hold that keeps it from being sent; or `.wait` when requests in flight (of any
+    /// instance) may use up what is left. A hold or reset stored by another instance is believed no longer than
+    /// ``RateBudgets/believedFor`` after the database learned it.
+    func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws -> SharedSpend
 
     /// Ends the request of `ticket` (none: a request the budget was not asked about) and learns the rate limit its
     /// answer reported, if any.
     func endRequest(_ key: RateBudgets.Key, ticket: Int64?, answer: RateLimit?) async throws
 
-    /// Closes `key`'s budget for every instance until `hold.until` (a later hold already there stays).
+    /// Closes `key`'s budget for every instance until `hold.until` (a later hold already there, and still believed,
+    /// stays).
     func holdRequests(_ key: RateBudgets.Key, _ hold: RateBudgets.Hold) async throws
-}
-
-/// What a shared rate budget says of a request.
-public enum SharedSpend: Sendable, Hashable {
-    /// It may be sent; `ticket` ends it.
-    case send(ticket: Int64)
-    /// The budget is closed until the hold ends.
-    case held(RateBudgets.Hold)
-    /// The requests in flight may use up what is left: ask again once some are answered.
-    case wait
 }

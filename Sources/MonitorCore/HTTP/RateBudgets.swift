@@ -30,11 +30,12 @@ public final class RateBudgets: Sendable {
             self.resource = resource
         }
 
-        /// `scheme://host:port` of `url`, lowercased, with the scheme's default port when it names none.
+        /// `scheme://host:port` of `url`, lowercased, with the scheme's default port when it names none; a URL that
+        /// cannot be read is named by its fingerprint (`unparsed:…`), never itself (it may hold a password).
         static func origin(of url: String) -> String {
             guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
                 let host = components.host?.lowercased()
-            else { return url }
+            else { return "unparsed:" + ValidatorKey.fingerprint(url) }
             let port = components.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
             return "\(scheme)://\(host):\(port)"
         }
@@ -84,26 +85,54 @@ public final class RateBudgets: Sendable {
         /// How long the state is waited for before this instance decides alone, on its own budget.
         public var patience: Duration
         /// How long to wait before asking again while the requests in flight of other instances may use up what is
-        /// left.
+        /// left: doubled at each wait, up to ``longestRetry``.
         public var retry: Duration
         /// Where a state that cannot be asked is told.
         public var logger: Logger
+        /// How long a state that could not be asked is left alone (each instance deciding on its own budget) before
+        /// it is asked again: once, by the first request after it.
+        public var probe: Duration
+        /// The runner's clock, which times the ``probe``.
+        public var clock: @Sendable () -> Date
 
         /// Budgets kept in `store`.
         public init(
             store: any RateBudgetStoring, flight: Duration, patience: Duration = .seconds(5),
-            retry: Duration = .milliseconds(100), logger: Logger
+            retry: Duration = .milliseconds(100), logger: Logger, probe: Duration = .seconds(10),
+            clock: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.store = store
             self.flight = flight
             self.patience = patience
             self.retry = retry
             self.logger = logger
+            self.probe = probe
+            self.clock = clock
         }
     }
 
     /// Why a budget whose count is 0 is closed.
     public static let exhausted = "rate limit exhausted"
+
+    /// How long after the shared state learned a hold or a reset it is believed, whatever date was stored (by an
+    /// instance whose clock is ahead, or a broken row): ``HTTPPolicy/maximumHold``, as for one instance's.
+    public static let believedFor = HTTPPolicy.maximumHold
+
+    /// The longest wait before asking the shared state again while other instances' requests may use up what is
+    /// left.
+    static let longestRetry = Duration.seconds(2)
+
+    /// A shared budget's resource as stored: a server's name for it (`core`, `search`) when it is one, else `core`,
+    /// so that a server cannot make the state keep a row per header it invents.
+    static func storedResource(_ resource: String) -> String {
+        let allowed = resource.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-")
+        }
+        return allowed && (1...40).contains(resource.utf8.count) ? resource : "core"
+    }
 
     private struct Budget {
         /// What is known of the server's limit.
@@ -119,6 +148,8 @@ public final class RateBudgets: Sendable {
         var nextWaiter: UInt64 = 0
         /// Whether the shared state could not be asked last time.
         var unreachable = false
+        /// While unreachable: when (by ``Sharing/clock``) it may be asked again.
+        var probeAt = Date.distantPast
     }
 
     private let budgets = Mutex(Budgets())
@@ -137,16 +168,23 @@ public final class RateBudgets: Sendable {
     /// others are asked about again every `sharing.retry`). Every request let through must be ended with
     /// ``settle(_:answer:ticket:)`` and its ticket. `now` is read again after each wait.
     public func spend(_ key: Key, now currentTime: @autoclosure @Sendable () -> Date) async throws -> Spend {
+        var retry = sharing?.retry ?? .zero
         while true {
             if let hold = try await spendLocally(key, now: currentTime()) { return .held(hold) }
             guard let sharing = sharing(of: key) else { return .send(ticket: nil) }
             let now = currentTime()
+            let stored = Self.stored(key)
+            let ticket = Int64.random(in: 1...Int64.max)
             let answer: SharedSpend
             do {
                 answer = try await ask(sharing) { store in
-                    try await store.takeRequest(key, now: now, expires: now.addingTimeInterval(sharing.flight.seconds))
+                    try await store.takeRequest(
+                        stored, ticket: ticket, now: now, expires: now.addingTimeInterval(sharing.flight.seconds))
                 }
             } catch {
+                // A take not waited for (no answer in time, or cancelled) may still be committed: its ticket is
+                // ended (if the state answers in time) rather than left to expire. One that failed was not.
+                if error is SharingTimeout || Task.isCancelled { endAside(sharing, stored, ticket: ticket) }
                 if Task.isCancelled {
                     update(key, nil, ending: true)
                     throw CancellationError()
@@ -162,7 +200,8 @@ public final class RateBudgets: Sendable {
                 return .held(hold)
             case .wait:
                 update(key, nil, ending: true)
-                try await Task.sleep(for: sharing.retry)
+                try await Task.sleep(for: retry)
+                retry = min(retry * 2, Self.longestRetry)
             }
         }
     }
@@ -214,17 +253,37 @@ public final class RateBudgets: Sendable {
 
     /// Ends a request ``spend(_:now:)`` let through, with the rate limit its answer reported (its reset already
     /// capped), or nil when there was no answer or it said nothing of the limit, and the ticket it was given.
+    /// The shared state is told even when the caller is cancelled (a poll stopped by a signal, a reload, a removed
+    /// feed), within its patience, so that the request does not stay in flight for every instance.
     public func settle(_ key: Key, answer limit: RateLimit?, ticket: Int64? = nil) async {
         update(key, limit, ending: true)
         guard let sharing = sharing(of: key), ticket != nil || limit?.remaining != nil else { return }
-        _ = try? await ask(sharing) { try await $0.endRequest(key, ticket: ticket, answer: limit) }
+        let stored = Self.stored(key)
+        await Task { _ = try? await ask(sharing) { try await $0.endRequest(stored, ticket: ticket, answer: limit) } }
+            .value
+    }
+
+    /// Ends `ticket` in the shared state without waiting, whatever becomes of the caller; asked even while the
+    /// state is left alone, since the take that failed just now may have been committed after all.
+    private func endAside(_ sharing: Sharing, _ key: Key, ticket: Int64) {
+        Task {
+            _ = try? await ask(sharing, always: true) { try await $0.endRequest(key, ticket: ticket, answer: nil) }
+        }
+    }
+
+    /// `key` as the shared state keeps it (see ``storedResource(_:)``).
+    private static func stored(_ key: Key) -> Key {
+        var stored = key
+        stored.resource = storedResource(key.resource)
+        return stored
     }
 
     /// Learns a rate limit reported for `key` by the answer to a request that counted against another budget.
     public func learn(_ limit: RateLimit, for key: Key) async {
         update(key, limit, ending: false)
         guard let sharing = sharing(of: key), limit.remaining != nil else { return }
-        _ = try? await ask(sharing) { try await $0.endRequest(key, ticket: nil, answer: limit) }
+        let stored = Self.stored(key)
+        _ = try? await ask(sharing) { try await $0.endRequest(stored, ticket: nil, answer: limit) }
     }
 
     private func update(_ key: Key, _ limit: RateLimit?, ending: Bool) {
@@ -245,7 +304,8 @@ public final class RateBudgets: Sendable {
     public func hold(_ key: Key, _ hold: Hold) async {
         budgets.withLock { $0.budgets[key, default: Budget()].state.hold(hold) }
         guard let sharing = sharing(of: key) else { return }
-        _ = try? await ask(sharing) { try await $0.holdRequests(key, hold) }
+        let stored = Self.stored(key)
+        _ = try? await ask(sharing) { try await $0.holdRequests(stored, hold) }
     }
 
     // MARK: - The shared state
@@ -257,10 +317,21 @@ public final class RateBudgets: Sendable {
     }
 
     /// What `question` answers within the state's patience; a failure or no answer in time is logged (once until
-    /// the state answers again) and thrown. Cancelling the caller cancels the question.
+    /// the state answers again) and thrown. Cancelling the caller cancels the question. After a failure the state is
+    /// not asked (``Skipped``) until `sharing.probe` has passed, then once, by the first question after it (`always`:
+    /// asked all the same).
     private func ask<Value: Sendable>(
-        _ sharing: Sharing, _ question: @escaping @Sendable (any RateBudgetStoring) async throws -> Value
+        _ sharing: Sharing, always: Bool = false,
+        _ question: @escaping @Sendable (any RateBudgetStoring) async throws -> Value
     ) async throws -> Value {
+        let now = sharing.clock()
+        let skip = budgets.withLock { state in
+            guard state.unreachable else { return false }
+            if now < state.probeAt { return true }
+            state.probeAt = now.addingTimeInterval(sharing.probe.seconds)
+            return false
+        }
+        if skip, !always { throw Skipped() }
         do {
             let value = try await Self.answer(within: sharing.patience) { try await question(sharing.store) }
             let recovered = budgets.withLock { state in
@@ -271,15 +342,23 @@ public final class RateBudgets: Sendable {
             return value
         } catch {
             guard !Task.isCancelled else { throw error }
+            let failed = sharing.clock()
             let first = budgets.withLock { state in
-                defer { state.unreachable = true }
+                defer {
+                    state.unreachable = true
+                    state.probeAt = failed.addingTimeInterval(sharing.probe.seconds)
+                }
                 return !state.unreachable
             }
             if first {
                 let reason =
                     error is SharingTimeout ? "no answer within \(DurationFormat.string(sharing.patience))" : "\(error)"
+                let every = DurationFormat.string(sharing.probe)
                 sharing.logger.warning(
-                    "cannot ask the shared rate budgets: each instance keeps to its own until they answer again",
+                    """
+                    cannot ask the shared rate budgets: this instance decides alone, on its own budget, until they \
+                    answer again (asked again every \(every))
+                    """,
                     metadata: ["error": "\(reason)"])
             }
             throw error
@@ -288,6 +367,9 @@ public final class RateBudgets: Sendable {
 
     /// The state did not answer in time.
     private struct SharingTimeout: Error {}
+
+    /// The state was not asked: it could not be last time, and the probe time has not come.
+    private struct Skipped: Error {}
 
     /// What `body` returns or throws, unless `limit` passes first (``SharingTimeout``) or the caller is cancelled:
     /// then `body` is cancelled and not waited for, so that a state that hangs cannot hang a poll.
@@ -310,47 +392,5 @@ public final class RateBudgets: Sendable {
             work.cancel()
             slot.finish(.failure(CancellationError()))
         }
-    }
-}
-
-/// The first of an answer, a timeout and a cancellation, handed to the one waiting for it.
-private final class AnswerSlot<Value: Sendable>: Sendable {
-    private enum State {
-        case empty
-        case waiting(CheckedContinuation<Value, any Error>)
-        case finished(Result<Value, any Error>)
-        case done
-    }
-
-    private let state = Mutex(State.empty)
-
-    /// Waits with `continuation` (resumed at once when the answer came first).
-    func wait(_ continuation: CheckedContinuation<Value, any Error>) {
-        let ready = state.withLock { state -> Result<Value, any Error>? in
-            guard case .finished(let result) = state else {
-                state = .waiting(continuation)
-                return nil
-            }
-            state = .done
-            return result
-        }
-        if let ready { continuation.resume(with: ready) }
-    }
-
-    /// The answer; only the first counts.
-    func finish(_ result: Result<Value, any Error>) {
-        let waiting = state.withLock { state -> CheckedContinuation<Value, any Error>? in
-            switch state {
-            case .empty:
-                state = .finished(result)
-                return nil
-            case .waiting(let continuation):
-                state = .done
-                return continuation
-            case .finished, .done:
-                return nil
-            }
-        }
-        waiting?.resume(with: result)
     }
 }
