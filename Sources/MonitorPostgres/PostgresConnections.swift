@@ -13,8 +13,9 @@ actor PostgresConnections {
     /// Connections open or being opened.
     private var count = 0
     private var nextID = 0
-    /// Transactions waiting for a connection: each is handed one, or nil when it may open one itself.
-    private var waiting: [CheckedContinuation<PostgresConnection?, Never>] = []
+    /// Transactions waiting for a connection, in order: each is handed one, or nil when it may open one itself.
+    private var waiting: [(id: Int, continuation: CheckedContinuation<PostgresConnection?, any Error>)] = []
+    private var nextWaiter = 0
 
     /// Connections made with `configuration`, at most `limit` at once.
     init(configuration: PostgresConnection.Configuration, limit: Int, logger: Logger) {
@@ -27,7 +28,9 @@ actor PostgresConnections {
         for connection in idle { Self.close(connection) }
     }
 
-    /// A connection for the caller alone, until it gives it back with ``release(_:broken:)``.
+    /// A connection for the caller alone, until it gives it back with ``release(_:broken:)``. Waiting for one
+    /// ends when the caller is cancelled (a stopping run, a test's time limit): nothing waits for a connection that
+    /// may never come back.
     func lease() async throws -> PostgresConnection {
         while let connection = idle.popLast() {
             if !connection.isClosed { return connection }
@@ -35,7 +38,14 @@ actor PostgresConnections {
         }
         if count >= limit {
             // Handed a connection, or the place of one that was closed.
-            let handed = await withCheckedContinuation { waiting.append($0) }
+            try Task.checkCancellation()
+            nextWaiter += 1
+            let id = nextWaiter
+            let handed = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { waiting.append((id, $0)) }
+            } onCancel: {
+                Task { await self.stopWaiting(id) }
+            }
             if let handed { return handed }
         } else {
             count += 1
@@ -57,7 +67,7 @@ actor PostgresConnections {
             Self.close(connection)
             giveUpPlace()
         } else if let next = waiting.popFirst() {
-            next.resume(returning: connection)
+            next.continuation.resume(returning: connection)
         } else {
             idle.append(connection)
         }
@@ -72,10 +82,16 @@ actor PostgresConnections {
     /// A connection's place is free: a waiting transaction takes it, else there is one connection fewer.
     private func giveUpPlace() {
         if let next = waiting.popFirst() {
-            next.resume(returning: nil)
+            next.continuation.resume(returning: nil)
         } else {
             count -= 1
         }
+    }
+
+    /// The waiting transaction `id` was cancelled: it stops waiting (unless it was handed a connection already).
+    private func stopWaiting(_ id: Int) {
+        guard let index = waiting.firstIndex(where: { $0.id == id }) else { return }
+        waiting.remove(at: index).continuation.resume(throwing: CancellationError())
     }
 }
 

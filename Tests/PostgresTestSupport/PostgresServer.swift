@@ -95,7 +95,7 @@ public final class PostgresServer: Sendable {
                 tls="-c ssl=on -c ssl_cert_file=$2/server.crt -c ssl_key_file=$2/server.key"
             fi
             "$1/pg_ctl" -D "$2/data" -l "$2/server.log" -w -s \
-                -o "-p $3 -k $2 -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off $tls" \
+                -o "-p $3 -k $2 -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off $tls" \
                 start || { cat "$2/server.log" >&2; exit 1; }
             [ -n "$tls" ] && echo tls || echo plain
             echo ready
