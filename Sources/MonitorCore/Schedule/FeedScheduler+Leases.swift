@@ -113,11 +113,13 @@ extension FeedScheduler {
         let feed = entry.feed
         let store = leasing.store
         control.polling()
+        // `.polling` first: the lease event that follows is drawn at once by the live views, with the phase (a
+        // `.polling` drawn within their redraw throttle after it would wait for the next event to be shown).
+        events.yield(.polling(feed: feed.name))
         events.yield(
             .lease(
                 feed: feed.name, holder: FeedHolder(owner: claimed.owner, until: claimed.expires, isThisInstance: true))
         )
-        events.yield(.polling(feed: feed.name))
         // Counted as held until given back: released below before the events that say so (`.lease(nil)`,
         // `.finished`), so that whoever reads `/metrics` on seeing them finds it counted out.
         leasing.taken(metrics: runner.metrics)
