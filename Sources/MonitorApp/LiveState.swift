@@ -56,6 +56,8 @@ public struct LiveState: Sendable {
         /// instance), to `holder`.
         public var lease: (feed: String, holder: FeedHolder?)?
 
+        /// Whether two outputs log the same lines, redraw alike and report the same holder of the same feed
+        /// (written out: the `lease` tuple keeps `Equatable` from being synthesised).
         public static func == (lhs: Output, rhs: Output) -> Bool {
             lhs.log == rhs.log && lhs.redrawNow == rhs.redrawNow && lhs.lease?.feed == rhs.lease?.feed
                 && lhs.lease?.holder == rhs.lease?.holder

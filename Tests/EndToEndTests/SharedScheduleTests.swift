@@ -7,24 +7,30 @@ import PostgresTestSupport
 import TestSupport
 import Testing
 
-/// What the stand-in saw: the start of each poll (its `/categories` request), by feed, in order of arrival.
+/// What the stand-in saw: the start of each poll (its `/categories` request), by feed, in order of arrival, and
+/// what `observe` said at each.
 private struct Arrivals: Sendable {
     var polls: [String: [Date]] = [:]
+    var observed: [String: [String]] = [:]
 
     func count(_ feed: String) -> Int { polls[feed]?.count ?? 0 }
 }
 
-/// EONET's API for feeds whose `api:` is `{server}/{feed}/api/v3`, counting the polls of each at `arrivals`;
-/// while `gate` is false, a poll's first request after the first `hangAfter` waits for it.
+/// EONET's API for feeds whose `api:` is `{server}/{feed}/api/v3`, counting the polls of each at `arrivals`
+/// (with what `observe` says of the feed as each poll arrives, when given); while `gate` is false, a poll's first
+/// request after the first `hangAfter` waits for it.
 private func feeds(
-    arrivals: Watched<Arrivals>, hangAfter: Int = 0, gate: Watched<Bool> = Watched(true)
+    arrivals: Watched<Arrivals>, hangAfter: Int = 0, gate: Watched<Bool> = Watched(true),
+    observe: (@Sendable (String) async -> String)? = nil
 ) -> @Sendable (RecordedRequest) async -> TestResponse {
     { request in
         let origin = "http://\(request.header("Host") ?? "127.0.0.1")"
         let feed = request.path.split(separator: "/").first.map(String.init) ?? ""
         if request.path.hasSuffix("/categories") {
+            let seen = await observe?(feed)
             let count = arrivals.update { arrivals -> Int in
                 arrivals.polls[feed, default: []].append(Date())
+                if let seen { arrivals.observed[feed, default: []].append(seen) }
                 return arrivals.count(feed)
             }
             if count > hangAfter { _ = try? await gate.wait { $0 } }
@@ -78,7 +84,16 @@ struct SharedScheduleTests {
         // After `rounds` polls of a feed, its next one hangs at the server until the end: the rounds are counted
         // whole, and nothing more is stored.
         let never = Watched(false)
-        let outputs = try await withTestHTTPServer(feeds(arrivals: arrivals, hangAfter: rounds, gate: never)) { http in
+        // As each poll reaches the server, under its claim: the feed's row in the schedule (its due time, the term of
+        // the claim, its holder).
+        let row = { @Sendable (feed: String) async -> String in
+            let row = try? await server.strings(
+                "SELECT due_at::text || ' ' || lease_term || ' ' || coalesce(lease_owner, '-') FROM feed_schedule "
+                    + "WHERE feed = '\(feed)'", database: url.database)
+            return row?.first ?? "no row"
+        }
+        let handler = feeds(arrivals: arrivals, hangAfter: rounds, gate: never, observe: row)
+        let outputs = try await withTestHTTPServer(handler) { http in
             try directory.write("feeds.yaml", feedsFile(names, base: http.baseURL, interval: "3s"))
             let monitors = try (0..<instances).map { _ in
                 try RunningMonitor(
@@ -106,12 +121,19 @@ struct SharedScheduleTests {
             #expect(reported.map { $0["status"] as? String } == Array(repeating: "ok", count: rounds), "\(name)")
             #expect(polls.count == rounds + 1, "\(name): \(polls)")
             #expect(terms[index] == "\(name)=\(rounds + 1)", "\(terms)")
-            // Never twice in an interval: each poll due the interval less its jitter (±10%) after the one before,
-            // whichever instance made it; seen at the server at least half an interval apart (a request may take
-            // longer to be sent after its claim than the next one: a lower bound that only a second poll in the
-            // same interval breaks).
-            for (earlier, later) in zip(polls, polls.dropFirst()) {
-                #expect(later.timeIntervalSince(earlier) >= 1.5, "\(name): \(polls)")
+            // Never twice in an interval: each poll reached the server under a claim of its own, in order (terms
+            // 1, 2, …, held by an instance), of a due time at least the interval less its jitter (3 s − 10 %) after
+            // the one before, whichever instance wrote it; and after that due time (a feed is claimed once due).
+            let rows = (seen.observed[name] ?? []).map { $0.split(separator: " ").map(String.init) }
+            #expect(rows.map { $0.count == 3 ? $0[1] : "?" } == (1...rounds + 1).map(String.init), "\(name): \(rows)")
+            #expect(rows.allSatisfy { $0.count == 3 && $0[2] != "-" }, "\(name): \(rows)")
+            let dues = rows.compactMap { $0.first.flatMap(Double.init) }
+            #expect(dues.count == rounds + 1, "\(name): \(rows)")
+            for (earlier, later) in zip(dues, dues.dropFirst()) {
+                #expect(later - earlier >= 2.7 - 1e-6, "\(name): \(dues)")
+            }
+            for (arrival, due) in zip(polls, dues) {
+                #expect(arrival.timeIntervalSince1970 >= due, "\(name): \(polls) \(dues)")
             }
         }
         #expect(terms.count == names.count)
@@ -390,10 +412,19 @@ struct SharedScheduleTests {
             let text = try await MonitorProcess.run(["run", "--once"], in: directory.url, environment: environment)
             #expect(text.status == 0, "\(text.stderr)")
             #expect(text.stderr == "")
+            // f1 and f2 are polled at once: f1's line and f2's report come in either order, each whole.
             let lines = text.stdout.split(separator: "\n").map(String.init)
+            let skipped = "f1: skipped: leased by \(owner) until \(until.dropFirst(11).prefix(8)) UTC"
+            #expect(lines.count == 5, "\(lines)")
+            #expect(lines.firstIndex(of: skipped).map { $0 == 0 || $0 == 4 } == true, "\(lines)")
+            // `f2 (eonet): ok — 4 items, 4 new, 2 requests, 189ms`, its table, `  4 distinct events in 189ms`.
+            let report = lines.filter { $0 != skipped }
+            #expect(report.count == 4, "\(lines)")
+            #expect(report.first?.hasPrefix("f2 (eonet): ok — 4 items, 4 new, 2 requests, ") == true, "\(lines)")
             #expect(
-                lines.first == "f1: skipped: leased by \(owner) until \(until.dropFirst(11).prefix(8)) UTC", "\(lines)")
-            #expect(lines.dropFirst().first?.hasPrefix("f2 (eonet): ok") == true, "\(lines)")
+                Array(report.dropFirst().prefix(2))
+                    == ["  category       events  open  closed  new", "  Severe Storms       4     2       2   +4"])
+            #expect(report.last?.hasPrefix("  4 distinct events in ") == true, "\(lines)")
             let json = try await MonitorProcess.run(
                 ["run", "--once", "--format", "json"], in: directory.url, environment: environment)
             #expect(json.status == 0, "\(json.stderr)")
@@ -402,9 +433,11 @@ struct SharedScheduleTests {
             }
             #expect(objects.count == 2, "\(json.stdout)")
             #expect(
-                json.stdout.split(separator: "\n").first
-                    == "{\"feed\":\"f1\",\"lease\":{\"owner\":\"\(owner)\",\"thisInstance\":false,\"until\":\"\(until)\"}}"
-            )
+                json.stdout.split(separator: "\n").filter { $0.hasPrefix("{\"feed\":\"f1\"") }
+                    == [
+                        "{\"feed\":\"f1\",\"lease\":{\"owner\":\"\(owner)\",\"thisInstance\":false,\"until\":\"\(until)\"}}"
+                    ],
+                "\(json.stdout)")
             #expect(reports(of: "f2", in: json.stdout).map { $0["status"] as? String } == ["ok"])
             // f1 was claimed once (by the other instance), f2 twice (once by each run --once); each released.
             #expect(

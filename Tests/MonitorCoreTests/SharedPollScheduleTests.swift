@@ -16,8 +16,9 @@ struct SharedPollScheduleTests {
             // (late, random, next due after `due`): the jitter is ±(3 − late).
             (1.0, 0.5, 30.0), (1.0, 0.0, 28.0), (1.0, 0.75, 31.0), (0.0, 0.0, 27.0), (0.0, 0.5, 30.0),
             (2.5, 0.0, 29.5), (2.5, 0.5, 30.0), (2.5, 0.9, 30.4),
-            // Later than the jitter (first polls queued behind each other, a loaded machine): 27 s after its start.
-            (3.0, 0.5, 30.0), (3.0, 0.9, 30.0), (4.5, 0.0, 31.5), (40.0, 0.9, 67.0),
+            // Later than the jitter (first polls queued behind each other, a loaded machine): 27 s after its start,
+            // plus 0–1.5 s (half the jitter) at random.
+            (3.0, 0.0, 30.0), (3.0, 0.5, 30.75), (3.0, 0.75, 31.125), (4.5, 0.0, 31.5), (40.0, 0.25, 67.375),
         ])
     func cadence(late: Double, random: Double, next: Double) {
         let plan = schedule.plan(
@@ -75,21 +76,39 @@ struct SharedPollScheduleTests {
         return zip(starts, starts.dropFirst()).map { $1 - $0 }
     }
 
-    @Test("polled late by more than the jitter, the gap is the interval less the jitter plus the next lateness")
+    @Test("polled late by more than the jitter, the gap is 27 s, plus up to 1.5 s at random, plus the next lateness")
     func laterThanJitter() {
-        // Started 5 s late every time: due 27 s after each start, started 32 s after the one before.
+        // Started 5 s late every time: due 27–28.5 s after each start (1.5 s × the draw), started 5 s after that.
         var due = self.due
         var starts: [Date] = []
-        for index in 0..<10 {
+        let draws = (0..<10).map { Double($0 % 8) / 8 }
+        for draw in draws {
             let started = due.addingTimeInterval(5)
             starts.append(started)
             due =
                 schedule.plan(
                     due: due, started: started, finished: started.addingTimeInterval(1), failures: 0,
-                    minimumInterval: nil, notBefore: nil, random: Double(index) / 10
+                    minimumInterval: nil, notBefore: nil, random: draw
                 ).due
         }
-        #expect(zip(starts, starts.dropFirst()).map { $1.timeIntervalSince($0) } == Array(repeating: 32, count: 9))
+        let gaps = zip(starts, starts.dropFirst()).map { $1.timeIntervalSince($0) }
+        let expected: [Double] = draws.dropLast().map { draw in 32 + 1.5 * draw }
+        #expect(gaps == expected)
+    }
+
+    @Test("feeds claimed together and late are due apart again, by their draws, within 27–28.5 s of the start")
+    func lateFeedsSpread() {
+        // Eight feeds due at once, all started 10 s late together, with different draws.
+        let started = at(10)
+        let next = (0..<8).map { draw in
+            schedule.plan(
+                due: due, started: started, finished: started.addingTimeInterval(1), failures: 0,
+                minimumInterval: nil, notBefore: nil, random: Double(draw) / 8
+            ).due.timeIntervalSince(started)
+        }
+        let expected: [Double] = (0..<8).map { draw in 27 + 1.5 * Double(draw) / 8 }
+        #expect(next == expected)
+        #expect(Set(next).count == 8)
     }
 
     @Test("polled late every time, a feed is still polled once per interval, never sooner than 27 s after the last")

@@ -113,13 +113,16 @@ extension FeedScheduler {
         let feed = entry.feed
         let store = leasing.store
         control.polling()
+        // `.polling` first: the lease event that follows is drawn at once by the live views, with the phase (a
+        // `.polling` drawn within their redraw throttle after it would wait for the next event to be shown).
+        events.yield(.polling(feed: feed.name))
         events.yield(
             .lease(
                 feed: feed.name, holder: FeedHolder(owner: claimed.owner, until: claimed.expires, isThisInstance: true))
         )
-        events.yield(.polling(feed: feed.name))
+        // Counted as held until given back: released below before the events that say so (`.lease(nil)`,
+        // `.finished`), so that whoever reads `/metrics` on seeing them finds it counted out.
         leasing.taken(metrics: runner.metrics)
-        defer { leasing.released(metrics: runner.metrics) }
         let started = clock.now()
         let held = HeldLease(claimed, store: store) { report in
             next(
@@ -160,7 +163,10 @@ extension FeedScheduler {
             }
             return report
         }
-        guard let report, !Task.isCancelled else { return (nil, nil) }
+        guard let report, !Task.isCancelled else {
+            leasing.released(metrics: runner.metrics)
+            return (nil, nil)
+        }
         var given: HeldLease.Next?
         switch held.outcome {
         case .committed(let next):
@@ -183,6 +189,7 @@ extension FeedScheduler {
                 logger.warning("cannot release the feed's lease", metadata: ["error": "\(error)"])
             }
         }
+        leasing.released(metrics: runner.metrics)
         events.yield(.lease(feed: feed.name, holder: nil))
         events.yield(.finished(report))
         return (report, given)

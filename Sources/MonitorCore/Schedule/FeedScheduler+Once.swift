@@ -30,27 +30,38 @@ extension FeedScheduler {
             return .polled(report)
         }
         var answer: FeedClaim?
+        var now = clock.now()
         do {
-            answer = try await store.claim(
-                feed: feed.name, owner: leasing.owner, lease: lease, now: clock.now(), dueBy: .distantFuture)
-            if answer == nil {
-                try await store.schedule(feeds: [feed.name], now: clock.now())
+            // A claim that loses a race with another instance's (it waited for the row, then found it leased) answers
+            // with the row as it was before that claim: neither leased nor held back. Ask again, as the loops of
+            // `monitor run` do, until the answer says why the feed is not this instance's.
+            for _ in 0..<3 {
+                now = clock.now()
                 answer = try await store.claim(
-                    feed: feed.name, owner: leasing.owner, lease: lease, now: clock.now(), dueBy: .distantFuture)
+                    feed: feed.name, owner: leasing.owner, lease: lease, now: now, dueBy: .distantFuture)
+                if answer == nil {
+                    try await store.schedule(feeds: [feed.name], now: now)
+                    answer = try await store.claim(
+                        feed: feed.name, owner: leasing.owner, lease: lease, now: now, dueBy: .distantFuture)
+                }
+                guard let refused = answer, refused.lease == nil, refused.slot.holder(at: now) == nil,
+                    refused.slot.heldUntil.map({ $0 <= now }) ?? true
+                else { break }
             }
         } catch {
             return notPolled("cannot claim the feed from the shared schedule: \(error)")
         }
         guard let answer else { return notPolled("cannot claim the feed: it is not in the shared schedule") }
         guard let claimed = answer.lease else {
-            let now = clock.now()
             if let owner = answer.slot.holder(at: now), let until = answer.slot.expires {
                 let holder = FeedHolder(owner: owner, until: until, isThisInstance: owner == leasing.owner)
                 events.yield(.lease(feed: feed.name, holder: holder))
                 return .skipped(holder)
             }
-            let until = answer.slot.heldUntil ?? now
-            return notPolled("not polled: the server asked to wait until \(FetchError.format(until))")
+            if let until = answer.slot.heldUntil, until > now {
+                return notPolled("not polled: the server asked to wait until \(FetchError.format(until))")
+            }
+            return notPolled("not polled: other instances claimed it each time it was asked for")
         }
         let schedule = PollSchedule(interval: feed.options[FeedConfig.interval] ?? runner.settings.interval)
         let (report, _) = await poll(
