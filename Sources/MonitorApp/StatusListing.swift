@@ -10,7 +10,8 @@ public enum StatusListing {
         guard !records.isEmpty else { return "no feeds\n" }
         let rows = records.map { record in
             [
-                record.name, record.type, record.status?.replacingOccurrences(of: "_", with: " ") ?? "never polled",
+                record.name, record.type,
+                record.status.map { String($0.map { $0 == "_" ? " " : $0 }) } ?? "never polled",
                 record.lastPoll.map { ago($0, now: now) } ?? "-", "\(record.itemCount)",
             ]
         }

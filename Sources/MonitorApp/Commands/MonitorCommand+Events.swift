@@ -6,6 +6,7 @@ extension MonitorCommand {
     /// `monitor events NAME`: a feed's stored items, newest first, offline.
     struct Events: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "events",
             abstract: "List a feed's stored items, newest first (offline).",
             discussion: "Example: monitor events planet --group wildfires --days 30"
         )

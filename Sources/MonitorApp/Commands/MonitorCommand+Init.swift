@@ -6,6 +6,7 @@ extension MonitorCommand {
     /// `monitor init`: writes a commented starter feeds file; never overwrites one.
     struct Init: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "init",
             abstract: "Write a commented starter feeds file (never overwrites an existing file)."
         )
 

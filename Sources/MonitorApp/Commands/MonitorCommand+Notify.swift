@@ -7,6 +7,7 @@ extension MonitorCommand {
     /// `monitor notify`: the notifiers of the feeds file.
     struct Notify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "notify",
             abstract: "Work with the notifiers of the feeds file (its `notify:` list).",
             subcommands: [Test.self]
         )
@@ -14,6 +15,7 @@ extension MonitorCommand {
         /// `monitor notify test NAME`: sends a sample notification through one notifier now.
         struct Test: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "test",
                 abstract: "Send a sample notification through a notifier now and print the answer.",
                 discussion: """
                     The sample is a `new` event of the feed `monitor-test` with one item, in the notifier's format, \

@@ -9,6 +9,7 @@ extension MonitorCommand {
     /// `monitor run`: polls the feeds of the feeds file.
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "run",
             abstract: "Poll the feeds of the feeds file, continuously or --once.",
             discussion: """
                 Without --once, every feed is polled at its interval until SIGINT (Ctrl-C) or SIGTERM, which stop \

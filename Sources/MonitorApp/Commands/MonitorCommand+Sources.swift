@@ -5,6 +5,7 @@ extension MonitorCommand {
     /// `monitor sources`: each feed type with its options, defaults and docs, from the sources' declarations.
     struct Sources: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sources",
             abstract: "List the feed types and notifier types with their options, defaults and docs."
         )
 

@@ -6,6 +6,7 @@ extension MonitorCommand {
     /// `monitor status`: each feed's last poll, status, last error and item count, offline.
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract:
                 "Show each feed's last poll, status, last error and item count, and each notifier's outbox (offline).",
             discussion: """

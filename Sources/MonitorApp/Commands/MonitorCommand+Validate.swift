@@ -5,6 +5,7 @@ extension MonitorCommand {
     /// `monitor validate`: checks the feeds file and reports every problem with its line and column.
     struct Validate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Check the feeds file and report every problem with its line and column.",
             discussion: "Exits 0 when the file is valid, 2 when it is not."
         )
