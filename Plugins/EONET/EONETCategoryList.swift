@@ -1,7 +1,9 @@
+import MonitorCore
+
 /// What `GET {api}/categories` answers: `{"title","description","link","categories":[…]}`.
-struct EONETCategoryList: Decodable, Sendable {
+struct EONETCategoryList: Sendable {
     /// One EONET category: `{"id":"wildfires","title":"Wildfires","link","description","layers"}`.
-    struct Category: Codable, Sendable, Hashable {
+    struct Category: Sendable, Hashable {
         /// The camelCase slug events name (`wildfires`, `seaLakeIce`).
         var id: String
         /// The readable title (`Sea and Lake Ice`).
@@ -12,19 +14,76 @@ struct EONETCategoryList: Decodable, Sendable {
             self.id = id
             self.title = title
         }
-
-        private enum CodingKeys: String, CodingKey {
-            case id, title
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            id = EONETText.trimmed(try container.decode(String.self, forKey: .id))
-            let title = EONETText.collapsed(try container.decodeIfPresent(String.self, forKey: .title) ?? "")
-            self.title = title.isEmpty ? id : title
-        }
     }
 
     /// The categories, in the server's order.
     var categories: [Category]
+}
+
+// MARK: - Reading
+
+extension EONETCategoryList {
+    /// Reads the document's object from the response's bytes (no `Decodable`, whose first use in a process costs
+    /// more than the list itself); its other members are checked and skipped.
+    init(from reader: inout JSONReader) throws(JSONError) {
+        try reader.enterObject()
+        var categories: [Category]?
+        var index = 0
+        while let key = try reader.nextKey(index) {
+            index += 1
+            guard reader.key(key, is: "categories") else {
+                try reader.skipMember(key)
+                continue
+            }
+            categories = try reader.member(.key("categories")) { (reader: inout JSONReader) throws(JSONError) in
+                try Category.list(&reader)
+            }
+        }
+        guard let categories else { throw .missing("categories") }
+        self.categories = categories
+    }
+}
+
+extension EONETCategoryList.Category {
+    /// Reads a list of categories (`[{"id","title",…}]`, the form of the response and of the saved list).
+    static func list(_ reader: inout JSONReader) throws(JSONError) -> [Self] {
+        guard try !reader.null() else { throw .mismatch("a list", .null) }
+        try reader.enterArray()
+        var categories: [Self] = []
+        var element = 0
+        while try reader.nextElement(element) {
+            categories.append(
+                try reader.member(.index(element)) { (reader: inout JSONReader) throws(JSONError) in
+                    try Self(from: &reader)
+                })
+            element += 1
+        }
+        return categories
+    }
+
+    /// Reads the category that must come next: its `id` (trimmed) is needed, its `title` (collapsed; the id when
+    /// null, missing or empty) is not; its other members are checked and skipped.
+    init(from reader: inout JSONReader) throws(JSONError) {
+        try reader.enterObject()
+        var id: String?
+        var title: String?
+        var index = 0
+        while let key = try reader.nextKey(index) {
+            index += 1
+            if reader.key(key, is: "id") {
+                id = try reader.member(.key("id")) { (reader: inout JSONReader) throws(JSONError) in
+                    EONETText.trimmed(try reader.string())
+                }
+            } else if reader.key(key, is: "title") {
+                title = try reader.member(.key("title")) { (reader: inout JSONReader) throws(JSONError) in
+                    try reader.optionalString()
+                }
+            } else {
+                try reader.skipMember(key)
+            }
+        }
+        guard let id else { throw .missing("id") }
+        let collapsed = EONETText.collapsed(title ?? "")
+        self.init(id: id, title: collapsed.isEmpty ? id : collapsed)
+    }
 }

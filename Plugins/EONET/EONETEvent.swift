@@ -134,84 +134,101 @@ extension EONETEvent {
         }
     }
 
-    /// A list of `{"id","url"}` references (or null), handing each element's members to `member` with their key,
-    /// after the element's index. Members other than `id` and `url` are checked and skipped; `member` reads the
-    /// value of the two.
-    static func references(
-        _ reader: inout JSONReader,
-        _ member: (inout JSONReader, _ element: Int, _ isID: Bool) throws(JSONError) -> Void
-    ) throws(JSONError) {
-        guard try !reader.null() else { return }
-        try reader.enterArray()
-        var index = 0
-        while try reader.nextElement(index) {
-            try reader.member(.index(index)) { (reader: inout JSONReader) throws(JSONError) in
-                try reader.enterObject()
-                var count = 0
-                while let key = try reader.nextKey(count) {
-                    count += 1
-                    if reader.key(key, is: "id") {
-                        try reader.member(.key("id")) { (reader: inout JSONReader) throws(JSONError) in
-                            try member(&reader, index, true)
-                        }
-                    } else if reader.key(key, is: "url") {
-                        try reader.member(.key("url")) { (reader: inout JSONReader) throws(JSONError) in
-                            try member(&reader, index, false)
-                        }
-                    } else {
-                        try reader.skipMember(key)
-                    }
-                }
-            }
-            index += 1
-        }
-    }
-
     /// A string or null, checked as `JSONReader.string()` checks it, not made.
     static func checkOptionalString(_ reader: inout JSONReader) throws(JSONError) {
         if try !reader.null() { try reader.checkString() }
     }
 
     /// The ids of a list of categories (each an id trimmed; a null id left out); `previous` itself when they are
-    /// the same, so that events of the same categories share one list.
+    /// the same, so that events of the same categories share one list. Read in a plain loop, each element's
+    /// members by `reference(_:ids:urls:)` (no closure keeping state, which would cost boxes and access checks per
+    /// event).
     static func categories(_ reader: inout JSONReader, previous: [String]) throws(JSONError) -> [String] {
+        guard try !reader.null() else { return repeatedPrefix(of: previous, 0) }
         // The ids read, once they differ from `previous`; before that, how many of `previous` they repeat.
         var values: [String]?
         var repeated = 0
-        // The id of the element being read (the last `id` member of it), added when the next element starts.
-        var pending: (element: Int, id: String?)?
-        func add(_ id: String?) {
-            guard let id else { return }
+        try reader.enterArray()
+        var index = 0
+        while try reader.nextElement(index) {
+            let read = try reader.member(.index(index)) { (reader: inout JSONReader) throws(JSONError) in
+                try reference(&reader, ids: true, urls: false)
+            }
+            index += 1
+            // The element's last `id` member, when it has one that is not null.
+            guard case .some(.some(let id)) = read.id else { continue }
             if values == nil, repeated < previous.count, previous[repeated] == id {
                 repeated += 1
-                return
+                continue
             }
             if values == nil { values = Array(previous[..<repeated]) }
             values?.append(id)
         }
-        try references(&reader) { (reader: inout JSONReader, element: Int, isID: Bool) throws(JSONError) in
-            guard isID else { return try checkOptionalString(&reader) }
-            let id = try reader.optionalString().map(EONETText.trimmed)
-            if let last = pending, last.element != element { add(last.id) }
-            pending = (element, id)
-        }
-        if let pending { add(pending.id) }
-        if let values { return values }
-        return repeated == previous.count ? previous : Array(previous[..<repeated])
+        return values ?? repeatedPrefix(of: previous, repeated)
+    }
+
+    /// `previous` when `count` is all of it, else its first `count`.
+    private static func repeatedPrefix(of previous: [String], _ count: Int) -> [String] {
+        count == previous.count ? previous : Array(previous[..<count])
     }
 
     /// The URL of the first source in a list of sources whose URL is not null or empty, as `EONETText.url` makes
     /// it; the URLs after it are checked, not made.
     static func firstSource(_ reader: inout JSONReader) throws(JSONError) -> String? {
+        guard try !reader.null() else { return nil }
         var source: String?
-        // The URL of the element being read (the last `url` member of it).
-        var pending: (element: Int, url: String?)?
-        try references(&reader) { (reader: inout JSONReader, element: Int, isID: Bool) throws(JSONError) in
-            if let last = pending, last.element != element, source == nil { source = last.url }
-            guard !isID, source == nil else { return try checkOptionalString(&reader) }
-            pending = (element, try EONETText.url(&reader))
+        try reader.enterArray()
+        var index = 0
+        while try reader.nextElement(index) {
+            let making = source == nil
+            let read = try reader.member(.index(index)) { (reader: inout JSONReader) throws(JSONError) in
+                try reference(&reader, ids: false, urls: making)
+            }
+            index += 1
+            // The element's last `url` member.
+            if making, case .some(let url) = read.url { source = url }
         }
-        if source == nil, let pending { source = pending.url }
         return source
+    }
+
+    /// Reads one `{"id","url"}` reference: its last `id` (trimmed; `.some(nil)` when null) when `ids`, its last
+    /// `url` as `EONETText.url` makes it when `urls`; what is not wanted is checked, not made. Members other than
+    /// `id` and `url` are checked and skipped.
+    private static func reference(_ reader: inout JSONReader, ids: Bool, urls: Bool) throws(JSONError) -> (
+        id: String??, url: String??
+    ) {
+        var id: String??
+        var url: String??
+        try reader.enterObject()
+        var count = 0
+        while let key = try reader.nextKey(count) {
+            count += 1
+            if reader.key(key, is: "id") {
+                if ids {
+                    id = .some(
+                        try reader.member(.key("id")) { (reader: inout JSONReader) throws(JSONError) in
+                            try reader.optionalString().map(EONETText.trimmed)
+                        })
+                } else {
+                    try reader.member(.key("id")) { (reader: inout JSONReader) throws(JSONError) in
+                        try checkOptionalString(&reader)
+                    }
+                }
+            } else if reader.key(key, is: "url") {
+                if urls {
+                    url = .some(
+                        try reader.member(.key("url")) { (reader: inout JSONReader) throws(JSONError) in
+                            try EONETText.url(&reader)
+                        })
+                } else {
+                    try reader.member(.key("url")) { (reader: inout JSONReader) throws(JSONError) in
+                        try checkOptionalString(&reader)
+                    }
+                }
+            } else {
+                try reader.skipMember(key)
+            }
+        }
+        return (id, url)
     }
 }

@@ -93,6 +93,21 @@ struct EONETGeometry: Sendable, Hashable {
     /// `35 kts`, `100.25 NM^2`; nil when the magnitude is null.
     var magnitude: String? {
         guard let magnitudeValue else { return nil }
+        // Written in one buffer (a number of at most 24 bytes, a space and a unit of at most 39), one string made.
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer -> String? in
+            guard var count = EONETText.write(magnitudeValue, fractionDigits: 2, into: buffer) else { return nil }
+            if let magnitudeUnit {
+                guard magnitudeUnit.utf8.count < 40 else { return nil }
+                buffer[count] = UInt8(ascii: " ")
+                count += 1
+                for byte in magnitudeUnit.utf8 {
+                    buffer[count] = byte
+                    count += 1
+                }
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        }
+        if let written { return written }
         let number = EONETText.number(magnitudeValue, fractionDigits: 2)
         return magnitudeUnit.map { "\(number) \($0)" } ?? number
     }

@@ -1,4 +1,3 @@
-import Foundation
 import MonitorCore
 
 /// Decoding EONET's JSON, with errors that say where a response went wrong.
@@ -46,76 +45,35 @@ enum EONETJSON {
         return (items, undated)
     }
 
-    /// Decodes `body` as `type`; the error names the path of the bad value (`events[3].geometry[0].date`).
-    static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws(SourceError) -> T {
-        do {
-            return try JSONDecoder().decode(type, from: Data(body))
-        } catch let error as DecodingError {
-            throw SourceError(describe(error))
+    /// Reads a category list from its bytes; the error names the path of the bad value (`at categories[2]: missing
+    /// 'id'`), and says only `not valid JSON` of a body that is not JSON.
+    static func decode(_ type: EONETCategoryList.Type, from body: [UInt8]) throws(SourceError) -> EONETCategoryList {
+        var reader = JSONReader(body)
+        do throws(JSONError) {
+            let list = try EONETCategoryList(from: &reader)
+            try reader.end()
+            return list
         } catch {
-            throw SourceError("\(error)")
+            throw SourceError(error.isSyntax ? "not valid JSON" : error.description)
         }
     }
 
     /// The category list as kept between polls: `[{"id":…,"title":…}]`.
     static func saved(_ categories: [EONETCategoryList.Category]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(categories)) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
+        JSONValue.array(
+            categories.map { .object([("id", .string($0.id)), ("title", .string($0.title))]) }
+        ).text
     }
 
     /// The category list kept by `saved(_:)`.
     static func catalog(fromSaved text: String) throws(SourceError) -> [EONETCategoryList.Category] {
-        try decode([EONETCategoryList.Category].self, from: Array(text.utf8))
-    }
-
-    /// `at events[3].geometry[0].date: not an ISO-8601 date: 'yesterday'`.
-    static func describe(_ error: DecodingError) -> String {
-        let context: DecodingError.Context
-        var problem: String
-        switch error {
-        case .keyNotFound(let key, let keyContext):
-            context = keyContext
-            problem = "missing '\(key.stringValue)'"
-        case .valueNotFound(_, let valueContext):
-            context = valueContext
-            problem = "null where a value is needed"
-        case .typeMismatch(let type, let typeContext):
-            context = typeContext
-            problem = "expected \(name(of: type))"
-        case .dataCorrupted(let corruptContext):
-            context = corruptContext
-            problem = corruptContext.debugDescription
-        @unknown default:
-            return "\(error)"
+        var reader = JSONReader(Array(text.utf8))
+        do throws(JSONError) {
+            let list = try EONETCategoryList.Category.list(&reader)
+            try reader.end()
+            return list
+        } catch {
+            throw SourceError(error.description)
         }
-        if case .dataCorrupted = error, context.codingPath.isEmpty {
-            problem = "not valid JSON"
-        }
-        let path = self.path(context.codingPath)
-        return path.isEmpty ? problem : "at \(path): \(problem)"
-    }
-
-    /// `events[3].geometry[0].date`.
-    static func path(_ keys: [any CodingKey]) -> String {
-        var text = ""
-        for key in keys {
-            if let index = key.intValue {
-                text += "[\(index)]"
-            } else {
-                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
-            }
-        }
-        return text
-    }
-
-    private static func name(of type: Any.Type) -> String {
-        let name = String(describing: type)
-        if type == String.self { return "a string" }
-        if type == Double.self || type == Int.self { return "a number" }
-        if name.hasPrefix("Array<") { return "a list" }
-        if name.hasPrefix("Dictionary<") { return "an object" }
-        return name
     }
 }

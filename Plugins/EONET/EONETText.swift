@@ -214,13 +214,22 @@ enum EONETText {
     }
 
     /// `number(_:fractionDigits:)` written into `buffer` (24 bytes at least): the count of bytes; nil when the
-    /// value needs `printf` (huge, or too close to a tie for the product's rounding to tell).
+    /// value needs `printf` (not finite, or 10⁹ units of the last digit or more).
     static func write(_ value: Double, fractionDigits: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
         guard value.isFinite, (0...9).contains(fractionDigits) else { return nil }
         let scale = UInt64(powersOfTen[fractionDigits])
-        let scaled = value * Double(scale)
-        guard abs(scaled) < 1e9, abs(scaled - scaled.rounded(.down) - 0.5) > 1e-6 else { return nil }
-        let units = Int64(scaled.rounded())
+        // The value's magnitude times the scale is exactly `product + error` (a fused multiply-add gives the
+        // product's rounding error exactly), so the nearest integer to it is found exactly, as printf finds it:
+        // an exact tie goes to the even neighbour. No guess near a tie, no printf.
+        let product = value.magnitude * Double(scale)
+        guard product < 1e9 else { return nil }
+        let error = (-product).addingProduct(value.magnitude, Double(scale))
+        let below = product.rounded(.down)
+        // Sign of (exact product − below − ½): `product − below − ½` is exact this close to a tie.
+        let beyondHalf = ((product - below) - 0.5) + error
+        var rounded = UInt64(below)
+        if beyondHalf > 0 || (beyondHalf == 0 && rounded % 2 == 1) { rounded += 1 }
+        let units = value < 0 ? -Int64(rounded) : Int64(rounded)
         var count = 0
         if units < 0 {
             buffer[0] = UInt8(ascii: "-")

@@ -308,10 +308,11 @@ struct EONETDecodeTests {
 
     // MARK: - Numbers
 
-    @Test("numbers are written as printf's %.Nf would, then trimmed, for 20,000 values")
+    @Test("numbers are written as printf's %.Nf would, then trimmed, for 20,000 values, all without printf")
     func numbersAsPrintf() {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         var mismatches: [String] = []
+        var unwritten: [String] = []
         for index in 0..<20_000 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             let unit = Double(state >> 11) / Double(1 << 53)
@@ -329,8 +330,16 @@ struct EONETDecodeTests {
                 if text.hasSuffix(".") { text.removeLast() }
                 if text == "-0" { text = "0" }
                 if EONETText.number(value, fractionDigits: digits) != text { mismatches.append("\(value) \(digits)") }
+                // Written without printf (the fallback), ties included.
+                let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+                    EONETText.write(value, fractionDigits: digits, into: buffer).map {
+                        String(decoding: UnsafeBufferPointer(rebasing: buffer[..<$0]), as: UTF8.self)
+                    }
+                }
+                if written != text { unwritten.append("\(value) \(digits)") }
             }
         }
         #expect(mismatches == [])
+        #expect(unwritten == [])
     }
 }

@@ -294,6 +294,18 @@ struct EONETItemTests {
     }
 
     @Test(
+        "a magnitude is its number and its unit; a long or non-ASCII unit, a huge number are written the same",
+        arguments: [
+            (35.0, "kts", "35 kts"), (100.254, "NM^2", "100.25 NM^2"), (0.125, nil, "0.12"), (-2.5, "°C", "-2.5 °C"),
+            (7, String(repeating: "u", count: 45), "7 " + String(repeating: "u", count: 45)),
+            (1e12, "acres", "1000000000000 acres"),
+        ] as [(Double, String?, String)])
+    func magnitudes(value: Double, unit: String?, text: String) {
+        let observation = EONETGeometry(magnitudeValue: value, magnitudeUnit: unit, date: Date(), type: "Point")
+        #expect(observation.magnitude == text)
+    }
+
+    @Test(
         "HTML character references are decoded once, anything else is left alone",
         arguments: [
             ("a=1&amp;b=2", "a=1&b=2"), ("&lt;&gt;&quot;&apos;&#39;", "<>\"''"), ("&#x2F;&#X41;&#65;", "/AA"),
