@@ -59,6 +59,9 @@ struct StateWriteTests {
         expected.recordRows = 1
         #expect(first == expected)
         #expect(first.memberRows == 6000)
+        #expect(try await store.items(feed: "planet") == Self.items(1...5000))
+        #expect(
+            try await store.items(feed: "planet", group: "five").map(\.id) == (0..<1000).map { "e\(5000 - 5 * $0)" })
 
         // (b) The same items again: only the record (it holds the time of the poll).
         let same = try await store.commit(Self.commit(Self.items(1...5000)), feed: "planet")
@@ -81,6 +84,35 @@ struct StateWriteTests {
         #expect(try await store.items(feed: "planet") == Self.items(11...5010))
         #expect(
             try await store.items(feed: "planet", group: "five").map(\.id) == (0..<1000).map { "e\(5010 - 5 * $0)" })
+    }
+
+    @Test(
+        "a first poll's new items go in several rows per statement: every count around a full batch is stored whole",
+        arguments: [
+            1, RowBatch.rowsPerStatement - 1, RowBatch.rowsPerStatement, RowBatch.rowsPerStatement + 1,
+            2 * RowBatch.rowsPerStatement + 3,
+        ])
+    func batchedInserts(count: Int) async throws {
+        let state = try await StateBackend.sqlite.makeState()
+        let store = try await state.open()
+        let items = Self.items(1...count)
+        let first = try await store.commit(Self.commit(items), feed: "planet")
+        #expect(first.itemsInserted == count)
+        #expect(first.memberRows == Self.members(1...count))
+        #expect(try await store.items(feed: "planet") == items)
+        for group in ["g0", "g1", "g2", "five"] {
+            #expect(
+                try await store.items(feed: "planet", group: group).map(\.id)
+                    == items.filter { $0.groups.contains(group) }.map(\.id))
+        }
+        // An id met twice in one poll (the second one wins) is one row, whichever batch held the first.
+        var twice = Self.items(1...count)
+        twice.append(Self.item(count, title: "again"))
+        let again = try await store.commit(Self.commit(twice), feed: "other")
+        #expect(again.itemsInserted == count)
+        #expect(again.itemsUpdated == 1)
+        #expect(try await store.items(feed: "other").first { $0.id == "e\(count)" }?.title == "again")
+        #expect(try await store.items(feed: "other").count == count)
     }
 
     @Test("a changed item, catalog, validator or value is rewritten alone", arguments: StateBackend.allCases)

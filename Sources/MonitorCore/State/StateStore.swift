@@ -429,18 +429,37 @@ public final class StateStore: Sendable {
                 while let row = try rows.next() { stored[row[0]] = row[1] }
                 var kept = Set<String>()
                 kept.reserveCapacity(items.count)
+                // New items and their memberships go in several rows per statement (a first poll's thousands).
+                var inserts = RowBatch(
+                    table: "item",
+                    columns: ["feed", "id", "title", "date", "groups", "url", "details", "firstSeen", "fingerprint"])
+                var members = RowBatch(table: "itemGroupMember", columns: ["feed", "groupId", "id", "date"])
+                let firstSeen = commit.firstSeen.timeIntervalSince1970
                 for item in items.map(Self.storable) {
                     let packed = StoredItem(item)
                     kept.insert(item.id)
                     switch stored.updateValue(packed.fingerprint, forKey: item.id) {
                     case nil:
-                        try Self.insert(
-                            item, packed, feed: feed, firstSeen: commit.firstSeen.timeIntervalSince1970, into: "item",
-                            db)
+                        let date = item.date.timeIntervalSince1970
+                        try inserts.append(
+                            [
+                                feed, item.id, item.title, date, packed.groups, item.url, packed.details, firstSeen,
+                                packed.fingerprint,
+                            ], db)
                         statistics.itemsInserted += 1
+                        var written: [String] = []
+                        for group in item.groups where !written.contains(group) {
+                            try members.append([feed, group, item.id, date], db)
+                            written.append(group)
+                        }
+                        statistics.memberRows += written.count
+                        continue
                     case packed.fingerprint?:
                         continue
                     default:
+                        // The item may be one of the rows not written yet (an id met twice in the poll).
+                        try inserts.flush(db)
+                        try members.flush(db)
                         try db.cachedStatement(
                             sql: """
                                 UPDATE item SET title = ?, date = ?, groups = ?, url = ?, details = ?, fingerprint = ?
@@ -456,6 +475,8 @@ public final class StateStore: Sendable {
                     }
                     statistics.memberRows += try Self.insertMembers(item, feed: feed, db)
                 }
+                try inserts.flush(db)
+                try members.flush(db)
                 for id in stored.keys where !kept.contains(id) {
                     try db.cachedStatement(sql: "DELETE FROM item WHERE feed = ? AND id = ?").execute(arguments: [
                         feed, id,
