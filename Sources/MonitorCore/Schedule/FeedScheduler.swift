@@ -70,10 +70,8 @@ public final class FeedScheduler: Sendable {
             var timerDone = false
             /// The feed is stopped: its loop ends at its next step, what runs apart is cancelled.
             var stopped = false
-            /// What runs apart has ended.
-            var apartDone = false
-            /// The loop's wait for what runs apart, or the stop.
-            var apartWaiter: CheckedContinuation<Void, Never>?
+            /// What runs apart waits for the stop here.
+            var stopWaiter: CheckedContinuation<Void, Never>?
             /// The loop has ended.
             var ended = false
             /// Those waiting for the loop to end.
@@ -118,7 +116,7 @@ public final class FeedScheduler: Sendable {
             Task.isCancelled || state.withLock { $0.stopped }
         }
 
-        /// Sleeps `duration` on `clock`, or less when a "poll now" comes first. Throws when cancelled or stopped.
+        /// Sleeps `duration` on `clock`, or less when a "poll now" or the stop comes first. Throws when cancelled.
         /// The timer is the one child task: the feed's own task waits for it, a "poll now" or the stop.
         func sleep(_ duration: Duration, on clock: PollClock) async throws {
             state.withLock { $0.timerDone = false }
@@ -131,14 +129,17 @@ public final class FeedScheduler: Sendable {
                 defer { group.cancelAll() }
                 await self.asked()
             }
-            // Stopped: the loop (or the leased loop running apart, not cancelled yet) ends here.
-            if isStopped { throw CancellationError() }
+            if Task.isCancelled { throw CancellationError() }
         }
 
         /// Marks the feed stopped: its wait ends, what runs apart is cancelled, the loop ends at its next step.
         func stop() {
             wake { $0.stopped = true }
-            wakeApart { $0.stopped = true }
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                defer { state.stopWaiter = nil }
+                return state.stopWaiter
+            }
+            waiter?.resume()
         }
 
         /// The loop has ended: those waiting in ``ended()`` return.
@@ -166,31 +167,23 @@ public final class FeedScheduler: Sendable {
         /// What `body` returns, run as a child task that the stop cancels: the memory its calls take is given back
         /// when it ends, not kept by the feed's task while it sleeps until its next poll (a task keeps the stack it
         /// grew until it ends: 10,000 feeds would keep 20 KiB each).
-        /// The feed's own task waits for the one child or the stop, whichever comes first (the child is then
-        /// cancelled, and its result is what it made of that).
         func apart<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
-            state.withLock { $0.apartDone = false }
-            return await withTaskGroup(of: T.self) { group in
+            await withTaskGroup(of: T?.self) { group in
+                group.addTask { await body() }
                 group.addTask {
-                    let result = await body()
-                    self.wakeApart { $0.apartDone = true }
-                    return result
+                    await self.untilStopped()
+                    return nil
                 }
-                await self.untilApartDone()
-                group.cancelAll()
-                // The one child's result: `next()` is nil only for an empty group.
-                return await group.next()!
+                var result: T?
+                // The first to end: the body (the other is then cancelled) or the stop (the body is then cancelled,
+                // and its result, once it has ended, is what it made of that).
+                while let next = await group.next() {
+                    group.cancelAll()
+                    if let next { result = next }
+                }
+                // The body's result: it always ends, and only the stop's wait gives nil.
+                return result!
             }
-        }
-
-        /// Sets `change` and wakes the loop's wait for what runs apart, if it waits.
-        private func wakeApart(_ change: (inout State) -> Void) {
-            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                change(&state)
-                defer { state.apartWaiter = nil }
-                return state.apartWaiter
-            }
-            waiter?.resume()
         }
 
         /// Sets `change` and wakes the loop's wait, if it waits.
@@ -203,19 +196,23 @@ public final class FeedScheduler: Sendable {
             waiter?.resume()
         }
 
-        /// Returns when what runs apart has ended, the feed is stopped, or when cancelled.
-        private func untilApartDone() async {
+        /// Returns when the feed is stopped, or when cancelled.
+        private func untilStopped() async {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let now = state.withLock { state -> Bool in
-                        if state.apartDone || state.stopped || Task.isCancelled { return true }
-                        state.apartWaiter = continuation
+                        if state.stopped || Task.isCancelled { return true }
+                        state.stopWaiter = continuation
                         return false
                     }
                     if now { continuation.resume() }
                 }
             } onCancel: {
-                wakeApart { _ in }
+                let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                    defer { state.stopWaiter = nil }
+                    return state.stopWaiter
+                }
+                waiter?.resume()
             }
         }
 
