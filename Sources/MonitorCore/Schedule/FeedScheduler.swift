@@ -39,9 +39,11 @@ public final class FeedScheduler: Sendable {
         case notScheduled
     }
 
-    /// A feed running as a child task of `run()`: its control stops it and says when it has ended.
+    /// A feed running as a child task of `run()`: finishing `stop` ends it, and `ended` finishes when it has.
     private struct Running {
         var signature: String
+        var stop: AsyncStream<Void>.Continuation
+        var ended: AsyncStream<Void>
         var control: Control
     }
 
@@ -50,12 +52,12 @@ public final class FeedScheduler: Sendable {
         var entry: Entry
         var runner: PollRunner
         var slots: AsyncSemaphore
+        var stop: AsyncStream<Void>
+        var ended: AsyncStream<Void>.Continuation
         var control: Control
     }
 
-    /// Where a feed's loop is, the "poll now" that cuts its wait short, and the stop that ends it; shared by the
-    /// loop, `pollNow` and `stop`. The feed is one task while it waits (and one more for its timer): stopping it
-    /// wakes its wait and cancels what runs ``apart(_:)``, rather than a second task per feed standing by to cancel it.
+    /// Where a feed's loop is, and the "poll now" that cuts its wait short; shared by the loop and `pollNow`.
     final class Control: Sendable {
         private struct State {
             /// Whether a poll runs (from its start to its report), or the feed starts (its hold not known yet).
@@ -66,16 +68,6 @@ public final class FeedScheduler: Sendable {
             var pending = false
             /// The loop's wait for a "poll now", while it waits.
             var waiter: CheckedContinuation<Void, Never>?
-            /// The current wait's timer has come.
-            var timerDone = false
-            /// The feed is stopped: its loop ends at its next step, what runs apart is cancelled.
-            var stopped = false
-            /// What runs apart waits for the stop here.
-            var stopWaiter: CheckedContinuation<Void, Never>?
-            /// The loop has ended.
-            var ended = false
-            /// Those waiting for the loop to end.
-            var endWaiters: [CheckedContinuation<Void, Never>] = []
         }
 
         private let state = Mutex(State())
@@ -111,118 +103,22 @@ public final class FeedScheduler: Sendable {
             return answer
         }
 
-        /// Whether the feed is stopped (or the loop's task cancelled): the loop ends.
-        var isStopped: Bool {
-            Task.isCancelled || state.withLock { $0.stopped }
-        }
-
-        /// Sleeps `duration` on `clock`, or less when a "poll now" or the stop comes first. Throws when cancelled.
-        /// The timer is the one child task: the feed's own task waits for it, a "poll now" or the stop.
+        /// Sleeps `duration` on `clock`, or less when a "poll now" comes first. Throws when cancelled.
         func sleep(_ duration: Duration, on clock: PollClock) async throws {
-            state.withLock { $0.timerDone = false }
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    // Cancelled when the wait ended otherwise: then it wakes nothing.
-                    guard (try? await clock.sleep(duration)) != nil else { return }
-                    self.wake { $0.timerDone = true }
-                }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await clock.sleep(duration) }
+                group.addTask { await self.asked() }
                 defer { group.cancelAll() }
-                await self.asked()
-            }
-            if Task.isCancelled { throw CancellationError() }
-        }
-
-        /// Marks the feed stopped: its wait ends, what runs apart is cancelled, the loop ends at its next step.
-        func stop() {
-            wake { $0.stopped = true }
-            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                defer { state.stopWaiter = nil }
-                return state.stopWaiter
-            }
-            waiter?.resume()
-        }
-
-        /// The loop has ended: those waiting in ``ended()`` return.
-        func end() {
-            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                state.ended = true
-                defer { state.endWaiters = [] }
-                return state.endWaiters
-            }
-            for waiter in waiters { waiter.resume() }
-        }
-
-        /// Returns when the loop has ended.
-        func ended() async {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    if state.ended { return true }
-                    state.endWaiters.append(continuation)
-                    return false
-                }
-                if now { continuation.resume() }
+                try await group.next()
             }
         }
 
-        /// What `body` returns, run as a child task that the stop cancels: the memory its calls take is given back
-        /// when it ends, not kept by the feed's task while it sleeps until its next poll (a task keeps the stack it
-        /// grew until it ends: 10,000 feeds would keep 20 KiB each).
-        func apart<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
-            await withTaskGroup(of: T?.self) { group in
-                group.addTask { await body() }
-                group.addTask {
-                    await self.untilStopped()
-                    return nil
-                }
-                var result: T?
-                // The first to end: the body (the other is then cancelled) or the stop (the body is then cancelled,
-                // and its result, once it has ended, is what it made of that).
-                while let next = await group.next() {
-                    group.cancelAll()
-                    if let next { result = next }
-                }
-                // The body's result: it always ends, and only the stop's wait gives nil.
-                return result!
-            }
-        }
-
-        /// Sets `change` and wakes the loop's wait, if it waits.
-        private func wake(_ change: (inout State) -> Void) {
-            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                change(&state)
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume()
-        }
-
-        /// Returns when the feed is stopped, or when cancelled.
-        private func untilStopped() async {
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let now = state.withLock { state -> Bool in
-                        if state.stopped || Task.isCancelled { return true }
-                        state.stopWaiter = continuation
-                        return false
-                    }
-                    if now { continuation.resume() }
-                }
-            } onCancel: {
-                let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                    defer { state.stopWaiter = nil }
-                    return state.stopWaiter
-                }
-                waiter?.resume()
-            }
-        }
-
-        /// Returns when a "poll now" is asked for (at once if one was), the timer has come, the feed is stopped, or
-        /// when cancelled.
+        /// Returns when a "poll now" is asked for (at once if one was), or when cancelled.
         private func asked() async {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let now = state.withLock { state -> Bool in
-                        if state.pending || state.timerDone || state.stopped || Task.isCancelled { return true }
+                        if state.pending || Task.isCancelled { return true }
                         state.waiter = continuation
                         return false
                     }
@@ -284,11 +180,17 @@ public final class FeedScheduler: Sendable {
         await withDiscardingTaskGroup { group in
             for await start in starts.stream {
                 group.addTask {
-                    // One task per feed: its control stops it (or `run` is cancelled).
-                    await Self.loop(
-                        start.entry, runner: start.runner, slots: start.slots, events: self.events,
-                        stagger: self.stagger, control: start.control)
-                    start.control.end()
+                    await withTaskGroup(of: Void.self) { feed in
+                        feed.addTask {
+                            await Self.loop(
+                                start.entry, runner: start.runner, slots: start.slots, events: self.events,
+                                stagger: self.stagger, control: start.control)
+                        }
+                        // Until the feed is stopped (or `run` cancelled); then its loop is cancelled.
+                        for await _ in start.stop {}
+                        feed.cancelAll()
+                    }
+                    start.ended.finish()
                 }
             }
             group.cancelAll()
@@ -345,18 +247,31 @@ public final class FeedScheduler: Sendable {
 
     private func stop(_ name: String) async {
         guard let current = running.withLock({ $0.removeValue(forKey: name) }) else { return }
-        current.control.stop()
-        await current.control.ended()
+        current.stop.finish()
+        for await _ in current.ended {}
     }
 
     private func start(_ entry: Entry) {
+        let (stop, stopping) = AsyncStream<Void>.makeStream()
+        let (ended, ending) = AsyncStream<Void>.makeStream()
         let control = Control()
         // After `shutdown()` nothing starts.
         let (runner, slots) = current.withLock { $0 }
-        let start = Start(entry: entry, runner: runner, slots: slots, control: control)
+        let start = Start(entry: entry, runner: runner, slots: slots, stop: stop, ended: ending, control: control)
         if case .terminated = starts.continuation.yield(start) { return }
         running.withLock {
-            $0[entry.feed.name] = Running(signature: entry.signature, control: control)
+            $0[entry.feed.name] = Running(signature: entry.signature, stop: stopping, ended: ended, control: control)
+        }
+    }
+
+    /// What `body` returns, run as a child task: the memory its calls take is given back when it ends, not kept by
+    /// the feed's task while it sleeps until its next poll (a task keeps the stack it grew until it ends: 10,000
+    /// feeds would keep 20 KiB each).
+    private static func apart<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
+        await withTaskGroup(of: T.self) { group in
+            group.addTask(operation: body)
+            // The one child's result: `next()` is nil only for an empty group.
+            return await group.next()!
         }
     }
 
@@ -365,23 +280,20 @@ public final class FeedScheduler: Sendable {
         stagger: Duration, control: Control
     ) async {
         if let leasing = runner.leasing {
-            // The schedule is shared with other instances: claim the feed from it (FeedScheduler+Leases), cancelled
-            // when the feed is stopped.
-            return await control.apart {
-                await leasedLoop(
-                    entry, runner: runner, leasing: leasing, events: events, stagger: stagger, control: control)
-            }
+            // The schedule is shared with other instances: claim the feed from it (FeedScheduler+Leases).
+            return await leasedLoop(
+                entry, runner: runner, leasing: leasing, events: events, stagger: stagger, control: control)
         }
         let clock = runner.clock
         let feed = entry.feed
         let schedule = PollSchedule(interval: feed.options[FeedConfig.interval] ?? runner.settings.interval)
-        let record = await control.apart { try? await runner.store.record(feed: feed.name) }
+        let record = await Self.apart { try? await runner.store.record(feed: feed.name) }
         var failures = record?.failures ?? 0
         var due = clock.now().addingTimeInterval(stagger.seconds * clock.random())
         if let notBefore = record?.notBefore, notBefore > due { due = notBefore }
         var hold = record?.notBefore.map { Hold(until: $0, reason: record?.holdReason ?? Self.serverHold) }
         var skipped = 0
-        while !control.isStopped {
+        while !Task.isCancelled {
             control.waiting(hold: hold)
             events.yield(.scheduled(feed: feed.name, next: due, skipped: skipped))
             do {
@@ -390,36 +302,25 @@ public final class FeedScheduler: Sendable {
             } catch {
                 return
             }
-            guard !control.isStopped else { return }
+            guard !Task.isCancelled else { return }
             // A "poll now" from here on is answered by this poll.
             control.polling()
-            // Its turn among the polls in flight, and the poll, apart: the stop cancels either.
-            let polled = await control.apart { () -> (report: PollReport, started: Date, hold: Hold?)? in
-                // The poll counts from when it starts.
-                guard (try? await slots.acquire()) != nil else { return nil }
-                events.yield(.polling(feed: feed.name))
-                let started = clock.now()
-                let report = await runner.poll(feed, source: entry.source, events: events)
-                // The slot is handed on once the poll is reported: a display never sees more polls running than
-                // allowed.
-                if !Task.isCancelled { events.yield(.finished(report)) }
-                slots.release()
-                guard !Task.isCancelled else { return nil }
-                return (
-                    report, started,
-                    await Self.hold(after: report, started: started, feed: feed.name, store: runner.store)
-                )
-            }
-            guard let polled, !control.isStopped else { return }
-            let report = polled.report
+            // Its turn among the polls in flight; the poll counts from when it starts.
+            guard (try? await slots.acquire()) != nil else { return }
+            events.yield(.polling(feed: feed.name))
+            let started = clock.now()
+            let report = await Self.apart { await runner.poll(feed, source: entry.source, events: events) }
+            // The slot is handed on once the poll is reported: a display never sees more polls running than allowed.
+            if !Task.isCancelled { events.yield(.finished(report)) }
+            slots.release()
+            guard !Task.isCancelled else { return }
             failures = report.failures
             let plan = schedule.plan(
-                started: polled.started, finished: clock.now(), failures: failures,
-                minimumInterval: report.minimumInterval,
+                started: started, finished: clock.now(), failures: failures, minimumInterval: report.minimumInterval,
                 notBefore: report.notBefore, random: clock.random())
             due = plan.due
             skipped = plan.skipped
-            hold = polled.hold
+            hold = await Self.hold(after: report, started: started, feed: feed.name, store: runner.store)
             if plan.skipped > 0 {
                 runner.logger.info(
                     "poll overran its interval", metadata: ["feed": "\(feed.name)", "skipped": "\(plan.skipped)"])
