@@ -52,6 +52,19 @@ struct CommandLineTests {
                 """)
     }
 
+    @Test("status with a broken feeds file says so on stderr and still lists what the state holds")
+    func statusBroken() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("feeds.yaml", Self.broken)
+        let result = try await MonitorProcess.run(["status", "--state", "state"], in: directory.url)
+        #expect(result.status == 0)
+        #expect(result.stdout == "no feeds\n")
+        #expect(
+            result.stderr
+                == "monitor: warning: feeds.yaml is not valid (3 errors; `monitor validate` shows them): showing only "
+                + "what the state holds\n")
+    }
+
     @Test("--config names the file; $MONITOR_CONFIG is the default when set")
     func configPath() async throws {
         let directory = try TemporaryDirectory()

@@ -29,6 +29,13 @@ extension MonitorCommand {
             let stored = try await store?.records() ?? []
             // The feeds of the feeds file first, in its order (also those never polled), then any others stored.
             let loaded = ConfigLoader().load(path: options.path)
+            if loaded.config == nil, FileManager.default.fileExists(atPath: options.path) {
+                // A broken feeds file hides its feeds and notifiers: say so rather than list less without a word.
+                let errors = loaded.diagnostics.filter { $0.severity == .error }.count
+                Console.error(
+                    "monitor: warning: \(options.path) is not valid (\(errors) error\(errors == 1 ? "" : "s"); "
+                        + "`monitor validate` shows them): showing only what the state holds\n")
+            }
             var records: [FeedRecord] = []
             for feed in loaded.config?.feeds ?? [] {
                 records.append(stored.first { $0.name == feed.name } ?? FeedRecord(name: feed.name, type: feed.type))
