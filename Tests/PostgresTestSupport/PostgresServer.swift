@@ -65,7 +65,20 @@ public final class PostgresServer: Sendable {
         return try await shared()
     }
 
-    private static let starting = Task { try await offThePool { try PostgresServer() } }
+    private static let starting = Task { try await offThePool { try PostgresServer.start() } }
+
+    /// Starts a server, again on another port when something took the free port before PostgreSQL bound it (the
+    /// port is free when chosen, not reserved), at most 5 times.
+    private static func start() throws -> PostgresServer {
+        var attempt = 1
+        while true {
+            do {
+                return try PostgresServer()
+            } catch let error as ServerError where attempt < 5 && error.description.contains("Address already in use") {
+                attempt += 1
+            }
+        }
+    }
 
     private init() throws {
         guard let binaries = Self.binaries else { throw ServerError(description: Self.unavailable ?? "") }
@@ -96,7 +109,7 @@ public final class PostgresServer: Sendable {
             fi
             "$1/pg_ctl" -D "$2/data" -l "$2/server.log" -w -s \
                 -o "-p $3 -k $2 -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off $tls" \
-                start || { cat "$2/server.log" >&2; exit 1; }
+                start || { cat "$2/server.log" >&2; rm -rf "$2"; exit 1; }
             [ -n "$tls" ] && echo tls || echo plain
             echo ready
             set +e
