@@ -34,7 +34,8 @@ struct PostgresCommit {
             """, logger: logger)
         statistics.recordRows = 1
         if let items = commit.items {
-            try await writeItems(items, firstSeen: commit.firstSeen.timeIntervalSince1970, &statistics)
+            try await writeItems(
+                items, prepared: commit.prepared, firstSeen: commit.firstSeen.timeIntervalSince1970, &statistics)
         }
         if let groups = commit.groups {
             statistics.groupRows = try await writeCatalog(
@@ -107,7 +108,9 @@ struct PostgresCommit {
         }
     }
 
-    private func writeItems(_ items: [Item], firstSeen: Double, _ statistics: inout CommitStatistics) async throws {
+    private func writeItems(
+        _ items: [Item], prepared: PreparedItems, firstSeen: Double, _ statistics: inout CommitStatistics
+    ) async throws {
         // The stored fingerprints: an item whose fingerprint is unchanged is not written again.
         var stored: [String: Int64] = [:]
         for try await (id, fingerprint) in try await connection.query(
@@ -120,8 +123,8 @@ struct PostgresCommit {
         var members: [String: [String]] = [:]
         var kept = Set<String>()
         kept.reserveCapacity(items.count)
-        for item in items.map(StateStore.storable) {
-            let packed = StoredItem(item)
+        for item in items {
+            let (item, packed) = prepared.stored(item)
             kept.insert(item.id)
             switch stored.updateValue(packed.fingerprint, forKey: item.id) {
             case nil:

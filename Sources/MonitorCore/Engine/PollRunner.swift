@@ -1,12 +1,12 @@
-import AsyncAlgorithms
 import Foundation
 import Logging
 
 /// Polls one feed at a time through its source and stores the results: the core's side of every plugin.
 ///
 /// A poll reads what is stored, runs the source with the context and `Findings` the core gives it, folds its
-/// updates into a `PollTally` with `reductions` (the classic apps' `scan`) showing each step, decides the
-/// outcome with the pure `PollOutcome`, and commits it in one transaction.
+/// updates into a `PollTally` step by step (the classic apps' `scan`) showing each step and preparing each batch
+/// of items for the state as it comes, decides the outcome with the pure `PollOutcome`, and commits it in one
+/// transaction.
 public struct PollRunner: Sendable {
     /// The state.
     public var store: any StateStoring
@@ -116,7 +116,7 @@ public struct PollRunner: Sendable {
         } catch {
             continuation.finish(throwing: error)
         }
-        let (tally, thrown) = await folded
+        let (tally, prepared, thrown) = await folded
         if Task.isCancelled {
             return notPolled(feed, "cancelled", record: snapshot.record, started: started)
         }
@@ -152,7 +152,7 @@ public struct PollRunner: Sendable {
             let commit = PollCommit(
                 record: outcome.record, items: outcome.items, firstSeen: started, groups: outcome.catalog,
                 validators: outcome.items == nil ? [:] : http.updatedValidators, values: values.changes,
-                notifications: notifications)
+                notifications: notifications, prepared: outcome.items == nil ? PreparedItems() : prepared)
             if let lease {
                 try await lease.commit(commit, report: report)
             } else {
@@ -169,22 +169,28 @@ public struct PollRunner: Sendable {
     // MARK: - The parts of a poll
 
     /// Folds the source's updates into the poll's tally, starting from `initial`, showing `stored` first and
-    /// then every step; returns the last tally and what the source threw, if it did.
+    /// then every step; returns the last tally, the stored form of the items found and what the source threw, if
+    /// it did.
+    ///
+    /// Each batch of items is prepared for the state (``PreparedItems``) as it comes, after its step is shown:
+    /// while the source waits for its next responses, not in the commit after the last one.
     func fold(
         _ updates: AsyncThrowingStream<SourceUpdate, any Error>, from initial: PollTally, showing stored: PollTally,
         feed: String, events: AsyncStream<PollEvent>.Continuation?
-    ) async -> (PollTally, (any Error)?) {
+    ) async -> (PollTally, PreparedItems, (any Error)?) {
         events?.yield(.view(FeedView(feed: feed, tally: stored)))
         var tally = initial
+        var prepared = PreparedItems()
         do {
-            for try await step in updates.reductions(into: initial, { $0.apply($1) }) {
-                tally = step
-                events?.yield(.view(FeedView(feed: feed, tally: step)))
+            for try await update in updates {
+                tally.apply(update)
+                events?.yield(.view(FeedView(feed: feed, tally: tally)))
+                if case .items(let batch) = update { prepared.add(batch) }
             }
         } catch {
-            return (tally, error)
+            return (tally, prepared, error)
         }
-        return (tally, nil)
+        return (tally, prepared, nil)
     }
 
     /// The report of a poll that came to `outcome`.

@@ -1,4 +1,4 @@
-/// The running state of one poll, folded over the source's updates with `reductions` (the classic apps'
+/// The running state of one poll, folded over the source's updates step by step (the classic apps'
 /// `scan`): the group catalog, the items de-duplicated by id, the counts of each group (new ones and the
 /// source's breakdown included), progress and failures. What the live view shows and what the poll stores
 /// come from this one fold: nothing is counted again afterwards.

@@ -87,12 +87,14 @@ public struct PollCommit: Sendable {
     public var values: [String: String?]
     /// Notifications the poll produced, added to the outbox in the same transaction.
     public var notifications: [FeedNotification]
+    /// The stored form of items made while the poll ran (a cache: the items written are `items` either way).
+    public var prepared: PreparedItems
 
     /// A commit.
     public init(
         record: FeedRecord, items: [Item]?, firstSeen: Date, groups: [ItemGroup]?,
         validators: [ValidatorKey: Validators],
-        values: [String: String?], notifications: [FeedNotification] = []
+        values: [String: String?], notifications: [FeedNotification] = [], prepared: PreparedItems = PreparedItems()
     ) {
         self.record = record
         self.items = items
@@ -101,5 +103,6 @@ public struct PollCommit: Sendable {
         self.validators = validators
         self.values = values
         self.notifications = notifications
+        self.prepared = prepared
     }
 }

@@ -26,6 +26,12 @@ public final class StateStore: Sendable {
         configuration.busyMode = .timeout(10)
         configuration.label = "monitor-state"
         let path = self.path
+        if !FileManager.default.fileExists(atPath: path) {
+            // A fresh state holds nothing to lose yet: switching the new file to WAL mode (a rollback-journal
+            // transaction) need not wait for the disk four times. GRDB sets `synchronous = NORMAL` right after
+            // the switch, before any table is created, and every later commit keeps that setting.
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = OFF") }
+        }
         database = try StateError.wrapping(path) {
             let pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
@@ -435,8 +441,8 @@ public final class StateStore: Sendable {
                     columns: ["feed", "id", "title", "date", "groups", "url", "details", "firstSeen", "fingerprint"])
                 var members = RowBatch(table: "itemGroupMember", columns: ["feed", "groupId", "id", "date"])
                 let firstSeen = commit.firstSeen.timeIntervalSince1970
-                for item in items.map(Self.storable) {
-                    let packed = StoredItem(item)
+                for item in items {
+                    let (item, packed) = commit.prepared.stored(item)
                     kept.insert(item.id)
                     switch stored.updateValue(packed.fingerprint, forKey: item.id) {
                     case nil:

@@ -1,0 +1,47 @@
+/// The stored form of a poll's items (``StateStore/storable(_:)`` and ``StoredItem``: control characters removed,
+/// groups and details packed, the fingerprint), made as each batch of items arrives, while the poll's other
+/// requests are still waiting on the network, so that the commit at the poll's end only writes.
+///
+/// It is a cache, nothing more: a commit takes an item's prepared form only when the item it stores is the very
+/// one prepared (equal in every field), and makes the form itself otherwise (an item carried from the state, an
+/// item a later batch replaced). What a commit writes is the same with or without it.
+public struct PreparedItems: Sendable {
+    /// One item as it was prepared, with its stored form.
+    struct Entry: Sendable {
+        /// The item as the poll's tally keeps it (its id spelled as the state stores it).
+        var item: Item
+        /// The item as stored.
+        var stored: Item
+        /// Its packed groups and details and its fingerprint.
+        var packed: StoredItem
+    }
+
+    private var entries: [String: Entry] = [:]
+
+    /// None prepared.
+    public init() {}
+
+    /// How many items are prepared.
+    public var count: Int { entries.count }
+
+    /// Prepares the stored form of `items`; an item met again replaces the earlier one with the same id, as it
+    /// does in the poll's tally.
+    public mutating func add(_ items: [Item]) {
+        entries.reserveCapacity(entries.count + items.count)
+        for item in items {
+            let stored = StateStore.storable(item)
+            var kept = item
+            // The id as the tally keeps it (`PollTally`): sanitized only when it has to be.
+            if kept.id != stored.id { kept.id = stored.id }
+            entries[stored.id] = Entry(item: kept, stored: stored, packed: StoredItem(stored))
+        }
+    }
+
+    /// `item` as it is stored, with its packed form: the prepared one when `item` is the item prepared, else made
+    /// now.
+    package func stored(_ item: Item) -> (item: Item, packed: StoredItem) {
+        if let entry = entries[item.id], entry.item == item { return (entry.stored, entry.packed) }
+        let stored = StateStore.storable(item)
+        return (stored, StoredItem(stored))
+    }
+}
