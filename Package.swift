@@ -32,6 +32,8 @@ let package = Package(
         ),
         /// A YAML node tree with line/column marks, parsed by libyaml.
         .target(name: "MonitorYAML", dependencies: ["CLibYAML"]),
+        /// The SQLite settings Swift cannot reach (variadic C functions), for the state.
+        .target(name: "CSQLiteOptions", linkerSettings: [.linkedLibrary("sqlite3")]),
         /// Feed-source protocol, configuration model and validation, items, HTTP seam, state.
         .target(
             name: "MonitorCore",
@@ -40,6 +42,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                "CSQLiteOptions",
             ]
         ),
         /// The state in PostgreSQL: the same store protocol as the SQLite state, through PostgresNIO (kept out of

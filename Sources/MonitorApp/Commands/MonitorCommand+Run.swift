@@ -100,6 +100,8 @@ extension MonitorCommand {
             let (reports, signal) = try await PollSession(
                 config: config, store: store, format: format, verbose: verbose
             ).runOnce(stoppingOn: signals)
+            // The last commit is made: on disk now, without the checkpoint closing the state would cost.
+            await store.finishWriting()
             if let signal {
                 Console.error("monitor: \(signal) received: the polls were cancelled\n")
                 throw signal == .sigint ? ExitStatus.interrupted : ExitStatus.terminated

@@ -1,3 +1,4 @@
+import CSQLiteOptions
 import Foundation
 import GRDB
 
@@ -238,6 +239,23 @@ public final class StateStore: Sendable {
                 CREATE INDEX item_by_date ON item (feed, date DESC, id DESC);
                 CREATE INDEX itemGroupMember_by_date ON itemGroupMember (feed, groupId, date DESC, id DESC);
                 """)
+    }
+
+    /// Makes every commit of this process durable with one `fdatasync` of the WAL (one last commit, of one page, with
+    /// `synchronous = FULL`; the commits before it wrote theirs with `NORMAL`, unsynced), then lets the file close
+    /// without a checkpoint: closing no longer copies the WAL into the database file and syncs both on the way out
+    /// of `run --once`. The WAL stays beside the file for the next process, which reads it (readers, read-only ones
+    /// included, read a state through its WAL) and checkpoints it when it grows past SQLite's 1,000 pages. When the
+    /// sync fails, the usual checkpoint at close is kept.
+    public func finishWriting() async {
+        guard let pool = database as? DatabasePool else { return }
+        try? await pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA user_version = 1")
+            if let connection = db.sqliteConnection {
+                _ = monitor_sqlite3_no_checkpoint_on_close(UnsafeMutableRawPointer(connection))
+            }
+        }
     }
 
     // MARK: - Reading

@@ -57,9 +57,17 @@ public protocol StateStoring: AnyObject, Sendable {
 
     /// What the outbox holds for each notifier that has or had notifications, by name.
     func notifierStatuses() async throws -> [NotifierStatus]
+
+    /// Called once a process has made its last commit (`run --once`, before it exits): every commit is then on disk,
+    /// and what closing the state would still cost is skipped where it can be. The state stays readable and
+    /// writable by any other process.
+    func finishWriting() async
 }
 
 extension StateStoring {
+    /// Nothing: each commit is durable by itself, and closing costs nothing (PostgreSQL).
+    public func finishWriting() async {}
+
     /// The items of `feed`, newest first: only those of `group` when given, dated at or after `since` when given,
     /// at most `limit`.
     public func items(feed: String, group: String? = nil, since: Date? = nil, limit: Int? = nil) async throws
