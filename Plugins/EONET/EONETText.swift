@@ -75,7 +75,7 @@ enum EONETText {
     }
 
     /// Whether ASCII `bytes` need no clean-up: no `&`, no whitespace but single spaces between words.
-    private static func isClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var previous: UInt8 = 0x20
         for byte in bytes {
             if byte == UInt8(ascii: "&") || (0x09...0x0D).contains(byte) || (byte == 0x20 && previous == 0x20) {
@@ -119,7 +119,7 @@ enum EONETText {
 
     /// `decodingEntities(_:)` of ASCII `bytes`, written straight into the string (a reference never takes more
     /// bytes decoded than written).
-    private static func decodingEntities(ascii bytes: UnsafeBufferPointer<UInt8>) -> String {
+    static func decodingEntities(ascii bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
         return String(unsafeUninitializedCapacity: bytes.count) { output in
             var count = 0
