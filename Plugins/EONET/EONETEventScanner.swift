@@ -94,11 +94,11 @@ struct EONETEventScanner {
         var source: Span?
         var track = Track()
         categories.removeAll(keepingCapacity: true)
-        var first = true
+        var members = 0
         while true {
-            guard let step = nextKey(first) else { return nil }
+            guard let step = nextKey(members == 0, likely: Self.eventKeys[min(members, 7)]) else { return nil }
             guard let key = step else { break }
-            first = false
+            members += 1
             switch key.count {
             case 2 where isKey(key, "id"):
                 guard see(.id, in: &seen), let text = string() else { return nil }
@@ -190,7 +190,7 @@ struct EONETEventScanner {
             var id: Span?
             var firstMember = true
             while true {
-                guard let step = nextKey(firstMember) else { return false }
+                guard let step = nextKey(firstMember, likely: firstMember ? "id" : "title") else { return false }
                 guard let key = step else { break }
                 firstMember = false
                 if key.count == 2, isKey(key, "id") {
@@ -223,7 +223,7 @@ struct EONETEventScanner {
             var url: Span?
             var firstMember = true
             while true {
-                guard let step = nextKey(firstMember) else { return nil }
+                guard let step = nextKey(firstMember, likely: firstMember ? "id" : "url") else { return nil }
                 guard let key = step else { break }
                 firstMember = false
                 if key.count == 2, isKey(key, "id") {
@@ -258,11 +258,13 @@ struct EONETEventScanner {
             var date: Date?
             var type: Span?
             var coordinates: Int?
-            var firstMember = true
+            var members = 0
             while true {
-                guard let step = nextKey(firstMember) else { return false }
+                guard let step = nextKey(members == 0, likely: Self.observationKeys[min(members, 4)]) else {
+                    return false
+                }
                 guard let key = step else { break }
-                firstMember = false
+                members += 1
                 switch key.count {
                 case 14 where isKey(key, "magnitudeValue"):
                     guard see(.magnitudeValue, in: &seen) else { return false }
@@ -374,10 +376,20 @@ struct EONETEventScanner {
         open(UInt8(ascii: ","))
     }
 
+    /// The members of an event in the order EONET writes them: the key expected after as many members.
+    private static let eventKeys: [StaticString] = [
+        "id", "title", "description", "link", "closed", "categories", "sources", "geometry",
+    ]
+    /// The members of an observation in the order EONET writes them.
+    private static let observationKeys: [StaticString] = [
+        "magnitudeValue", "magnitudeUnit", "date", "type", "coordinates",
+    ]
+
     /// The key of the object's next member, its `:` read: `.some(nil)` at the object's end (its `}` read), nil when
-    /// the object is not well formed or the key is not plain ASCII. `first`: no member was read before.
+    /// the object is not well formed or the key is not plain ASCII. `first`: no member was read before. When the
+    /// key is `likely` (the member that usually comes next), it is compared in place instead of scanned.
     @inline(__always)
-    private mutating func nextKey(_ first: Bool) -> Span?? {
+    private mutating func nextKey(_ first: Bool, likely: StaticString) -> Span?? {
         skipWhitespace()
         guard index < buffer.count else { return nil }
         if buffer[index] == UInt8(ascii: "}") {
@@ -389,7 +401,19 @@ struct EONETEventScanner {
             index += 1
             skipWhitespace()
         }
-        guard let key = string() else { return nil }
+        let length = likely.utf8CodeUnitCount
+        let key: Span
+        // `"likely"` exactly: a key of those bytes, nothing to check.
+        if index + length + 2 <= buffer.count, buffer[index] == UInt8(ascii: "\""),
+            buffer[index + length + 1] == UInt8(ascii: "\""),
+            Self.same(buffer.baseAddress! + index + 1, likely.utf8Start, length)
+        {
+            key = Span(start: index + 1, end: index + 1 + length)
+            index += length + 2
+        } else {
+            guard let scanned = string() else { return nil }
+            key = scanned
+        }
         skipWhitespace()
         guard index < buffer.count, buffer[index] == UInt8(ascii: ":") else { return nil }
         index += 1
@@ -588,7 +612,7 @@ struct EONETEventScanner {
     private func equal(_ one: Span, _ other: Span) -> Bool {
         guard one.count == other.count else { return false }
         let base = buffer.baseAddress!
-        return memcmp(base + one.start, base + other.start, one.count) == 0
+        return Self.same(base + one.start, base + other.start, one.count)
     }
 
     // MARK: - Bytes
@@ -669,6 +693,24 @@ struct EONETEventScanner {
             guard digits() > 0 else { return -2 }
         }
         return index
+    }
+
+    /// Whether the `count` bytes at `one` and `other` are the same, eight at a time (no call into libc for a key).
+    @inline(__always)
+    private static func same(_ one: UnsafePointer<UInt8>, _ other: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        guard count >= 8 else {
+            for offset in 0..<count where one[offset] != other[offset] { return false }
+            return true
+        }
+        func word(_ pointer: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
+            UnsafeRawPointer(pointer + offset).loadUnaligned(as: UInt64.self)
+        }
+        var offset = 0
+        while offset + 8 <= count {
+            guard word(one, offset) == word(other, offset) else { return false }
+            offset += 8
+        }
+        return offset == count || word(one, count - 8) == word(other, count - 8)
     }
 
     /// Whitespace as `EONETText.trimmed(_:)` takes it in ASCII text.

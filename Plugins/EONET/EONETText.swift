@@ -184,12 +184,22 @@ enum EONETText {
         return output + rest
     }
 
-    private static let named: [Substring: Character] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}",
-    ]
+    /// The character of a named reference (no table: a dictionary's first use in a process costs more than all the
+    /// lookups of a response).
+    private static func named(_ name: Substring) -> Character? {
+        switch name {
+        case "amp": return "&"
+        case "lt": return "<"
+        case "gt": return ">"
+        case "quot": return "\""
+        case "apos": return "'"
+        case "nbsp": return "\u{A0}"
+        default: return nil
+        }
+    }
 
     private static func character(named name: Substring) -> Character? {
-        if let character = named[name] { return character }
+        if let character = named(name) { return character }
         guard name.hasPrefix("#") else { return nil }
         let digits = name.dropFirst()
         let value =

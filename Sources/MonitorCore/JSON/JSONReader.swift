@@ -235,8 +235,8 @@ package struct JSONReader: Sendable {
     /// The value of the JSON number at `start..<end` of `buffer`, correctly rounded: a decimal without an exponent
     /// whose digits make an integer of at most 2⁵³ and that has at most 22 decimals (16 and 17-digit coordinates
     /// nearly always) is that integer, exact as a `Double`, divided by an exact power of ten: one rounding, as
-    /// `strtod` rounds (Clinger's fast path). Any other goes to `strtod`, from a copy ended by a NUL, without
-    /// making a `String`.
+    /// `strtod` rounds (Clinger's fast path); one of up to 19 digits goes through `Float80` on x86-64 (see below).
+    /// Any other goes to `strtod`, from a copy ended by a NUL, without making a `String`.
     package static func double(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Double {
         var index = start
         let negative = buffer[index] == UInt8(ascii: "-")
@@ -261,6 +261,20 @@ package struct JSONReader: Sendable {
             let value = Double(mantissa) / powersOfTen[max(0, fraction)]
             return negative ? -value : value
         }
+        #if arch(x86_64) && !os(Windows)
+            // Up to 19 digits (17-digit coordinates): the integer, exact as a `Float80` (64 bits of significand), divided
+            // by the exact power of ten is rounded once to 64 bits, then to a `Double`. That is the correctly rounded
+            // value unless the first rounding lands exactly halfway between two doubles (the 11 bits below a double's
+            // last one are 100…0): any double halfway point between the exact quotient and the `Float80` one would be
+            // nearer to the quotient than the `Float80`. Halfway, `strtod` decides.
+            if index == end, fraction <= 22, digits <= 19 {
+                let quotient = Float80(mantissa) / Float80(powersOfTen[max(0, fraction)])
+                if quotient.significandBitPattern & 0x7FF != 0x400 {
+                    let value = Double(quotient)
+                    return negative ? -value : value
+                }
+            }
+        #endif
         let count = end - start
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { text in
             for offset in 0..<count { text[offset] = CChar(bitPattern: buffer[start + offset]) }
