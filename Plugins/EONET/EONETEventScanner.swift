@@ -563,10 +563,12 @@ struct EONETEventScanner {
         }
     }
 
-    /// Skips the value that comes next, of no interest, as `JSONReader.skip()` does at `depth`; false when it finds
-    /// a fault.
+    /// Skips the value that comes next, of no interest, as `JSONReader.skip()` does at `depth` (which checks a string's
+    /// escapes, not its UTF-8); false when it finds a fault.
     private mutating func skip(depth: Int) -> Bool {
         skipWhitespace()
+        // A plain string (a category's title) here; any other value by the reader.
+        if index < buffer.count, buffer[index] == UInt8(ascii: "\""), string() != nil { return true }
         var reader = JSONReader(document, at: index, depth: depth)
         do throws(JSONError) {
             try reader.skip()
