@@ -22,6 +22,11 @@ extension EONETEvent {
 
     /// The groups of the event's item (see `item(requested:selected:)`).
     func groups(requested: String, selected: Set<String>) -> [String] {
+        Self.groups(of: categories, requested: requested, selected: selected)
+    }
+
+    /// The groups of the item of an event of `categories` (see `item(requested:selected:)`).
+    static func groups(of categories: [String], requested: String, selected: Set<String>) -> [String] {
         var groups: [String] = []
         for category in categories where selected.contains(category) && !groups.contains(category) {
             groups.append(category)
@@ -33,11 +38,19 @@ extension EONETEvent {
     /// The item of this event in `groups`; nil when the event has no date at all.
     func item(groups: [String]) -> Item? {
         guard let date = latestDate else { return nil }
+        return Self.item(
+            id: id, title: title, date: date, groups: groups, url: source ?? link, closed: closed,
+            magnitude: latestMagnitude?.magnitude, position: latest?.position,
+            geometry: latest.map { $0.type.isEmpty ? nil : $0.type } ?? nil, description: description)
+    }
 
-        // The latest magnitude known: the newest observation that has one.
-        let magnitude = latestMagnitude?.magnitude
-        let position = latest?.position
-        let geometry = latest.map { $0.type.isEmpty ? nil : $0.type } ?? nil
+    /// The item of an event `id` titled `title` (its id when empty) whose newest activity was on `date`: its details
+    /// are its status (and when it was closed), the latest magnitude known, the newest observation's position and
+    /// shape, and the description, in that order, those that are nil left out.
+    static func item(
+        id: String, title: String, date: Date, groups: [String], url: String?, closed: Date?, magnitude: String?,
+        position: EONETGeometry.Position?, geometry: String?, description: String?
+    ) -> Item {
         // Exactly as many as there are, no room to spare: the items of a response are all held at once.
         var count = 1
         if closed != nil { count += 1 }
@@ -53,9 +66,6 @@ extension EONETEvent {
         if let position { details.append(Detail("position", position.text)) }
         if let geometry { details.append(Detail("geometry", geometry)) }
         if let description { details.append(Detail("description", description)) }
-
-        return Item(
-            id: id, title: title.isEmpty ? id : title, date: date, groups: groups, url: source ?? link,
-            details: details)
+        return Item(id: id, title: title.isEmpty ? id : title, date: date, groups: groups, url: url, details: details)
     }
 }

@@ -33,16 +33,35 @@ enum EONETJSON {
     static func items(
         in body: [UInt8], requested: String, selected: Set<String>
     ) throws(SourceError) -> (items: [Item], undated: [String]) {
+        let made = try items(in: body, requested: requested, selected: selected, scanning: true)
+        return (made.items, made.undated)
+    }
+
+    /// `items(in:requested:selected:)`, the usual events read by `EONETEventScanner` when `scanning` (else every
+    /// event by `EONETEvent(from:previous:)`), with how many the scanner read.
+    static func items(
+        in body: [UInt8], requested: String, selected: Set<String>, scanning: Bool
+    ) throws(SourceError) -> (items: [Item], undated: [String], scanned: Int) {
         var items: [Item] = []
         // Room for more items than the body can hold (an event takes a few hundred bytes), so that the list is not
         // copied as it grows; what is not written is never touched.
         items.reserveCapacity(body.count / 128)
         var undated: [String] = []
-        var making = EONETItems(requested: requested, selected: selected)
-        try forEachEvent(in: body) { event in
-            if let item = making.item(of: event) { items.append(item) } else { undated.append(event.id) }
+        var reader = JSONReader(body)
+        do throws(JSONError) {
+            let scanned = try EONETEventList.readItems(
+                &reader, requested: requested, selected: selected, scanning: scanning
+            ) { event in
+                switch event {
+                case .item(let item): items.append(item)
+                case .undated(let id): undated.append(id)
+                }
+            }
+            try reader.end()
+            return (items, undated, scanned)
+        } catch {
+            throw SourceError(error.description)
         }
-        return (items, undated)
     }
 
     /// Reads a category list from its bytes; the error names the path of the bad value (`at categories[2]: missing

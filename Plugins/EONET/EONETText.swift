@@ -75,7 +75,7 @@ enum EONETText {
     }
 
     /// Whether ASCII `bytes` need no clean-up: no `&`, no whitespace but single spaces between words.
-    private static func isClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var previous: UInt8 = 0x20
         for byte in bytes {
             if byte == UInt8(ascii: "&") || (0x09...0x0D).contains(byte) || (byte == 0x20 && previous == 0x20) {
@@ -119,7 +119,7 @@ enum EONETText {
 
     /// `decodingEntities(_:)` of ASCII `bytes`, written straight into the string (a reference never takes more
     /// bytes decoded than written).
-    private static func decodingEntities(ascii bytes: UnsafeBufferPointer<UInt8>) -> String {
+    static func decodingEntities(ascii bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
         return String(unsafeUninitializedCapacity: bytes.count) { output in
             var count = 0
@@ -184,12 +184,22 @@ enum EONETText {
         return output + rest
     }
 
-    private static let named: [Substring: Character] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}",
-    ]
+    /// The character of a named reference (no table: a dictionary's first use in a process costs more than all the
+    /// lookups of a response).
+    private static func named(_ name: Substring) -> Character? {
+        switch name {
+        case "amp": return "&"
+        case "lt": return "<"
+        case "gt": return ">"
+        case "quot": return "\""
+        case "apos": return "'"
+        case "nbsp": return "\u{A0}"
+        default: return nil
+        }
+    }
 
     private static func character(named name: Substring) -> Character? {
-        if let character = named[name] { return character }
+        if let character = named(name) { return character }
         guard name.hasPrefix("#") else { return nil }
         let digits = name.dropFirst()
         let value =

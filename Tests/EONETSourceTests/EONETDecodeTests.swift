@@ -117,98 +117,99 @@ struct EONETDecodeTests {
             ])
     }
 
-    @Test(
-        "a body that is not an events response is refused with what and where",
-        arguments: [
-            ("", "not valid JSON: the body is empty"),
-            ("<html>", "not valid JSON: unexpected '<' at byte 1"),
-            (#"{"events": []} x"#, "not valid JSON: unexpected 'x' after the document at byte 16"),
-            (
-                #"{"events": [{"id": "E", "title": "cut"#,
-                "at events[0].title: not valid JSON: the body ends inside a value, after 37 bytes"
-            ),
-            (#"{"events": [{"id": "E"}"#, "at events: not valid JSON: the body ends inside a value, after 23 bytes"),
-            (#"{"events": [{"id": "E",}]}"#, "at events[0]: not valid JSON: expected a key in quotes at byte 24"),
-            (#"{"events": [{"id": "E"} {"id": "F"}]}"#, "at events: not valid JSON: expected ',' or ']' at byte 25"),
-            (
-                #"{"events": [{"id": "\ud800"}]}"#,
-                #"at events[0].id: not valid JSON: a \u escape of a lone surrogate at byte 21"#
-            ),
-            (#"{"events": [{"id": "a\qb"}]}"#, #"at events[0].id: not valid JSON: unknown escape '\q' at byte 22"#),
-            (
-                "{\"events\": [{\"id\": \"a\tb\"}]}",
-                "at events[0].id: not valid JSON: a control character inside a string at byte 22"
-            ),
-            (#"{"events": [{"id": "E", "x": 01}]}"#, "at events[0]: not valid JSON: expected ',' or '}' at byte 31"),
-            (#"{"events": [{"id": "E", "x": -}]}"#, "at events[0].x: not valid JSON: a malformed number at byte 30"),
-            (#"{"events": [{"id": "E", "x": tru}]}"#, "at events[0].x: not valid JSON: unexpected 't' at byte 30"),
-            ("[]", "expected an object"),
-            (#"{"title": "EONET Events"}"#, "missing 'events'"),
-            (#"{"events": null}"#, "at events: null where a value is needed"),
-            (#"{"events": {}}"#, "at events: expected a list"),
-            (#"{"events": [{"title": "no id"}]}"#, "at events[0]: missing 'id'"),
-            (#"{"events": [{"id": 7}]}"#, "at events[0].id: expected a string"),
-            (
-                #"{"events": [{"id": "E", "categories": [null]}]}"#,
-                "at events[0].categories[0]: null where a value is needed"
-            ),
-            (#"{"events": [{"id": "E", "sources": [{"url": 5}]}]}"#, "at events[0].sources[0].url: expected a string"),
-            (#"{"events": [{"id": "E", "closed": "soon"}]}"#, "at events[0].closed: not an ISO-8601 date: 'soon'"),
-            (
-                #"{"events": [{"id": "E", "geometry": [{"type": "Point"}]}]}"#,
-                "at events[0].geometry[0]: missing 'date'"
-            ),
-            (
-                #"{"events": [{"id": "E", "geometry": [{"magnitudeValue": "big", "date": "2025-01-01T00:00:00Z"}]}]}"#,
-                "at events[0].geometry[0].magnitudeValue: expected a number"
-            ),
-            (
-                #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [1, "2"]}]}]}"#,
-                "at events[0].geometry[0].coordinates[1]: expected a list"
-            ),
-            // Coordinates skipped in one pass, and step by step when that finds a fault: the messages of before.
-            (
-                #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[1, 2], [3, 4],]}]}]}"#,
-                "at events[0].geometry[0].coordinates[2]: not valid JSON: unexpected ']' at byte 102"
-            ),
-            (
-                #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[1, 2] [3, 4]]}]}]}"#,
-                "at events[0].geometry[0].coordinates: not valid JSON: expected ',' or ']' at byte 94"
-            ),
-            (
-                #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[1, 2], [3, 1.]]}]}]}"#,
-                "at events[0].geometry[0].coordinates[1][1]: not valid JSON: a malformed number at byte 99"
-            ),
-            (
-                #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[1, 2], [3, null]]}]}]}"#,
-                "at events[0].geometry[0].coordinates[1][1]: null where a value is needed"
-            ),
-            (
-                #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[1, 2], [3, 4]"#,
-                "at events[0].geometry[0].coordinates: not valid JSON: the body ends inside a value, after 100 bytes"
-            ),
-            (
-                #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[[[[1]]]]]}]}]}"#,
-                "at events[0].geometry[0].coordinates[0][0][0][0]: coordinates nested deeper than a GeoJSON geometry's (4 lists)"
-            ),
-            (
-                #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [1, 2]}, {"date": "2025-01-01T00:00:00Z", "coordinates": {}}]}]}"#,
-                "at events[0].geometry[1].coordinates: expected a list"
-            ),
-            // The sources after the first are checked, not made; the categories of the event before are compared.
-            (
-                #"{"events": [{"id": "E", "sources": [{"url": "https://a.example/"}, {"id": "X", "url": 5}]}]}"#,
-                "at events[0].sources[1].url: expected a string"
-            ),
-            (
-                #"{"events": [{"id": "E", "sources": [{"url": "https://a.example/"}, {"url": "\ud800"}]}]}"#,
-                #"at events[0].sources[1].url: not valid JSON: a \u escape of a lone surrogate at byte 77"#
-            ),
-            (
-                #"{"events": [{"id": "E", "categories": [{"id": "wildfires"}]}, {"id": "F", "categories": [{"id": "wildfires"}, {"id": 3}]}]}"#,
-                "at events[1].categories[1].id: expected a string"
-            ),
-        ])
+    /// Bodies that are not an events response, and the message each is refused with.
+    static let refusals: [(String, String)] = [
+        ("", "not valid JSON: the body is empty"),
+        ("<html>", "not valid JSON: unexpected '<' at byte 1"),
+        (#"{"events": []} x"#, "not valid JSON: unexpected 'x' after the document at byte 16"),
+        (
+            #"{"events": [{"id": "E", "title": "cut"#,
+            "at events[0].title: not valid JSON: the body ends inside a value, after 37 bytes"
+        ),
+        (#"{"events": [{"id": "E"}"#, "at events: not valid JSON: the body ends inside a value, after 23 bytes"),
+        (#"{"events": [{"id": "E",}]}"#, "at events[0]: not valid JSON: expected a key in quotes at byte 24"),
+        (#"{"events": [{"id": "E"} {"id": "F"}]}"#, "at events: not valid JSON: expected ',' or ']' at byte 25"),
+        (
+            #"{"events": [{"id": "\ud800"}]}"#,
+            #"at events[0].id: not valid JSON: a \u escape of a lone surrogate at byte 21"#
+        ),
+        (#"{"events": [{"id": "a\qb"}]}"#, #"at events[0].id: not valid JSON: unknown escape '\q' at byte 22"#),
+        (
+            "{\"events\": [{\"id\": \"a\tb\"}]}",
+            "at events[0].id: not valid JSON: a control character inside a string at byte 22"
+        ),
+        (#"{"events": [{"id": "E", "x": 01}]}"#, "at events[0]: not valid JSON: expected ',' or '}' at byte 31"),
+        (#"{"events": [{"id": "E", "x": -}]}"#, "at events[0].x: not valid JSON: a malformed number at byte 30"),
+        (#"{"events": [{"id": "E", "x": tru}]}"#, "at events[0].x: not valid JSON: unexpected 't' at byte 30"),
+        ("[]", "expected an object"),
+        (#"{"title": "EONET Events"}"#, "missing 'events'"),
+        (#"{"events": null}"#, "at events: null where a value is needed"),
+        (#"{"events": {}}"#, "at events: expected a list"),
+        (#"{"events": [{"title": "no id"}]}"#, "at events[0]: missing 'id'"),
+        (#"{"events": [{"id": 7}]}"#, "at events[0].id: expected a string"),
+        (
+            #"{"events": [{"id": "E", "categories": [null]}]}"#,
+            "at events[0].categories[0]: null where a value is needed"
+        ),
+        (#"{"events": [{"id": "E", "sources": [{"url": 5}]}]}"#, "at events[0].sources[0].url: expected a string"),
+        (#"{"events": [{"id": "E", "closed": "soon"}]}"#, "at events[0].closed: not an ISO-8601 date: 'soon'"),
+        (
+            #"{"events": [{"id": "E", "geometry": [{"type": "Point"}]}]}"#,
+            "at events[0].geometry[0]: missing 'date'"
+        ),
+        (
+            #"{"events": [{"id": "E", "geometry": [{"magnitudeValue": "big", "date": "2025-01-01T00:00:00Z"}]}]}"#,
+            "at events[0].geometry[0].magnitudeValue: expected a number"
+        ),
+        (
+            #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [1, "2"]}]}]}"#,
+            "at events[0].geometry[0].coordinates[1]: expected a list"
+        ),
+        // Coordinates skipped in one pass, and step by step when that finds a fault: the messages of before.
+        (
+            #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[1, 2], [3, 4],]}]}]}"#,
+            "at events[0].geometry[0].coordinates[2]: not valid JSON: unexpected ']' at byte 102"
+        ),
+        (
+            #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[1, 2] [3, 4]]}]}]}"#,
+            "at events[0].geometry[0].coordinates: not valid JSON: expected ',' or ']' at byte 94"
+        ),
+        (
+            #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[1, 2], [3, 1.]]}]}]}"#,
+            "at events[0].geometry[0].coordinates[1][1]: not valid JSON: a malformed number at byte 99"
+        ),
+        (
+            #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[1, 2], [3, null]]}]}]}"#,
+            "at events[0].geometry[0].coordinates[1][1]: null where a value is needed"
+        ),
+        (
+            #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[1, 2], [3, 4]"#,
+            "at events[0].geometry[0].coordinates: not valid JSON: the body ends inside a value, after 100 bytes"
+        ),
+        (
+            #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [[[[[1]]]]]}]}]}"#,
+            "at events[0].geometry[0].coordinates[0][0][0][0]: coordinates nested deeper than a GeoJSON geometry's (4 lists)"
+        ),
+        (
+            #"{"events": [{"id": "E", "geometry": [{"date": "2025-01-01T00:00:00Z", "coordinates": [1, 2]}, {"date": "2025-01-01T00:00:00Z", "coordinates": {}}]}]}"#,
+            "at events[0].geometry[1].coordinates: expected a list"
+        ),
+        // The sources after the first are checked, not made; the categories of the event before are compared.
+        (
+            #"{"events": [{"id": "E", "sources": [{"url": "https://a.example/"}, {"id": "X", "url": 5}]}]}"#,
+            "at events[0].sources[1].url: expected a string"
+        ),
+        (
+            #"{"events": [{"id": "E", "sources": [{"url": "https://a.example/"}, {"url": "\ud800"}]}]}"#,
+            #"at events[0].sources[1].url: not valid JSON: a \u escape of a lone surrogate at byte 77"#
+        ),
+        (
+            #"{"events": [{"id": "E", "categories": [{"id": "wildfires"}]}, {"id": "F", "categories": [{"id": "wildfires"}, {"id": 3}]}]}"#,
+            "at events[1].categories[1].id: expected a string"
+        ),
+    ]
+
+    @Test("a body that is not an events response is refused with what and where", arguments: refusals)
     func refused(body: String, message: String) {
         #expect(Self.refusal(Array(body.utf8)) == message)
     }

@@ -30,6 +30,13 @@ package struct JSONReader: Sendable {
         depth = 0
     }
 
+    /// Goes on reading at `offset`, the end of a value read by other means (the depth is unchanged: the value must
+    /// be whole, as a list or an object closed again).
+    @inlinable
+    package mutating func move(to offset: Int) {
+        self.offset = offset
+    }
+
     /// A reader of the value at `offset` of `bytes` (one found before), as if nested `depth` deep.
     package init(_ bytes: [UInt8], at offset: Int, depth: Int) {
         self.bytes = bytes
@@ -218,49 +225,61 @@ package struct JSONReader: Sendable {
         guard found == .number else { throw .mismatch("a number", found) }
         let start = offset
         try scanNumber()
-        let value = Self.double(bytes, from: start, to: offset)
+        let value = bytes.withUnsafeBufferPointer { Self.double($0, from: start, to: offset) }
         guard value.isFinite else {
             throw .value("the number \(String(decoding: bytes[start..<offset], as: UTF8.self)) is out of range")
         }
         return value
     }
 
-    /// The value of the JSON number at `start..<end` of `bytes`, correctly rounded: a decimal without an exponent
+    /// The value of the JSON number at `start..<end` of `buffer`, correctly rounded: a decimal without an exponent
     /// whose digits make an integer of at most 2⁵³ and that has at most 22 decimals (16 and 17-digit coordinates
     /// nearly always) is that integer, exact as a `Double`, divided by an exact power of ten: one rounding, as
-    /// `strtod` rounds (Clinger's fast path). Any other goes to `strtod`, from a copy ended by a NUL, without
-    /// making a `String`.
-    private static func double(_ bytes: [UInt8], from start: Int, to end: Int) -> Double {
-        bytes.withUnsafeBufferPointer { buffer in
-            var index = start
-            let negative = buffer[index] == UInt8(ascii: "-")
-            if negative { index += 1 }
-            var mantissa: UInt64 = 0
-            var digits = 0
-            var fraction = -1
-            while index < end {
-                let byte = buffer[index]
-                if byte == UInt8(ascii: ".") {
-                    fraction = 0
-                } else if byte &- UInt8(ascii: "0") < 10, digits < 19 {
-                    mantissa = mantissa * 10 + UInt64(byte &- UInt8(ascii: "0"))
-                    if mantissa != 0 { digits += 1 }
-                    if fraction >= 0 { fraction += 1 }
-                } else {
-                    break
+    /// `strtod` rounds (Clinger's fast path); one of up to 19 digits goes through `Float80` on x86-64 (see below).
+    /// Any other goes to `strtod`, from a copy ended by a NUL, without making a `String`.
+    package static func double(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Double {
+        var index = start
+        let negative = buffer[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fraction = -1
+        while index < end {
+            let byte = buffer[index]
+            if byte == UInt8(ascii: ".") {
+                fraction = 0
+            } else if byte &- UInt8(ascii: "0") < 10, digits < 19 {
+                mantissa = mantissa * 10 + UInt64(byte &- UInt8(ascii: "0"))
+                if mantissa != 0 { digits += 1 }
+                if fraction >= 0 { fraction += 1 }
+            } else {
+                break
+            }
+            index += 1
+        }
+        if index == end, fraction <= 22, mantissa <= 1 << 53 {
+            let value = Double(mantissa) / powersOfTen[max(0, fraction)]
+            return negative ? -value : value
+        }
+        #if arch(x86_64) && !os(Windows)
+            // Up to 19 digits (17-digit coordinates): the integer, exact as a `Float80` (64 bits of significand), divided
+            // by the exact power of ten is rounded once to 64 bits, then to a `Double`. That is the correctly rounded
+            // value unless the first rounding lands exactly halfway between two doubles (the 11 bits below a double's
+            // last one are 100…0): any double halfway point between the exact quotient and the `Float80` one would be
+            // nearer to the quotient than the `Float80`. Halfway, `strtod` decides.
+            if index == end, fraction <= 22, digits <= 19 {
+                let quotient = Float80(mantissa) / Float80(powersOfTen[max(0, fraction)])
+                if quotient.significandBitPattern & 0x7FF != 0x400 {
+                    let value = Double(quotient)
+                    return negative ? -value : value
                 }
-                index += 1
             }
-            if index == end, fraction <= 22, mantissa <= 1 << 53 {
-                let value = Double(mantissa) / powersOfTen[max(0, fraction)]
-                return negative ? -value : value
-            }
-            let count = end - start
-            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { text in
-                for offset in 0..<count { text[offset] = CChar(bitPattern: buffer[start + offset]) }
-                text[count] = 0
-                return strtod(text.baseAddress!, nil)
-            }
+        #endif
+        let count = end - start
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { text in
+            for offset in 0..<count { text[offset] = CChar(bitPattern: buffer[start + offset]) }
+            text[count] = 0
+            return strtod(text.baseAddress!, nil)
         }
     }
 
@@ -570,37 +589,42 @@ package struct JSONReader: Sendable {
     /// Reads the number at the offset, checking JSON's grammar: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`.
     private mutating func scanNumber() throws(JSONError) {
         let start = offset
-        let end: Int = bytes.withUnsafeBufferPointer { buffer in
-            let count = buffer.count
-            var index = start
-            @inline(__always) func digits() -> Int {
-                let first = index
-                while index < count, buffer[index] &- UInt8(ascii: "0") < 10 { index += 1 }
-                return index - first
-            }
-            if index < count, buffer[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < count else { return -1 }
-            if buffer[index] == UInt8(ascii: "0") {
-                index += 1
-            } else if digits() == 0 {
-                return -2
-            }
-            if index < count, buffer[index] == UInt8(ascii: ".") {
-                index += 1
-                guard digits() > 0 else { return index < count ? -2 : -1 }
-            }
-            if index < count, buffer[index] | 0x20 == UInt8(ascii: "e") {
-                index += 1
-                if index < count, buffer[index] == UInt8(ascii: "+") || buffer[index] == UInt8(ascii: "-") {
-                    index += 1
-                }
-                guard digits() > 0 else { return index < count ? -2 : -1 }
-            }
-            return index
-        }
+        let end = bytes.withUnsafeBufferPointer { Self.numberEnd($0, from: start) }
         if end == -1 { throw .truncated(bytes.count) }
         if end == -2 { throw .syntax("a malformed number", start) }
         offset = end
+    }
+
+    /// The end of the JSON number at `start` of `buffer`, its grammar checked
+    /// (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`); -1 when the buffer ends inside it, -2 when it is malformed.
+    @inlinable
+    package static func numberEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let count = buffer.count
+        var index = start
+        @inline(__always) func digits() -> Int {
+            let first = index
+            while index < count, buffer[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            return index - first
+        }
+        if index < count, buffer[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < count else { return -1 }
+        if buffer[index] == UInt8(ascii: "0") {
+            index += 1
+        } else if digits() == 0 {
+            return -2
+        }
+        if index < count, buffer[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { return index < count ? -2 : -1 }
+        }
+        if index < count, buffer[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < count, buffer[index] == UInt8(ascii: "+") || buffer[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard digits() > 0 else { return index < count ? -2 : -1 }
+        }
+        return index
     }
 
     // MARK: - Decoding strings
