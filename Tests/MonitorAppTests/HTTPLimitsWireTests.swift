@@ -28,16 +28,18 @@ struct FarOffHold: Sendable, CustomTestStringConvertible {
 struct HTTPLimitsWireTests {
     @Test("a body trickled one byte at a time fails at the timeout, and the request is ended and its slot released")
     func trickledBody() async throws {
-        let wire = try Wire(settings: settings(timeout: .seconds(5), retries: 0, concurrency: 1))
+        let wire = try Wire(settings: settings(timeout: .seconds(15), retries: 0, concurrency: 1))
         try await withTestHTTPServer({ request in
-            // Sixteen bytes at one every 500ms would take 8s; the timeout is 5s (room for /ok on a loaded machine,
-            // whose exchange is bounded by the same timeout).
-            request.path == "/trickle" ? .trickling("0000000000000007", every: .milliseconds(500)) : .text("2")
+            // Forty bytes at one every 500ms would take 20s; the timeout is 15s: room for /ok, whose exchange is
+            // bounded by the same timeout, on a machine loaded enough to hold a small answer for more than 5s (a
+            // clean-clone CI run at load average 19 saw /ok time out at 5s).
+            request.path == "/trickle"
+                ? .trickling(String(repeating: "0", count: 39) + "7", every: .milliseconds(500)) : .text("2")
         }) { server in
             let feed = wire.feed("slow", urls: ["\(server.baseURL)/trickle", "\(server.baseURL)/ok"])
             let report = await wire.poll(feed)
             #expect(report.status == .partial)
-            let timedOut = "group 'trickle': GET \(server.baseURL)/trickle: timed out after 5s"
+            let timedOut = "group 'trickle': GET \(server.baseURL)/trickle: timed out after 15s"
             #expect(report.error == timedOut)
             // The one slot (global concurrency 1) was released: the second URL was fetched after the first gave up.
             #expect(report.items == 2)
