@@ -7,12 +7,16 @@ import Foundation
 /// Every value is read in linear time, nesting is bounded by `maximumDepth`, and strings are validated as
 /// UTF-8 when they are read. Errors carry the path of the value they concern once the caller added it (see
 /// `JSONError.at(_:)`).
-package struct JSONReader: Sendable {
+///
+/// Its steps are `public @inlinable`, not `package`: Swift 6.3 serializes the body of an `@inlinable package`
+/// declaration only under package CMO (which needs library evolution), so the sources, other modules of this
+/// package, would call every step out of line.
+public struct JSONReader: Sendable {
     /// The deepest nesting of lists and objects accepted.
-    package static let maximumDepth = 512
+    public static let maximumDepth = 512
 
     /// The kind of the next value, from its first byte.
-    package enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
         case object, array, string, number, bool, null
     }
 
@@ -33,7 +37,7 @@ package struct JSONReader: Sendable {
     /// Goes on reading at `offset`, the end of a value read by other means (the depth is unchanged: the value must
     /// be whole, as a list or an object closed again).
     @inlinable
-    package mutating func move(to offset: Int) {
+    public mutating func move(to offset: Int) {
         self.offset = offset
     }
 
@@ -54,7 +58,7 @@ package struct JSONReader: Sendable {
 
     /// Skips whitespace.
     @inlinable @inline(__always)
-    package mutating func skipWhitespace() {
+    public mutating func skipWhitespace() {
         let start = offset
         offset = bytes.withUnsafeBufferPointer { buffer in
             var index = start
@@ -81,7 +85,7 @@ package struct JSONReader: Sendable {
     /// The kind of the next value (whitespace skipped); a syntax error at the end of the body or on a byte that
     /// starts no value.
     @inlinable @inline(__always)
-    package mutating func kind() throws(JSONError) -> Kind {
+    public mutating func kind() throws(JSONError) -> Kind {
         skipWhitespace()
         guard offset < bytes.count else { throw .truncated(bytes.count) }
         switch bytes[offset] {
@@ -105,7 +109,7 @@ package struct JSONReader: Sendable {
 
     /// Enters the object that must come next.
     @inlinable @inline(__always)
-    package mutating func enterObject() throws(JSONError) {
+    public mutating func enterObject() throws(JSONError) {
         let found = try kind()
         guard found == .object else { throw .mismatch("an object", found) }
         try descend()
@@ -113,7 +117,7 @@ package struct JSONReader: Sendable {
 
     /// Enters the list that must come next.
     @inlinable @inline(__always)
-    package mutating func enterArray() throws(JSONError) {
+    public mutating func enterArray() throws(JSONError) {
         let found = try kind()
         guard found == .array else { throw .mismatch("a list", found) }
         try descend()
@@ -129,7 +133,7 @@ package struct JSONReader: Sendable {
     /// The key of the object's next member, its `:` read; nil at the object's end (its `}` read). `index`
     /// counts the members read before.
     @inlinable @inline(__always)
-    package mutating func nextKey(_ index: Int) throws(JSONError) -> JSONText? {
+    public mutating func nextKey(_ index: Int) throws(JSONError) -> JSONText? {
         skipWhitespace()
         guard offset < bytes.count else { throw .truncated(bytes.count) }
         if bytes[offset] == UInt8(ascii: "}") {
@@ -155,7 +159,7 @@ package struct JSONReader: Sendable {
     /// Whether the list has another element (its `,` read); false at the list's end (its `]` read). `index`
     /// counts the elements read before.
     @inlinable @inline(__always)
-    package mutating func nextElement(_ index: Int) throws(JSONError) -> Bool {
+    public mutating func nextElement(_ index: Int) throws(JSONError) -> Bool {
         skipWhitespace()
         guard offset < bytes.count else { throw .truncated(bytes.count) }
         if bytes[offset] == UInt8(ascii: "]") {
@@ -172,7 +176,7 @@ package struct JSONReader: Sendable {
 
     /// Whether `key` is `name`, byte for byte once unescaped.
     @inlinable @inline(__always)
-    package func key(_ key: JSONText, is name: StaticString) -> Bool {
+    public func key(_ key: JSONText, is name: StaticString) -> Bool {
         guard !key.escaped else { return escapedKey(key, is: name) }
         guard key.count == name.utf8CodeUnitCount else { return false }
         return bytes.withUnsafeBufferPointer { buffer in
@@ -190,7 +194,7 @@ package struct JSONReader: Sendable {
 
     /// Reads a null if one comes next; true when it did.
     @inlinable @inline(__always)
-    package mutating func null() throws(JSONError) -> Bool {
+    public mutating func null() throws(JSONError) -> Bool {
         guard try kind() == .null else { return false }
         try literal("null")
         return true
@@ -213,7 +217,7 @@ package struct JSONReader: Sendable {
 
     /// The string that must come next as its span in the document (to be decoded with `string(_:)` if kept).
     @inlinable
-    package mutating func stringText() throws(JSONError) -> JSONText {
+    public mutating func stringText() throws(JSONError) -> JSONText {
         let found = try kind()
         guard found == .string else { throw .mismatch("a string", found) }
         return try scanString()
@@ -318,7 +322,7 @@ package struct JSONReader: Sendable {
 
     /// What `body` reads of the value that comes next; an error it throws gets `step` put before its path.
     @inlinable
-    package mutating func member<T>(_ step: JSONError.Step, _ body: (inout JSONReader) throws(JSONError) -> T)
+    public mutating func member<T>(_ step: JSONError.Step, _ body: (inout JSONReader) throws(JSONError) -> T)
         throws(JSONError) -> T
     {
         do throws(JSONError) {
@@ -330,7 +334,7 @@ package struct JSONReader: Sendable {
 
     /// `body` on the bytes of `span`, as written (escapes not decoded).
     @inlinable
-    package func withBytes<R>(of span: JSONText, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    public func withBytes<R>(of span: JSONText, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[span.start..<span.end])) }
     }
 
@@ -598,7 +602,7 @@ package struct JSONReader: Sendable {
     /// The end of the JSON number at `start` of `buffer`, its grammar checked
     /// (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`); -1 when the buffer ends inside it, -2 when it is malformed.
     @inlinable
-    package static func numberEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    public static func numberEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         let count = buffer.count
         var index = start
         @inline(__always) func digits() -> Int {
