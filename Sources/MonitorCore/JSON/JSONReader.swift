@@ -52,7 +52,7 @@ public struct JSONReader: Sendable {
 
     /// Whether `byte` is JSON whitespace.
     @inlinable @inline(__always)
-    static func isWhitespace(_ byte: UInt8) -> Bool {
+    public static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
@@ -551,8 +551,8 @@ public struct JSONReader: Sendable {
     }
 
     /// Whether words are read least significant byte first, as the scans that read eight bytes at a time need.
-    @usableFromInline
-    static var littleEndian: Bool {
+    @inlinable
+    public static var littleEndian: Bool {
         #if _endian(little)
             true
         #else
@@ -562,7 +562,7 @@ public struct JSONReader: Sendable {
 
     /// The high bit of each byte of `word` that is not JSON whitespace; zero when all eight are.
     @inlinable @inline(__always)
-    static func nonWhitespace(_ word: UInt64) -> UInt64 {
+    public static func nonWhitespace(_ word: UInt64) -> UInt64 {
         let whitespace =
             zeroBytes(word ^ 0x2020_2020_2020_2020) | zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A)
             | zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D) | zeroBytes(word ^ 0x0909_0909_0909_0909)
@@ -574,8 +574,8 @@ public struct JSONReader: Sendable {
     /// none. Subtracting one from each byte that must be zero (or 0x20 from each, for the control characters) sets
     /// its high bit only when it underflows; a borrow goes up into the bytes after the first that does, never below
     /// it, so the lowest bit set is exact. Bytes of 0x80 and above, which stop nothing, are masked out by `~word`.
-    @inline(__always)
-    private static func stringStops(_ word: UInt64) -> UInt64 {
+    @inlinable @inline(__always)
+    public static func stringStops(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let borrows =
             ((word ^ 0x2222_2222_2222_2222) &- ones) | ((word ^ 0x5C5C_5C5C_5C5C_5C5C) &- ones)
@@ -585,7 +585,7 @@ public struct JSONReader: Sendable {
 
     /// The high bit of each zero byte of `word`, exactly (no borrow from one byte into the next).
     @inlinable @inline(__always)
-    static func zeroBytes(_ word: UInt64) -> UInt64 {
+    public static func zeroBytes(_ word: UInt64) -> UInt64 {
         let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         return ~(((word & low) &+ low) | word | low)
     }
