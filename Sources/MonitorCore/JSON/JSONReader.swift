@@ -601,7 +601,7 @@ public struct JSONReader: Sendable {
 
     /// The end of the JSON number at `start` of `buffer`, its grammar checked
     /// (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`); -1 when the buffer ends inside it, -2 when it is malformed.
-    @inlinable
+    @inlinable @inline(__always)
     public static func numberEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         let count = buffer.count
         var index = start
