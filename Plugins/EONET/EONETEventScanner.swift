@@ -344,12 +344,12 @@ struct EONETEventScanner {
     private mutating func skipWhitespace() {
         var offset = index
         let count = buffer.count
-        if Self.littleEndian, offset + 9 <= count, Self.isWhitespace(buffer[offset]),
-            Self.isWhitespace(buffer[offset + 1])
+        if JSONReader.littleEndian, offset + 9 <= count, JSONReader.isWhitespace(buffer[offset]),
+            JSONReader.isWhitespace(buffer[offset + 1])
         {
             while offset + 8 <= count {
                 let word = UnsafeRawPointer(buffer.baseAddress! + offset).loadUnaligned(as: UInt64.self)
-                let other = Self.nonWhitespace(word)
+                let other = JSONReader.nonWhitespace(word)
                 if other != 0 {
                     index = offset + other.trailingZeroBitCount / 8
                     return
@@ -357,7 +357,7 @@ struct EONETEventScanner {
                 offset += 8
             }
         }
-        while offset < count, Self.isWhitespace(buffer[offset]) { offset += 1 }
+        while offset < count, JSONReader.isWhitespace(buffer[offset]) { offset += 1 }
         index = offset
     }
 
@@ -468,9 +468,9 @@ struct EONETEventScanner {
         var high: UInt64 = 0
         while true {
             // Eight bytes at a time up to the first that is a quote, a backslash or a control character.
-            while Self.littleEndian, offset + 8 <= count {
+            while JSONReader.littleEndian, offset + 8 <= count {
                 let word = UnsafeRawPointer(buffer.baseAddress! + offset).loadUnaligned(as: UInt64.self)
-                let stops = Self.stringStops(word)
+                let stops = JSONReader.stringStops(word)
                 if stops != 0 {
                     let plain = stops.trailingZeroBitCount / 8
                     if plain > 0 { high |= word & (UInt64.max >> UInt64(64 - 8 * plain)) }
@@ -515,7 +515,7 @@ struct EONETEventScanner {
         guard index < buffer.count else { return nil }
         let byte = buffer[index]
         guard byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 else { return nil }
-        let end = Self.numberEnd(buffer, from: index)
+        let end = JSONReader.numberEnd(buffer, from: index)
         guard end >= 0 else { return nil }
         let value = JSONReader.double(buffer, from: index, to: end)
         guard value.isFinite else { return nil }
@@ -541,7 +541,7 @@ struct EONETEventScanner {
                 index += 1
                 open -= 1
             } else if byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 {
-                let end = Self.numberEnd(buffer, from: index)
+                let end = JSONReader.numberEnd(buffer, from: index)
                 guard end >= 0 else { return false }
                 index = end
             } else {
@@ -619,83 +619,7 @@ struct EONETEventScanner {
 
     // MARK: - Bytes
     //
-    // `JSONReader`'s own steps, repeated here: its `@inlinable` ones are not inlined into this module (modules of one
-    // package, built with the same `-package-name`, call them out of line with Swift 6.3), and each is a few
-    // instructions run for every byte or token.
-
-    /// Whether words are read least significant byte first, as the scans that read eight bytes at a time need.
-    private static var littleEndian: Bool {
-        #if _endian(little)
-            true
-        #else
-            false
-        #endif
-    }
-
-    /// Whether `byte` is JSON whitespace.
-    @inline(__always)
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-    }
-
-    /// The high bit of each byte of `word` that is not JSON whitespace (as `JSONReader.nonWhitespace`).
-    @inline(__always)
-    private static func nonWhitespace(_ word: UInt64) -> UInt64 {
-        let whitespace =
-            zeroBytes(word ^ 0x2020_2020_2020_2020) | zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A)
-            | zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D) | zeroBytes(word ^ 0x0909_0909_0909_0909)
-        return ~whitespace & 0x8080_8080_8080_8080
-    }
-
-    /// The high bit of each zero byte of `word`, exactly.
-    @inline(__always)
-    private static func zeroBytes(_ word: UInt64) -> UInt64 {
-        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        return ~(((word & low) &+ low) | word | low)
-    }
-
-    /// The high bit of the first byte of `word` (least significant first) that is a quote, a backslash or a control
-    /// character, and maybe of bytes after it; zero when there is none (as `JSONReader.stringStops`).
-    @inline(__always)
-    private static func stringStops(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let borrows =
-            ((word ^ 0x2222_2222_2222_2222) &- ones) | ((word ^ 0x5C5C_5C5C_5C5C_5C5C) &- ones)
-            | (word &- 0x2020_2020_2020_2020)
-        return borrows & ~word & 0x8080_8080_8080_8080
-    }
-
-    /// The end of the JSON number at `start` of `buffer`, its grammar checked; negative when it is malformed or cut
-    /// (as `JSONReader.numberEnd`).
-    @inline(__always)
-    private static func numberEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        let count = buffer.count
-        var index = start
-        @inline(__always) func digits() -> Int {
-            let first = index
-            while index < count, buffer[index] &- UInt8(ascii: "0") < 10 { index += 1 }
-            return index - first
-        }
-        if index < count, buffer[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < count else { return -1 }
-        if buffer[index] == UInt8(ascii: "0") {
-            index += 1
-        } else if digits() == 0 {
-            return -2
-        }
-        if index < count, buffer[index] == UInt8(ascii: ".") {
-            index += 1
-            guard digits() > 0 else { return -2 }
-        }
-        if index < count, buffer[index] | 0x20 == UInt8(ascii: "e") {
-            index += 1
-            if index < count, buffer[index] == UInt8(ascii: "+") || buffer[index] == UInt8(ascii: "-") {
-                index += 1
-            }
-            guard digits() > 0 else { return -2 }
-        }
-        return index
-    }
+    // The byte-level steps (whitespace, string stops, the number grammar) are `JSONReader`'s, inlined here.
 
     /// Whether the `count` bytes at `one` and `other` are the same, eight at a time (no call into libc for a key).
     @inline(__always)
