@@ -19,6 +19,10 @@ struct EONETPoll: Sendable {
     let limit: Int?
     /// The core's context for this poll.
     let context: PollContext
+    /// Where the answers are decoded: a serial queue of the poll's own, off the cooperative thread pool, whose threads
+    /// (one per core) then stay free to send the next request the moment an answer frees a permit, instead of
+    /// waiting for a long decoding to end.
+    let decoding = DispatchQueue(label: "eonet-decode")
 
     /// The poll of a feed with `options`.
     init(options: FeedOptions, context: PollContext) {
@@ -43,14 +47,19 @@ struct EONETPoll: Sendable {
 
         let selectedIDs = Set(selected.map(\.id))
         var done = 1
-        // The bound holds the requests only: each response is decoded here, outside it, while the next
-        // downloads go on.
+        // The bound holds the requests only: each response is decoded here, outside it (on `decoding`), while the
+        // next downloads go on.
         let responses = mergeBounded(selected, limit: context.concurrency) { category in
             (category, try await self.fetchEvents(of: category))
         }
         for try await (category, response) in responses {
             done += 1
-            report(response, of: category, selected: selectedIDs, to: found)
+            await withCheckedContinuation { (decoded: CheckedContinuation<Void, Never>) in
+                decoding.async {
+                    report(response, of: category, selected: selectedIDs, to: found)
+                    decoded.resume()
+                }
+            }
             found.progress(done: done, total: total)
         }
     }

@@ -97,6 +97,42 @@ struct PreparedCommitTests {
         #expect(try await store.commit(StateWriteTests.commit(committed), feed: "planet").rows == 1)
     }
 
+    @Test(
+        "a large batch prepared in slices at once is prepared exactly as in one piece: same entries, a later item of an id replacing an earlier one",
+        arguments: [1, 2, 3, 8])
+    func slices(parts: Int) async throws {
+        // 2,000 items with control characters in some titles, and e7 met again at the end with another title.
+        var items = StateWriteTests.items(1...2000)
+        for index in stride(from: 0, to: items.count, by: 3) { items[index].title += "\u{1B}[31m" }
+        var again = StateWriteTests.item(7)
+        again.title = "e7 met again"
+        items.append(again)
+        let whole = Self.prepared([items])
+        var sliced = PreparedItems()
+        await sliced.add(items, parts: parts)
+        #expect(sliced.count == 2000)
+        #expect(sliced.count == whole.count)
+        for item in items {
+            let (stored, packed) = sliced.stored(item)
+            let (expected, expectedPacked) = whole.stored(item)
+            #expect(stored == expected)
+            #expect(packed.fingerprint == expectedPacked.fingerprint)
+            #expect(packed.groups == expectedPacked.groups)
+            #expect(packed.details == expectedPacked.details)
+        }
+        // The later e7 is the one prepared, in slices as in one piece.
+        #expect(sliced.stored(again).item.title == "e7 met again")
+        #expect(sliced.stored(again).packed.fingerprint == whole.stored(again).packed.fingerprint)
+        // And a commit of them writes the same rows as one of the batch prepared in one piece.
+        let state = try await StateBackend.sqlite.makeState()
+        let store = try await state.open()
+        let committed = Array(items.dropLast())
+        let statistics = try await store.commit(Self.commit(committed, prepared: sliced), feed: "planet")
+        #expect(statistics.itemsInserted == 2000)
+        #expect(statistics.memberRows == StateWriteTests.members(1...2000))
+        #expect(try await store.items(feed: "planet") == committed.map(StateStore.storable))
+    }
+
     @Test("an item whose id has control characters is prepared under the id the state stores")
     func controlCharactersInIDs() {
         let item = Item(id: "\u{1B}[2Ja-1", title: "t", date: Date(timeIntervalSince1970: 1), groups: ["g\u{07}"])

@@ -173,7 +173,8 @@ public struct PollRunner: Sendable {
     /// it did.
     ///
     /// Each batch of items is prepared for the state (``PreparedItems``) as it comes, after its step is shown:
-    /// while the source waits for its next responses, not in the commit after the last one.
+    /// while the source waits for its next responses, not in the commit after the last one; a large batch on every
+    /// core at once (the last answer's preparation is on the way to the commit).
     func fold(
         _ updates: AsyncThrowingStream<SourceUpdate, any Error>, from initial: PollTally, showing stored: PollTally,
         feed: String, events: AsyncStream<PollEvent>.Continuation?
@@ -185,13 +186,16 @@ public struct PollRunner: Sendable {
             for try await update in updates {
                 tally.apply(update)
                 events?.yield(.view(FeedView(feed: feed, tally: tally)))
-                if case .items(let batch) = update { prepared.add(batch) }
+                if case .items(let batch) = update { await prepared.add(batch, parts: Self.cores) }
             }
         } catch {
             return (tally, prepared, error)
         }
         return (tally, prepared, nil)
     }
+
+    /// The cores a large batch of items is prepared on at once.
+    static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
     /// The report of a poll that came to `outcome`.
     func report(

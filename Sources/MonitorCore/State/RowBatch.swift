@@ -1,15 +1,22 @@
+import CSQLiteOptions
 import GRDB
 
 /// Rows to insert into one table, written several to a statement: a first poll's thousands of items cost a few
-/// hundred statements instead of one each. The statement of a full batch is cached; a last, shorter one is not.
+/// hundred statements instead of one each. The statement of a full batch is prepared once; a last, shorter one is
+/// not cached.
+///
+/// The values are bound straight to SQLite (``RowValue``: text from its UTF-8, copied by SQLite), with no
+/// `DatabaseValueConvertible` existentials or `StatementArguments` made per row.
 struct RowBatch {
     /// The rows per statement: `rowsPerStatement × columns` stays far below SQLite's limit of bound values.
     static let rowsPerStatement = 64
 
     let table: String
     let columns: [String]
-    private var values: [(any DatabaseValueConvertible)?] = []
+    private var values: [RowValue] = []
     private var rows = 0
+    /// The statement of a full batch, once prepared.
+    private var full: Statement?
 
     init(table: String, columns: [String]) {
         self.table = table
@@ -17,22 +24,45 @@ struct RowBatch {
         values.reserveCapacity(Self.rowsPerStatement * columns.count)
     }
 
-    /// Adds a row (one value per column, in order); writes the batch when it is full.
-    mutating func append(_ row: [(any DatabaseValueConvertible)?], _ db: Database) throws {
-        values.append(contentsOf: row)
+    /// Adds a row, one value per column in order, given by `row` appending them to its argument; writes the batch when
+    /// it is full.
+    mutating func append(_ db: Database, _ row: (inout [RowValue]) -> Void) throws {
+        row(&values)
         rows += 1
+        assert(values.count == rows * columns.count, "a row of \(table) needs \(columns.count) values")
         if rows == Self.rowsPerStatement { try flush(db) }
     }
 
     /// Writes the rows not written yet.
     mutating func flush(_ db: Database) throws {
         guard rows > 0 else { return }
-        let sql = self.sql(rows: rows)
-        let statement =
-            rows == Self.rowsPerStatement ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
-        try statement.execute(arguments: StatementArguments(values))
+        let statement: Statement
+        if rows == Self.rowsPerStatement {
+            if full == nil { full = try db.cachedStatement(sql: sql(rows: rows)) }
+            statement = full!
+        } else {
+            statement = try db.makeStatement(sql: sql(rows: rows))
+        }
+        let pointer = UnsafeMutableRawPointer(statement.sqliteStatement)
+        for (index, value) in values.enumerated() {
+            let code = value.bind(to: pointer, at: Int32(index + 1))
+            guard code == 0 else {
+                // Bindings fail only when the statement does not have the parameter: a bug, said as SQLite says it.
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code), message: "cannot bind value \(index + 1)",
+                    sql: statement.sql)
+            }
+        }
+        var message: UnsafeMutablePointer<CChar>?
+        let code = monitor_sqlite3_run(pointer, &message)
         values.removeAll(keepingCapacity: true)
         rows = 0
+        guard code == 101 else {  // SQLITE_DONE
+            defer { monitor_sqlite3_free(message) }
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: message.map { String(cString: $0) },
+                sql: statement.sql)
+        }
     }
 
     /// `INSERT OR FAIL INTO table (columns) VALUES (?, …), (?, …)…` for `rows` rows.

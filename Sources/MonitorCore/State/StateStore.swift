@@ -446,68 +446,9 @@ public final class StateStore: Sendable {
                 ])
             statistics.recordRows = 1
             if let items = commit.items {
-                // The stored fingerprints: an item whose fingerprint is unchanged is not written again.
-                var stored: [String: Int64] = [:]
-                let rows = try Row.fetchCursor(
-                    db.cachedStatement(sql: "SELECT id, fingerprint FROM item WHERE feed = ?"), arguments: [feed])
-                while let row = try rows.next() { stored[row[0]] = row[1] }
-                var kept = Set<String>()
-                kept.reserveCapacity(items.count)
-                // New items and their memberships go in several rows per statement (a first poll's thousands).
-                var inserts = RowBatch(
-                    table: "item",
-                    columns: ["feed", "id", "title", "date", "groups", "url", "details", "firstSeen", "fingerprint"])
-                var members = RowBatch(table: "itemGroupMember", columns: ["feed", "groupId", "id", "date"])
-                let firstSeen = commit.firstSeen.timeIntervalSince1970
-                for item in items {
-                    let (item, packed) = commit.prepared.stored(item)
-                    kept.insert(item.id)
-                    switch stored.updateValue(packed.fingerprint, forKey: item.id) {
-                    case nil:
-                        let date = item.date.timeIntervalSince1970
-                        try inserts.append(
-                            [
-                                feed, item.id, item.title, date, packed.groups, item.url, packed.details, firstSeen,
-                                packed.fingerprint,
-                            ], db)
-                        statistics.itemsInserted += 1
-                        var written: [String] = []
-                        for group in item.groups where !written.contains(group) {
-                            try members.append([feed, group, item.id, date], db)
-                            written.append(group)
-                        }
-                        statistics.memberRows += written.count
-                        continue
-                    case packed.fingerprint?:
-                        continue
-                    default:
-                        // The item may be one of the rows not written yet (an id met twice in the poll).
-                        try inserts.flush(db)
-                        try members.flush(db)
-                        try db.cachedStatement(
-                            sql: """
-                                UPDATE item SET title = ?, date = ?, groups = ?, url = ?, details = ?, fingerprint = ?
-                                WHERE feed = ? AND id = ?
-                                """
-                        ).execute(
-                            arguments: [
-                                item.title, item.date.timeIntervalSince1970, packed.groups, item.url, packed.details,
-                                packed.fingerprint, feed, item.id,
-                            ])
-                        statistics.itemsUpdated += 1
-                        statistics.memberRows += try Self.deleteMembers(of: item.id, feed: feed, db)
-                    }
-                    statistics.memberRows += try Self.insertMembers(item, feed: feed, db)
-                }
-                try inserts.flush(db)
-                try members.flush(db)
-                for id in stored.keys where !kept.contains(id) {
-                    try db.cachedStatement(sql: "DELETE FROM item WHERE feed = ? AND id = ?").execute(arguments: [
-                        feed, id,
-                    ])
-                    statistics.itemsDeleted += 1
-                    statistics.memberRows += try Self.deleteMembers(of: id, feed: feed, db)
-                }
+                try Self.writeItems(
+                    items, prepared: commit.prepared, feed: feed, firstSeen: commit.firstSeen.timeIntervalSince1970,
+                    &statistics, db)
             }
             if let groups = commit.groups {
                 statistics.groupRows = try Self.writeCatalog(
@@ -553,6 +494,99 @@ public final class StateStore: Sendable {
             }
             try Self.enqueue(commit.notifications, created: commit.record.lastPoll ?? commit.firstSeen, db)
             return statistics
+        }
+    }
+
+    /// Makes `items` the feed's stored item set, writing only what differs from what is stored: new items and their
+    /// group memberships inserted (several rows per statement), changed ones updated, those gone deleted.
+    private static func writeItems(
+        _ items: [Item], prepared: PreparedItems, feed: String, firstSeen: Double,
+        _ statistics: inout CommitStatistics, _ db: Database
+    ) throws {
+        // The stored fingerprints: an item whose fingerprint is unchanged is not written again.
+        var stored: [String: Int64] = [:]
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT id, fingerprint FROM item WHERE feed = ?"), arguments: [feed])
+        while let row = try rows.next() { stored[row[0]] = row[1] }
+        // A feed with nothing stored yet (a first poll) has nothing to delete: the ids kept are not collected, and
+        // `stored` only finds an id met twice in the poll.
+        let fresh = stored.isEmpty
+        stored.reserveCapacity(stored.count + items.count)
+        var kept = Set<String>()
+        if !fresh { kept.reserveCapacity(items.count) }
+        // New items and their memberships go in several rows per statement (a first poll's thousands).
+        var inserts = RowBatch(
+            table: "item",
+            columns: ["feed", "id", "title", "date", "groups", "url", "details", "firstSeen", "fingerprint"])
+        var members = RowBatch(table: "itemGroupMember", columns: ["feed", "groupId", "id", "date"])
+        for item in items {
+            let (item, packed) = prepared.stored(item)
+            if !fresh { kept.insert(item.id) }
+            switch stored.updateValue(packed.fingerprint, forKey: item.id) {
+            case nil:
+                let date = item.date.timeIntervalSince1970
+                try inserts.append(db) { row in
+                    row.append(.text(feed))
+                    row.append(.text(item.id))
+                    row.append(.text(item.title))
+                    row.append(.real(date))
+                    row.append(.text(packed.groups))
+                    row.append(item.url.map(RowValue.text) ?? .null)
+                    row.append(.text(packed.details))
+                    row.append(.real(firstSeen))
+                    row.append(.integer(packed.fingerprint))
+                }
+                statistics.itemsInserted += 1
+                if item.groups.count == 1 {
+                    try members.append(db) { row in
+                        row.append(.text(feed))
+                        row.append(.text(item.groups[0]))
+                        row.append(.text(item.id))
+                        row.append(.real(date))
+                    }
+                    statistics.memberRows += 1
+                    continue
+                }
+                var written: [String] = []
+                for group in item.groups where !written.contains(group) {
+                    try members.append(db) { row in
+                        row.append(.text(feed))
+                        row.append(.text(group))
+                        row.append(.text(item.id))
+                        row.append(.real(date))
+                    }
+                    written.append(group)
+                }
+                statistics.memberRows += written.count
+                continue
+            case packed.fingerprint?:
+                continue
+            default:
+                // The item may be one of the rows not written yet (an id met twice in the poll).
+                try inserts.flush(db)
+                try members.flush(db)
+                try db.cachedStatement(
+                    sql: """
+                        UPDATE item SET title = ?, date = ?, groups = ?, url = ?, details = ?, fingerprint = ?
+                        WHERE feed = ? AND id = ?
+                        """
+                ).execute(
+                    arguments: [
+                        item.title, item.date.timeIntervalSince1970, packed.groups, item.url, packed.details,
+                        packed.fingerprint, feed, item.id,
+                    ])
+                statistics.itemsUpdated += 1
+                statistics.memberRows += try Self.deleteMembers(of: item.id, feed: feed, db)
+            }
+            statistics.memberRows += try Self.insertMembers(item, feed: feed, db)
+        }
+        try inserts.flush(db)
+        try members.flush(db)
+        if fresh { return }
+        for id in stored.keys where !kept.contains(id) {
+            try db.cachedStatement(sql: "DELETE FROM item WHERE feed = ? AND id = ?").execute(arguments: [feed, id])
+            statistics.itemsDeleted += 1
+            statistics.memberRows += try Self.deleteMembers(of: id, feed: feed, db)
         }
     }
 
