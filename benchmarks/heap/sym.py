@@ -38,3 +38,14 @@ def symbolize(addrs, maps):
 def demangle(names):
     out=subprocess.run(['/opt/swift/usr/bin/swift-demangle','--simplified','--compact'],input='\n'.join(names),capture_output=True,text=True).stdout.split('\n')
     return out
+# Frames that allocate for others (the runtime, the standard library's containers, malloc): a site is named by the
+# first frame that is none of these.
+SKIP=('StackAllocator','swift_slowAlloc','swift_allocObject','swift_task_create_common','TaskLocal7Storage','swift_task_alloc',
+    'allocate(scale','_copyOrMoveAndResize','setValue(_:forKey','_allocateStringStorage','_StringGuts','_ContiguousArrayBuffer','ContiguousArray._','swift_taskGroup_initialize','sqlite3Malloc','??','malloc','swift_task_addCancellationHandler','_createNewBuffer','Array._','ManagedBuffer','_Deque','partial apply','swift_retain','_NativeDictionary','_NativeSet','specialized static _DictionaryStorage','specialized static _SetStorage','_SetStorage','String(','swift_initStackObject','thunk','reabstraction')
+def site(frames, cache, dm):
+    """The label of a stack: its first frame outside SKIP, and <the allocating frame>."""
+    lab=None; alloc=dm.get(cache[frames[0]],cache[frames[0]])[:40] if frames else ''
+    for x in frames:
+        s=dm.get(cache[x],cache[x])
+        if not any(k in s for k in SKIP): lab=s; break
+    return (lab or '?')[:110]+'  <'+alloc+'>'

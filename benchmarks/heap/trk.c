@@ -1,7 +1,10 @@
 // LD_PRELOAD live-heap tracker (valgrind 3.19 cannot read this toolchain's binaries): live bytes by allocation stack.
-// Build: gcc -O2 -shared -fPIC -o trk.so trk.c -ldl -lpthread
+// Build: gcc -O2 -fno-omit-frame-pointer -shared -fPIC -o trk.so trk.c -ldl -lpthread
 // Run:   LD_PRELOAD=$PWD/trk.so monitor run ...; `touch $TRK_DIR/dump-PID` writes $TRK_DIR/heap-PID-N.txt (TRK_DIR: /tmp).
 // Read:  python3 agg.py $TRK_DIR/heap-PID-N.txt FEEDS   (live bytes by the first frame outside the allocators)
+// TRK_TRACK=0: count nothing (no cost, no tables in RSS); a dump then writes only the malloc part below.
+// Each dump also writes $TRK_DIR/malloc-PID-N.xml: glibc's malloc_info (per arena: bytes in use, free chunks by size,
+// top chunk, mmapped) with VmRSS and sqlite3_memory_used() before; TRK_TRIM=1 then calls malloc_trim(0) and adds VmRSS after it.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -13,6 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <errno.h>
+#include <malloc.h>
 
 #define DEPTH 14
 #define PCAP (1u << 23)
@@ -25,7 +29,7 @@ static __thread int inhook;
 static void *(*rmalloc)(size_t); static void (*rfree)(void *); static void *(*rcalloc)(size_t, size_t);
 static void *(*rrealloc)(void *, size_t); static int (*rpm)(void **, size_t, size_t);
 static void *(*raa)(size_t, size_t); static void *(*rmemalign)(size_t, size_t);
-static char boot[1 << 16]; static size_t bootn; static int ready;
+static char boot[1 << 16]; static size_t bootn; static int ready; static int track = 1;
 
 static uint64_t hp(uintptr_t p) { p ^= p >> 33; p *= 0xff51afd7ed558ccdULL; p ^= p >> 33; return p; }
 
@@ -40,9 +44,38 @@ static void init(void) {
   ready = 1;
 }
 
-static uint32_t stack_id(void) {
-  void *f[DEPTH + 2]; int n = backtrace(f, DEPTH + 2);
-  int skip = 2; if (n < skip) skip = n;
+// TRK_FP=1: walk the frame pointers instead of unwinding with backtrace(): several times faster, so that a
+// tracked run keeps its schedule (the Swift runtime and Swift code keep frame pointers; a frame without one, in a
+// library built without them, ends the walk early).
+static int fp_walk;
+static __thread uintptr_t stack_lo, stack_hi;
+
+static inline __attribute__((always_inline)) int fp_backtrace(void **f, int max) {
+  uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
+  if (!stack_hi) {
+    pthread_attr_t a; void *lo; size_t size;
+    if (pthread_getattr_np(pthread_self(), &a) == 0) {
+      pthread_attr_getstack(&a, &lo, &size); pthread_attr_destroy(&a);
+      stack_lo = (uintptr_t)lo; stack_hi = (uintptr_t)lo + size;
+    } else { stack_lo = fp; stack_hi = fp + (1u << 20); }
+  }
+  int n = 0;
+  while (n < max && fp >= stack_lo && fp + 16 <= stack_hi && !(fp & 7)) {
+    uintptr_t next = ((uintptr_t *)fp)[0] & ~(1ULL << 60);  // bit 60 marks a Swift async frame
+    uintptr_t ret = ((uintptr_t *)fp)[1];
+    if (!ret) break;
+    f[n++] = (void *)ret;
+    if (next <= fp) break;
+    fp = next;
+  }
+  return n;
+}
+
+static inline __attribute__((always_inline)) uint32_t stack_id(void) {
+  void *f[DEPTH + 2]; int n, skip;
+  if (fp_walk) { n = fp_backtrace(f, DEPTH + 1); skip = 1; }  // its first frame is add()'s caller
+  else { n = backtrace(f, DEPTH + 2); skip = 2; }
+  if (n < skip) skip = n;
   uint64_t h = 1469598103934665603ULL;
   for (int i = skip; i < n; i++) { h ^= (uintptr_t)f[i]; h *= 1099511628211ULL; }
   uint32_t i = h & (SCAP - 1);
@@ -54,8 +87,8 @@ static uint32_t stack_id(void) {
   }
 }
 
-static void add(void *p, size_t size) {
-  if (!p || inhook || ready != 1) return;
+static __attribute__((noinline)) void add(void *p, size_t size) {
+  if (!p || inhook || ready != 1 || !track) return;
   inhook = 1;
   pthread_mutex_lock(&mu);
   uint32_t st = stack_id();
@@ -68,7 +101,7 @@ static void add(void *p, size_t size) {
 }
 
 static void del(void *p) {
-  if (!p || ready != 1 || inhook) return;
+  if (!p || ready != 1 || inhook || !track) return;
   pthread_mutex_lock(&mu);
   uint32_t i = hp((uintptr_t)p) & (PCAP - 1);
   while (pt[i].p && pt[i].p != (uintptr_t)p) i = (i + 1) & (PCAP - 1);
@@ -91,7 +124,8 @@ static void *bootalloc(size_t n) { void *p = boot + bootn; bootn += (n + 15) & ~
 void *malloc(size_t n) { if (ready == 2) return bootalloc(n); if (!ready) init(); void *p = rmalloc(n); add(p, n); return p; }
 void free(void *p) {
   if ((char *)p >= boot && (char *)p < boot + sizeof boot) return;
-  if (!ready) init(); del(p); rfree(p);
+  if (!ready) init();
+  del(p); rfree(p);
 }
 void *calloc(size_t a, size_t b) {
   if (ready == 2) return bootalloc(a * b);
@@ -113,7 +147,34 @@ static int cmp(const void *a, const void *b) {
 
 static const char *dir(void) { const char *d = getenv("TRK_DIR"); return d ? d : "/tmp"; }
 
+static long rss_kb(void) {
+  FILE *f = fopen("/proc/self/status", "r"); char line[256]; long kb = -1;
+  while (f && fgets(line, sizeof line, f)) if (!strncmp(line, "VmRSS:", 6)) kb = atol(line + 6);
+  if (f) fclose(f);
+  return kb;
+}
+
+static void dump_malloc(int k) {
+  char path[256]; snprintf(path, sizeof path, "%s/malloc-%d-%d.xml", dir(), getpid(), k);
+  inhook = 1;
+  FILE *f = fopen(path, "w");
+  fprintf(f, "<!-- VmRSS %ld kB -->\n", rss_kb());
+  // SQLite's own count of the memory it holds (its page caches among it), when the process has SQLite loaded.
+  long long (*sqlite_used)(int) = (long long (*)(int))dlsym(RTLD_DEFAULT, "sqlite3_memory_used");
+  if (sqlite_used) fprintf(f, "<!-- sqlite3_memory_used %lld bytes -->\n", sqlite_used(0));
+  malloc_info(0, f);
+  const char *trim = getenv("TRK_TRIM");
+  if (trim && *trim == '1') {
+    int freed = malloc_trim(0);
+    fprintf(f, "<!-- malloc_trim(0) = %d; VmRSS after %ld kB -->\n", freed, rss_kb());
+  }
+  fclose(f);
+  inhook = 0;
+}
+
 static void dump(int k) {
+  dump_malloc(k);
+  if (!track) return;
   char path[256]; snprintf(path, sizeof path, "%s/heap-%d-%d.txt", dir(), getpid(), k);
   inhook = 1;
   pthread_mutex_lock(&mu);
@@ -143,5 +204,9 @@ static void *watcher(void *x) {
 
 __attribute__((constructor)) static void start(void) {
   init();
+  const char *off = getenv("TRK_TRACK");
+  if (off && *off == '0') track = 0;
+  const char *fp = getenv("TRK_FP");
+  if (fp && *fp == '1') fp_walk = 1;
   inhook = 1; pthread_t t; pthread_create(&t, 0, watcher, 0); inhook = 0;
 }
