@@ -537,27 +537,14 @@ public final class StateStore: Sendable {
                     row.append(.integer(packed.fingerprint))
                 }
                 statistics.itemsInserted += 1
-                if item.groups.count == 1 {
-                    try members.append(db) { row in
-                        row.append(.text(feed))
-                        row.append(.text(item.groups[0]))
-                        row.append(.text(item.id))
-                        row.append(.real(date))
-                    }
-                    statistics.memberRows += 1
-                    continue
-                }
-                var written: [String] = []
-                for group in item.groups where !written.contains(group) {
+                statistics.memberRows += try eachGroupOnce(of: item) { group in
                     try members.append(db) { row in
                         row.append(.text(feed))
                         row.append(.text(group))
                         row.append(.text(item.id))
                         row.append(.real(date))
                     }
-                    written.append(group)
                 }
-                statistics.memberRows += written.count
                 continue
             case packed.fingerprint?:
                 continue
@@ -607,13 +594,21 @@ public final class StateStore: Sendable {
 
     /// Lists `item` under each of its groups (once each); returns the rows inserted.
     private static func insertMembers(_ item: Item, feed: String, _ db: Database) throws -> Int {
-        var written: [String] = []
-        for group in item.groups where !written.contains(group) {
+        try eachGroupOnce(of: item) { group in
             try db.cachedStatement(sql: "INSERT INTO itemGroupMember (feed, groupId, id, date) VALUES (?, ?, ?, ?)")
                 .execute(arguments: [feed, group, item.id, item.date.timeIntervalSince1970])
-            written.append(group)
         }
-        return written.count
+    }
+
+    /// Calls `body` with each of `item`'s groups once, in their order (an item may list a group twice, and is a
+    /// member once); returns how many groups that was. Nothing is allocated: an item has a group or two.
+    private static func eachGroupOnce(of item: Item, _ body: (String) throws -> Void) rethrows -> Int {
+        var count = 0
+        for (index, group) in item.groups.enumerated() where !item.groups[..<index].contains(group) {
+            try body(group)
+            count += 1
+        }
+        return count
     }
 
     /// Removes the item `id` from every group; returns the rows deleted.
