@@ -4,13 +4,10 @@ import MonitorCore
 import TestSupport
 import Testing
 
-/// util-linux's tool that starts a program with fewer capabilities.
-private let setpriv = "/usr/bin/setpriv"
-
 @Suite(
     "run --once leaves the poll in the state's WAL (no checkpoint at close), and every reader reads through it",
     .enabled(
-        if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: setpriv),
+        if: MonitorProcess.canRunUnprivileged,
         "skipped: as root, needs /usr/bin/setpriv (util-linux) to drop the override of file modes"),
     .timeLimit(.minutes(2)))
 struct LeftWALTests {
@@ -62,14 +59,13 @@ struct LeftWALTests {
         for name in names { #expect(chmod(state.appendingPathComponent(name).path, 0o444) == 0) }
         #expect(chmod(state.path, 0o555) == 0)
         defer { chmod(state.path, 0o755) }
-        let launcher = getuid() == 0 ? [setpriv, "--bounding-set=-dac_override,-fowner"] : []
-        let status = try await MonitorProcess.run(
-            ["status", "--state", "state", "--format", "json"], in: directory.url, launcher: launcher)
+        let status = try await MonitorProcess.runUnprivileged(
+            ["status", "--state", "state", "--format", "json"], in: directory.url)
         #expect(status.status == 0)
         #expect(status.stderr == "")
         #expect(status.stdout == writable.status.stdout)
-        let events = try await MonitorProcess.run(
-            ["events", "planet", "--state", "state", "--format", "json"], in: directory.url, launcher: launcher)
+        let events = try await MonitorProcess.runUnprivileged(
+            ["events", "planet", "--state", "state", "--format", "json"], in: directory.url)
         #expect(events.status == 0)
         #expect(events.stderr == "")
         #expect(events.stdout == writable.events.stdout)

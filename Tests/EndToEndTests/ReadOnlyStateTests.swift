@@ -3,20 +3,10 @@ import MonitorCore
 import TestSupport
 import Testing
 
-/// util-linux's tool that starts a program with fewer capabilities.
-private let setpriv = "/usr/bin/setpriv"
-
-/// Runs `monitor ARGUMENTS` unable to write files whose modes forbid it: as root (the tests' usual user) through
-/// `setpriv`, without the capabilities that let root ignore file modes; as anyone else, directly.
-private func runUnprivileged(_ arguments: [String], in directory: URL) async throws -> MonitorProcess.Result {
-    let launcher = getuid() == 0 ? [setpriv, "--bounding-set=-dac_override,-fowner"] : []
-    return try await MonitorProcess.run(arguments, in: directory, launcher: launcher)
-}
-
 @Suite(
     "The offline commands on a read-only or missing state",
     .enabled(
-        if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: setpriv),
+        if: MonitorProcess.canRunUnprivileged,
         "skipped: as root, needs /usr/bin/setpriv (util-linux) to drop the override of file modes"),
     .timeLimit(.minutes(1)))
 struct ReadOnlyStateTests {
@@ -49,12 +39,13 @@ struct ReadOnlyStateTests {
         #expect(chmod(state.path, 0o555) == 0)
         defer { chmod(state.path, 0o755) }
 
-        let status = try await runUnprivileged(["status", "--state", "state", "--format", "json"], in: directory.url)
+        let status = try await MonitorProcess.runUnprivileged(
+            ["status", "--state", "state", "--format", "json"], in: directory.url)
         #expect(status.status == 0)
         #expect(status.stderr == "")
         #expect(status.stdout == writable.status.stdout)
         #expect(status.stdout.contains(#""feed":"planet","type":"eonet","status":"ok""#))
-        let events = try await runUnprivileged(
+        let events = try await MonitorProcess.runUnprivileged(
             ["events", "planet", "--state", "state", "--format", "json"], in: directory.url)
         #expect(events.status == 0)
         #expect(events.stderr == "")
@@ -63,7 +54,7 @@ struct ReadOnlyStateTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).sorted() == names)
 
         // A command that writes says so in words, without SQL.
-        let run = try await runUnprivileged(["run", "--once", "--state", "state"], in: directory.url)
+        let run = try await MonitorProcess.runUnprivileged(["run", "--once", "--state", "state"], in: directory.url)
         #expect(run.status == 1)
         #expect(run.stderr == "monitor: error: cannot open the state: \(database) is read-only\n")
     }

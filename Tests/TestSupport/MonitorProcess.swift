@@ -41,6 +41,21 @@ public struct MonitorProcess: Sendable {
         }
     }
 
+    /// util-linux's tool that starts a program with fewer capabilities.
+    public static let setpriv = "/usr/bin/setpriv"
+
+    /// Whether ``runUnprivileged(_:in:)`` can run here: as root only with ``setpriv``.
+    public static var canRunUnprivileged: Bool {
+        getuid() != 0 || FileManager.default.isExecutableFile(atPath: setpriv)
+    }
+
+    /// Runs `monitor ARGUMENTS` in `directory` unable to write files whose modes forbid it: as root (the tests' usual
+    /// user) through ``setpriv``, without the capabilities that let root ignore file modes; as anyone else, directly.
+    public static func runUnprivileged(_ arguments: [String], in directory: URL) async throws -> Result {
+        let launcher = getuid() == 0 ? [setpriv, "--bounding-set=-dac_override,-fowner"] : []
+        return try await run(arguments, in: directory, launcher: launcher)
+    }
+
     /// A process (not started yet) that runs `monitor ARGUMENTS` in `directory`, with `environment` added to a
     /// minimal one (`PATH`, `HOME` = `directory`, `NO_COLOR`), no input, and its output and errors piped.
     static func process(
