@@ -44,9 +44,8 @@ struct GitHubAPI: Sendable {
 
     /// Whether `url` is on the API's own host, so that it may be sent the token.
     func isOwn(_ url: String) -> Bool {
-        guard let target = URLComponents(string: url), let own = URLComponents(string: root) else { return false }
-        return target.scheme?.lowercased() == own.scheme?.lowercased()
-            && target.host?.lowercased() == own.host?.lowercased() && target.port == own.port
+        guard let target = URLOrigin(url), let own = URLOrigin(root) else { return false }
+        return target == own
     }
 
     // MARK: - Endpoints
@@ -64,7 +63,7 @@ struct GitHubAPI: Sendable {
     /// The web root of an API root: `https://api.github.com` → `https://github.com`,
     /// `https://HOST/api/v3` → `https://HOST`; any other root is its own web root.
     static func webRoot(api: String) -> String {
-        guard var components = URLComponents(string: api), let host = components.host else { return api }
+        guard var components = URLComponents(string: api), let host = URLOrigin.host(of: components) else { return api }
         var path = components.path
         while path.hasSuffix("/") { path.removeLast() }
         if path.hasSuffix("/api/v3") {

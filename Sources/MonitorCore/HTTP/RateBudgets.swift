@@ -33,11 +33,8 @@ public final class RateBudgets: Sendable {
         /// `scheme://host:port` of `url`, lowercased, with the scheme's default port when it names none; a URL that
         /// cannot be read is named by its fingerprint (`unparsed:…`), never itself (it may hold a password).
         static func origin(of url: String) -> String {
-            guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-                let host = components.host?.lowercased()
-            else { return "unparsed:" + ValidatorKey.fingerprint(url) }
-            let port = components.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
-            return "\(scheme)://\(host):\(port)"
+            guard let origin = URLOrigin(url) else { return "unparsed:" + ValidatorKey.fingerprint(url) }
+            return "\(origin.scheme)://\(origin.host):\(origin.effectivePort)"
         }
     }
 

@@ -121,12 +121,11 @@ public struct MonitorMetrics: Sendable {
 
     /// `scheme://host[:port]` of `url`, lowercased — without its user, password, path or query — or `unknown`.
     static func origin(of url: String, withPort: Bool = true) -> String {
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-            let host = components.host?.lowercased(), !host.isEmpty
-        else { return "unknown" }
-        let port = components.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
-        let shown = host.contains(":") ? "[\(host)]" : host
-        return label(withPort ? "\(scheme)://\(shown):\(port)" : "\(scheme)://\(shown)")
+        guard let origin = URLOrigin(url), !origin.host.isEmpty else { return "unknown" }
+        let host = origin.host
+        let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return label(
+            withPort ? "\(origin.scheme)://\(shown):\(origin.effectivePort)" : "\(origin.scheme)://\(shown)")
     }
 
     /// The label of a rate limit's resource as a server named it: printable, at most 64 characters, one of the
