@@ -65,8 +65,23 @@ extension MonitorCommand {
 
         func run() async throws {
             let config = try options.load()
-            let store = try await stateOptions.open()
+            let settings = config.settings
+            // The HTTP stack's one-time set-up runs while the state opens (mostly waiting for the disk): the polls'
+            // transport for --once; for the long-running service, which makes its own, a transport used only to warm
+            // up the process (what it sets up, the Swift runtime's types, is shared by every client).
+            let transport = HTTPClientTransport(timeout: settings.timeout, concurrency: settings.concurrency)
+            async let prepared: Void = transport.prepare()
+            let store: any StateStoring
+            do {
+                store = try await stateOptions.open()
+            } catch {
+                await prepared
+                try? await transport.shutdown()
+                throw error
+            }
+            await prepared
             guard once else {
+                try? await transport.shutdown()
                 let fullScreen = format == .text && TerminalSession.isAvailable
                 var logger = Logger(label: "monitor") { StreamLogHandler.standardError(label: $0) }
                 // The full screen shows failures itself; log lines would scribble over it.
@@ -98,7 +113,7 @@ extension MonitorCommand {
             // would leave the programs of exec feeds running.
             let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
             let (reports, signal) = try await PollSession(
-                config: config, store: store, format: format, verbose: verbose
+                config: config, store: store, transport: transport, format: format, verbose: verbose
             ).runOnce(stoppingOn: signals)
             // The last commit is made: on disk now, without the checkpoint closing the state would cost.
             await store.finishWriting()
