@@ -66,20 +66,23 @@ extension MonitorCommand {
         func run() async throws {
             let config = try options.load()
             let settings = config.settings
-            // The HTTP stack's one-time set-up runs while the state opens (mostly waiting for the disk): the polls'
-            // transport for --once; for the long-running service, which makes its own, a transport used only to warm
-            // up the process (what it sets up, the Swift runtime's types, is shared by every client).
-            let transport = HTTPClientTransport(timeout: settings.timeout, concurrency: settings.concurrency)
-            async let prepared: Void = transport.prepare()
+            // The HTTP client is made and warmed up (see `prepare()`) while the state opens: making it starts the
+            // event loops and its first use instantiates the runtime's types of the request path, CPU work that would
+            // otherwise come between the state being ready and the first request. It is the polls' transport for
+            // --once; the long-running service makes its own, which finds the runtime's types ready all the same.
+            async let prepared: HTTPClientTransport = {
+                let transport = HTTPClientTransport(timeout: settings.timeout, concurrency: settings.concurrency)
+                await transport.prepare()
+                return transport
+            }()
             let store: any StateStoring
             do {
                 store = try await stateOptions.open()
             } catch {
-                await prepared
-                try? await transport.shutdown()
+                try? await prepared.shutdown()
                 throw error
             }
-            await prepared
+            let transport = await prepared
             guard once else {
                 try? await transport.shutdown()
                 let fullScreen = format == .text && TerminalSession.isAvailable
