@@ -11,7 +11,8 @@ struct RefusingPort {
     /// Binds a socket to a free loopback port; nil when the system gives none.
     init?() {
         #if os(Linux)
-            let descriptor = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            // Close-on-exec: the programs of exec feeds never inherit it.
+            let descriptor = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
             let descriptor = Foundation.socket(AF_INET, SOCK_STREAM, 0)
         #endif
