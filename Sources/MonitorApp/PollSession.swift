@@ -8,6 +8,8 @@ import UnixSignals
 struct PollSession {
     var config: MonitorConfig
     var store: any StateStoring
+    /// The polls' transport, shut down when they end.
+    var transport: HTTPClientTransport
     var format: OutputFormat
     var verbose: Bool
 
@@ -48,7 +50,6 @@ struct PollSession {
     func runOnce() async throws -> [PollReport] {
         var logger = Logger(label: "monitor") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose ? .debug : .warning
-        let transport = HTTPClientTransport(timeout: config.settings.timeout, concurrency: config.settings.concurrency)
         var configured = PollRunner(store: store, transport: transport, settings: config.settings, logger: logger)
         // What earlier runs left undelivered goes first, before the polls write anything new.
         let notifierTransport = NotifierSet.transport(config.settings)

@@ -65,8 +65,26 @@ extension MonitorCommand {
 
         func run() async throws {
             let config = try options.load()
-            let store = try await stateOptions.open()
+            let settings = config.settings
+            // The HTTP client is made and warmed up (see `prepare()`) while the state opens: making it starts the
+            // event loops and its first use instantiates the runtime's types of the request path, CPU work that would
+            // otherwise come between the state being ready and the first request. It is the polls' transport for
+            // --once; the long-running service makes its own, which finds the runtime's types ready all the same.
+            async let prepared: HTTPClientTransport = {
+                let transport = HTTPClientTransport(timeout: settings.timeout, concurrency: settings.concurrency)
+                await transport.prepare()
+                return transport
+            }()
+            let store: any StateStoring
+            do {
+                store = try await stateOptions.open()
+            } catch {
+                try? await prepared.shutdown()
+                throw error
+            }
+            let transport = await prepared
             guard once else {
+                try? await transport.shutdown()
                 let fullScreen = format == .text && TerminalSession.isAvailable
                 var logger = Logger(label: "monitor") { StreamLogHandler.standardError(label: $0) }
                 // The full screen shows failures itself; log lines would scribble over it.
@@ -98,7 +116,7 @@ extension MonitorCommand {
             // would leave the programs of exec feeds running.
             let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
             let (reports, signal) = try await PollSession(
-                config: config, store: store, format: format, verbose: verbose
+                config: config, store: store, transport: transport, format: format, verbose: verbose
             ).runOnce(stoppingOn: signals)
             // The last commit is made: on disk now, without the checkpoint closing the state would cost.
             await store.finishWriting()

@@ -1,0 +1,51 @@
+import LoopbackHTTP
+import MonitorCore
+import TestSupport
+import Testing
+
+@testable import MonitorApp
+
+/// `HTTPClientTransport.prepare()`, which `monitor run` calls while the state opens: a request to a port that refuses
+/// every connection, so that nothing reaches any server.
+@Suite("The transport's warm-up before the first request", .timeLimit(.minutes(1)))
+struct TransportPrepareTests {
+    @Test("a connection to the refusing port is refused by the kernel, through the real HTTP client")
+    func refusingPortRefuses() async throws {
+        let port = try #require(RefusingPort())
+        defer { port.close() }
+        #expect(port.number > 0)
+        let transport = HTTPClientTransport(timeout: .seconds(60))
+        let request = MonitorCore.HTTPRequest(
+            url: "http://127.0.0.1:\(port.number)/", headers: [:], timeout: .seconds(60), maxBody: 1024)
+        await #expect(throws: TransportError.connection("connection refused")) {
+            try await transport.send(request)
+        }
+        try await transport.shutdown()
+    }
+
+    @Test("prepare() sends no request to a running server, and the transport's first request after it is answered")
+    func prepareThenSend() async throws {
+        try await withTestHTTPServer({ _ in .text("answer") }) { server in
+            let transport = HTTPClientTransport(timeout: .seconds(60))
+            await transport.prepare()
+            #expect(server.requests.isEmpty)
+            let response = try await transport.send(
+                MonitorCore.HTTPRequest(
+                    url: "\(server.baseURL)/feed", headers: [:], timeout: .seconds(60), maxBody: 1024))
+            #expect(response.status == 200)
+            #expect(response.body == Array("answer".utf8))
+            #expect(server.requests.map(\.uri) == ["/feed"])
+            try await transport.shutdown()
+        }
+    }
+
+    @Test("prepare() in a cancelled task returns without error, and the transport shuts down")
+    func cancelled() async throws {
+        let transport = HTTPClientTransport(timeout: .seconds(60))
+        await withTaskGroup(of: Void.self) { group in
+            group.cancelAll()
+            group.addTask { await transport.prepare() }
+        }
+        try await transport.shutdown()
+    }
+}
