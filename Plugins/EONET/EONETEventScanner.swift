@@ -339,26 +339,10 @@ struct EONETEventScanner {
 
     // MARK: - Values
 
-    /// Skips whitespace, eight bytes at a time past the first two.
+    /// Skips whitespace (`JSONReader`'s step, inlined here).
     @inline(__always)
     private mutating func skipWhitespace() {
-        var offset = index
-        let count = buffer.count
-        if JSONReader.littleEndian, offset + 9 <= count, JSONReader.isWhitespace(buffer[offset]),
-            JSONReader.isWhitespace(buffer[offset + 1])
-        {
-            while offset + 8 <= count {
-                let word = UnsafeRawPointer(buffer.baseAddress! + offset).loadUnaligned(as: UInt64.self)
-                let other = JSONReader.nonWhitespace(word)
-                if other != 0 {
-                    index = offset + other.trailingZeroBitCount / 8
-                    return
-                }
-                offset += 8
-            }
-        }
-        while offset < count, JSONReader.isWhitespace(buffer[offset]) { offset += 1 }
-        index = offset
+        index = JSONReader.whitespaceEnd(buffer, from: index)
     }
 
     /// Reads `byte` (`{` or `[`) after whitespace; false when something else comes.

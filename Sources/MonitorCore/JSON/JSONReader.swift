@@ -60,26 +60,25 @@ public struct JSONReader: Sendable {
     @inlinable @inline(__always)
     public mutating func skipWhitespace() {
         let start = offset
-        offset = bytes.withUnsafeBufferPointer { buffer in
-            var index = start
-            // A run longer than a byte (indentation), eight bytes at a time.
-            if Self.littleEndian, index + 9 <= buffer.count, Self.isWhitespace(buffer[index]),
-                Self.isWhitespace(buffer[index + 1])
-            {
-                while index + 8 <= buffer.count {
-                    let word = UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
-                    let other = Self.nonWhitespace(word)
-                    if other != 0 { return index + other.trailingZeroBitCount / 8 }
-                    index += 8
-                }
+        offset = bytes.withUnsafeBufferPointer { Self.whitespaceEnd($0, from: start) }
+    }
+
+    /// The end of the whitespace at `start` of `buffer` (`start` itself when none is there); a run longer than a byte
+    /// (indentation) is read eight bytes at a time.
+    @inlinable @inline(__always)
+    public static func whitespaceEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        let count = buffer.count
+        if littleEndian, index + 9 <= count, isWhitespace(buffer[index]), isWhitespace(buffer[index + 1]) {
+            while index + 8 <= count {
+                let word = UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                let other = nonWhitespace(word)
+                if other != 0 { return index + other.trailingZeroBitCount / 8 }
+                index += 8
             }
-            while index < buffer.count {
-                let byte = buffer[index]
-                guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { break }
-                index += 1
-            }
-            return index
         }
+        while index < count, isWhitespace(buffer[index]) { index += 1 }
+        return index
     }
 
     /// The kind of the next value (whitespace skipped); a syntax error at the end of the body or on a byte that
