@@ -43,25 +43,29 @@ struct RowBatch {
         } else {
             statement = try db.makeStatement(sql: sql(rows: rows))
         }
-        let pointer = UnsafeMutableRawPointer(statement.sqliteStatement)
-        for (index, value) in values.enumerated() {
-            let code = value.bind(to: pointer, at: Int32(index + 1))
-            guard code == 0 else {
-                // Bindings fail only when the statement does not have the parameter: a bug, said as SQLite says it.
+        // The statement is kept until it has run: a statement not cached is finalized when released, and its last
+        // use below would otherwise be the pointer taken from it.
+        try withExtendedLifetime(statement) {
+            let pointer = UnsafeMutableRawPointer(statement.sqliteStatement)
+            for (index, value) in values.enumerated() {
+                let code = value.bind(to: pointer, at: Int32(index + 1))
+                guard code == 0 else {
+                    // Bindings fail only when the statement does not have the parameter: a bug, said as SQLite says it.
+                    throw DatabaseError(
+                        resultCode: ResultCode(rawValue: code), message: "cannot bind value \(index + 1)",
+                        sql: statement.sql)
+                }
+            }
+            var message: UnsafeMutablePointer<CChar>?
+            let code = monitor_sqlite3_run(pointer, &message)
+            values.removeAll(keepingCapacity: true)
+            rows = 0
+            guard code == 101 else {  // SQLITE_DONE
+                defer { monitor_sqlite3_free(message) }
                 throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code), message: "cannot bind value \(index + 1)",
+                    resultCode: ResultCode(rawValue: code), message: message.map { String(cString: $0) },
                     sql: statement.sql)
             }
-        }
-        var message: UnsafeMutablePointer<CChar>?
-        let code = monitor_sqlite3_run(pointer, &message)
-        values.removeAll(keepingCapacity: true)
-        rows = 0
-        guard code == 101 else {  // SQLITE_DONE
-            defer { monitor_sqlite3_free(message) }
-            throw DatabaseError(
-                resultCode: ResultCode(rawValue: code), message: message.map { String(cString: $0) },
-                sql: statement.sql)
         }
     }
 
