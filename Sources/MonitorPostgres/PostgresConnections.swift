@@ -4,11 +4,13 @@ import NIOPosix
 import PostgresNIO
 
 /// The connections of one store to its database: opened when needed, at most `limit` at once, each lent to one
-/// transaction at a time. A connection that failed is closed rather than lent again.
+/// transaction at a time. A connection that failed is closed rather than lent again; one whose opening takes longer
+/// than the deadline is given up (and closed if it opens after all).
 actor PostgresConnections {
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
     private let limit: Int
+    private let deadline: Duration
     private var idle: [PostgresConnection] = []
     /// Connections open or being opened.
     private var count = 0
@@ -17,10 +19,11 @@ actor PostgresConnections {
     private var waiting: [(id: Int, continuation: CheckedContinuation<PostgresConnection?, any Error>)] = []
     private var nextWaiter = 0
 
-    /// Connections made with `configuration`, at most `limit` at once.
-    init(configuration: PostgresConnection.Configuration, limit: Int, logger: Logger) {
+    /// Connections made with `configuration`, at most `limit` at once, each opened within `deadline`.
+    init(configuration: PostgresConnection.Configuration, limit: Int, deadline: Duration, logger: Logger) {
         self.configuration = configuration
         self.limit = max(1, limit)
+        self.deadline = deadline
         self.logger = logger
     }
 
@@ -51,17 +54,22 @@ actor PostgresConnections {
             count += 1
         }
         nextID += 1
+        let (configuration, id, logger) = (configuration, nextID, logger)
         do {
-            return try await PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: nextID,
-                logger: logger)
+            // A server that accepts the connection and then says nothing must not hold the caller.
+            return try await PostgresDeadline.race(within: deadline, stage: .connecting, late: Self.close) {
+                try await PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id,
+                    logger: logger)
+            }
         } catch {
             giveUpPlace()
             throw error
         }
     }
 
-    /// Gives `connection` back: to the next waiting transaction, else to the idle ones; closed when `broken`.
+    /// Gives `connection` back: to the next waiting transaction, else to the idle ones; closed when `broken` (its
+    /// place is then free at once, even if the connection takes long to close).
     func release(_ connection: PostgresConnection, broken: Bool = false) {
         if broken || connection.isClosed {
             Self.close(connection)
