@@ -10,7 +10,6 @@ actor PostgresConnections {
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
     private let limit: Int
-    private let deadline: Duration
     private var idle: [PostgresConnection] = []
     /// Connections open or being opened.
     private var count = 0
@@ -19,11 +18,10 @@ actor PostgresConnections {
     private var waiting: [(id: Int, continuation: CheckedContinuation<PostgresConnection?, any Error>)] = []
     private var nextWaiter = 0
 
-    /// Connections made with `configuration`, at most `limit` at once, each opened within `deadline`.
-    init(configuration: PostgresConnection.Configuration, limit: Int, deadline: Duration, logger: Logger) {
+    /// Connections made with `configuration`, at most `limit` at once.
+    init(configuration: PostgresConnection.Configuration, limit: Int, logger: Logger) {
         self.configuration = configuration
         self.limit = max(1, limit)
-        self.deadline = deadline
         self.logger = logger
     }
 
@@ -33,8 +31,8 @@ actor PostgresConnections {
 
     /// A connection for the caller alone, until it gives it back with ``release(_:broken:)``. Waiting for one
     /// ends when the caller is cancelled (a stopping run, a test's time limit): nothing waits for a connection that
-    /// may never come back.
-    func lease() async throws -> PostgresConnection {
+    /// may never come back. A new connection that is not open within `deadline` is given up (``PostgresDeadline``).
+    func lease(within deadline: Duration) async throws -> PostgresConnection {
         while let connection = idle.popLast() {
             if !connection.isClosed { return connection }
             count -= 1

@@ -3,6 +3,7 @@ import Logging
 import MonitorCore
 import NIOSSL
 import PostgresNIO
+import Synchronization
 
 /// The state in a PostgreSQL database: the same tables, guarantees and answers as the SQLite ``StateStore``.
 ///
@@ -21,8 +22,7 @@ public final class PostgresStateStore: StateStoring {
     private let connections: PostgresConnections
     private let readOnly: Bool
     let logger: Logger
-    /// How long one call waits for the server.
-    let deadline: Duration
+    private let deadlineSetting: Mutex<Duration>
 
     /// The database's URL without its password.
     public var location: String { url.description }
@@ -31,7 +31,7 @@ public final class PostgresStateStore: StateStoring {
         self.url = url
         self.readOnly = readOnly
         self.logger = logger
-        self.deadline = deadline
+        self.deadlineSetting = Mutex(deadline)
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
             tls: .disable)
@@ -51,7 +51,14 @@ public final class PostgresStateStore: StateStoring {
             configuration.tls = url.tls == .prefer ? .prefer(context) : .require(context)
         }
         configuration.options.connectTimeout = .seconds(10)
-        connections = PostgresConnections(configuration: configuration, limit: 8, deadline: deadline, logger: logger)
+        connections = PostgresConnections(configuration: configuration, limit: 8, logger: logger)
+    }
+
+    /// How long one call waits for the server: for a new connection to open, then for the call's last answer
+    /// (``PostgresDeadline/standard`` unless the store was opened with another); a test shortens it for one call.
+    var deadline: Duration {
+        get { deadlineSetting.withLock { $0 } }
+        set { deadlineSetting.withLock { $0 = newValue } }
     }
 
     /// A logger that says nothing: the store's errors are thrown, not logged.
@@ -162,9 +169,10 @@ public final class PostgresStateStore: StateStoring {
     private func answered<Value: Sendable>(
         _ work: @escaping @Sendable (PostgresConnection) async -> Outcome<Value>
     ) async throws -> Value {
+        let deadline = deadline
         let connection: PostgresConnection
         do {
-            connection = try await connections.lease()
+            connection = try await connections.lease(within: deadline)
         } catch {
             throw PostgresFailure.stateError(error, url: url)
         }

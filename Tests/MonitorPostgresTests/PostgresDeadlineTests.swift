@@ -24,8 +24,9 @@ private func commit(items: [Item], failures: Int, value: String) -> PollCommit {
         values: ["cursor": value])
 }
 
-/// The server the store talks to through a relay that can go silent, and a store on a database of its own there
-/// whose calls wait `deadline` at most, with one feed committed (events 1 to 3, value 1).
+/// The server the store talks to through a relay that can go silent, and a store on a database of its own there,
+/// with one feed committed (events 1 to 3, value 1). Its calls have the standard deadline, for a loaded machine;
+/// a test shortens it for the call the relay holds.
 private struct Silenced {
     let server: PostgresServer
     let relay: PostgresRelay
@@ -33,12 +34,19 @@ private struct Silenced {
     let url: PostgresURL
     let store: PostgresStateStore
 
-    init(deadline: Duration) async throws {
+    init() async throws {
         server = try await PostgresServer.forTest()
         relay = try await PostgresRelay.start(to: server.port)
         url = relay.relaying(try await server.makeDatabase())
-        store = try await PostgresStateStore.open(url, deadline: deadline)
+        store = try await PostgresStateStore.open(url)
         try await store.commit(commit(items: events(1...3), failures: 0, value: "1"), feed: "planet")
+    }
+
+    /// Runs `call` with the store's deadline `deadline` (the standard one again after).
+    func within<Value>(_ deadline: Duration, _ call: () async throws -> Value) async throws -> Value {
+        store.deadline = deadline
+        defer { store.deadline = PostgresDeadline.standard }
+        return try await call()
     }
 
     /// The whole state of the feed, to compare before and after.
@@ -59,7 +67,7 @@ struct PostgresDeadlineTests {
     @Test(
         "a read whose answer never comes fails after the deadline, its connection closed; the next call succeeds anew")
     func silentRead() async throws {
-        let silenced = try await Silenced(deadline: .seconds(1))
+        let silenced = try await Silenced()
         let (relay, store, url) = (silenced.relay, silenced.store, silenced.url)
         defer { relay.stop() }
         let before = try await silenced.state()
@@ -69,7 +77,7 @@ struct PostgresDeadlineTests {
         try await relay.silence()
         let expired = StateError(
             "postgres://monitor@127.0.0.1:\(relay.port)/\(url.database): the server did not answer within 1 s")
-        await #expect(throws: expired) { _ = try await store.records() }
+        await #expect(throws: expired) { _ = try await silenced.within(.seconds(1)) { try await store.records() } }
         #expect(!expired.description.contains(PostgresServer.password))
         // The store closed the connection it gave up on (the relay then closed the server's side).
         try await relay.connections.wait { $0.closedByClient == 1 }
@@ -83,7 +91,7 @@ struct PostgresDeadlineTests {
 
     @Test("a commit whose server goes silent after its items were sent fails after the deadline and writes nothing")
     func silentCommit() async throws {
-        let silenced = try await Silenced(deadline: .seconds(1))
+        let silenced = try await Silenced()
         let (relay, store, url) = (silenced.relay, silenced.store, silenced.url)
         defer { relay.stop() }
         let before = try await silenced.state()
@@ -91,7 +99,9 @@ struct PostgresDeadlineTests {
         // The record is written, then the new items' INSERT reaches the server, whose answer never comes back.
         try await relay.silence(after: "INSERT INTO item (")
         await #expect(throws: StateError("\(url): the server did not answer within 1 s")) {
-            try await store.commit(commit(items: events(1...5), failures: 4, value: "2"), feed: "planet")
+            try await silenced.within(.seconds(1)) {
+                try await store.commit(commit(items: events(1...5), failures: 4, value: "2"), feed: "planet")
+            }
         }
         try await relay.connections.wait { $0.closedByClient == 1 }
         try await relay.forward()
@@ -118,7 +128,7 @@ struct PostgresDeadlineTests {
         }
         try await relay.connections.wait { $0.closedByClient == 1 }
         try await relay.forward()
-        let store = try await PostgresStateStore.open(url, deadline: .seconds(1))
+        let store = try await PostgresStateStore.open(url)
         #expect(try await store.records().isEmpty)
         #expect(relay.connections.value == PostgresRelay.Connections(accepted: 2, closedByClient: 1))
     }
@@ -127,11 +137,12 @@ struct PostgresDeadlineTests {
         "a caller cancelled while its query waits for an answer returns, its connection closed, long before the deadline"
     )
     func cancelledWhileSilent() async throws {
-        // A deadline far beyond the test's time limit: only the cancellation can end the call in time.
-        let silenced = try await Silenced(deadline: .seconds(600))
+        let silenced = try await Silenced()
         let (relay, store, url) = (silenced.relay, silenced.store, silenced.url)
         defer { relay.stop() }
         let before = try await silenced.state()
+        // A deadline far beyond the test's time limit: only the cancellation can end the call in time.
+        store.deadline = .seconds(600)
 
         try await relay.silence()
         let call = Task {
