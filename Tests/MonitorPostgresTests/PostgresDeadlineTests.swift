@@ -62,11 +62,43 @@ private struct Silenced {
     }
 }
 
+/// A call of each way the store talks to the server.
+enum SilencedCall: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// A read, in a read-only transaction.
+    case records
+    /// A write in one statement (the schedule's).
+    case schedule
+    /// A lease's claim, in a transaction.
+    case claim
+    /// The outbox's notifications.
+    case outbox
+    /// A request taken from a shared rate budget.
+    case takeRequest
+
+    var testDescription: String { rawValue }
+
+    /// Makes the call on `store`.
+    func run(_ store: PostgresStateStore) async throws {
+        let now = Date(timeIntervalSince1970: 2000)
+        switch self {
+        case .records: _ = try await store.records()
+        case .schedule: try await store.schedule(feeds: ["planet"], now: now)
+        case .claim: _ = try await store.claim(owner: "a", limit: 1, lease: .seconds(60), now: now)
+        case .outbox: _ = try await store.outbox(refused: true)
+        case .takeRequest:
+            _ = try await store.takeRequest(
+                RateBudgets.Key(url: "https://api.example", credential: nil, resource: "core"), ticket: 1, now: now,
+                expires: now + 60)
+        }
+    }
+}
+
 @Suite("A deadline on every call to PostgreSQL: a server that goes silent cannot hold a call", .timeLimit(.minutes(2)))
 struct PostgresDeadlineTests {
     @Test(
-        "a read whose answer never comes fails after the deadline, its connection closed; the next call succeeds anew")
-    func silentRead() async throws {
+        "a call whose answer never comes fails after the deadline, its connection closed; the next call succeeds anew",
+        arguments: SilencedCall.allCases)
+    func silentCall(_ call: SilencedCall) async throws {
         let silenced = try await Silenced()
         let (relay, store, url) = (silenced.relay, silenced.store, silenced.url)
         defer { relay.stop() }
@@ -77,7 +109,7 @@ struct PostgresDeadlineTests {
         try await relay.silence()
         let expired = StateError(
             "postgres://monitor@127.0.0.1:\(relay.port)/\(url.database): the server did not answer within 1 s")
-        await #expect(throws: expired) { _ = try await silenced.within(.seconds(1)) { try await store.records() } }
+        await #expect(throws: expired) { try await silenced.within(.seconds(1)) { try await call.run(store) } }
         // The store closed the connection it gave up on (the relay then closed the server's side).
         try await relay.connections.wait { $0.closedByClient == 1 }
 
