@@ -153,13 +153,16 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         /// A real PostgreSQL server for the tests (Debian's binaries, run as an unprivileged user in a temporary
-        /// directory), and the state backends the state tests run against.
+        /// directory), a relay between a store and it that can go silent, and the state backends the state tests run
+        /// against.
         .target(
             name: "PostgresTestSupport",
             dependencies: [
                 "MonitorCore", "MonitorPostgres", "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/PostgresTestSupport"
         ),

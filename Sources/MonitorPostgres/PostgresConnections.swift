@@ -4,7 +4,8 @@ import NIOPosix
 import PostgresNIO
 
 /// The connections of one store to its database: opened when needed, at most `limit` at once, each lent to one
-/// transaction at a time. A connection that failed is closed rather than lent again.
+/// transaction at a time. A connection that failed is closed rather than lent again; one whose opening takes longer
+/// than the deadline is given up (and closed if it opens after all).
 actor PostgresConnections {
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
@@ -30,8 +31,8 @@ actor PostgresConnections {
 
     /// A connection for the caller alone, until it gives it back with ``release(_:broken:)``. Waiting for one
     /// ends when the caller is cancelled (a stopping run, a test's time limit): nothing waits for a connection that
-    /// may never come back.
-    func lease() async throws -> PostgresConnection {
+    /// may never come back. A new connection that is not open within `deadline` is given up (``PostgresDeadline``).
+    func lease(within deadline: Duration) async throws -> PostgresConnection {
         while let connection = idle.popLast() {
             if !connection.isClosed { return connection }
             count -= 1
@@ -51,17 +52,22 @@ actor PostgresConnections {
             count += 1
         }
         nextID += 1
+        let (configuration, id, logger) = (configuration, nextID, logger)
         do {
-            return try await PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: nextID,
-                logger: logger)
+            // A server that accepts the connection and then says nothing must not hold the caller.
+            return try await PostgresDeadline.race(within: deadline, stage: .connecting, late: Self.close) {
+                try await PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id,
+                    logger: logger)
+            }
         } catch {
             giveUpPlace()
             throw error
         }
     }
 
-    /// Gives `connection` back: to the next waiting transaction, else to the idle ones; closed when `broken`.
+    /// Gives `connection` back: to the next waiting transaction, else to the idle ones; closed when `broken` (its
+    /// place is then free at once, even if the connection takes long to close).
     func release(_ connection: PostgresConnection, broken: Bool = false) {
         if broken || connection.isClosed {
             Self.close(connection)

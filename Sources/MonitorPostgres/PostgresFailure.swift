@@ -13,6 +13,14 @@ enum PostgresFailure {
     static func stateError(_ error: any Error, url: PostgresURL) -> StateError {
         if let error = error as? StateError { return error }
         if error is CancellationError { return StateError("\(url): cancelled") }
+        if let error = error as? PostgresDeadline.Expired {
+            switch error.stage {
+            case .connecting:
+                return StateError("cannot connect to \(url): the server did not answer within \(error.deadlineText)")
+            case .answering:
+                return StateError("\(url): the server did not answer within \(error.deadlineText)")
+            }
+        }
         guard let error = error as? PSQLError else {
             return StateError("\(url): \(TerminalText.sanitized(String(describing: type(of: error))))")
         }

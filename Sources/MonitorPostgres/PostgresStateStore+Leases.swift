@@ -11,7 +11,7 @@ extension PostgresStateStore {
     /// Adds `feeds` to the schedule, due at `now`; feeds already scheduled keep their times.
     public func schedule(feeds: [String], now: Date) async throws {
         try await statement { connection in
-            try await connection.query(
+            _ = try await connection.query(
                 """
                 INSERT INTO feed_schedule (feed, due_at)
                 SELECT name, \(now.timeIntervalSince1970) FROM unnest(\(feeds)::text[]) AS t (name)

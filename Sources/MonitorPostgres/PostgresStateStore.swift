@@ -3,6 +3,7 @@ import Logging
 import MonitorCore
 import NIOSSL
 import PostgresNIO
+import Synchronization
 
 /// The state in a PostgreSQL database: the same tables, guarantees and answers as the SQLite ``StateStore``.
 ///
@@ -11,20 +12,26 @@ import PostgresNIO
 /// changes nothing. Items are written in a few statements whatever their number (arrays unnested by the server),
 /// and read newest first, ties by id descending, through the indexes. The schema is created and migrated by
 /// ``open(_:logger:)``, never by ``reading(_:logger:)``.
+///
+/// No call waits on the server for more than a deadline (``PostgresDeadline/standard``): past it, or when the
+/// caller is cancelled, the call returns at once with a ``StateError``, its connection is closed and never lent
+/// again, and the server rolls back what the call had begun.
 public final class PostgresStateStore: StateStoring {
     /// The database.
     public let url: PostgresURL
     private let connections: PostgresConnections
     private let readOnly: Bool
     let logger: Logger
+    private let deadlineSetting: Mutex<Duration>
 
     /// The database's URL without its password.
     public var location: String { url.description }
 
-    private init(url: PostgresURL, readOnly: Bool, logger: Logger) throws {
+    private init(url: PostgresURL, readOnly: Bool, deadline: Duration, logger: Logger) throws {
         self.url = url
         self.readOnly = readOnly
         self.logger = logger
+        self.deadlineSetting = Mutex(deadline)
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
             tls: .disable)
@@ -47,12 +54,26 @@ public final class PostgresStateStore: StateStoring {
         connections = PostgresConnections(configuration: configuration, limit: 8, logger: logger)
     }
 
+    /// How long one call waits for the server: for a new connection to open, then for the call's last answer
+    /// (``PostgresDeadline/standard`` unless the store was opened with another); a test shortens it for one call.
+    var deadline: Duration {
+        get { deadlineSetting.withLock { $0 } }
+        set { deadlineSetting.withLock { $0 = newValue } }
+    }
+
     /// A logger that says nothing: the store's errors are thrown, not logged.
     public static let silent = Logger(label: "monitor-postgres") { _ in SwiftLogNoOpLogHandler() }
 
     /// Opens the state in the database at `url`, creating or migrating its tables when needed.
     public static func open(_ url: PostgresURL, logger: Logger = silent) async throws -> PostgresStateStore {
-        let store = try PostgresStateStore(url: url, readOnly: false, logger: logger)
+        try await open(url, logger: logger, deadline: PostgresDeadline.standard)
+    }
+
+    /// ``open(_:logger:)`` with each call to the server given `deadline` instead of the standard one.
+    static func open(_ url: PostgresURL, logger: Logger = silent, deadline: Duration) async throws
+        -> PostgresStateStore
+    {
+        let store = try PostgresStateStore(url: url, readOnly: false, deadline: deadline, logger: logger)
         _ = try await store.transaction { connection in
             try await PostgresSchema.migrate(connection, logger: logger) { _ in Self.newerVersion(url) }
         }
@@ -63,7 +84,14 @@ public final class PostgresStateStore: StateStoring {
     /// or written (a state of an earlier version is brought up to date first, when it may be written). A store
     /// opened so refuses `commit`.
     public static func reading(_ url: PostgresURL, logger: Logger = silent) async throws -> PostgresStateStore? {
-        let store = try PostgresStateStore(url: url, readOnly: true, logger: logger)
+        try await reading(url, logger: logger, deadline: PostgresDeadline.standard)
+    }
+
+    /// ``reading(_:logger:)`` with each call to the server given `deadline` instead of the standard one.
+    static func reading(_ url: PostgresURL, logger: Logger = silent, deadline: Duration) async throws
+        -> PostgresStateStore?
+    {
+        let store = try PostgresStateStore(url: url, readOnly: true, deadline: deadline, logger: logger)
         let version = try await store.transaction { connection in
             try await PostgresSchema.version(connection, logger: logger)
         }
@@ -71,7 +99,7 @@ public final class PostgresStateStore: StateStoring {
         if version > PostgresSchema.latest { throw newerVersion(url) }
         if version < PostgresSchema.latest {
             do {
-                _ = try await open(url, logger: logger)
+                _ = try await open(url, logger: logger, deadline: deadline)
             } catch {
                 throw StateError(
                     "\(url) was written by an earlier version of monitor and must be brought up to date by a command "
@@ -91,49 +119,75 @@ public final class PostgresStateStore: StateStoring {
     /// statement is its own transaction, in one round trip instead of three (`BEGIN`, it, `COMMIT`). A store opened
     /// for reading runs it in a read-only ``transaction(_:)``. Errors become ``StateError``s about the URL.
     func statement<Value: Sendable>(
-        _ body: @Sendable (PostgresConnection) async throws -> Value
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Value
     ) async throws -> Value {
         if readOnly { return try await transaction(body) }
-        let connection: PostgresConnection
-        do {
-            connection = try await connections.lease()
-        } catch {
-            throw PostgresFailure.stateError(error, url: url)
-        }
-        do {
-            let value = try await body(connection)
-            await connections.release(connection)
-            return value
-        } catch {
-            await connections.release(connection)
-            throw PostgresFailure.stateError(error, url: url)
+        return try await answered { connection in
+            do {
+                return .value(try await body(connection))
+            } catch {
+                return .failed(error, broken: false)
+            }
         }
     }
 
     /// Runs `body` in one transaction on a connection of its own (read-only for a store opened for reading):
     /// committed when it returns, rolled back when it throws. Errors become ``StateError``s about the URL.
     func transaction<Value: Sendable>(
-        _ body: @Sendable (PostgresConnection) async throws -> Value
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Value
     ) async throws -> Value {
+        let (readOnly, logger) = (readOnly, logger)
+        return try await answered { connection in
+            do {
+                try await connection.query(readOnly ? "BEGIN READ ONLY" : "BEGIN", logger: logger)
+                let value = try await body(connection)
+                try await connection.query("COMMIT", logger: logger)
+                return .value(value)
+            } catch let failure {
+                do {
+                    try await connection.query("ROLLBACK", logger: logger)
+                } catch {
+                    return .failed(failure, broken: true)
+                }
+                return .failed(failure, broken: false)
+            }
+        }
+    }
+
+    /// What a call's work on its connection came to.
+    private enum Outcome<Value: Sendable>: Sendable {
+        /// Its value; the connection may be lent again.
+        case value(Value)
+        /// Its error; the connection is closed when `broken`.
+        case failed(any Error, broken: Bool)
+    }
+
+    /// Runs `work` on a connection of its own, within the deadline, and gives the connection back. Past the deadline,
+    /// or when the caller is cancelled, returns at once, whatever the work still waits for: the connection is closed
+    /// (the server rolls back the transaction open on it) and its place is free. Errors become ``StateError``s about
+    /// the URL.
+    private func answered<Value: Sendable>(
+        _ work: @escaping @Sendable (PostgresConnection) async -> Outcome<Value>
+    ) async throws -> Value {
+        let deadline = deadline
         let connection: PostgresConnection
         do {
-            connection = try await connections.lease()
+            connection = try await connections.lease(within: deadline)
         } catch {
             throw PostgresFailure.stateError(error, url: url)
         }
+        let outcome: Outcome<Value>
         do {
-            try await connection.query(readOnly ? "BEGIN READ ONLY" : "BEGIN", logger: logger)
-            let value = try await body(connection)
-            try await connection.query("COMMIT", logger: logger)
+            outcome = try await PostgresDeadline.race(within: deadline, stage: .answering) { await work(connection) }
+        } catch {
+            await connections.release(connection, broken: true)
+            throw PostgresFailure.stateError(error, url: url)
+        }
+        switch outcome {
+        case .value(let value):
             await connections.release(connection)
             return value
-        } catch {
-            var broken = false
-            do {
-                try await connection.query("ROLLBACK", logger: logger)
-            } catch {
-                broken = true
-            }
+        case .failed(let error, let broken):
             await connections.release(connection, broken: broken)
             throw PostgresFailure.stateError(error, url: url)
         }
