@@ -149,7 +149,10 @@ let package = Package(
         /// Fixtures, the stub transport, the manual clock and event waits: no NIO, so a plugin's tests stay small.
         .target(
             name: "TestSupport",
-            dependencies: ["MonitorCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "MonitorCore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
             path: "Tests/TestSupport"
         ),
         /// A real PostgreSQL server for the tests (Debian's binaries, run as an unprivileged user in a temporary

@@ -138,7 +138,7 @@ struct ExecEndToEndTests {
                 command: [sh, -c, "trap '' TERM; sleep 1000 & echo \\"$$ $!\\" > \(fifo); wait"]
                 timeout: 1h
             """)
-        let monitor = try RunningMonitor(["run", "--format", "json", "--state", "state"], in: directory.url)
+        let monitor = try await RunningMonitor(["run", "--format", "json", "--state", "state"], in: directory.url)
         // The program has started, with its child, once it has written both pids.
         let pids = try await readFIFO(fifo).split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
         #expect(pids.count == 2)
@@ -167,7 +167,8 @@ struct ExecEndToEndTests {
                 command: [sh, -c, "trap '' TERM; sleep 1000 & echo \\"$$ $!\\" > \(fifo); wait"]
                 timeout: 1h
             """)
-        let monitor = try RunningMonitor(["run", "--once", "--format", "json", "--state", "state"], in: directory.url)
+        let monitor = try await RunningMonitor(
+            ["run", "--once", "--format", "json", "--state", "state"], in: directory.url)
         // The program has started, with its child, once it has written both pids.
         let pids = try await readFIFO(fifo).split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
         #expect(pids.count == 2)

@@ -92,7 +92,7 @@ struct MetricsEndToEndTests {
         try await withTestHTTPServer(handler) { server in
             try directory.write("feeds.yaml", feeds(server, intervalOfA: "1h"))
             let before = Date().timeIntervalSince1970
-            let monitor = try RunningMonitor(
+            let monitor = try await RunningMonitor(
                 ["run", "--format", "json", "--state", "state", "--metrics", "127.0.0.1:0"], in: directory.url)
             let errors = try await monitor.waitForErrors { $0.contains("/metrics\n") }
             let address = try #require(

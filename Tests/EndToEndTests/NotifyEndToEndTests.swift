@@ -263,7 +263,7 @@ struct NotifyEndToEndTests {
             try writeItems(1...2, in: directory)
             #expect(try await runOnce(directory).status == 0)
             try writeItems(1...5, in: directory)
-            let monitor = try RunningMonitor(["run", "--format", "json", "--state", "state"], in: directory.url)
+            let monitor = try await RunningMonitor(["run", "--format", "json", "--state", "state"], in: directory.url)
             // The notification is committed before it is delivered: once the receiver has its request, it is in
             // the outbox.
             try await server.waitForRequests(1)
@@ -296,7 +296,7 @@ struct NotifyEndToEndTests {
             try writeItems(1...2, in: directory)
             #expect(try await runOnce(directory).status == 0)
             try writeItems(1...5, in: directory)
-            let monitor = try RunningMonitor(["run", "--state", "state"], in: directory.url)
+            let monitor = try await RunningMonitor(["run", "--state", "state"], in: directory.url)
             // `run` tells of each attempt: the retry, then the delivery.
             try await monitor.waitForOutput { $0.contains(") delivered: HTTP 200\n") }
             let lines = monitor.stdout.split(separator: "\n").filter { $0.hasPrefix("chat: notification ") }
@@ -333,7 +333,7 @@ struct NotifyEndToEndTests {
             try writeItems(1...2, in: directory)
             #expect(try await runOnce(directory).status == 0)
             try writeItems(1...5, in: directory)
-            let monitor = try RunningMonitor(["run", "--format", "json", "--state", "state"], in: directory.url)
+            let monitor = try await RunningMonitor(["run", "--format", "json", "--state", "state"], in: directory.url)
             try await monitor.waitForOutput { $0.contains(#""result":"delivered""#) }
             monitor.send(SIGTERM)
             #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")

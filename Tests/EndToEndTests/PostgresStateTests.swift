@@ -95,7 +95,7 @@ struct PostgresStateTests {
             try directory.write(
                 "feeds.yaml",
                 "feeds:\n  - name: planet\n    type: eonet\n    api: \(http.baseURL)/api/v3\n    interval: 1h\n")
-            let monitor = try RunningMonitor(
+            let monitor = try await RunningMonitor(
                 ["run", "--format", "json"], in: directory.url, environment: ["MONITOR_STATE": server.text(of: url)])
             // The poll's report (not the line saying this instance holds the feed's lease).
             try await monitor.waitForOutput { text in

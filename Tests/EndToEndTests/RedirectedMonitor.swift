@@ -22,57 +22,36 @@ enum RedirectedMonitor {
         var stderr: String
     }
 
-    /// Runs `monitor ARGUMENTS` in `directory` with standard output sent to `output`, and waits for it on a
-    /// thread of its own (servers in the test process keep answering).
+    /// Runs `monitor ARGUMENTS` in `directory` with standard output sent to `output`, and waits for it (its
+    /// errors are read on a thread of their own: servers in the test process keep answering).
     static func run(
         _ arguments: [String], output: Output, in directory: URL, environment: [String: String] = [:]
     ) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(
-                    with: Swift.Result {
-                        try runBlocking(arguments, output: output, in: directory, environment: environment)
-                    })
-            }
-        }
-    }
-
-    private static func runBlocking(
-        _ arguments: [String], output: Output, in directory: URL, environment: [String: String]
-    ) throws -> Result {
-        let process = Process()
-        process.currentDirectoryURL = directory
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "NO_COLOR": "1"].merging(
-            environment
-        ) { $1 }
-        var writingEnd: FileHandle?
+        var program = MonitorProcess.executable.path
+        var programArguments = arguments
+        let standardOutput: Int32
         switch output {
         case .file(let path):
-            process.executableURL = MonitorProcess.executable
-            process.arguments = arguments
-            guard let file = FileHandle(forWritingAtPath: path) else { throw POSIXError(.ENOENT) }
-            writingEnd = file
-            process.standardOutput = writingEnd
+            standardOutput = open(path, O_WRONLY | O_CLOEXEC)
+            guard standardOutput >= 0 else { throw POSIXError(.ENOENT) }
         case .closed:
             // Only a shell can start a program without a descriptor 1.
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "exec \"$0\" \"$@\" >&-", MonitorProcess.executable.path] + arguments
+            program = "/bin/sh"
+            programArguments = ["-c", "exec \"$0\" \"$@\" >&-", MonitorProcess.executable.path] + arguments
+            standardOutput = try ChildProcess.nullDevice()
         case .brokenPipe:
-            process.executableURL = MonitorProcess.executable
-            process.arguments = arguments
-            var descriptors: [Int32] = [0, 0]
-            guard pipe(&descriptors) == 0 else { throw POSIXError(.EMFILE) }
-            close(descriptors[0])
-            writingEnd = FileHandle(fileDescriptor: descriptors[1], closeOnDealloc: true)
-            process.standardOutput = writingEnd
+            let pipe = try ChildProcess.pipe()
+            close(pipe.read)
+            standardOutput = pipe.write
         }
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try writingEnd?.close()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stderr: String(decoding: errorData, as: UTF8.self))
+        let errors = try ChildProcess.pipe()
+        let errorsHandle = FileHandle(fileDescriptor: errors.read, closeOnDealloc: true)
+        let child = try await ChildProcess.start(
+            program, programArguments, in: directory,
+            environment: ["PATH": "/usr/bin:/bin", "HOME": directory.path, "NO_COLOR": "1"].merging(environment) { $1 },
+            input: try ChildProcess.nullDevice(), output: standardOutput, error: errors.write)
+        let errorData = try await offThePool { errorsHandle.readDataToEndOfFile() }
+        let status = try await child.waitForExit()
+        return Result(status: status, stderr: String(decoding: errorData, as: UTF8.self))
     }
 }

@@ -210,7 +210,7 @@ struct RunTests {
         let directory = try TemporaryDirectory()
         try await withTestHTTPServer(planetAndGitHub()) { server in
             try directory.write("feeds.yaml", feeds(server, interval: "1h"))
-            let monitor = try RunningMonitor(["run", "--format", "json", "--state", "state"], in: directory.url)
+            let monitor = try await RunningMonitor(["run", "--format", "json", "--state", "state"], in: directory.url)
             try await monitor.waitForOutput { $0.contains(#""feed":"planet""#) && $0.contains(#""feed":"rxswift""#) }
             monitor.send(SIGINT)
             // That it stops at all is bounded by the suite's time limit; how fast is for benchmarks, not a test.

@@ -74,8 +74,10 @@ struct SharedOutboxTests {
                     == ["5"])
             up.update { $0 = true }
             try directory.write("feeds.yaml", feedsFile(own: "a"))
-            let monitors = try [directory, other].map {
-                try RunningMonitor(["run", "--format", "json"], in: $0.url, environment: environment)
+            var monitors: [RunningMonitor] = []
+            for place in [directory, other] {
+                monitors.append(
+                    try await RunningMonitor(["run", "--format", "json"], in: place.url, environment: environment))
             }
             try await received.wait { $0.accepted.count >= 5 }
             for (monitor, own) in zip(monitors, ["a", "b"]) {

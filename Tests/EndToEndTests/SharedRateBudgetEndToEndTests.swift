@@ -75,10 +75,10 @@ private func waitForAnyOutput(_ monitors: [RunningMonitor], _ condition: @escapi
 }
 
 /// A running instance: `monitor run --format json` with the state at `state`, the token and its instance's name.
-private func instance(_ name: String, in directory: TemporaryDirectory, state: String, token: String) throws
+private func instance(_ name: String, in directory: TemporaryDirectory, state: String, token: String) async throws
     -> RunningMonitor
 {
-    try RunningMonitor(
+    try await RunningMonitor(
         ["run", "--format", "json"], in: directory.url,
         environment: ["MONITOR_STATE": state, "SHARED_TOKEN": token, "INSTANCE": name])
 }
@@ -100,8 +100,9 @@ struct SharedRateBudgetEndToEndTests {
         let names = ["a", "b"]
         let (outputs, errors, base) = try await withTestHTTPServer({ api.answer($0) }) { http in
             try directory.write("feeds.yaml", feedsFile(base: http.baseURL, shared: 2, own: 4))
-            let monitors = try names.map {
-                try instance($0, in: directory, state: server.text(of: url), token: Self.token)
+            var monitors: [RunningMonitor] = []
+            for name in names {
+                monitors.append(try await instance(name, in: directory, state: server.text(of: url), token: Self.token))
             }
             // Every feed polled once: its own four by each instance, the two shared ones by either.
             for (name, monitor) in zip(names, monitors) {
@@ -166,7 +167,7 @@ struct SharedRateBudgetEndToEndTests {
             let state = server.text(of: url)
             // The first instance alone: its first request is answered 429 with Retry-After: 1800, its other polls
             // are held without sending.
-            let first = try instance("a", in: directory, state: state, token: Self.token)
+            let first = try await instance("a", in: directory, state: state, token: Self.token)
             try await first.waitForOutput { text in
                 ["shared-1", "a-1", "a-2"].allSatisfy { reports(in: text)[$0] != nil }
             }
@@ -190,7 +191,7 @@ struct SharedRateBudgetEndToEndTests {
             }
 
             // The second instance, started now, knows nothing of it but what the database says.
-            let second = try instance("b", in: directory, state: state, token: Self.token)
+            let second = try await instance("b", in: directory, state: state, token: Self.token)
             try await second.waitForOutput { text in ["b-1", "b-2"].allSatisfy { reports(in: text)[$0] != nil } }
             let secondReports = reports(in: second.stdout)
             #expect(secondReports.keys.sorted() == ["b-1", "b-2"])

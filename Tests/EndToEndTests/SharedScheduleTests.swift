@@ -95,10 +95,12 @@ struct SharedScheduleTests {
         let handler = feeds(arrivals: arrivals, hangAfter: rounds, gate: never, observe: row)
         let outputs = try await withTestHTTPServer(handler) { http in
             try directory.write("feeds.yaml", feedsFile(names, base: http.baseURL, interval: "3s"))
-            let monitors = try (0..<instances).map { _ in
-                try RunningMonitor(
-                    ["run", "--format", "json"], in: directory.url, environment: ["MONITOR_STATE": server.text(of: url)]
-                )
+            var monitors: [RunningMonitor] = []
+            for _ in 0..<instances {
+                monitors.append(
+                    try await RunningMonitor(
+                        ["run", "--format", "json"], in: directory.url,
+                        environment: ["MONITOR_STATE": server.text(of: url)]))
             }
             // The poll after the last round of every feed has reached the server: it is claimed after the round's
             // commit and report, and hangs there.
@@ -151,9 +153,11 @@ struct SharedScheduleTests {
         try await withTestHTTPServer(feeds(arrivals: arrivals, gate: gate)) { http in
             // A lease of 3 × 5 s; the polls of the first instance hang at the server until it is killed.
             try directory.write("feeds.yaml", feedsFile(names, base: http.baseURL, interval: "1h", timeout: "5s"))
-            let first = try RunningMonitor(["run", "--format", "json"], in: directory.url, environment: environment)
+            let first = try await RunningMonitor(
+                ["run", "--format", "json"], in: directory.url, environment: environment)
             try await arrivals.wait { arrivals in names.allSatisfy { arrivals.count($0) == 1 } }
-            let second = try RunningMonitor(["run", "--format", "json"], in: directory.url, environment: environment)
+            let second = try await RunningMonitor(
+                ["run", "--format", "json"], in: directory.url, environment: environment)
             first.send(SIGKILL)
             #expect(try await first.waitForExit() == SIGKILL)
             gate.update { $0 = true }
@@ -192,7 +196,8 @@ struct SharedScheduleTests {
         try await withTestHTTPServer(feeds(arrivals: arrivals, gate: gate)) { http in
             // A lease of 3 × 60 s, renewed each minute; the first instance's polls wait at the server for the gate.
             try directory.write("feeds.yaml", feedsFile(names, base: http.baseURL, interval: "1h", timeout: "60s"))
-            let first = try RunningMonitor(["run", "--format", "json"], in: directory.url, environment: environment)
+            let first = try await RunningMonitor(
+                ["run", "--format", "json"], in: directory.url, environment: environment)
             try await arrivals.wait { arrivals in names.allSatisfy { arrivals.count($0) == 1 } }
             try await first.waitForOutput { text in names.allSatisfy { !leases(of: $0, in: text).isEmpty } }
             // The first instance holds both: `{"feed":"f1","lease":{"owner":…,"thisInstance":true,"until":…}}`.
@@ -216,7 +221,7 @@ struct SharedScheduleTests {
             }
 
             // A second instance, with plain lines, is told who holds them: one line each, when it first sees it.
-            let second = try RunningMonitor(["run"], in: directory.url, environment: environment)
+            let second = try await RunningMonitor(["run"], in: directory.url, environment: environment)
             try await second.waitForOutput { text in names.allSatisfy { text.contains(" \($0): leased by ") } }
             let lines = second.stdout.split(separator: "\n").map(String.init)
             for name in names {
@@ -297,7 +302,7 @@ struct SharedScheduleTests {
         // f3 is polled once (its later polls hang, never reached in this test); f1 and f2 hang at their first.
         try await withTestHTTPServer(feeds(arrivals: arrivals, gate: gate)) { http in
             try directory.write("feeds.yaml", feedsFile(names, base: http.baseURL, interval: "1h"))
-            let monitor = try RunningMonitor(
+            let monitor = try await RunningMonitor(
                 ["run", "--format", "json", "--metrics", "127.0.0.1:0"], in: directory.url,
                 environment: ["MONITOR_STATE": server.text(of: url)])
             let errors = try await monitor.waitForErrors { $0.contains("/metrics\n") }
@@ -341,7 +346,7 @@ struct SharedScheduleTests {
             try directory.write("other.yaml", feedsFile(["f1"], base: http.baseURL, interval: "1h", timeout: "600s"))
             try directory.write(
                 "feeds.yaml", feedsFile(["f1", "f2"], base: http.baseURL, interval: "1h", timeout: "600s"))
-            let other = try RunningMonitor(
+            let other = try await RunningMonitor(
                 ["run", "--format", "json", "--config", "other.yaml"], in: directory.url, environment: environment)
             try await other.waitForOutput { !leases(of: "f1", in: $0).isEmpty }
             let lease = try #require(leases(of: "f1", in: other.stdout).first as? [String: Any])
@@ -403,7 +408,7 @@ struct SharedScheduleTests {
         }) { http in
             try directory.write("other.yaml", feedsFile(["f1"], base: http.baseURL, interval: "1h", timeout: "60s"))
             try directory.write("feeds.yaml", feedsFile(["f1", "f2"], base: http.baseURL, interval: "1h"))
-            let other = try RunningMonitor(
+            let other = try await RunningMonitor(
                 ["run", "--format", "json", "--config", "other.yaml"], in: directory.url, environment: environment)
             try await other.waitForOutput { !leases(of: "f1", in: $0).isEmpty }
             let lease = try #require(leases(of: "f1", in: other.stdout).first as? [String: Any])

@@ -14,25 +14,23 @@ import Testing
 struct TerminalViewTests {
     /// The stand-in, started on a free port; stopped by `stop()`.
     private final class StandIn: Sendable {
-        let process: Process
+        let process: ChildProcess
         let port: Int
 
         init(arguments: [String]) async throws {
             let executable = MonitorProcess.executable.deletingLastPathComponent()
                 .appendingPathComponent("monitor-standin")
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = ["--port", "0"] + arguments
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let output = try ChildProcess.pipe()
+            let outputHandle = FileHandle(fileDescriptor: output.read, closeOnDealloc: true)
+            let process = try await ChildProcess.start(
+                executable.path, ["--port", "0"] + arguments, input: try ChildProcess.nullDevice(),
+                output: output.write, error: try ChildProcess.nullDevice())
             // Its first line says where it listens; read it on a thread of its own.
             let line = await withCheckedContinuation { continuation in
                 Thread.detachNewThread {
                     var data = Data()
                     while !data.contains(UInt8(ascii: "\n")) {
-                        let chunk = output.fileHandleForReading.availableData
+                        let chunk = outputHandle.availableData
                         if chunk.isEmpty { break }
                         data.append(chunk)
                     }
@@ -44,7 +42,7 @@ struct TerminalViewTests {
                     Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
                 })
             else {
-                process.terminate()
+                process.send(SIGTERM)
                 throw TmuxSession.Failure(description: "monitor-standin did not say where it listens: \(line)")
             }
             self.process = process
@@ -56,9 +54,9 @@ struct TerminalViewTests {
             return try await URLSession.shared.data(from: url).0
         }
 
+        /// Asks it to end (SIGTERM); it is reaped in the background.
         func stop() {
-            process.terminate()
-            process.waitUntilExit()
+            process.send(SIGTERM)
         }
     }
 

@@ -54,25 +54,13 @@ enum Fixtures {
 
     /// The HMAC-SHA256 of `body` under `key` in hexadecimal, computed by python3's `hmac` in a real process.
     static func pythonHMAC(key: String, body: [UInt8]) async throws -> String {
-        let directory = try TemporaryDirectory()
-        let input = directory.url.appendingPathComponent("body")
-        try Data(body).write(to: input)
-        return try await offThePool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
+        let (_, output, _) = try await ChildProcess.run(
+            "/usr/bin/env",
+            [
                 "python3", "-c",
                 "import hmac, hashlib, sys; print(hmac.new(sys.argv[1].encode(), sys.stdin.buffer.read(), "
                     + "hashlib.sha256).hexdigest())", key,
-            ]
-            process.standardInput = try FileHandle(forReadingFrom: input)
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            _ = directory
-            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+            ], input: body)
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -24,6 +24,9 @@ public final class PostgresServer: Sendable {
     public let offersTLS: Bool
     /// The pipe whose end stops the server: held open for the life of the test process.
     private let lifeline: FileHandle
+    /// The reading ends of the shell's output and errors, open for the life of the test process too, so that what
+    /// it says while stopping the server never meets a closed pipe.
+    private let outputs: [FileHandle]
     private let counter = Watched(0)
 
     /// The directory of Debian's PostgreSQL programs (`/usr/lib/postgresql/VERSION/bin`, the latest), nil when
@@ -65,22 +68,22 @@ public final class PostgresServer: Sendable {
         return try await shared()
     }
 
-    private static let starting = Task { try await offThePool { try PostgresServer.start() } }
+    private static let starting = Task { try await PostgresServer.start() }
 
     /// Starts a server, again on another port when something took the free port before PostgreSQL bound it (the
     /// port is free when chosen, not reserved), at most 5 times.
-    private static func start() throws -> PostgresServer {
+    private static func start() async throws -> PostgresServer {
         var attempt = 1
         while true {
             do {
-                return try PostgresServer()
+                return try await PostgresServer()
             } catch let error as ServerError where attempt < 5 && error.description.contains("Address already in use") {
                 attempt += 1
             }
         }
     }
 
-    private init() throws {
+    private init() async throws {
         guard let binaries = Self.binaries else { throw ServerError(description: Self.unavailable ?? "") }
         let asRoot = getuid() == 0
         // As root, in /tmp itself, whose sticky bit lets `nobody` remove the directory it owns when it is done.
@@ -117,35 +120,35 @@ public final class PostgresServer: Sendable {
             "$1/pg_ctl" -D "$2/data" -m fast -w -s stop
             rm -rf "$2"
             """
-        let process = Process()
         let arguments = ["-c", script, "sh", binaries.path, directory.path, "\(port)"]
-        if asRoot {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "/bin/sh"] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = arguments
-        }
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        lifeline = input.fileHandleForWriting
+        let program = asRoot ? "/usr/bin/setpriv" : "/bin/sh"
+        let programArguments =
+            asRoot ? ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "/bin/sh"] + arguments : arguments
+        let input = try ChildProcess.pipe()
+        let output = try ChildProcess.pipe()
+        let outputHandle = FileHandle(fileDescriptor: output.read, closeOnDealloc: true)
+        let errors = try ChildProcess.pipe()
+        let errorsHandle = FileHandle(fileDescriptor: errors.read, closeOnDealloc: true)
+        lifeline = FileHandle(fileDescriptor: input.write, closeOnDealloc: true)
+        outputs = [outputHandle, errorsHandle]
+        _ = try await ChildProcess.start(
+            program, programArguments, in: URL(fileURLWithPath: "/"), input: input.read, output: output.write,
+            error: errors.write)
         // `tls` or `plain` once `pg_ctl start -w` returned, then `ready`: the server accepts connections.
-        var said = Data()
-        while said.filter({ $0 == UInt8(ascii: "\n") }).count < 2 {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty { break }
-            said.append(byte)
+        let lines = try await offThePool {
+            var said = Data()
+            while said.filter({ $0 == UInt8(ascii: "\n") }).count < 2 {
+                let byte = outputHandle.readData(ofLength: 1)
+                if byte.isEmpty { break }
+                said.append(byte)
+            }
+            return String(decoding: said, as: UTF8.self)
         }
-        let lines = String(decoding: said, as: UTF8.self)
         offersTLS = lines == "tls\nready\n"
         guard offersTLS || lines == "plain\nready\n" else {
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let message = try await offThePool {
+                String(decoding: errorsHandle.readDataToEndOfFile(), as: UTF8.self)
+            }
             throw ServerError(description: "PostgreSQL did not start: \(message)")
         }
     }

@@ -30,15 +30,31 @@ public struct MonitorProcess: Sendable {
     }()
 
     /// Runs `monitor ARGUMENTS` in `directory` with `environment` added to a minimal one, and waits for it.
-    /// The waiting happens on a thread of its own, not on the tasks' cooperative pool, so that servers in the
+    /// Its output is read on threads of their own, not on the tasks' cooperative pool, so that servers in the
     /// same test process keep answering. `launcher`, when given, is a program and its arguments that start
     /// `monitor` (such as `setpriv` with fewer capabilities).
     public static func run(
         _ arguments: [String], in directory: URL, environment: [String: String] = [:], launcher: [String] = []
     ) async throws -> Result {
-        try await offThePool {
-            try runBlocking(arguments, in: directory, environment: environment, launcher: launcher)
+        let (child, output, errors) = try await start(
+            arguments, in: directory, environment: environment, launcher: launcher)
+        let (outputData, errorData) = try await offThePool {
+            // Read both pipes concurrently so a full pipe never blocks the child.
+            nonisolated(unsafe) var errorData = Data()
+            let group = DispatchGroup()
+            group.enter()
+            DispatchQueue.global().async {
+                errorData = errors.readDataToEndOfFile()
+                group.leave()
+            }
+            let outputData = output.readDataToEndOfFile()
+            group.wait()
+            return (outputData, errorData)
         }
+        let status = try await child.waitForExit()
+        return Result(
+            status: status, stdout: String(decoding: outputData, as: UTF8.self),
+            stderr: String(decoding: errorData, as: UTF8.self))
     }
 
     /// util-linux's tool that starts a program with fewer capabilities.
@@ -56,51 +72,23 @@ public struct MonitorProcess: Sendable {
         return try await run(arguments, in: directory, launcher: launcher)
     }
 
-    /// A process (not started yet) that runs `monitor ARGUMENTS` in `directory`, with `environment` added to a
-    /// minimal one (`PATH`, `HOME` = `directory`, `NO_COLOR`), no input, and its output and errors piped.
-    static func process(
+    /// Starts `monitor ARGUMENTS` in `directory`, with `environment` added to a minimal one (`PATH`, `HOME` =
+    /// `directory`, `NO_COLOR`) and no input; returns it with the reading ends of its output and its errors.
+    static func start(
         _ arguments: [String], in directory: URL, environment: [String: String], launcher: [String] = []
-    ) -> (process: Process, output: Pipe, errors: Pipe) {
-        let process = Process()
-        if let program = launcher.first {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = launcher.dropFirst() + [executable.path] + arguments
-        } else {
-            process.executableURL = executable
-            process.arguments = arguments
-        }
-        process.currentDirectoryURL = directory
+    ) async throws -> (child: ChildProcess, output: FileHandle, errors: FileHandle) {
+        let program = launcher.first ?? executable.path
+        let programArguments = launcher.isEmpty ? arguments : launcher.dropFirst() + [executable.path] + arguments
         var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path]
         base["NO_COLOR"] = "1"
-        process.environment = base.merging(environment) { $1 }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        return (process, output, errors)
-    }
-
-    private static func runBlocking(
-        _ arguments: [String], in directory: URL, environment: [String: String], launcher: [String]
-    ) throws -> Result {
-        let (process, output, errors) = Self.process(
-            arguments, in: directory, environment: environment, launcher: launcher)
-        try process.run()
-        // Read both pipes concurrently so a full pipe never blocks the child.
-        nonisolated(unsafe) var errorData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errorData = errors.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-            stderr: String(decoding: errorData, as: UTF8.self))
+        let output = try ChildProcess.pipe()
+        let outputHandle = FileHandle(fileDescriptor: output.read, closeOnDealloc: true)
+        let errors = try ChildProcess.pipe()
+        let errorsHandle = FileHandle(fileDescriptor: errors.read, closeOnDealloc: true)
+        let child = try await ChildProcess.start(
+            program, programArguments, in: directory, environment: base.merging(environment) { $1 },
+            input: try ChildProcess.nullDevice(), output: output.write, error: errors.write)
+        return (child, outputHandle, errorsHandle)
     }
 }
 
@@ -117,34 +105,36 @@ public final class RunningMonitor: Sendable {
         var status: Int32?
     }
 
-    private let process: Process
+    private let child: ChildProcess
+    /// The reading ends of its output and errors, kept open while their handlers read them.
+    private let pipes: [FileHandle]
     private let output = Watched(Output())
 
     /// Starts `monitor ARGUMENTS` in `directory` with `environment` added to a minimal one.
-    public init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
-        let (process, outputPipe, errorPipe) = MonitorProcess.process(
+    public init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) async throws {
+        let (child, outputPipe, errorPipe) = try await MonitorProcess.start(
             arguments, in: directory, environment: environment)
         let output = self.output
-        outputPipe.fileHandleForReading.readabilityHandler = { handle in
+        outputPipe.readabilityHandler = { handle in
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil }
             output.update { data.isEmpty ? $0.closed += 1 : $0.stdout.append(data) }
         }
-        errorPipe.fileHandleForReading.readabilityHandler = { handle in
+        errorPipe.readabilityHandler = { handle in
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil }
             output.update { data.isEmpty ? $0.closed += 1 : $0.stderr.append(data) }
         }
-        process.terminationHandler = { process in
-            let status = process.terminationStatus
+        self.child = child
+        pipes = [outputPipe, errorPipe]
+        Task {
+            guard let status = try? await child.waitForExit() else { return }
             output.update { $0.status = status }
         }
-        self.process = process
-        try process.run()
     }
 
     /// Its process id.
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { child.pid }
 
     /// What it printed on standard output so far.
     public var stdout: String { String(decoding: output.value.stdout, as: UTF8.self) }
@@ -182,7 +172,7 @@ public final class RunningMonitor: Sendable {
 
     /// Sends `signal` (SIGINT, SIGTERM).
     public func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        child.send(signal)
     }
 
     /// Waits for the process to exit and for the end of its output, and returns its status.
@@ -192,7 +182,7 @@ public final class RunningMonitor: Sendable {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        child.send(SIGTERM)
     }
 }
 

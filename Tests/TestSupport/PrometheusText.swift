@@ -135,7 +135,9 @@ public struct PrometheusText: Sendable, Hashable {
             print(json.dumps({"types": types, "samples": samples}))
             """
         let python = ["/usr/bin/env", "python3", "-c", script]
-        let (status, output, errors) = try await offThePool { try run(python, input: Data(text.utf8)) }
+        let (status, outputData, errorData) = try await ChildProcess.run(
+            python[0], Array(python.dropFirst()), input: Array(text.utf8))
+        let (output, errors) = (String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
         if status == 3 || status == 127 {
             print(
                 """
@@ -165,34 +167,5 @@ public struct PrometheusText: Sendable, Hashable {
         public var message: String
 
         public var description: String { "prometheus_client refused the exposition: \(message)" }
-    }
-
-    private static func run(_ arguments: [String], input: Data) throws -> (Int32, String, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        nonisolated(unsafe) var errorData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        DispatchQueue.global().async {
-            stdin.fileHandleForWriting.write(input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-            String(decoding: errorData, as: UTF8.self)
-        )
     }
 }

@@ -26,8 +26,8 @@ final class TerminalSession: @unchecked Sendable {
 
     /// Enters raw mode and the alternate screen; returns nil when standard input's mode cannot be read.
     init?() {
-        guard tcgetattr(STDIN_FILENO, &savedMode) == 0 else { return nil }
-        var raw = savedMode
+        guard tcgetattr(STDIN_FILENO, savedMode) == 0 else { return nil }
+        var raw = savedMode.pointee
         raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
         raw.c_cflag |= tcflag_t(CS8)
@@ -104,7 +104,15 @@ final class TerminalSession: @unchecked Sendable {
 private let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J"
 
 /// The terminal mode before the session, restored by a signal handler: only async-signal-safe calls read it.
-nonisolated(unsafe) private var savedMode = termios()
+///
+/// On the heap, all 60 bytes of a `termios`: Swift 6.3 gives a global `termios` initialized by `termios()` only 57
+/// bytes of storage (its constant leaves out the 3 bytes of padding after `c_cc`), so that `tcgetattr` wrote its
+/// last 3 bytes over `sessionActive`, the global after it (AddressSanitizer: global-buffer-overflow).
+nonisolated(unsafe) private let savedMode: UnsafeMutablePointer<termios> = {
+    let mode = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    mode.initialize(to: termios())
+    return mode
+}()
 private let sessionActive = Atomic<Bool>(false)
 
 /// Shows the cursor and leaves the alternate screen, then restores the saved mode; async-signal-safe.
@@ -112,7 +120,7 @@ private func restoreTerminal() {
     guard sessionActive.exchange(false, ordering: .sequentiallyConsistent) else { return }
     let leave: StaticString = "\u{1B}[?25h\u{1B}[?1049l"
     _ = write(STDOUT_FILENO, leave.utf8Start, leave.utf8CodeUnitCount)
-    _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedMode)
+    _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, savedMode)
 }
 
 /// A fatal signal: restore the terminal, then die of the signal as if nothing had caught it.
