@@ -82,7 +82,8 @@ struct SharedScheduleTests {
         let rounds = 3
         let arrivals = Watched(Arrivals())
         // After `rounds` polls of a feed, its next one hangs at the server until the end: the rounds are counted
-        // whole, and nothing more is stored.
+        // whole, and nothing more is stored. The requests' timeout is far beyond the test's time limit, so that a
+        // hanging poll outlasts the slowest feed's rounds (with 30 s, on a loaded machine, one timed out and a fifth poll came).
         let never = Watched(false)
         // As each poll reaches the server, under its claim: the feed's row in the schedule (its due time, the term of
         // the claim, its holder).
@@ -94,7 +95,7 @@ struct SharedScheduleTests {
         }
         let handler = feeds(arrivals: arrivals, hangAfter: rounds, gate: never, observe: row)
         let outputs = try await withTestHTTPServer(handler) { http in
-            try directory.write("feeds.yaml", feedsFile(names, base: http.baseURL, interval: "3s"))
+            try directory.write("feeds.yaml", feedsFile(names, base: http.baseURL, interval: "3s", timeout: "600s"))
             var monitors: [RunningMonitor] = []
             for _ in 0..<instances {
                 monitors.append(
