@@ -83,7 +83,8 @@ struct SharedScheduleTests {
         let arrivals = Watched(Arrivals())
         // After `rounds` polls of a feed, its next one hangs at the server until the end: the rounds are counted
         // whole, and nothing more is stored. The requests' timeout is far beyond the test's time limit, so that a
-        // hanging poll outlasts the slowest feed's rounds (with 30 s, on a loaded machine, one timed out and a fifth poll came).
+        // hanging poll outlasts the slowest feed's rounds (with 30 s, on a loaded machine, one timed out and a fifth
+        // poll came).
         let never = Watched(false)
         // As each poll reaches the server, under its claim: the feed's row in the schedule (its due time, the term of
         // the claim, its holder).
