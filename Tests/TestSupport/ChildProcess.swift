@@ -4,10 +4,11 @@ import Subprocess
 /// A program the tests start, by swift-subprocess and never by Foundation's `Process`.
 ///
 /// On Linux, `Process.run()` lists `/proc/self/fd` to find the descriptors the child must not inherit, and copies
-/// each entry's whole 256-byte `d_name` out of glibc's directory buffer, however short the entry
-/// (swift-corelibs-foundation issue 5472). Once the test process has about 1,350 descriptors open — the suite's
-/// first seconds, when every suite at once opens its states, servers, clients and pipes (1,357 measured) — the
-/// entries fill that 32 KiB buffer and the copy of the last ones reads up to 243 bytes past its end:
+/// each entry's whole 256-byte `d_name` out of glibc's directory buffer, however short the entry (fixed by
+/// swift-corelibs-foundation's pull request 5472, not in Swift 6.3.1's Foundation). Once the test process has about
+/// 1,350 descriptors open — the suite's first seconds, when every suite at once opens its states, servers, clients
+/// and pipes (1,357 measured) — the entries fill that 32 KiB buffer and the copy of the last ones reads up to 243
+/// bytes past its end:
 /// AddressSanitizer reports a heap-buffer-overflow in `findMaximumOpenFromProcSelfFD`, and without it the test
 /// process crashes in `memmove` whenever the buffer ends at unmapped memory. swift-subprocess reads the directory
 /// within its own buffer (or closes with `close_range`), at any number of descriptors.
