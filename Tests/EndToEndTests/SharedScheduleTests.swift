@@ -153,15 +153,17 @@ struct SharedScheduleTests {
         let gate = Watched(false)
         let environment = ["MONITOR_STATE": server.text(of: url)]
         try await withTestHTTPServer(feeds(arrivals: arrivals, gate: gate)) { http in
-            // A lease of 3 × 5 s; the polls of the first instance hang at the server until it is killed.
+            // A lease of 3 × 5 s; the polls of the first instance hang at the server until it is killed, at once: a
+            // poll that hung for its whole timeout (5 s) would be tried again, a second request under the same claim.
+            // So the second instance starts only after the first is gone (it would take seconds on a loaded machine).
             try directory.write("feeds.yaml", feedsFile(names, base: http.baseURL, interval: "1h", timeout: "5s"))
             let first = try await RunningMonitor(
                 ["run", "--format", "json"], in: directory.url, environment: environment)
             try await arrivals.wait { arrivals in names.allSatisfy { arrivals.count($0) == 1 } }
-            let second = try await RunningMonitor(
-                ["run", "--format", "json"], in: directory.url, environment: environment)
             first.send(SIGKILL)
             #expect(try await first.waitForExit() == SIGKILL)
+            let second = try await RunningMonitor(
+                ["run", "--format", "json"], in: directory.url, environment: environment)
             gate.update { $0 = true }
             // The second instance polls every feed once the first's leases expired: one claim more each.
             try await second.waitForOutput { text in names.allSatisfy { !reports(of: $0, in: text).isEmpty } }
