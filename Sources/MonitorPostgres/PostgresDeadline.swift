@@ -4,14 +4,20 @@ import Synchronization
 ///
 /// Nothing a server sends, or leaves unsent, can hold a feed back forever: every call the store makes to the server
 /// (a connection's opening, a transaction, a statement) runs in a task of its own, and its caller returns as soon as
-/// that work ends, the deadline passes or the caller is cancelled, whichever comes first — even if the work never
-/// ends (a query on a connection the server ended without a word, whose answer never comes, whatever PostgresNIO
-/// makes of the cancellation). The caller then closes the connection, which ends the work too (an exception to
-/// "no task outlives its scope": the work's task lives until PostgresNIO lets go of it).
+/// that work ends or the deadline passes, whichever comes first — even if the work never ends (a query on a
+/// connection the server ended without a word, whose answer never comes). A cancelled caller (a stopping run) waits
+/// a short ``grace`` more for the work, which is not cancelled: a commit or a delivery's record the server is
+/// answering is kept, as it was before there was a deadline, and a stop is not held by a silent server. A caller that
+/// gave up closes the connection, which ends the work too (an exception to "no task outlives its scope": the work's
+/// task lives until PostgresNIO lets go of it).
 enum PostgresDeadline {
     /// The deadline of one call, unless told otherwise: longer than any sane statement, shorter than a test's time
     /// limit.
     static let standard: Duration = .seconds(30)
+
+    /// How long a cancelled caller still waits for its call: time enough for a call the server answers, short enough
+    /// for a stopping run.
+    static let grace: Duration = .seconds(5)
 
     /// The server did not answer within the deadline.
     struct Expired: Error, Equatable {
@@ -37,10 +43,10 @@ enum PostgresDeadline {
     }
 
     /// The value of `work`, or its error; ``Expired`` (for `stage`) once `deadline` has passed, `CancellationError`
-    /// once the caller is cancelled, at once, however long `work` goes on. A value `work` returns after its caller
-    /// gave up is given to `late` (which closes what nobody will use), in the work's task.
+    /// once the caller has been cancelled for `grace`, however long `work` goes on. A value `work` returns after its
+    /// caller gave up is given to `late` (which closes what nobody will use), in the work's task.
     static func race<Value: Sendable>(
-        within deadline: Duration, stage: Expired.Stage,
+        within deadline: Duration, stage: Expired.Stage, grace: Duration = grace,
         late: @escaping @Sendable (Value) -> Void = { _ in },
         _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
@@ -62,7 +68,12 @@ enum PostgresDeadline {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { finish.wait($0) }
             } onCancel: {
-                finish.settle(.failure(CancellationError()))
+                // A stopping run does not drop a call in flight (a poll's commit, a delivery being recorded): the
+                // work goes on, unaware of the cancellation, and the caller waits `grace` at most for it.
+                Task {
+                    try? await Task.sleep(for: grace)
+                    finish.settle(.failure(CancellationError()))
+                }
             }
         } catch {
             // Given up (or failed, when this changes nothing): the work is asked to stop, and not waited for.

@@ -13,9 +13,9 @@ import Synchronization
 /// and read newest first, ties by id descending, through the indexes. The schema is created and migrated by
 /// ``open(_:logger:)``, never by ``reading(_:logger:)``.
 ///
-/// No call waits on the server for more than a deadline (``PostgresDeadline/standard``): past it, or when the
-/// caller is cancelled, the call returns at once with a ``StateError``, its connection is closed and never lent
-/// again, and the server rolls back what the call had begun.
+/// No call waits on the server for more than a deadline (``PostgresDeadline/standard``): past it, or
+/// ``PostgresDeadline/grace`` after the caller was cancelled, the call returns with a ``StateError``, its connection
+/// is closed and never lent again, and the server rolls back what the call had begun.
 public final class PostgresStateStore: StateStoring {
     /// The database.
     public let url: PostgresURL
@@ -163,7 +163,7 @@ public final class PostgresStateStore: StateStoring {
     }
 
     /// Runs `work` on a connection of its own, within the deadline, and gives the connection back. Past the deadline,
-    /// or when the caller is cancelled, returns at once, whatever the work still waits for: the connection is closed
+    /// or the grace after the caller was cancelled, returns whatever the work still waits for: the connection is closed
     /// (the server rolls back the transaction open on it) and its place is free. Errors become ``StateError``s about
     /// the URL.
     private func answered<Value: Sendable>(

@@ -164,9 +164,7 @@ struct PostgresDeadlineTests {
         #expect(relay.connections.value == PostgresRelay.Connections(accepted: 2, closedByClient: 1))
     }
 
-    @Test(
-        "a caller cancelled while its query waits for an answer returns, its connection closed, long before the deadline"
-    )
+    @Test("a caller cancelled while its query waits returns after the grace, its connection closed")
     func cancelledWhileSilent() async throws {
         let silenced = try await Silenced()
         let (relay, store, url) = (silenced.relay, silenced.store, silenced.url)
@@ -196,5 +194,43 @@ struct PostgresDeadlineTests {
         #expect(PostgresDeadline.Expired(deadline: .seconds(30), stage: .answering).deadlineText == "30 s")
         #expect(PostgresDeadline.Expired(deadline: .milliseconds(1500), stage: .answering).deadlineText == "1500 ms")
         #expect(PostgresDeadline.standard == .seconds(30))
+        #expect(PostgresDeadline.grace == .seconds(5))
+    }
+
+    @Test("a cancelled caller still gets the value of work that ends within the grace: the work is not cancelled")
+    func cancelledWithinGrace() async throws {
+        let started = Watched(false)
+        let gate = Watched(false)
+        let workCancelled = Watched<Bool?>(nil)
+        let call = Task {
+            try await PostgresDeadline.race(within: .seconds(600), stage: .answering, grace: .seconds(600)) {
+                started.update { $0 = true }
+                _ = try? await gate.wait { $0 }
+                workCancelled.update { $0 = Task.isCancelled }
+                return "committed"
+            }
+        }
+        try await started.wait { $0 }
+        call.cancel()
+        gate.update { $0 = true }
+        #expect(try await call.value == "committed")
+        #expect(workCancelled.value == false)
+    }
+
+    @Test("a cancelled caller whose work never ends returns CancellationError once the grace has passed")
+    func cancelledPastGrace() async throws {
+        let started = Watched(false)
+        let never = Watched(false)
+        let call = Task {
+            try await PostgresDeadline.race(within: .seconds(600), stage: .answering, grace: .zero) {
+                started.update { $0 = true }
+                _ = try? await never.wait { $0 }
+                return "never"
+            }
+        }
+        try await started.wait { $0 }
+        call.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await call.value }
+        never.update { $0 = true }
     }
 }
