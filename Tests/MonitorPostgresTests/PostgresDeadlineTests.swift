@@ -12,18 +12,6 @@ private func events(_ numbers: ClosedRange<Int>) -> [Item] {
     }
 }
 
-private func commit(items: [Item], failures: Int, value: String) -> PollCommit {
-    var record = FeedRecord(name: "planet", type: "eonet")
-    record.status = "ok"
-    record.failures = failures
-    record.itemCount = items.count
-    return PollCommit(
-        record: record, items: items, firstSeen: Date(timeIntervalSince1970: 1000),
-        groups: [ItemGroup(id: "g", title: "G")],
-        validators: [ValidatorKey(url: "http://x/events", credential: ""): Validators(etag: value, lastModified: nil)],
-        values: ["cursor": value])
-}
-
 /// The server the store talks to through a relay that can go silent, and a store on a database of its own there,
 /// with one feed committed (events 1 to 3, value 1). Its calls have the standard deadline, for a loaded machine;
 /// a test shortens it for the call the relay holds.

@@ -5,7 +5,8 @@ import PostgresTestSupport
 import TestSupport
 import Testing
 
-private func commit(items: [Item], failures: Int, value: String) -> PollCommit {
+/// A commit of feed `planet` (shared by the suites of this target).
+func commit(items: [Item], failures: Int, value: String) -> PollCommit {
     var record = FeedRecord(name: "planet", type: "eonet")
     record.status = "ok"
     record.failures = failures

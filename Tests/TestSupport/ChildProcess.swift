@@ -95,22 +95,27 @@ public final class ChildProcess: Sendable {
         let errorsHandle = FileHandle(fileDescriptor: errors.read, closeOnDealloc: true)
         let child = try await start(
             executable, arguments, input: inputDescriptor, output: output.write, error: errors.write)
-        let (outputData, errorData) = try await offThePool {
-            // Both pipes at once, so that a full one never blocks the child.
+        let (outputData, errorData) = try await readToEnd(outputHandle, errorsHandle)
+        let status = try await child.waitForExit()
+        _ = directory
+        return (status, outputData, errorData)
+    }
+
+    /// All that `output` and `errors` give until their ends, read at once on threads of their own (off the tasks'
+    /// cooperative pool), so that a full pipe never blocks the child writing them.
+    public static func readToEnd(_ output: FileHandle, _ errors: FileHandle) async throws -> (Data, Data) {
+        try await offThePool {
             nonisolated(unsafe) var errorData = Data()
             let group = DispatchGroup()
             group.enter()
             DispatchQueue.global().async {
-                errorData = errorsHandle.readDataToEndOfFile()
+                errorData = errors.readDataToEndOfFile()
                 group.leave()
             }
-            let outputData = outputHandle.readDataToEndOfFile()
+            let outputData = output.readDataToEndOfFile()
             group.wait()
             return (outputData, errorData)
         }
-        let status = try await child.waitForExit()
-        _ = directory
-        return (status, outputData, errorData)
     }
 
     /// Its termination status, nil while it runs.

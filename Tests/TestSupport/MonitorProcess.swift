@@ -38,19 +38,7 @@ public struct MonitorProcess: Sendable {
     ) async throws -> Result {
         let (child, output, errors) = try await start(
             arguments, in: directory, environment: environment, launcher: launcher)
-        let (outputData, errorData) = try await offThePool {
-            // Read both pipes concurrently so a full pipe never blocks the child.
-            nonisolated(unsafe) var errorData = Data()
-            let group = DispatchGroup()
-            group.enter()
-            DispatchQueue.global().async {
-                errorData = errors.readDataToEndOfFile()
-                group.leave()
-            }
-            let outputData = output.readDataToEndOfFile()
-            group.wait()
-            return (outputData, errorData)
-        }
+        let (outputData, errorData) = try await ChildProcess.readToEnd(output, errors)
         let status = try await child.waitForExit()
         return Result(
             status: status, stdout: String(decoding: outputData, as: UTF8.self),
