@@ -263,13 +263,14 @@ public final class PostgresStateStore: StateStoring {
                 """
             }
         var items: [Item] = []
+        var reader = StoredItem.GroupReader()
         let rows = try await connection.query(query, logger: logger)
         for try await (id, title, date, groups, url, details) in rows.decode(
             (String, String, Double, String, String?, String).self)
         {
             items.append(
                 Item(
-                    id: id, title: title, date: Date(timeIntervalSince1970: date), groups: StoredItem.unpack(groups),
+                    id: id, title: title, date: Date(timeIntervalSince1970: date), groups: reader.unpack(groups),
                     url: url, details: StoredItem.unpackDetails(details)))
         }
         return items

@@ -6,14 +6,15 @@
 /// one prepared (equal in every field), and makes the form itself otherwise (an item carried from the state, an
 /// item a later batch replaced). What a commit writes is the same with or without it.
 public struct PreparedItems: Sendable {
-    /// One item as it was prepared, with its stored form.
+    /// One item as it was prepared, with its stored form. The item as stored is not kept: it is nearly always the
+    /// item itself, and is made again in the commit for the few that had control characters to remove.
     struct Entry: Sendable {
         /// The item as the poll's tally keeps it (its id spelled as the state stores it).
         var item: Item
-        /// The item as stored.
-        var stored: Item
         /// Its packed groups and details and its fingerprint.
         var packed: StoredItem
+        /// Whether the item as stored differs from `item` (a text had control characters).
+        var sanitized: Bool
     }
 
     private var entries: [String: Entry] = [:]
@@ -30,7 +31,7 @@ public struct PreparedItems: Sendable {
         entries.reserveCapacity(entries.count + items.count)
         for item in items {
             let entry = Self.entry(item)
-            entries[entry.stored.id] = entry
+            entries[entry.item.id] = entry
         }
     }
 
@@ -54,7 +55,7 @@ public struct PreparedItems: Sendable {
         }
         entries.reserveCapacity(entries.count + items.count)
         for slice in made {
-            for entry in slice { entries[entry.stored.id] = entry }
+            for entry in slice { entries[entry.item.id] = entry }
         }
     }
 
@@ -64,13 +65,15 @@ public struct PreparedItems: Sendable {
         var kept = item
         // The id as the tally keeps it (`PollTally`): sanitized only when it has to be.
         if kept.id != stored.id { kept.id = stored.id }
-        return Entry(item: kept, stored: stored, packed: StoredItem(stored))
+        return Entry(item: kept, packed: StoredItem(stored), sanitized: stored != kept)
     }
 
     /// `item` as it is stored, with its packed form: the prepared one when `item` is the item prepared, else made
     /// now.
     package func stored(_ item: Item) -> (item: Item, packed: StoredItem) {
-        if let entry = entries[item.id], entry.item == item { return (entry.stored, entry.packed) }
+        if let entry = entries[item.id], entry.item == item {
+            return (entry.sanitized ? StateStore.storable(item) : item, entry.packed)
+        }
         let stored = StateStore.storable(item)
         return (stored, StoredItem(stored))
     }
