@@ -273,9 +273,10 @@ public final class StateStore: Sendable {
     /// Everything stored for `feed`, read in one transaction.
     public func snapshot(feed: String) async throws -> FeedSnapshot {
         try await read { db in
-            FeedSnapshot(
-                record: try Self.record(feed, db),
-                items: try Self.items(feed, group: nil, since: nil, limit: nil, db),
+            let record = try Self.record(feed, db)
+            return FeedSnapshot(
+                record: record,
+                items: try Self.items(feed, group: nil, since: nil, limit: nil, expected: record?.itemCount ?? 0, db),
                 groups: try Row.fetchAll(
                     db, sql: "SELECT id, title FROM itemGroup WHERE feed = ? ORDER BY position", arguments: [feed]
                 )
@@ -364,9 +365,11 @@ public final class StateStore: Sendable {
         return record
     }
 
-    private static func items(_ feed: String, group: String?, since: Date?, limit: Int?, _ db: Database) throws
-        -> [Item]
-    {
+    /// The items of `feed`, newest first; `expected` is how many are likely (the record's count), so that a whole
+    /// feed's list is made at its size rather than grown to up to twice it.
+    private static func items(
+        _ feed: String, group: String?, since: Date?, limit: Int?, expected: Int = 0, _ db: Database
+    ) throws -> [Item] {
         var sql: String
         var arguments: StatementArguments = [feed]
         if let group {
@@ -395,6 +398,7 @@ public final class StateStore: Sendable {
             arguments += [limit]
         }
         var items: [Item] = []
+        items.reserveCapacity(expected)
         var groups = StoredItem.GroupReader()
         let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         while let row = try rows.next() {
