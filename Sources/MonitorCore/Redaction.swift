@@ -168,24 +168,14 @@ package struct Redaction: Sendable {
     }
 
     /// `text` as it may be written elsewhere: percent-decoded (a `+` of a query as a space too), percent-encoded,
-    /// escaped in a JSON or Swift string (with `/` as `\/` too).
+    /// escaped in a JSON string (as a Swift string too, for quotes, backslashes and line breaks; with `/` as `\/`).
     private static func forms(of text: String) -> Set<String> {
         var forms: Set<String> = [
             text, text.percentDecoded(), text.percentEncoded(), text.percentEncoded(keeping: "/"),
         ]
         if text.contains("+") { forms.insert(text.replacingOccurrences(of: "+", with: " ").percentDecoded()) }
         for form in forms {
-            var escaped = ""
-            for scalar in form.unicodeScalars {
-                switch scalar {
-                case "\\": escaped += "\\\\"
-                case "\"": escaped += "\\\""
-                case "\n": escaped += "\\n"
-                case "\r": escaped += "\\r"
-                case "\t": escaped += "\\t"
-                default: escaped.unicodeScalars.append(scalar)
-                }
-            }
+            let escaped = String(JSONValue.string(form).text.dropFirst().dropLast())
             forms.insert(escaped)
             forms.insert(escaped.replacingOccurrences(of: "/", with: "\\/"))
         }

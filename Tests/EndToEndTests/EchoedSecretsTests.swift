@@ -61,12 +61,6 @@ private func feedsFile(spring: String, echo: String) -> String {
     """
 }
 
-/// Writes `items.jsonl` with the events numbered `numbers`.
-private func writeItems(_ numbers: ClosedRange<Int>, in directory: TemporaryDirectory) throws {
-    let lines = numbers.map { #"{"item":{"id":"e\#($0)","title":"Event \#($0)","date":"2025-09-21T18:00:00Z"}}"# }
-    try directory.write("items.jsonl", lines.joined(separator: "\n") + "\n")
-}
-
 /// `text` with each notification's id as `ID` and each time as `T`.
 private func normalized(_ text: String) -> String {
     text.replacing(#/notification [0-9a-f-]{36}/#, with: "notification ID")
@@ -79,8 +73,8 @@ private func lines(_ text: String) -> [String] {
     normalized(text).split(separator: "\n").map(String.init)
 }
 
-/// The bytes of every file of the state directory (the database and its WAL), as text.
-private func stateBytes(_ directory: TemporaryDirectory) throws -> String {
+/// The bytes of every file of the SQLite state in `directory/state` (the database and its WAL), as text.
+func stateBytes(_ directory: TemporaryDirectory) throws -> String {
     var bytes = Data()
     let state = directory.url.appendingPathComponent("state")
     for file in try FileManager.default.contentsOfDirectory(atPath: state.path).sorted() {
