@@ -50,14 +50,18 @@ struct PostgresStateStoreTests {
         #expect(try await server.strings("SELECT count(*)::text FROM monitor_schema", database: url.database) == ["5"])
     }
 
-    @Test("a database written by a later version of monitor is refused, for writing and for reading")
+    @Test(
+        "a database written by a later version of monitor is refused, for writing and for reading, saying so and what to do"
+    )
     func laterVersion() async throws {
         let server = try await PostgresServer.forTest()
         let url = try await server.makeDatabase()
         _ = try await PostgresStateStore.open(url)
         try await server.execute(
             "INSERT INTO monitor_schema (version, name) VALUES (99, 'later')", database: url.database)
-        let refused = StateError("\(url) was written by another version of monitor and cannot be read by this one")
+        let refused = StateError(
+            "\(url) was written by a newer version of monitor (schema version 99; this monitor's is 5): upgrade "
+                + "monitor to use it")
         await #expect(throws: refused) { _ = try await PostgresStateStore.open(url) }
         await #expect(throws: refused) { _ = try await PostgresStateStore.reading(url) }
     }
