@@ -27,8 +27,7 @@ public struct PollSchedule: Sendable, Hashable {
         var delay = interval
         if failures > 0 {
             // interval, 2×, 4×… up to the cap (or the interval itself when that is longer).
-            let cap = max(interval, backOffCap)
-            delay = min(interval * (1 << min(failures - 1, 20)), cap)
+            delay = Backoff(base: interval, maximum: max(interval, backOffCap)).step(after: failures)
         }
         delay = delay * (1 + jitter * (random * 2 - 1))
         if let minimumInterval { delay = max(delay, minimumInterval) }
