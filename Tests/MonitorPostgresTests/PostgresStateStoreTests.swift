@@ -177,7 +177,7 @@ struct PostgresStateStoreTests {
 
         let closed = try PostgresURL(
             parsing: "postgres://monitor:secret@127.0.0.1:\(try PostgresServer.freePort())/feeds")
-        let refused = StateError("cannot connect to \(closed): connection refused")
+        let refused = StateError.unreachable("cannot connect to \(closed): connection refused")
         await #expect(throws: refused) { _ = try await PostgresStateStore.open(closed) }
         await #expect(throws: refused) { _ = try await PostgresStateStore.reading(closed) }
     }

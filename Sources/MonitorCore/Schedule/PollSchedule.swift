@@ -34,6 +34,14 @@ public struct PollSchedule: Sendable, Hashable {
         return max(delay, .seconds(1))
     }
 
+    /// The wait before a feed asks its state again after `failures` calls in a row found it unreachable: from 5 s (or
+    /// the interval when shorter), doubling, up to the interval (between half and the whole of each, at random): the
+    /// feed is polled within an interval of the state answering again, however long it was away.
+    public func unreachableStateDelay(failures: Int, random: Double) -> Duration {
+        Backoff(base: min(.seconds(5), interval), maximum: interval).delay(
+            afterAttempts: failures, retryAfter: nil, random: random)
+    }
+
     /// The next poll after one that ran from `started` to `finished`: `delay` after it started, in cadence;
     /// slots that passed while it ran are skipped, not stacked; never before `notBefore`.
     public func plan(
