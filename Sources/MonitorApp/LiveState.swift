@@ -127,6 +127,7 @@ public struct LiveState: Sendable {
             output.log = [NotifierSet.notice(attempt)]
             output.redrawNow = true
         case .state(let error?):
+            guard unreachable == nil else { break }
             unreachable = (error, now)
             output.log = ["\(LiveView.time(now, in: timeZone)) \(StatusListing.unreachableLine(error))"]
             output.redrawNow = true
