@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import LoopbackHTTP
 import MonitorCore
 import ServiceLifecycle
 import TestSupport
@@ -10,6 +11,39 @@ import Testing
 /// The Prometheus exposition of `export`, read.
 private func read(_ export: MetricsExport) throws -> PrometheusText {
     try PrometheusText(String(decoding: export.text(), as: UTF8.self))
+}
+
+/// Runs a metrics server for `export` on 127.0.0.1 with `limits`, as a service of a group, while `body` runs; then
+/// stops it.
+private func withMetricsServer(
+    _ limits: MetricsServer.Limits = MetricsServer.Limits(), export: MetricsExport = MetricsExport(),
+    _ body: (MetricsServer) async throws -> Void
+) async throws {
+    let server = try await MetricsServer.bind(
+        MetricsAddress(host: "127.0.0.1", port: 0), export: export, limits: limits)
+    let group = ServiceGroup(services: [server], logger: Logger(label: "test"))
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+        tasks.addTask { try await group.run() }
+        do {
+            try await body(server)
+        } catch {
+            await group.triggerGracefulShutdown()
+            throw error
+        }
+        await group.triggerGracefulShutdown()
+        try await tasks.waitForAll()
+    }
+}
+
+/// Sends `GET /metrics` on `connection` and reads the answer.
+private func get(_ connection: inout RawHTTPConnection) async throws -> (head: String, body: String) {
+    try await connection.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+    return try await connection.readResponse()
+}
+
+/// The head of the answer to `GET /metrics` of a `body.count`-byte exposition.
+private func metricsHead(_ body: String) -> String {
+    "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\nContent-Length: \(body.utf8.count)"
 }
 
 @Suite("metrics: what MonitorMetrics records, in a registry of each test's own")
@@ -391,6 +425,66 @@ struct MetricsServerTests {
             tasks.addTask { try await group.run() }
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
+        }
+    }
+
+    // MARK: - Slow, idle and too many clients
+
+    @Test("a connection that sends nothing is closed after the head timeout, unanswered", .timeLimit(.minutes(1)))
+    func silentConnection() async throws {
+        let limits = MetricsServer.Limits(headTimeout: .milliseconds(200), idleTimeout: .minutes(10))
+        try await withMetricsServer(limits) { server in
+            try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
+                let answer = try await connection.readToEnd()
+                #expect(answer == "")
+            }
+        }
+    }
+
+    @Test("a request head that never completes is closed after the head timeout, unanswered", .timeLimit(.minutes(1)))
+    func halfAHead() async throws {
+        let limits = MetricsServer.Limits(headTimeout: .seconds(1), idleTimeout: .minutes(10))
+        try await withMetricsServer(limits) { server in
+            try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
+                try await connection.send("GET /metrics HTTP/1.1\r\nHost: x\r\nUser-Agent: slow")
+                #expect(try await connection.readToEnd() == "")
+            }
+        }
+    }
+
+    @Test("a kept-alive connection idle past the idle timeout is closed", .timeLimit(.minutes(1)))
+    func idleKeepAlive() async throws {
+        let limits = MetricsServer.Limits(headTimeout: .minutes(10), idleTimeout: .milliseconds(200))
+        try await withMetricsServer(limits) { server in
+            try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
+                let answer = try await get(&connection)
+                #expect(answer.head == metricsHead(""))
+                #expect(try await connection.readToEnd() == "")
+            }
+        }
+    }
+
+    @Test(
+        "one connection beyond the cap closes the one quiet the longest; the others are still served",
+        .timeLimit(.minutes(1)))
+    func connectionCap() async throws {
+        let limits = MetricsServer.Limits(headTimeout: .minutes(10), idleTimeout: .minutes(10), connections: 2)
+        try await withMetricsServer(limits) { server in
+            let port = server.address.port
+            try await RawHTTPConnection.withConnection(port: port) { first in
+                try await RawHTTPConnection.withConnection(port: port) { second in
+                    // The second connection is answered, then the first: the second is now the quieter one.
+                    #expect(try await get(&second).head == metricsHead(""))
+                    #expect(try await get(&first).head == metricsHead(""))
+                    try await RawHTTPConnection.withConnection(port: port) { third in
+                        let closed = try await second.readToEnd()
+                        #expect(closed == "")
+                        let (thirdAnswer, firstAnswer) = (try await get(&third), try await get(&first))
+                        #expect(thirdAnswer.head == metricsHead(""))
+                        #expect(firstAnswer.head == metricsHead(""))
+                    }
+                }
+            }
         }
     }
 }

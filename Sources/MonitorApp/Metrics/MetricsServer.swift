@@ -6,9 +6,30 @@ import ServiceLifecycle
 
 /// The HTTP/1.1 server of `run --metrics`: `GET /metrics` answers the metrics in the Prometheus text format,
 /// any other path 404, any other method on it 405. A service of the run's group: it serves from
-/// ``bind(_:export:)`` until a graceful shutdown or cancellation, then closes its socket and connections.
+/// ``bind(_:export:limits:)`` until a graceful shutdown or cancellation, then closes its socket and connections.
+/// Its ``Limits`` keep slow, idle and too many clients from holding descriptors.
 final class MetricsServer: Service, Sendable {
     private typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+
+    /// How long a client may be slow or idle, and how many connections are held at once.
+    struct Limits: Sendable {
+        /// A request head must arrive whole within this time of the connection's opening; once it has, the rest of
+        /// the request and its answer must be done within it too.
+        var headTimeout: TimeAmount = .seconds(10)
+        /// A kept-alive connection is closed when no whole request head arrives within this time of the previous
+        /// answer (longer than the usual scrape intervals, so that a scraper's connection is reused).
+        var idleTimeout: TimeAmount = .minutes(2)
+        /// The most connections held at once: one more closes the one that has been quiet the longest.
+        var connections = 32
+
+        /// The limits of `monitor run`: the defaults, with at most a quarter of the open-files limit for connections,
+        /// so that the feeds keep the rest whatever that limit is.
+        static var standard: Limits {
+            var limits = Limits()
+            limits.connections = max(1, min(limits.connections, OpenFileLimit.current / 4))
+            return limits
+        }
+    }
 
     /// Why the server could not listen.
     struct BindError: Error, CustomStringConvertible {
@@ -36,15 +57,24 @@ final class MetricsServer: Service, Sendable {
 
     /// Listens on `address`; throws a ``BindError`` saying why it cannot (the port in use, an address that is
     /// not this machine's, a port that needs privileges).
-    static func bind(_ address: MetricsAddress, export: MetricsExport) async throws -> MetricsServer {
+    static func bind(
+        _ address: MetricsAddress, export: MetricsExport, limits: Limits = .standard
+    ) async throws -> MetricsServer {
+        let connections = MetricsConnections(limit: limits.connections)
         let listener: NIOAsyncChannel<Connection, Never>
         do {
             listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .serverChannelOption(.backlog, value: 64)
+                .serverChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(connections.admission())
+                    }
+                }
                 .bind(host: address.host, port: address.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                        try channel.pipeline.syncOperations.addHandler(connections.deadlines(limits))
                         return try Connection(wrappingChannelSynchronously: channel)
                     }
                 }
@@ -112,7 +142,8 @@ final class MetricsServer: Service, Sendable {
                     }
                 }
             } catch {
-                // The client went away or sent something that is not HTTP.
+                // The client went away or sent something that is not HTTP, or was closed for being slow, idle or
+                // the quietest beyond the limit.
             }
         } onCancel: {
             channel.close(promise: nil)
