@@ -19,7 +19,9 @@ package struct RawHTTPConnection {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(
+                        wrappingChannelSynchronously: channel,
+                        configuration: .init(isOutboundHalfClosureEnabled: true))
                 }
             }
         return try await channel.executeThenClose { inbound, outbound in
@@ -39,6 +41,11 @@ package struct RawHTTPConnection {
     /// Sends `text` as it is.
     package func send(_ text: String) async throws {
         try await outbound.write(ByteBuffer(string: text))
+    }
+
+    /// Shuts this side of the connection (a TCP half-close): the server reads the end after what was sent.
+    package func finishSending() {
+        outbound.finish()
     }
 
     /// Reads one response framed by `Content-Length` (or without a body: `bodyless`, or a 204 or 304 status); returns

@@ -218,7 +218,7 @@ struct MetricsEndToEndTests {
             #expect(root == 404)
             let (posted, postedHeaders, postedBody) = try await fetch(String(address), method: "POST")
             #expect(posted == 405)
-            #expect(postedHeaders["allow"] == ["GET"])
+            #expect(postedHeaders["allow"] == ["GET, HEAD"])
             #expect(postedBody == "method not allowed: GET /metrics\n")
             let (query, _, _) = try await fetch(address + "?debug=1")
             #expect(query == 200)

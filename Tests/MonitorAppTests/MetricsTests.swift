@@ -332,7 +332,7 @@ struct MetricsServerTests {
                     + "127.0.0.1 only)."))
     }
 
-    @Test("served on the wire as a service of a group: GET, 404, 405; stopped with the group")
+    @Test("served on the wire as a service of a group: GET, HEAD, 404, 405; stopped with the group")
     func servedAndStopped() async throws {
         let export = MetricsExport()
         export.metrics.leasesHeld(3)
@@ -357,11 +357,15 @@ struct MetricsServerTests {
             let missing = try await send("GET", url + "s")
             #expect(missing.status == 404)
             #expect(String(decoding: missing.body, as: UTF8.self) == "not found: the metrics are at /metrics\n")
-            for method in ["POST", "PUT", "DELETE", "HEAD"] {
+            for method in ["POST", "PUT", "DELETE"] {
                 let refused = try await send(method, url)
                 #expect(refused.status == 405, "\(method)")
-                #expect(refused.headers["Allow"] == "GET")
+                #expect(refused.headers["Allow"] == "GET, HEAD")
             }
+            let head = try await send("HEAD", url)
+            #expect(head.status == 200)
+            #expect(head.headers["Content-Length"] == "57")
+            #expect(head.body.isEmpty)
             let postElsewhere = try await send("POST", url + "/x")
             #expect(postElsewhere.status == 404)
 
@@ -425,6 +429,104 @@ struct MetricsServerTests {
             tasks.addTask { try await group.run() }
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
+        }
+    }
+
+    // MARK: - On the wire, byte for byte
+
+    @Test("HEAD: the head GET would have, and no body (on /metrics and elsewhere)")
+    func head() async throws {
+        let export = MetricsExport()
+        export.metrics.leasesHeld(3)
+        let text = "# TYPE monitor_leases_held gauge\nmonitor_leases_held 3.0\n"
+        try await withMetricsServer(export: export) { server in
+            try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
+                try await connection.send(
+                    "HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\nHEAD /elsewhere HTTP/1.1\r\nHost: x\r\n\r\n")
+                let head = try await connection.readResponse(bodyless: true)
+                #expect(head.head == metricsHead(text))
+                let missing = try await connection.readResponse(bodyless: true)
+                #expect(
+                    missing.head
+                        == "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 39")
+                // A GET's answer comes right after those two heads: no body came with them.
+                let answer = try await get(&connection)
+                #expect(answer.head == metricsHead(text))
+                #expect(answer.body == text)
+            }
+        }
+    }
+
+    @Test("a request target in absolute form, as sent to a proxy, is served by its path")
+    func absoluteForm() async throws {
+        let export = MetricsExport()
+        export.metrics.leasesHeld(1)
+        let text = "# TYPE monitor_leases_held gauge\nmonitor_leases_held 1.0\n"
+        try await withMetricsServer(export: export) { server in
+            let port = server.address.port
+            try await RawHTTPConnection.withConnection(port: port) { connection in
+                try await connection.send(
+                    "GET http://127.0.0.1:\(port)/metrics?x=1 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+                let answer = try await connection.readResponse()
+                #expect(answer.head == metricsHead(text))
+                #expect(answer.body == text)
+                try await connection.send("GET HTTP://example.com/elsewhere HTTP/1.1\r\nHost: example.com\r\n\r\n")
+                let missing = try await connection.readResponse()
+                #expect(
+                    missing.head
+                        == "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 39")
+                #expect(missing.body == "not found: the metrics are at /metrics\n")
+            }
+        }
+    }
+
+    @Test("a client that shuts its side after its request still gets the answer, then the end")
+    func halfClose() async throws {
+        let export = MetricsExport()
+        export.metrics.leasesHeld(2)
+        let text = "# TYPE monitor_leases_held gauge\nmonitor_leases_held 2.0\n"
+        try await withMetricsServer(export: export) { server in
+            try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
+                try await connection.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+                connection.finishSending()
+                let answer = try await connection.readToEnd()
+                #expect(answer == metricsHead(text) + "\r\n\r\n" + text)
+            }
+        }
+    }
+
+    @Test(
+        "the path of a request target",
+        arguments: [
+            ("/metrics", "/metrics"), ("/metrics?a=b", "/metrics"), ("http://h:9464/metrics", "/metrics"),
+            ("HTTPS://h/metrics?x", "/metrics"), ("http://h", ""), ("http://h?x", ""), ("http://h/", "/"),
+            ("ftp://h/metrics", "ftp://h/metrics"), ("/x/http://h/metrics", "/x/http://h/metrics"), ("*", "*"),
+        ])
+    func path(_ target: String, path: String) {
+        #expect(MetricsServer.path(of: target) == path)
+    }
+
+    @Test(
+        "a request that is not HTTP/1.x: one 400, then the connection is closed",
+        arguments: [
+            // No version: read as HTTP/0.9, which NIO's error handling answered twice.
+            "GET /metrics\r\n\r\n",
+            "GARBAGE\r\n\r\n",
+            "GET /metrics HTTP/1.1\r\nBad Header\r\n\r\n",
+            // A head that is fine, then a chunk size that is not a number.
+            "POST /metrics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n",
+        ])
+    func malformed(_ request: String) async throws {
+        try await withMetricsServer { server in
+            try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
+                try await connection.send(request)
+                let answer = try await connection.readToEnd()
+                #expect(
+                    answer
+                        == "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                        + "Content-Length: 45\r\nConnection: close\r\n\r\nbad request: this is not an HTTP/1.1 request\n"
+                )
+            }
         }
     }
 
