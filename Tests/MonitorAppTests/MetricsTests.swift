@@ -41,6 +41,16 @@ private func get(_ connection: inout RawHTTPConnection) async throws -> (head: S
     return try await connection.readResponse()
 }
 
+/// An export whose only metric is `monitor_leases_held` at `count`, and its exposition.
+private func exportHoldingLeases(_ count: Int) -> (export: MetricsExport, text: String) {
+    let export = MetricsExport()
+    export.metrics.leasesHeld(count)
+    return (export, "# TYPE monitor_leases_held gauge\nmonitor_leases_held \(count).0\n")
+}
+
+/// The head of a 404 answer.
+private let notFoundHead = "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 39"
+
 /// The head of the answer to `GET /metrics` of a `body.count`-byte exposition.
 private func metricsHead(_ body: String) -> String {
     "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\nContent-Length: \(body.utf8.count)"
@@ -436,9 +446,7 @@ struct MetricsServerTests {
 
     @Test("HEAD: the head GET would have, and no body (on /metrics and elsewhere)")
     func head() async throws {
-        let export = MetricsExport()
-        export.metrics.leasesHeld(3)
-        let text = "# TYPE monitor_leases_held gauge\nmonitor_leases_held 3.0\n"
+        let (export, text) = exportHoldingLeases(3)
         try await withMetricsServer(export: export) { server in
             try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
                 try await connection.send(
@@ -446,9 +454,7 @@ struct MetricsServerTests {
                 let head = try await connection.readResponse(bodyless: true)
                 #expect(head.head == metricsHead(text))
                 let missing = try await connection.readResponse(bodyless: true)
-                #expect(
-                    missing.head
-                        == "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 39")
+                #expect(missing.head == notFoundHead)
                 // A GET's answer comes right after those two heads: no body came with them.
                 let answer = try await get(&connection)
                 #expect(answer.head == metricsHead(text))
@@ -459,9 +465,7 @@ struct MetricsServerTests {
 
     @Test("a request target in absolute form, as sent to a proxy, is served by its path")
     func absoluteForm() async throws {
-        let export = MetricsExport()
-        export.metrics.leasesHeld(1)
-        let text = "# TYPE monitor_leases_held gauge\nmonitor_leases_held 1.0\n"
+        let (export, text) = exportHoldingLeases(1)
         try await withMetricsServer(export: export) { server in
             let port = server.address.port
             try await RawHTTPConnection.withConnection(port: port) { connection in
@@ -472,9 +476,7 @@ struct MetricsServerTests {
                 #expect(answer.body == text)
                 try await connection.send("GET HTTP://example.com/elsewhere HTTP/1.1\r\nHost: example.com\r\n\r\n")
                 let missing = try await connection.readResponse()
-                #expect(
-                    missing.head
-                        == "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 39")
+                #expect(missing.head == notFoundHead)
                 #expect(missing.body == "not found: the metrics are at /metrics\n")
             }
         }
@@ -482,9 +484,7 @@ struct MetricsServerTests {
 
     @Test("a client that shuts its side after its request still gets the answer, then the end")
     func halfClose() async throws {
-        let export = MetricsExport()
-        export.metrics.leasesHeld(2)
-        let text = "# TYPE monitor_leases_held gauge\nmonitor_leases_held 2.0\n"
+        let (export, text) = exportHoldingLeases(2)
         try await withMetricsServer(export: export) { server in
             try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
                 try await connection.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
