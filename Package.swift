@@ -87,7 +87,8 @@ let package = Package(
 
         // MARK: - Benchmarks and the offline demo
 
-        /// A real HTTP/1.1 server on 127.0.0.1 answering from a handler: the wire for the tests and the stand-in.
+        /// A real HTTP/1.1 server on 127.0.0.1 answering from a handler: the wire for the tests and the stand-in; raw
+        /// TCP clients for the tests that check bytes on the wire.
         .target(
             name: "LoopbackHTTP",
             dependencies: [

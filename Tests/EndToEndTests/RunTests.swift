@@ -221,4 +221,18 @@ struct RunTests {
         #expect(try await store.items(feed: "rxswift").count == 30)
         #expect(try await store.records().map(\.status) == ["ok", "ok"])
     }
+
+    @Test(
+        "RunningMonitor sees a start that fails at once end, with all it printed (the harness); tried 8 times",
+        arguments: 1...8)
+    func endsAtOnce(_ attempt: Int) async throws {
+        let directory = try TemporaryDirectory()
+        // A launcher that fails before `monitor` starts: its output and its end come before they are read.
+        let monitor = try await RunningMonitor(
+            ["run"], in: directory.url, launcher: ["/bin/sh", "-c", "echo cannot >&2; echo start; exit 3"])
+        await #expect(throws: ProcessEnded.self) { try await monitor.waitForOutput { _ in false } }
+        #expect(try await monitor.waitForExit() == 3)
+        #expect(monitor.stdout == "start\n")
+        #expect(monitor.stderr == "cannot\n")
+    }
 }
