@@ -5,6 +5,7 @@ import MonitorApp
 enum Entry {
     static func main() async {
         MonitorCommand.prepareStandardStreams()
+        MonitorCommand.supervisePrograms()
         await MonitorCommand.main()
     }
 }

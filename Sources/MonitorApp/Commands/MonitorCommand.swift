@@ -24,4 +24,10 @@ public struct MonitorCommand: AsyncParsableCommand {
     public static func prepareStandardStreams() {
         Console.prepare()
     }
+
+    /// Makes this process see to it that no program it runs outlives it, not even a daemon or after a SIGKILL (see
+    /// `ProgramSupervisor`); the executable calls it before `main()`, a test process never does.
+    public static func supervisePrograms() {
+        ProgramSupervisor.superviseThisProcess()
+    }
 }
