@@ -13,20 +13,27 @@ private let stopSignals: [(signal: Int32, name: String, code: Int32)] = [
     (SIGUSR2, "SIGUSR2", 140), (SIGALRM, "SIGALRM", 142), (SIGTERM, "SIGTERM", 143),
 ]
 
+/// Starts a daemon the `setsid` way — a new session, its output closed, sleeping — that writes its pid to the new
+/// named pipe `up` once it has left the program's process group, and reads it into `$daemon` (a shell command).
+/// `prefix` and `suffix` wrap the daemon's start, as in a subshell.
+private func startDaemon(prefix: String = "", suffix: String = "") -> String {
+    "mkfifo up; \(prefix)setsid sh -c 'echo $$ > up; exec sleep 1000' </dev/null >/dev/null 2>&1 &\(suffix) "
+        + "read daemon < up;"
+}
+
 /// The two usual ways a program leaves a daemon behind, each a shell command writing the daemon's pid to the file
-/// `daemon` before it returns; the daemon closes its output, as daemons do, and sleeps.
+/// `daemon` before it returns.
 private let daemonRecipes: [(name: String, script: String)] = [
-    ("setsid", "setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo $! > daemon"),
+    ("setsid", startDaemon() + " echo $daemon > daemon"),
     // The subshell starts the daemon and exits at once: the daemon's parent is gone before the program ends.
-    ("double fork", "( setsid sh -c 'exec sleep 1000' </dev/null >/dev/null 2>&1 & echo $! > daemon )"),
+    ("double fork", startDaemon(prefix: "( ", suffix: " );") + " echo $daemon > daemon"),
 ]
 
 /// A program deaf to SIGTERM with a child in its group and a daemon out of it: it writes the three pids to the named
 /// pipe `fifo` and waits for ever (as one line of a YAML flow list, quoted).
 private func stuckProgram(writingTo fifo: String) -> String {
     """
-    "trap '' TERM; sleep 1000 & child=$!; setsid sleep 1000 </dev/null >/dev/null 2>&1 & \
-    echo \\"$$ $child $!\\" > \(fifo); wait"
+    "trap '' TERM; sleep 1000 & child=$!; \(startDaemon()) echo \\"$$ $child $daemon\\" > \(fifo); wait"
     """
 }
 
@@ -58,6 +65,28 @@ private func makeFIFO(in directory: TemporaryDirectory) -> String {
     let fifo = directory.url.appendingPathComponent("pids").path
     #expect(mkfifo(fifo, 0o600) == 0)
     return fifo
+}
+
+/// Waits until `monitor` (process `pid`) has started its guardian, a child `sh` whose `$0` is `monitor-guardian`;
+/// looks at `/proc` every few milliseconds, for at most 10 seconds (a safety net); returns whether it did.
+private func waitForGuardian(of pid: Int32) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while ContinuousClock.now < deadline {
+        let children = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { entry in
+            guard Int32(entry) != nil, let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return false }
+            return stat[close...].split(separator: " ").dropFirst(2).first == "\(pid)"
+        }
+        for child in children {
+            let arguments = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(child)/cmdline"))) ?? Data()
+            if arguments.split(separator: 0).last.map({ String(decoding: $0, as: UTF8.self) }) == "monitor-guardian" {
+                return true
+            }
+        }
+        guard (try? await Task.sleep(for: .milliseconds(5))) != nil else { return false }
+    }
+    return false
 }
 
 @Suite("No program outlives what started it: daemons, every stopping signal, SIGKILL", .timeLimit(.minutes(5)))
@@ -218,6 +247,8 @@ struct ProgramEndTests {
         let pids = try await startedPids(fifo)
         defer { pids.forEach(killLeftover) }
         #expect(pids.count == 2)
+        // Started with the first program, told of its group at once: once it runs, the group is in its hands.
+        #expect(await waitForGuardian(of: monitor.pid))
         monitor.send(SIGKILL)
         #expect(try await monitor.waitForExit() == SIGKILL)
         for pid in pids {

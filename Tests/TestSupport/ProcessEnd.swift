@@ -22,7 +22,7 @@ public func isReaped(_ pid: Int32) -> Bool {
 /// Waits until process `pid` has ended (see ``hasEnded(_:)``), looking at `/proc` every few milliseconds, for at most
 /// `limit` — a safety net only, far beyond what ending a process takes; returns whether it ended. Nothing tells
 /// this process when one that is not its child ends, hence the looking.
-public func waitForEnd(of pid: Int32, limit: Duration = .seconds(20)) async -> Bool {
+public func waitForEnd(of pid: Int32, limit: Duration = .seconds(10)) async -> Bool {
     let deadline = ContinuousClock.now + limit
     while !hasEnded(pid) {
         guard ContinuousClock.now < deadline, (try? await Task.sleep(for: .milliseconds(5))) != nil else {
