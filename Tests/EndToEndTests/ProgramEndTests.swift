@@ -169,76 +169,70 @@ struct ProgramEndTests {
         "each stopping signal to `run --once` cancels the polls: the program, its child and its daemon end; 128 + N",
         arguments: stopSignals)
     func signalToRunOnce(signal: Int32, name: String, code: Int32) async throws {
-        let directory = try TemporaryDirectory()
-        let fifo = makeFIFO(in: directory)
-        try directory.write("feeds.yaml", execFeed("[sh, -c, \(stuckProgram(writingTo: fifo))]"))
-        let monitor = try await RunningMonitor(
-            ["run", "--once", "--format", "json", "--state", "state"], in: directory.url)
-        let pids = try await startedPids(fifo)
-        defer { pids.forEach(killLeftover) }
-        #expect(pids.count == 3)
-        monitor.send(signal)
-        #expect(try await monitor.waitForExit() == code, "\(monitor.stderr)")
-        #expect(monitor.stderr == "monitor: \(name) received: the polls were cancelled\n")
+        let stopped = try await stopWhileStuck(
+            ["run", "--once", "--format", "json", "--state", "state"], with: signal, name: name
+        ) { execFeed("[sh, -c, \($0)]") }
+        #expect(stopped.status == code, "\(stopped.stderr)")
+        #expect(stopped.stderr == "monitor: \(name) received: the polls were cancelled\n")
         // The one feed was cancelled: it has no report.
-        #expect(monitor.stdout == "")
-        for pid in pids {
-            #expect(await waitForEnd(of: pid), "\(name): process \(pid) is left")
-        }
+        #expect(stopped.stdout == "")
     }
 
     @Test(
         "each stopping signal to `run` stops it gracefully: the program, its child and its daemon end; exit 0",
         arguments: stopSignals)
     func signalToRun(signal: Int32, name: String, code: Int32) async throws {
-        let directory = try TemporaryDirectory()
-        let fifo = makeFIFO(in: directory)
-        try directory.write("feeds.yaml", execFeed("[sh, -c, \(stuckProgram(writingTo: fifo))]"))
-        let monitor = try await RunningMonitor(["run", "--format", "json", "--state", "state"], in: directory.url)
-        let pids = try await startedPids(fifo)
-        defer { pids.forEach(killLeftover) }
-        #expect(pids.count == 3)
-        monitor.send(signal)
-        #expect(try await monitor.waitForExit() == 0, "\(name): \(monitor.stderr)")
-        for pid in pids {
-            #expect(await waitForEnd(of: pid), "\(name): process \(pid) is left")
-        }
+        let stopped = try await stopWhileStuck(
+            ["run", "--format", "json", "--state", "state"], with: signal, name: name
+        ) { execFeed("[sh, -c, \($0)]") }
+        #expect(stopped.status == 0, "\(name): \(stopped.stderr)")
     }
 
     @Test(
         "a stopping signal to `notify test` cancels the delivery: the command's program and its child end; 128 + N",
         arguments: [stopSignals[0], stopSignals[6]])
     func signalToNotifyTest(signal: Int32, name: String, code: Int32) async throws {
-        let directory = try TemporaryDirectory()
-        let fifo = makeFIFO(in: directory)
-        try directory.write(
-            "feeds.yaml",
+        let stopped = try await stopWhileStuck(["notify", "test", "script"], with: signal, name: name) { program in
             execFeed("[true]") + """
 
                 notify:
                   - name: script
                     type: command
-                    command: [sh, -c, \(stuckProgram(writingTo: fifo))]
+                    command: [sh, -c, \(program)]
                     timeout: 1h
-                """)
-        let monitor = try await RunningMonitor(["notify", "test", "script"], in: directory.url)
+                """
+        }
+        #expect(stopped.status == code, "\(stopped.stderr)")
+        #expect(stopped.stderr == "monitor notify test: \(name) received: the delivery was cancelled\n")
+        #expect(stopped.stdout == "")
+    }
+
+    /// Runs `monitor ARGUMENTS` in a directory whose feeds file is `feeds` of the ``stuckProgram(writingTo:)``
+    /// (quoted), sends `signal` (named `name`) once that program runs, waits for `monitor` to exit and expects the
+    /// program's three processes to end; returns how `monitor` exited and what it printed.
+    private func stopWhileStuck(
+        _ arguments: [String], with signal: Int32, name: String, feeds: (String) -> String
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let directory = try TemporaryDirectory()
+        let fifo = makeFIFO(in: directory)
+        try directory.write("feeds.yaml", feeds(stuckProgram(writingTo: fifo)))
+        let monitor = try await RunningMonitor(arguments, in: directory.url)
         let pids = try await startedPids(fifo)
         defer { pids.forEach(killLeftover) }
         #expect(pids.count == 3)
         monitor.send(signal)
-        #expect(try await monitor.waitForExit() == code, "\(monitor.stderr)")
-        #expect(monitor.stderr == "monitor notify test: \(name) received: the delivery was cancelled\n")
-        #expect(monitor.stdout == "")
+        let status = try await monitor.waitForExit()
         for pid in pids {
             #expect(await waitForEnd(of: pid), "\(name): process \(pid) is left")
         }
+        return (status, monitor.stdout, monitor.stderr)
     }
 
     @Test("`monitor` killed with SIGKILL while a program runs: the program and its child end soon all the same")
     func killedMonitor() async throws {
         let directory = try TemporaryDirectory()
         let fifo = makeFIFO(in: directory)
-        // Deaf to SIGTERM, which ends its child: the watcher's SIGKILL, half a second later, ends it.
+        // Deaf to SIGTERM, as its child is: the watcher's SIGKILL, half a second later, ends them.
         try directory.write(
             "feeds.yaml",
             execFeed(#"[sh, -c, "trap '' TERM; sleep 1000 & echo \"$$ $!\" > \#(fifo); wait"]"#))
