@@ -175,7 +175,7 @@ let package = Package(
         .testTarget(
             name: "MonitorPostgresTests",
             dependencies: [
-                "MonitorPostgres", "MonitorCore", "TestSupport", "PostgresTestSupport",
+                "MonitorPostgres", "MonitorCore", "MonitorApp", "TestSupport", "PostgresTestSupport", "LoopbackHTTP",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
