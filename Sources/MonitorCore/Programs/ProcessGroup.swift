@@ -17,7 +17,7 @@ import Synchronization
 /// program left when `monitor` adopts them.
 package final class ProcessGroup: Sendable {
     /// How long a killed process may take to exit before `monitor` stops waiting for it (one stuck in the kernel).
-    package static let exitWait: Duration = .seconds(1)
+    static let exitWait: Duration = .seconds(1)
 
     private enum Step {
         case idle
@@ -26,19 +26,9 @@ package final class ProcessGroup: Sendable {
     }
 
     private let step = Mutex(Step.idle)
-    private let supervisor: ProgramSupervisor
+    private var supervisor: ProgramSupervisor { .shared }
 
-    /// A group told to `supervisor` (the process's own by default).
-    package init(supervisor: ProgramSupervisor = .shared) {
-        self.supervisor = supervisor
-    }
-
-    /// The running program's process group, while it runs.
-    package var current: Int32? {
-        step.withLock { step in
-            if case .running(let id) = step { id } else { nil }
-        }
-    }
+    package init() {}
 
     /// The program is about to be spawned.
     package func starting() {
@@ -71,7 +61,7 @@ package final class ProcessGroup: Sendable {
     }
 
     /// Sends SIGKILL to group `group` and waits (at most ``exitWait`` each) until its processes have exited.
-    package static func kill(_ group: Int32) {
+    static func kill(_ group: Int32) {
         guard group > 1, killpg(group, SIGKILL) == 0 else { return }
         for pid in members(of: group) {
             waitForExit(pid)
@@ -79,13 +69,13 @@ package final class ProcessGroup: Sendable {
     }
 
     /// The processes of `group` that have not exited (zombies, which have, are left out), from `/proc`.
-    package static func members(of group: Int32) -> [Int32] {
+    private static func members(of group: Int32) -> [Int32] {
         ProcessStatus.all().filter { $0.status.group == group && !$0.status.hasExited }.map(\.pid)
     }
 
     /// Waits until `pid` has exited (gone, or a zombie waiting for its parent), checking every millisecond, at most
     /// ``exitWait``.
-    package static func waitForExit(_ pid: Int32) {
+    static func waitForExit(_ pid: Int32) {
         let deadline = ContinuousClock.now + exitWait
         while let status = ProcessStatus(pid: pid), !status.hasExited, ContinuousClock.now < deadline {
             usleep(1000)

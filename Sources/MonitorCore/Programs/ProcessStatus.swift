@@ -9,27 +9,27 @@ import Foundation
 #endif
 
 /// What `/proc/PID/stat` says of a process: its state, parent, process group and start time.
-package struct ProcessStatus: Sendable, Equatable {
+struct ProcessStatus: Sendable, Equatable {
     /// The state letter: `R` running, `S` sleeping, `Z` a zombie (exited, waiting for its parent), …
-    package var state: Character
+    var state: Character
     /// Its parent's pid.
-    package var parent: Int32
+    var parent: Int32
     /// Its process group.
-    package var group: Int32
+    var group: Int32
     /// When it started, in clock ticks since the machine booted.
-    package var started: UInt64
+    var started: UInt64
 
     /// Whether it has exited (a zombie, or being reaped).
-    package var hasExited: Bool { state == "Z" || state == "X" }
+    var hasExited: Bool { state == "Z" || state == "X" }
 
     /// The status of `pid`; nil when it is gone.
-    package init?(pid: Int32) {
+    init?(pid: Int32) {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return nil }
         self.init(stat: stat)
     }
 
     /// The status a `/proc/PID/stat` line gives; nil when it is not one.
-    package init?(stat: String) {
+    init?(stat: String) {
         // After the command's closing parenthesis (the command may hold any character): field 3, the state, then the
         // parent, the group, …, field 22 the start time.
         guard let close = stat.lastIndex(of: ")") else { return nil }
@@ -44,7 +44,7 @@ package struct ProcessStatus: Sendable, Equatable {
     }
 
     /// Every process of the machine with its status, from `/proc`.
-    package static func all() -> [(pid: Int32, status: ProcessStatus)] {
+    static func all() -> [(pid: Int32, status: ProcessStatus)] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { entry in
             guard let pid = Int32(entry), let status = ProcessStatus(pid: pid) else { return nil }

@@ -12,7 +12,7 @@ import Foundation
 /// missing file, a directory, a file without execute permission and a script whose interpreter is missing.
 package enum ProgramPath {
     /// The directories searched when the program's environment has no `PATH`.
-    package static let defaultSearchPath = "/usr/bin:/bin"
+    static let defaultSearchPath = "/usr/bin:/bin"
 
     /// Why `program` — a path when it holds a `/` (relative to the current directory), else a name looked up in the
     /// directories of `searchPath` (a `PATH` value) — cannot be started, shown after "cannot start 'PROGRAM': ", e.g.

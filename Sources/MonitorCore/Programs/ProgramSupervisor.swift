@@ -25,7 +25,7 @@ import Synchronization
 /// A test process never calls ``superviseThisProcess()``: its own children are never touched.
 package final class ProgramSupervisor: Sendable {
     /// The one of this process.
-    package static let shared = ProgramSupervisor()
+    static let shared = ProgramSupervisor()
 
     private struct State {
         /// Whether this process supervises its programs (the `monitor` executable).
@@ -54,7 +54,7 @@ package final class ProgramSupervisor: Sendable {
     /// How many times a sweep goes on killing the orphans that the orphans it killed left (a bound for a fork bomb).
     private static let rounds = 64
 
-    package init() {}
+    private init() {}
 
     /// Makes this process the supervisor of its programs, as the type says: the `monitor` executable calls it once,
     /// first thing (Linux only; elsewhere only the cleanup at exit and the guardian remain).
