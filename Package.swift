@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "MonitorYAML", dependencies: ["CLibYAML"]),
         /// The SQLite settings Swift cannot reach (variadic C functions), for the state.
         .target(name: "CSQLiteOptions", linkerSettings: [.linkedLibrary("sqlite3")]),
+        /// The process calls Swift cannot make (variadic `prctl`, spawn options it does not import), for the programs.
+        .target(name: "CProcessControl"),
         /// Feed-source protocol, configuration model and validation, items, HTTP seam, state.
         .target(
             name: "MonitorCore",
@@ -43,6 +45,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 "CSQLiteOptions",
+                "CProcessControl",
             ]
         ),
         /// The state in PostgreSQL: the same store protocol as the SQLite state, through PostgresNIO (kept out of

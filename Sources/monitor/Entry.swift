@@ -6,6 +6,7 @@ enum Entry {
     static func main() async {
         MonitorCommand.prepareStandardStreams()
         MonitorCommand.raiseOpenFileLimit()
+        MonitorCommand.supervisePrograms()
         await MonitorCommand.main()
     }
 }

@@ -52,13 +52,15 @@ struct ExecFailureTests {
         #expect(try await harness.store.items(feed: "test").isEmpty)
     }
 
-    @Test("a program that cannot be started fails the poll saying so")
-    func notFound() async throws {
+    @Test("a program that cannot be started fails the poll saying why", arguments: UnstartableProgram.cases)
+    func cannotStart(name: String) async throws {
+        let program = try UnstartableProgram(name)
         let harness = try PollHarness()
-        let feed = ExecScripts().feed(["no-such-program-here", "--flag"])
+        let env = program.searchPath.map { ["env": OptionValue.mapping(["PATH": $0])] } ?? [:]
+        let feed = ExecScripts().feed([program.program, "--flag"], options: env)
         let report = await harness.poll(ExecSource.self, feed: feed, transport: noHTTP).report
         #expect(report.status == .failed)
-        #expect(report.error == "cannot start 'no-such-program-here': not found in PATH")
+        #expect(report.error == program.message)
     }
 
     @Test(

@@ -31,4 +31,10 @@ public struct MonitorCommand: AsyncParsableCommand {
     package static func raiseOpenFileLimit() {
         OpenFileLimit.raise()
     }
+
+    /// Makes this process see to it that no program it runs outlives it, not even a daemon or after a SIGKILL (see
+    /// `ProgramSupervisor`); the executable calls it before `main()`, a test process never does.
+    package static func supervisePrograms() {
+        ProgramSupervisor.superviseThisProcess()
+    }
 }
