@@ -6,15 +6,6 @@ import PostgresTestSupport
 import TestSupport
 import Testing
 
-/// EONET's API on a real server: 13 events in their categories.
-private func planet() -> @Sendable (RecordedRequest) -> TestResponse {
-    { request in
-        let origin = "http://\(request.header("Host") ?? "127.0.0.1")"
-        let (status, body) = EONETFixtures.answer(origin + request.uri, api: origin + "/api/v3")
-        return .json(body, status: status)
-    }
-}
-
 /// The `planet` feed of each JSON report line of `text`.
 private func planetReport(_ text: String) throws -> [String: Any] {
     for line in text.split(separator: "\n") {
@@ -33,7 +24,7 @@ struct PostgresStateTests {
         let url = try await server.makeDatabase()
         let state = server.text(of: url)
         let directory = try TemporaryDirectory()
-        try await withTestHTTPServer(planet()) { http in
+        try await withTestHTTPServer(eonetAnswer) { http in
             try directory.write(
                 "feeds.yaml", "feeds:\n  - name: planet\n    type: eonet\n    api: \(http.baseURL)/api/v3\n")
             let first = try await MonitorProcess.run(
@@ -91,7 +82,7 @@ struct PostgresStateTests {
         let server = try await PostgresServer.forTest()
         let url = try await server.makeDatabase()
         let directory = try TemporaryDirectory()
-        try await withTestHTTPServer(planet()) { http in
+        try await withTestHTTPServer(eonetAnswer) { http in
             try directory.write(
                 "feeds.yaml",
                 "feeds:\n  - name: planet\n    type: eonet\n    api: \(http.baseURL)/api/v3\n    interval: 1h\n")

@@ -18,11 +18,7 @@ private func planetAndGitHub() -> @Sendable (RecordedRequest) -> TestResponse {
                     : GitHubFixtures.pushPayload(repo: "ReactiveX/RxSwift", id: index))
         }, of: "repos/ReactiveX/RxSwift")
     return { request in
-        if request.path.hasPrefix("/api/v3/") {
-            let origin = "http://\(request.header("Host") ?? "127.0.0.1")"
-            let (status, body) = EONETFixtures.answer(origin + request.uri, api: origin + "/api/v3")
-            return .json(body, status: status)
-        }
+        if request.path.hasPrefix("/api/v3/") { return eonetAnswer(request) }
         return TestResponse(github.serve(HTTPRequest(request)))
     }
 }

@@ -8,12 +8,13 @@ struct BrowserScreenTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15 08:00:00 UTC
     let tokyo = TimeZone(identifier: "Asia/Tokyo")!
 
-    @Test("bytes from a raw terminal become keys: arrows, Enter, a lone Esc, Backspace, Ctrl-C, UTF-8")
+    @Test("bytes from a raw terminal become keys: arrows, Enter, a lone Esc, Backspace, Ctrl-C, Ctrl-Z, UTF-8")
     func keys() {
-        let bytes = Array("\u{1B}[A\u{1B}[Bk\r\u{1B}[C\u{1B}OD\u{7F}\u{03}é\u{1B}[5~\u{1B}".utf8)
+        let bytes = Array("\u{1B}[A\u{1B}[Bk\r\u{1B}[C\u{1B}OD\u{7F}\u{03}\u{1A}é\u{1B}[5~\u{1B}".utf8)
         #expect(
             Key.parse(bytes) == [
-                .up, .down, .character("k"), .enter, .right, .left, .backspace, .interrupt, .character("é"), .escape,
+                .up, .down, .character("k"), .enter, .right, .left, .backspace, .interrupt, .suspend, .character("é"),
+                .escape,
             ])
     }
 

@@ -13,6 +13,7 @@ public enum BrowserScreen {
         "r            poll the selected feed now",
         "?            these keys",
         "q            quit",
+        "Ctrl-Z       suspend (the shell's fg comes back)",
     ]
 
     /// Exactly `height` rows of at most `width` characters: a title row, the open list, the latest log line (or, while

@@ -46,7 +46,9 @@ struct StateOptions: ParsableArguments {
         let database = try database()
         do {
             if let database { return try await PostgresStateStore.open(database) }
-            return try StateStore(directory: directory)
+            let store = try StateStore(directory: directory)
+            if let notice = store.notice { Console.error("monitor: warning: \(notice)\n") }
+            return store
         } catch {
             throw failure(error)
         }
