@@ -21,6 +21,9 @@ struct ExecRun: Sendable {
     var timeout: Duration
     /// The most bytes it may write on standard output.
     var maxOutput: Int
+    /// What its messages never show: the feed's `env` values (a token passed on), wherever its standard error or a
+    /// failure to start echoes them.
+    var redaction = Redaction(values: [])
     /// How long a program that was sent SIGTERM has before SIGKILL.
     var grace: Duration = .milliseconds(500)
     /// How the timeout is waited for.
@@ -83,10 +86,10 @@ struct ExecRun: Sendable {
         } catch let error as SubprocessError {
             switch error.code {
             case .executableNotFound:
-                throw SourceError(
-                    "cannot start \(name): \(ProgramPath.problem(program, searchPath: environment["PATH"]))")
-            case .spawnFailed: throw SourceError("cannot start \(name): \(TerminalText.sanitized("\(error)"))")
-            default: throw SourceError("\(name): \(TerminalText.sanitized("\(error)"))")
+                let problem = ProgramPath.problem(program, searchPath: environment["PATH"])
+                throw SourceError("cannot start \(name): \(redaction.message(problem, limit: 300))")
+            case .spawnFailed: throw SourceError("cannot start \(name): \(redaction.message("\(error)", limit: 300))")
+            default: throw SourceError("\(name): \(redaction.message("\(error)", limit: 300))")
             }
         }
         let stderr = result.closureResult
@@ -107,7 +110,7 @@ struct ExecRun: Sendable {
     ) async throws -> String {
         try await withThrowingTaskGroup(of: String.self) { readers in
             readers.addTask {
-                var tail = StderrTail()
+                var tail = StderrTail(redaction: redaction)
                 for try await chunk in errors {
                     chunk.withUnsafeBytes { tail.append($0) }
                 }
