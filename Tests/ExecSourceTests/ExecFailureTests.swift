@@ -77,7 +77,10 @@ struct ExecFailureTests {
             ),
             // The token's end falls in the last 4,096 bytes: the tail keeps the longest secret's length more, to hide
             // it whole.
-            ("printf 'abcdefghij%s' \"$TOKEN\" >&2; printf '=%.0s' $(seq 1 4090) >&2", "…" + String(repeating: "=", count: 4090)),
+            (
+                "printf 'abcdefghij%s' \"$TOKEN\" >&2; printf '=%.0s' $(seq 1 4090) >&2",
+                "…" + String(repeating: "=", count: 4090)
+            ),
         ])
     func stderrSecretsHidden(script: String, said: String) async throws {
         let harness = try PollHarness()
