@@ -219,7 +219,7 @@ struct MetricsEndToEndTests {
             let (posted, postedHeaders, postedBody) = try await fetch(String(address), method: "POST")
             #expect(posted == 405)
             #expect(postedHeaders["allow"] == ["GET, HEAD"])
-            #expect(postedBody == "method not allowed: GET /metrics\n")
+            #expect(postedBody == "method not allowed: GET or HEAD /metrics\n")
             let (query, _, _) = try await fetch(address + "?debug=1")
             #expect(query == 200)
 

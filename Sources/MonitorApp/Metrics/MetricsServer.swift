@@ -171,7 +171,7 @@ final class MetricsServer: Service, Sendable {
             headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
         } else if request.method != .GET && request.method != .HEAD {
             status = .methodNotAllowed
-            body = Array("method not allowed: GET /metrics\n".utf8)
+            body = Array("method not allowed: GET or HEAD /metrics\n".utf8)
             headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
             headers.add(name: "Allow", value: "GET, HEAD")
         } else {
