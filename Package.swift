@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "MonitorYAML", dependencies: ["CLibYAML"]),
         /// The SQLite settings Swift cannot reach (variadic C functions), for the state.
         .target(name: "CSQLiteOptions", linkerSettings: [.linkedLibrary("sqlite3")]),
+        /// The process calls Swift cannot make (variadic `prctl`, spawn options it does not import), for the programs.
+        .target(name: "CProcessControl"),
         /// Feed-source protocol, configuration model and validation, items, HTTP seam, state.
         .target(
             name: "MonitorCore",
@@ -43,6 +45,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 "CSQLiteOptions",
+                "CProcessControl",
             ]
         ),
         /// The state in PostgreSQL: the same store protocol as the SQLite state, through PostgresNIO (kept out of
@@ -87,7 +90,8 @@ let package = Package(
 
         // MARK: - Benchmarks and the offline demo
 
-        /// A real HTTP/1.1 server on 127.0.0.1 answering from a handler: the wire for the tests and the stand-in.
+        /// A real HTTP/1.1 server on 127.0.0.1 answering from a handler: the wire for the tests and the stand-in; raw
+        /// TCP clients for the tests that check bytes on the wire.
         .target(
             name: "LoopbackHTTP",
             dependencies: [
@@ -172,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "MonitorPostgresTests",
             dependencies: [
-                "MonitorPostgres", "MonitorCore", "TestSupport", "PostgresTestSupport",
+                "MonitorPostgres", "MonitorCore", "MonitorApp", "TestSupport", "PostgresTestSupport", "LoopbackHTTP",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),

@@ -3,7 +3,7 @@ import MonitorCore
 /// The `command` notifier: a program run once per notification, from an argv (never through a shell), with the
 /// notification's schema-1 json body on its standard input and `MONITOR_NOTIFICATION_ID`, `MONITOR_FEED`,
 /// `MONITOR_EVENT` and `MONITOR_NOTIFIER` in its environment. Exit 0 means delivered; any other end (another exit, a
-/// signal, a run past `timeout`, which ends its whole process group) is retried.
+/// signal, a run past `timeout`, which ends its whole process group) is retried; a program that cannot start is refused.
 public struct CommandNotifier: Notifier {
     public static let type = "command"
     public static let summary = "A program run per notification, the json body on its standard input"
@@ -40,7 +40,7 @@ public struct CommandNotifier: Notifier {
         run = CommandRun(
             command: options[Self.command] ?? [], timeout: options[Self.timeout],
             variables: CommandRun.environment(env: options[Self.env] ?? [:], from: context.environment),
-            secrets: Array((options[Self.env] ?? [:]).values))
+            redaction: Redaction(values: Array((options[Self.env] ?? [:]).values)))
     }
 
     public var target: String { run.name }

@@ -2,16 +2,9 @@ import Foundation
 import MonitorCore
 import Subprocess
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// One notifier program and how it is run: in a process group of its own, its input in an unlinked file, its
-/// standard error kept to its last bytes, its whole group ended when it runs past `timeout` or is cancelled.
+/// standard error kept to its last bytes, its whole group ended when it runs past `timeout` or is cancelled, and what
+/// it left running when it ended killed (in its group or out of it: see ``ProgramSupervisor``).
 struct CommandRun: Sendable {
     /// The program and its arguments.
     var command: [String]
@@ -19,8 +12,8 @@ struct CommandRun: Sendable {
     var timeout: Duration
     /// Its environment, without the notification's variables.
     var variables: [String: String]
-    /// The values of the notifier's `env` (secrets): never shown in a message.
-    var secrets: [String] = []
+    /// What must never show: the values of the notifier's `env`.
+    var redaction = Redaction(values: [])
     /// How long a program sent SIGTERM has before SIGKILL.
     var grace: Duration = .milliseconds(500)
 
@@ -52,7 +45,8 @@ struct CommandRun: Sendable {
         return name.hasPrefix("MONITOR_") ? "MONITOR_ variables are set by monitor itself" : nil
     }
 
-    /// Runs the program for `notification`; returns when it exited 0, else throws a retryable ``DeliveryError``.
+    /// Runs the program for `notification`; returns when it exited 0, else throws a ``DeliveryError``: permanent when
+    /// the program cannot start (no such file, not executable, …), else retryable.
     func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt {
         var environment = variables
         environment["MONITOR_NOTIFICATION_ID"] = notification.id
@@ -61,8 +55,7 @@ struct CommandRun: Sendable {
         environment["MONITOR_EVENT"] = notification.event.rawValue
         let input = notification.jsonBody()
         let variables = environment
-        let group = ProcessGroupID()
-        defer { group.end() }
+        let group = ProcessGroup()
         return try await withThrowingTaskGroup(of: DeliveryReceipt.self) { tasks in
             tasks.addTask { try await self.runProgram(input: input, environment: variables, group: group) }
             tasks.addTask {
@@ -76,7 +69,7 @@ struct CommandRun: Sendable {
         }
     }
 
-    private func runProgram(input: [UInt8], environment: [String: String], group: ProcessGroupID) async throws
+    private func runProgram(input: [UInt8], environment: [String: String], group: ProcessGroup) async throws
         -> DeliveryReceipt
     {
         guard let program = command.first else { throw DeliveryError.permanent("'command' is empty") }
@@ -91,7 +84,14 @@ struct CommandRun: Sendable {
             executable: program.contains("/") ? .path(.init(program)) : .name(program),
             arguments: Arguments(Array(command.dropFirst())), environment: .custom(keys),
             platformOptions: platform)
-        let stdin = try Self.inputFile(input)
+        let stdin: Int32
+        do {
+            stdin = try ProgramInput.file(input)
+        } catch {
+            throw DeliveryError.retry(error.description)
+        }
+        group.starting()
+        defer { group.ended() }
         let result: ExecutionResult<([UInt8], Bool), DiscardedOutput, SequenceOutput>
         do {
             let window = self.window
@@ -116,9 +116,12 @@ struct CommandRun: Sendable {
                 return (tail, cut)
             }
         } catch let error as SubprocessError {
+            // A program that cannot start will not start next time either: the notification is refused.
             switch error.code {
-            case .executableNotFound: throw DeliveryError.retry("cannot start \(name): not found in PATH")
-            default: throw DeliveryError.retry("cannot start \(name): \(TerminalText.sanitized("\(error)"))")
+            case .executableNotFound:
+                let problem = ProgramPath.problem(program, searchPath: environment["PATH"])
+                throw DeliveryError.permanent("cannot start \(name): \(redaction.message(problem, limit: 300))")
+            default: throw DeliveryError.retry("cannot start \(name): \(redaction.message("\(error)", limit: 300))")
             }
         }
         let stderr = shown(stderr: result.closureResult.0, cut: result.closureResult.1)
@@ -134,47 +137,12 @@ struct CommandRun: Sendable {
     }
 
     /// The most bytes of standard error kept: the limit and room for a secret straddling its start.
-    private var window: Int { Self.stderrLimit + (secrets.map(\.utf8.count).max() ?? 0) }
+    private var window: Int { Self.stderrLimit + redaction.longest }
 
-    /// `text` with each of the secrets (the longest first) replaced by `…`.
-    func redacted(_ text: String) -> String {
-        var text = text
-        for secret in secrets.filter({ !$0.isEmpty }).sorted(by: { $0.count > $1.count }) {
-            text = text.replacingOccurrences(of: secret, with: "…")
-        }
-        return text
-    }
-
-    /// The last bytes of standard error (`cut` when earlier ones were dropped) as a message may show them: its
-    /// secrets hidden in all of it, before and after its control characters are taken out, and only then cut to
-    /// ``stderrLimit`` characters; when it was cut, its first bytes (which may hold the end of a secret) are dropped.
+    /// The last bytes of standard error (`cut` when earlier ones were dropped) as a message may show them: its last
+    /// ``stderrLimit`` characters once its secrets are hidden (see ``Redaction``), the end of one at its start too.
     func shown(stderr tail: [UInt8], cut: Bool) -> String {
-        var text = redacted(String(decoding: tail, as: UTF8.self))
-        if cut { text = String(text.dropFirst(max((secrets.map(\.utf8.count).max() ?? 0) - 1, 0))) }
-        text = redacted(TerminalText.sanitized(text))
-        return String(text.suffix(Self.stderrLimit)).trimmingCharacters(in: .whitespaces)
-    }
-
-    /// A file holding `bytes`, already unlinked, open at its start: the program reads its input when it likes, and
-    /// one that never does cannot block on a full pipe or break `monitor` with SIGPIPE.
-    private static func inputFile(_ bytes: [UInt8]) throws -> Int32 {
-        var template = Array("\(NSTemporaryDirectory())/monitor-notify-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw DeliveryError.retry("cannot make the program's input file: \(String(cString: strerror(errno)))")
-        }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        unlink(template)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else {
-                close(descriptor)
-                throw DeliveryError.retry("cannot write the program's input file: \(String(cString: strerror(errno)))")
-            }
-            written += count
-        }
-        lseek(descriptor, 0, SEEK_SET)
-        return descriptor
+        redaction.message(
+            String(decoding: tail, as: UTF8.self), limit: Self.stderrLimit, keeping: .last, cutBefore: cut)
     }
 }

@@ -59,7 +59,8 @@ struct ExecPoll: Sendable {
             environment: ExecEnvironment.make(
                 feed: context.feed, cursor: cursor, env: env, from: ProcessInfo.processInfo.environment),
             input: Self.input(feed: context.feed, cursor: cursor), timeout: timeout ?? context.http.policy.timeout * 2,
-            maxOutput: context.http.policy.maxBody, sleep: context.clock.sleep)
+            maxOutput: context.http.policy.maxBody, redaction: Redaction(values: Array(env.values)),
+            sleep: context.clock.sleep)
         let state = Mutex(State())
         try await run.run { messages in
             // Items in a row go as one batch, and the groups announced meanwhile as one catalog.

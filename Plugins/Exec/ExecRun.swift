@@ -2,21 +2,14 @@ import Foundation
 import MonitorCore
 import Subprocess
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// One run of an exec program: started in a process group of its own with its input on standard input, its
 /// standard output read as messages as they come, its standard error kept to its last lines.
 ///
 /// The run succeeds when the program exits 0. It fails — throwing a ``SourceError`` that says why — when the
 /// program cannot start, exits otherwise, writes a line that is not a message or more than `maxOutput` bytes,
 /// or is still running after `timeout`. A failed or cancelled run ends the whole process group: SIGTERM, then
-/// SIGKILL after `grace`; whatever the program left running when it ended is killed too.
+/// SIGKILL after `grace`; whatever the program left running when it ended is killed too, in its group or out of it
+/// (a daemon: see ``ProgramSupervisor``).
 struct ExecRun: Sendable {
     /// The program and its arguments.
     var command: [String]
@@ -28,6 +21,9 @@ struct ExecRun: Sendable {
     var timeout: Duration
     /// The most bytes it may write on standard output.
     var maxOutput: Int
+    /// What its messages never show: the feed's `env` values (a token passed on), wherever its standard error or a
+    /// failure to start echoes them.
+    var redaction = Redaction(values: [])
     /// How long a program that was sent SIGTERM has before SIGKILL.
     var grace: Duration = .milliseconds(500)
     /// How the timeout is waited for.
@@ -68,8 +64,14 @@ struct ExecRun: Sendable {
             executable: program.contains("/") ? .path(.init(program)) : .name(program),
             arguments: Arguments(Array(command.dropFirst())), environment: .custom(variables),
             platformOptions: platform)
-        let stdin = try Self.inputFile(input)
+        let stdin: Int32
+        do {
+            stdin = try ProgramInput.file(Array(input.utf8))
+        } catch {
+            throw SourceError(error.description)
+        }
 
+        processGroup.starting()
         defer { processGroup.ended() }
         let result: ExecutionResult<String, SequenceOutput, SequenceOutput>
         do {
@@ -83,9 +85,11 @@ struct ExecRun: Sendable {
             }
         } catch let error as SubprocessError {
             switch error.code {
-            case .executableNotFound: throw SourceError("cannot start \(name): not found in PATH")
-            case .spawnFailed: throw SourceError("cannot start \(name): \(TerminalText.sanitized("\(error)"))")
-            default: throw SourceError("\(name): \(TerminalText.sanitized("\(error)"))")
+            case .executableNotFound:
+                let problem = ProgramPath.problem(program, searchPath: environment["PATH"])
+                throw SourceError("cannot start \(name): \(redaction.message(problem, limit: 300))")
+            case .spawnFailed: throw SourceError("cannot start \(name): \(redaction.message("\(error)", limit: 300))")
+            default: throw SourceError("\(name): \(redaction.message("\(error)", limit: 300))")
             }
         }
         let stderr = result.closureResult
@@ -106,7 +110,7 @@ struct ExecRun: Sendable {
     ) async throws -> String {
         try await withThrowingTaskGroup(of: String.self) { readers in
             readers.addTask {
-                var tail = StderrTail()
+                var tail = StderrTail(redaction: redaction)
                 for try await chunk in errors {
                     chunk.withUnsafeBytes { tail.append($0) }
                 }
@@ -131,30 +135,5 @@ struct ExecRun: Sendable {
             if !messages.isEmpty { handle(messages) }
             return try await readers.next() ?? ""
         }
-    }
-
-    /// A file holding `text`, already unlinked, open at its start: the program reads its input when it likes,
-    /// and one that never does cannot block on a full pipe or break `monitor` with SIGPIPE.
-    private static func inputFile(_ text: String) throws -> Int32 {
-        var template = Array("\(NSTemporaryDirectory())/monitor-exec-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw SourceError("cannot make the program's input file: \(String(cString: strerror(errno)))")
-        }
-        // Not inherited by other programs started meanwhile (the spawned one gets it as its standard input).
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        unlink(template)
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else {
-                close(descriptor)
-                throw SourceError("cannot write the program's input file: \(String(cString: strerror(errno)))")
-            }
-            written += count
-        }
-        lseek(descriptor, 0, SEEK_SET)
-        return descriptor
     }
 }

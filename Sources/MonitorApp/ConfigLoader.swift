@@ -64,11 +64,14 @@ public struct ConfigLoader: Sendable {
     }
 
     /// The text of the feeds file at `path`, or why it cannot be had.
+    ///
+    /// Only a regular file is read. It is looked at before it is opened, so that a device is never opened, then
+    /// opened without blocking (a FIFO put in its place meanwhile would block `open` for ever) and looked at again:
+    /// a FIFO, a socket, a device or a directory is refused, never waited on or read without end.
     public static func read(path: String) -> Result<String, ReadProblem> {
         let failure = { (message: String) in Result<String, ReadProblem>.failure(ReadProblem(message: message)) }
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            switch errno {
+        let problem = { (code: Int32) -> Result<String, ReadProblem> in
+            switch code {
             case ENOENT:
                 let message = "no such file (write a starter with `monitor init`, or name another with --config)"
                 return .failure(ReadProblem(message: message, isMissing: true))
@@ -79,24 +82,39 @@ public struct ConfigLoader: Sendable {
             case EACCES:
                 return failure("permission denied")
             default:
-                return failure("cannot read the file: \(String(cString: strerror(errno)).lowercasedFirst)")
+                return failure("cannot read the file: \(String(cString: strerror(code)).lowercasedFirst)")
             }
         }
-        guard status.st_mode & S_IFMT != S_IFDIR else { return failure("is a directory, not a feeds file") }
-        let data: Data
-        do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            data = try handle.read(upToCount: Self.maximumSize + 1) ?? Data()
-        } catch {
-            let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code
-            let reason = code.map { String(cString: strerror(Int32($0))).lowercasedFirst } ?? "it cannot be read"
-            return failure("cannot read the file: \(reason)")
+        var status = stat()
+        guard stat(path, &status) == 0 else { return problem(errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            return failure("is \(fileKind(status.st_mode)), not a regular file")
+        }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { return problem(errno) }
+        defer { close(descriptor) }
+        guard fstat(descriptor, &status) == 0 else { return problem(errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            return failure("is \(fileKind(status.st_mode)), not a regular file")
+        }
+        // Read to the end (the size may change meanwhile), one byte past the limit at most.
+        var data: [UInt8] = []
+        data.reserveCapacity(min(Int(status.st_size), Self.maximumSize) + 1)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while data.count <= Self.maximumSize {
+            let wanted = min(chunk.count, Self.maximumSize + 1 - data.count)
+            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress!, wanted) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return problem(errno)
+            }
+            data += chunk[..<count]
         }
         guard data.count <= Self.maximumSize else {
             return failure("the file is larger than \(ByteSizeFormat.string(Self.maximumSize)); is it the right file?")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             return failure("the file is not UTF-8 text")
         }
         return .success(text)

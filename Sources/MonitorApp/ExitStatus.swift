@@ -1,4 +1,5 @@
 import ArgumentParser
+import UnixSignals
 
 /// The exit codes of `monitor`, as the README documents them.
 public enum ExitStatus {
@@ -8,10 +9,11 @@ public enum ExitStatus {
     public static let failure = ExitCode(1)
     /// The feeds file is invalid.
     public static let invalidConfig = ExitCode(2)
-    /// `run --once` was stopped by SIGINT (128 + 2, as shells report it).
-    public static let interrupted = ExitCode(130)
-    /// `run --once` was stopped by SIGTERM (128 + 15).
-    public static let terminated = ExitCode(143)
+    /// `run --once` or `notify test` was stopped by `signal` (one of ``StopSignals``): 128 + its number, as shells
+    /// report it (130 for SIGINT, 143 for SIGTERM).
+    static func stopped(by signal: UnixSignal) -> ExitCode {
+        ExitCode(128 + signal.rawValue)
+    }
     /// The command line is wrong (ArgumentParser's own code for usage errors).
     public static let usage = ExitCode(64)
 }

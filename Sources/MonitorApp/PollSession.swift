@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import MonitorCore
-import UnixSignals
 
 /// One `monitor run --once`: every feed polled concurrently, their events fanned in to one display; the
 /// notifications left by earlier runs delivered before the polls, those of the polls after them.
@@ -12,37 +11,6 @@ struct PollSession {
     var transport: HTTPClientTransport
     var format: OutputFormat
     var verbose: Bool
-
-    /// Polls every feed once like ``runOnce()``, unless one of `signals` arrives first: the polls are then
-    /// cancelled — each source ends what it started, such as an external program's process group — and their
-    /// reports come back with the signal.
-    func runOnce(stoppingOn signals: UnixSignalsSequence) async throws -> (reports: [PollReport], signal: UnixSignal?) {
-        enum Step: Sendable {
-            case reports([PollReport])
-            case signal(UnixSignal)
-        }
-        return try await withThrowingTaskGroup(of: Step?.self) { group in
-            group.addTask { .reports(try await runOnce()) }
-            group.addTask {
-                for await signal in signals { return .signal(signal) }
-                return nil
-            }
-            var signal: UnixSignal?
-            while let step = try await group.next() {
-                switch step {
-                case .reports(let reports):
-                    group.cancelAll()
-                    return (reports, signal)
-                case .signal(let received):
-                    signal = received
-                    group.cancelAll()
-                case nil:
-                    continue
-                }
-            }
-            throw CancellationError()
-        }
-    }
 
     /// Polls every feed once and returns their reports in the order of the feeds file, without their items (shown
     /// as each poll finished: thousands of feeds' items are not kept to the end). On a shared schedule, a feed another

@@ -5,6 +5,8 @@ import MonitorApp
 enum Entry {
     static func main() async {
         MonitorCommand.prepareStandardStreams()
+        MonitorCommand.raiseOpenFileLimit()
+        MonitorCommand.supervisePrograms()
         await MonitorCommand.main()
     }
 }

@@ -17,31 +17,6 @@ private func reports(_ text: String) throws -> [String: [String: Any]] {
     return reports
 }
 
-/// Whether process `pid` has ended: gone (`kill(pid, 0)` fails with ESRCH), or a zombie waiting to be reaped (an
-/// orphan's new parent, PID 1 of this container, never reaps).
-private func hasEnded(_ pid: Int32) -> Bool {
-    if kill(pid, 0) == -1, errno == ESRCH { return true }
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-        let close = stat.lastIndex(of: ")")
-    else { return true }
-    return stat[stat.index(close, offsetBy: 2)] == "Z"
-}
-
-/// What a writer puts in the named pipe `path`, read on a thread of its own: returns once the writer closes it.
-private func readFIFO(_ path: String) async throws -> String {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                continuation.resume(throwing: CocoaError(.fileReadNoSuchFile))
-                return
-            }
-            let data = handle.readDataToEndOfFile()
-            try? handle.close()
-            continuation.resume(returning: String(decoding: data, as: UTF8.self))
-        }
-    }
-}
-
 @Suite("monitor with `type: exec` feeds, as a user runs it")
 struct ExecEndToEndTests {
     @Test("`monitor sources` lists the exec type and its options")
@@ -160,65 +135,5 @@ struct ExecEndToEndTests {
         // Each failed alone, and what the first run stored stays.
         #expect(all.mapValues { $0["status"] as? String } == ["date": "failed", "twice": "failed", "nul": "failed"])
         #expect(all.mapValues { $0["items"] as? Int } == ["date": 1, "twice": 1, "nul": 1])
-    }
-
-    @Test("SIGINT to `monitor run` ends a running program deaf to SIGTERM and its child: no process is left")
-    func interruptLeavesNoChild() async throws {
-        let directory = try TemporaryDirectory()
-        let fifo = directory.url.appendingPathComponent("pids").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        try directory.write(
-            "feeds.yaml",
-            """
-            feeds:
-              - name: stuck
-                type: exec
-                command: [sh, -c, "trap '' TERM; sleep 1000 & echo \\"$$ $!\\" > \(fifo); wait"]
-                timeout: 1h
-            """)
-        let monitor = try await RunningMonitor(["run", "--format", "json", "--state", "state"], in: directory.url)
-        // The program has started, with its child, once it has written both pids.
-        let pids = try await readFIFO(fifo).split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
-        #expect(pids.count == 2)
-        #expect(pids.allSatisfy { !hasEnded($0) })
-        monitor.send(SIGINT)
-        let status = try await monitor.waitForExit()
-        #expect(status == 0, "\(monitor.stderr)")
-        for pid in pids {
-            #expect(hasEnded(pid), "process \(pid) is left")
-        }
-    }
-
-    @Test(
-        "SIGINT or SIGTERM to `monitor run --once` cancels the polls: the program and its child are ended, exit 130/143",
-        arguments: [(SIGINT, "SIGINT", Int32(130)), (SIGTERM, "SIGTERM", Int32(143))])
-    func onceInterruptLeavesNoChild(signal: Int32, name: String, code: Int32) async throws {
-        let directory = try TemporaryDirectory()
-        let fifo = directory.url.appendingPathComponent("pids").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        try directory.write(
-            "feeds.yaml",
-            """
-            feeds:
-              - name: stuck
-                type: exec
-                command: [sh, -c, "trap '' TERM; sleep 1000 & echo \\"$$ $!\\" > \(fifo); wait"]
-                timeout: 1h
-            """)
-        let monitor = try await RunningMonitor(
-            ["run", "--once", "--format", "json", "--state", "state"], in: directory.url)
-        // The program has started, with its child, once it has written both pids.
-        let pids = try await readFIFO(fifo).split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
-        #expect(pids.count == 2)
-        #expect(pids.allSatisfy { !hasEnded($0) })
-        monitor.send(signal)
-        let status = try await monitor.waitForExit()
-        #expect(status == code, "\(monitor.stderr)")
-        #expect(monitor.stderr == "monitor: \(name) received: the polls were cancelled\n")
-        // The one feed was cancelled: it has no report (the reports of feeds done before the signal are printed).
-        #expect(monitor.stdout == "")
-        for pid in pids {
-            #expect(hasEnded(pid), "process \(pid) is left")
-        }
     }
 }

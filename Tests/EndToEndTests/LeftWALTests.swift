@@ -16,11 +16,7 @@ struct LeftWALTests {
     )
     func readersReadTheWAL() async throws {
         let directory = try TemporaryDirectory()
-        try await withTestHTTPServer({ request in
-            let origin = "http://\(request.header("Host") ?? "127.0.0.1")"
-            let (status, body) = EONETFixtures.answer(origin + request.uri, api: origin + "/api/v3")
-            return .json(body, status: status)
-        }) { server in
+        try await withTestHTTPServer(eonetAnswer) { server in
             try directory.write(
                 "feeds.yaml",
                 """

@@ -73,6 +73,30 @@ private func reported(_ text: String) -> [String] {
     }
 }
 
+/// A feeds file with one exec feed, `tick`, whose program reports one item every second.
+private let tickingFeed = """
+    feeds:
+      - name: tick
+        type: exec
+        command: [sh, -c, "echo '{\\"item\\":{\\"id\\":\\"t\\",\\"title\\":\\"Tick\\",\\"date\\":\\"2025-09-21T18:00:00Z\\"}}'"]
+        interval: 1s
+    """
+
+/// The statuses of the polls of `tick` reported in `text`, in order.
+private func ticks(_ text: String) -> [String] {
+    text.split(separator: "\n").compactMap { line in
+        guard let report = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            report["feed"] as? String == "tick"
+        else { return nil }
+        return report["status"] as? String
+    }
+}
+
+/// A launcher that starts `monitor` through a shell with `limits` set first (`ulimit` arguments).
+private func limited(_ limits: String) -> [String] {
+    ["/bin/sh", "-c", "\(limits) && exec \"$0\" \"$@\""]
+}
+
 /// Sends `method` to `url` and returns the status, the header values by lowercased name, and the body.
 private func fetch(_ url: String, method: String = "GET") async throws -> (Int, [String: [String]], String) {
     var request = HTTPClientRequest(url: url)
@@ -194,8 +218,8 @@ struct MetricsEndToEndTests {
             #expect(root == 404)
             let (posted, postedHeaders, postedBody) = try await fetch(String(address), method: "POST")
             #expect(posted == 405)
-            #expect(postedHeaders["allow"] == ["GET"])
-            #expect(postedBody == "method not allowed: GET /metrics\n")
+            #expect(postedHeaders["allow"] == ["GET, HEAD"])
+            #expect(postedBody == "method not allowed: GET or HEAD /metrics\n")
             let (query, _, _) = try await fetch(address + "?debug=1")
             #expect(query == 200)
 
@@ -233,5 +257,56 @@ struct MetricsEndToEndTests {
             named.stderr.hasPrefix(
                 "Error: The value 'example.com:9464' is invalid for '--metrics <[host:]port>': 'example.com' is not an "
                     + "IP address; give localhost, an address of this machine, or 0.0.0.0 for every interface\n"))
+    }
+
+    @Test(
+        "a flood of idle connections beyond the open-files limit: monitor lives on, answers /metrics, its feed polls")
+    func floodOfIdleConnections() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("feeds.yaml", tickingFeed)
+        // 128 open files at most, soft and hard: 200 connections would take them all.
+        let monitor = try await RunningMonitor(
+            ["run", "--format", "json", "--state", "state", "--metrics", "127.0.0.1:0"], in: directory.url,
+            launcher: limited("ulimit -n 128"))
+        let errors = try await monitor.waitForErrors { $0.contains("/metrics\n") }
+        let match = try #require(errors.firstMatch(of: /^metrics on (http:\/\/127\.0\.0\.1:([0-9]+)\/metrics)\n/))
+        let (address, port) = (String(match.output.1), try #require(Int(match.output.2)))
+        try await monitor.waitForOutput { !ticks($0).isEmpty }
+
+        // Held: 32 connections (a quarter of the limit); each one more closes the oldest, which never said anything.
+        let flood = try await IdleConnections.open(200, port: port)
+        for index in 0..<(200 - 32) {
+            try await flood.waitUntilClosed(index)
+        }
+        let polled = ticks(monitor.stdout).count
+        let (status, headers, text) = try await fetch(address)
+        #expect(status == 200)
+        #expect(headers["content-type"] == ["text/plain; version=0.0.4; charset=utf-8"])
+        let polls = try PrometheusText(text).samples("monitor_polls_total")
+        #expect(polls.map(\.labels) == [["feed": "tick", "status": "ok"]])
+        #expect((polls.first?.value ?? 0) >= Double(polled))
+
+        // The feed goes on polling, and its program still starts.
+        try await monitor.waitForOutput { ticks($0).count >= polled + 2 }
+        #expect(Set(ticks(monitor.stdout)) == ["ok"])
+        await flood.close()
+        monitor.send(SIGTERM)
+        #expect(try await monitor.waitForExit() == 0)
+        #expect(monitor.stderr == "metrics on \(address)\n")
+    }
+
+    @Test("at start, the soft open-files limit is raised to the hard one")
+    func openFilesLimitRaised() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("feeds.yaml", tickingFeed)
+        let monitor = try await RunningMonitor(
+            ["run", "--format", "json", "--state", "state"], in: directory.url,
+            launcher: limited("ulimit -S -n 64 && ulimit -H -n 512"))
+        try await monitor.waitForOutput { !ticks($0).isEmpty }
+        let limits = try String(contentsOfFile: "/proc/\(monitor.pid)/limits", encoding: .utf8)
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        #expect(line.split(separator: " ", omittingEmptySubsequences: true).suffix(3) == ["512", "512", "files"])
+        monitor.send(SIGTERM)
+        #expect(try await monitor.waitForExit() == 0)
     }
 }

@@ -23,11 +23,7 @@ private func storedPlanet(in directory: TemporaryDirectory) async throws {
 
 /// EONET at `{server}/api/v3`.
 private func planetServer() async throws -> TestHTTPServer {
-    try await TestHTTPServer.start { request in
-        let origin = "http://\(request.header("Host") ?? "127.0.0.1")"
-        let (status, body) = EONETFixtures.answer(origin + request.uri, api: origin + "/api/v3")
-        return .json(body, status: status)
-    }
+    try await TestHTTPServer.start(eonetAnswer)
 }
 
 @Suite("A standard output that is full, closed or has no reader", .timeLimit(.minutes(2)))

@@ -18,11 +18,7 @@ private func planetAndGitHub() -> @Sendable (RecordedRequest) -> TestResponse {
                     : GitHubFixtures.pushPayload(repo: "ReactiveX/RxSwift", id: index))
         }, of: "repos/ReactiveX/RxSwift")
     return { request in
-        if request.path.hasPrefix("/api/v3/") {
-            let origin = "http://\(request.header("Host") ?? "127.0.0.1")"
-            let (status, body) = EONETFixtures.answer(origin + request.uri, api: origin + "/api/v3")
-            return .json(body, status: status)
-        }
+        if request.path.hasPrefix("/api/v3/") { return eonetAnswer(request) }
         return TestResponse(github.serve(HTTPRequest(request)))
     }
 }
@@ -220,5 +216,19 @@ struct RunTests {
         #expect(try await store.items(feed: "planet").count == 13)
         #expect(try await store.items(feed: "rxswift").count == 30)
         #expect(try await store.records().map(\.status) == ["ok", "ok"])
+    }
+
+    @Test(
+        "RunningMonitor sees a start that fails at once end, with all it printed (the harness); tried 8 times",
+        arguments: 1...8)
+    func endsAtOnce(_ attempt: Int) async throws {
+        let directory = try TemporaryDirectory()
+        // A launcher that fails before `monitor` starts: its output and its end come before they are read.
+        let monitor = try await RunningMonitor(
+            ["run"], in: directory.url, launcher: ["/bin/sh", "-c", "echo cannot >&2; echo start; exit 3"])
+        await #expect(throws: ProcessEnded.self) { try await monitor.waitForOutput { _ in false } }
+        #expect(try await monitor.waitForExit() == 3)
+        #expect(monitor.stdout == "start\n")
+        #expect(monitor.stderr == "cannot\n")
     }
 }

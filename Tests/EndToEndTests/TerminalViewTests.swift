@@ -89,15 +89,7 @@ struct TerminalViewTests {
         let counts = try JSONDecoder().decode(Counts.self, from: try await standIn.get("/_counts")).eonet.categories
         let catalog = try JSONDecoder().decode(Categories.self, from: try await standIn.get("/api/v3/categories"))
             .categories
-        try directory.write(
-            "feeds.yaml",
-            """
-            feeds:
-              - name: planet
-                type: eonet
-                api: http://127.0.0.1:\(standIn.port)/api/v3
-                concurrency: 1
-            """)
+        try directory.write("feeds.yaml", Self.planet(standIn) + "    concurrency: 1\n")
         print("terminal test: the stand-in listens on port \(standIn.port)")
         let tmux = try TmuxSession(in: directory.url, width: 100, height: 30)
         defer {
@@ -193,16 +185,113 @@ struct TerminalViewTests {
         let after = try await tmux.waitForScreen("the shell again") { $0.contains("PRE-RUN TEXT\n$") }
         #expect(!after.contains("monitor ›"))
         #expect(!after.contains("q quit"))
+        try await expectShellMode(tmux, count: 1)
+    }
+
+    @Test(
+        "Ctrl-Z gives the shell its screen and mode back and stops monitor; fg draws the whole screen again; so does SIGTSTP"
+    )
+    func suspend() async throws {
+        let directory = try TemporaryDirectory()
+        let standIn = try await StandIn(arguments: ["--eonet-events", "30"])
+        defer { standIn.stop() }
+        try directory.write("feeds.yaml", Self.planet(standIn))
+        let tmux = try TmuxSession(in: directory.url, width: 100, height: 30)
+        defer {
+            tmux.kill()
+            withExtendedLifetime(directory) {}
+        }
+        // Started through `sh -c … exec`, which writes its process id for the SIGTSTP below.
+        try tmux.send(
+            "clear; echo PRE-RUN TEXT; sh -c 'echo $$ > monitor.pid; exec \"$0\" run --config feeds.yaml --state state' "
+                + "'\(MonitorProcess.executable.path)'",
+            literal: true)
+        try tmux.send("Enter")
+        let before = try await tmux.waitForScreen("the poll to finish") {
+            $0.contains("> planet  ok ") && $0.contains("planet: first sync, 30 items")
+        }
+        print("before Ctrl-Z:\n\(before)")
+        let pid = try #require(Int32(try directory.read("monitor.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+
+        // Ctrl-Z: the screen from before the run is back with the shell's prompt; the job is stopped.
+        try tmux.send("C-z")
+        let stopped = try await tmux.waitForScreen("the shell after Ctrl-Z") {
+            Self.stoppedLines($0) == 1 && Self.prompts($0)
+        }
+        print("after Ctrl-Z:\n\(stopped)")
+        #expect(stopped.hasPrefix("PRE-RUN TEXT\n"))
+        #expect(!stopped.contains("q quit"))
+        try tmux.send("jobs", literal: true)
+        try tmux.send("Enter")
+        let jobs = try await tmux.waitForScreen("jobs") { Self.stoppedLines($0) == 2 && Self.prompts($0) }
+        let listed = jobs.components(separatedBy: "\n").drop { $0 != "$ jobs" }.dropFirst().first ?? ""
+        #expect(listed.hasPrefix("[1] + Stopped"), "\(jobs)")
+        // The terminal's mode is the shell's again: echo and canonical input on.
+        try await expectShellMode(tmux, count: 1)
+
+        // fg: the full screen is drawn again, whole.
+        try tmux.send("fg", literal: true)
+        try tmux.send("Enter")
+        let resumed = try await tmux.waitForScreen("the full screen after fg") {
+            Self.masked($0) == Self.masked(before)
+        }
+        #expect(Self.masked(resumed) == Self.masked(before))
+
+        // A SIGTSTP sent from elsewhere does the same.
+        #expect(kill(pid, SIGTSTP) == 0)
+        let stoppedAgain = try await tmux.waitForScreen("the shell after SIGTSTP") {
+            Self.stoppedLines($0) == 3 && Self.prompts($0)
+        }
+        #expect(!stoppedAgain.contains("q quit"))
+        try tmux.send("fg", literal: true)
+        try tmux.send("Enter")
+        try await tmux.waitForScreen("the full screen after the second fg") { Self.masked($0) == Self.masked(before) }
+
+        // q still quits, the terminal restored.
+        try tmux.send("q")
+        try await tmux.waitForScreen("the shell at the end") { !$0.contains("q quit") && Self.prompts($0) }
+        try await expectShellMode(tmux, count: 2)
+    }
+
+    /// Asks the shell for the terminal's echo and canonical modes and expects both on, `count` answers in all.
+    private func expectShellMode(_ tmux: TmuxSession, count: Int) async throws {
         try tmux.send(
             "stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | sort | tr '\\n' ' '; echo",
             literal: true)
         try tmux.send("Enter")
         // capture-pane drops trailing spaces: the line reads `echo icanon` when both are on, `-echo -icanon` when not.
         let modes = ["echo icanon", "-echo icanon", "echo -icanon", "-echo -icanon"]
-        let mode = try await tmux.waitForScreen("the terminal mode") {
-            $0.components(separatedBy: "\n").contains { modes.contains($0) }
+        let screen = try await tmux.waitForScreen("the terminal mode") {
+            $0.components(separatedBy: "\n").filter { modes.contains($0) }.count == count
         }
-        #expect(mode.components(separatedBy: "\n").filter { modes.contains($0) } == ["echo icanon"])
+        #expect(
+            screen.components(separatedBy: "\n").filter { modes.contains($0) }
+                == Array(repeating: "echo icanon", count: count))
+    }
+
+    /// How many lines of the shell say that the job stopped.
+    private static func stoppedLines(_ screen: String) -> Int {
+        screen.components(separatedBy: "\n").filter { $0.contains("[1] + Stopped") }.count
+    }
+
+    /// Whether the shell waits for a command: its prompt is the last line of text.
+    private static func prompts(_ screen: String) -> Bool {
+        screen.components(separatedBy: "\n").last { !$0.isEmpty } == "$"
+    }
+
+    /// The screen with the clock of its title row masked.
+    private static func masked(_ screen: String) -> String {
+        var lines = screen.components(separatedBy: "\n")
+        if let title = lines.first {
+            lines[0] = title.replacingOccurrences(
+                of: #"\d\d:\d\d:\d\d$"#, with: "hh:mm:ss", options: .regularExpression)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A feeds file with the stand-in's EONET as `planet`.
+    private static func planet(_ standIn: StandIn) -> String {
+        "feeds:\n  - name: planet\n    type: eonet\n    api: http://127.0.0.1:\(standIn.port)/api/v3\n"
     }
 
     /// The rows of the live panel: those under `planet: polling…`.

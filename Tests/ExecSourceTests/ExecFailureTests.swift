@@ -52,13 +52,49 @@ struct ExecFailureTests {
         #expect(try await harness.store.items(feed: "test").isEmpty)
     }
 
-    @Test("a program that cannot be started fails the poll saying so")
-    func notFound() async throws {
+    @Test("a program that cannot be started fails the poll saying why", arguments: UnstartableProgram.cases)
+    func cannotStart(name: String) async throws {
+        let program = try UnstartableProgram(name)
         let harness = try PollHarness()
-        let feed = ExecScripts().feed(["no-such-program-here", "--flag"])
+        let env = program.searchPath.map { ["env": OptionValue.mapping(["PATH": $0])] } ?? [:]
+        let feed = ExecScripts().feed([program.program, "--flag"], options: env)
         let report = await harness.poll(ExecSource.self, feed: feed, transport: noHTTP).report
         #expect(report.status == .failed)
-        #expect(report.error == "cannot start 'no-such-program-here': not found in PATH")
+        // A PATH given in `env` is one of its values, each a secret: hidden in the message.
+        let hidden = program.searchPath.map { program.message.replacingOccurrences(of: $0, with: "…") }
+        #expect(report.error == hidden ?? program.message)
+    }
+
+    @Test(
+        "a program printing its env values on stderr: the error and the state show none of them",
+        arguments: [
+            ("echo \"auth failed for $TOKEN at $PLACE\" >&2", "auth failed for … at …"),
+            // A prefix, the base64 and the value cut by control characters.
+            (
+                "printf 'start %.10s base64 %s split %s\\033[0m%s\\n' \"$TOKEN\" \"$(printf %s \"$TOKEN\" | base64)\" "
+                    + "\"$(printf %s \"$TOKEN\" | cut -c1-6)\" \"$(printf %s \"$TOKEN\" | cut -c7-)\" >&2",
+                "start … base64 … split …"
+            ),
+            // The token's end falls in the last 4,096 bytes: the tail keeps the longest secret's length more, to hide
+            // it whole.
+            (
+                "printf 'abcdefghij%s' \"$TOKEN\" >&2; printf '=%.0s' $(seq 1 4090) >&2",
+                "…" + String(repeating: "=", count: 4090)
+            ),
+        ])
+    func stderrSecretsHidden(script: String, said: String) async throws {
+        let harness = try PollHarness()
+        let token = "t0k3n-s3cr3t-value"
+        let feed = ExecScripts().feed(
+            ["sh", "-c", script + "; exit 1"],
+            options: ["env": .mapping(["TOKEN": token, "PLACE": "x1"])])
+        let report = await harness.poll(ExecSource.self, feed: feed, transport: noHTTP).report
+        #expect(report.status == .failed)
+        let error = try #require(report.error)
+        #expect(error.hasSuffix(said), "\(error)")
+        #expect(try await harness.store.records().first?.lastError == error)
+        let pieces = (0...(token.count - 4)).map { String(token.dropFirst($0).prefix(4)) } + ["x1"]
+        #expect(pieces.filter { error.contains($0) } == [])
     }
 
     @Test(

@@ -39,18 +39,3 @@ struct ExecScripts {
         try directory.read(name).split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
     }
 }
-
-/// Whether process `pid` has ended: it is gone (`kill(pid, 0)` fails with ESRCH), or it is a zombie — dead,
-/// waiting to be reaped by its parent (in this container PID 1 never reaps the orphans it adopts).
-func hasEnded(_ pid: Int32) -> Bool {
-    if kill(pid, 0) == -1, errno == ESRCH { return true }
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-        let close = stat.lastIndex(of: ")")
-    else { return true }
-    return stat[stat.index(close, offsetBy: 2)] == "Z"
-}
-
-/// Whether process `pid` is gone altogether, reaped: `kill(pid, 0)` fails with ESRCH.
-func isReaped(_ pid: Int32) -> Bool {
-    kill(pid, 0) == -1 && errno == ESRCH
-}

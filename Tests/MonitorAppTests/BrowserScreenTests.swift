@@ -8,12 +8,13 @@ struct BrowserScreenTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15 08:00:00 UTC
     let tokyo = TimeZone(identifier: "Asia/Tokyo")!
 
-    @Test("bytes from a raw terminal become keys: arrows, Enter, a lone Esc, Backspace, Ctrl-C, UTF-8")
+    @Test("bytes from a raw terminal become keys: arrows, Enter, a lone Esc, Backspace, Ctrl-C, Ctrl-Z, UTF-8")
     func keys() {
-        let bytes = Array("\u{1B}[A\u{1B}[Bk\r\u{1B}[C\u{1B}OD\u{7F}\u{03}é\u{1B}[5~\u{1B}".utf8)
+        let bytes = Array("\u{1B}[A\u{1B}[Bk\r\u{1B}[C\u{1B}OD\u{7F}\u{03}\u{1A}é\u{1B}[5~\u{1B}".utf8)
         #expect(
             Key.parse(bytes) == [
-                .up, .down, .character("k"), .enter, .right, .left, .backspace, .interrupt, .character("é"), .escape,
+                .up, .down, .character("k"), .enter, .right, .left, .backspace, .interrupt, .suspend, .character("é"),
+                .escape,
             ])
     }
 
@@ -51,6 +52,28 @@ struct BrowserScreenTests {
 
     private func render(_ state: BrowserState) -> String {
         BrowserScreen.render(state, width: 60, height: 10, timeZone: tokyo).joined(separator: "\n")
+    }
+
+    @Test("while the state cannot be reached, the log row says so; once it answers, the row is the log's again")
+    func unreachableState() {
+        var state = state()
+        let error = StateError.unreachable("cannot connect to postgres://monitor@db:5432/feeds: connection refused")
+        _ = state.live.apply(.state(unreachable: error), now: now, quiet: true)
+        #expect(
+            render(state) == """
+                monitor                                   all days  17:00:00
+                > planet  ok                          3 items
+                  rx      waiting                     0 items              …
+
+                planet (eonet): ok — 3 items, 0 new, 3 requests, 2.0s
+
+
+
+                state unreachable since 17:00:00: cannot connect to postgre…
+                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
+                """)
+        _ = state.live.apply(.state(unreachable: nil), now: now, quiet: true)
+        #expect(render(state).components(separatedBy: "\n")[8] == "08:00:00 planet: first sync, 3 items")
     }
 
     @Test("feeds, then a feed's groups, the days window, a group's items newest first, back")

@@ -346,7 +346,15 @@ struct ConfigLoaderTests {
         #expect(ConfigLoader().load(path: binary.path).diagnostics.map(\.message) == ["the file is not UTF-8 text"])
         #expect(
             ConfigLoader().load(path: directory.url.path).diagnostics.map(\.message) == [
-                "is a directory, not a feeds file"
+                "is a directory, not a regular file"
+            ])
+        // Neither waited on (a FIFO without a writer blocks `open`) nor read without end (a device).
+        let fifo = directory.url.appendingPathComponent("fifo.yaml").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(ConfigLoader().load(path: fifo).diagnostics.map(\.message) == ["is a FIFO, not a regular file"])
+        #expect(
+            ConfigLoader().load(path: "/dev/zero").diagnostics.map(\.message) == [
+                "is a character device, not a regular file"
             ])
         let loop = directory.url.appendingPathComponent("loop.yaml").path
         #expect(symlink(loop, loop) == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import LoopbackHTTP
 import MonitorCore
 import ServiceLifecycle
 import TestSupport
@@ -10,6 +11,49 @@ import Testing
 /// The Prometheus exposition of `export`, read.
 private func read(_ export: MetricsExport) throws -> PrometheusText {
     try PrometheusText(String(decoding: export.text(), as: UTF8.self))
+}
+
+/// Runs a metrics server for `export` on 127.0.0.1 with `limits`, as a service of a group, while `body` runs; then
+/// stops it.
+private func withMetricsServer(
+    _ limits: MetricsServer.Limits = MetricsServer.Limits(), export: MetricsExport = MetricsExport(),
+    _ body: (MetricsServer) async throws -> Void
+) async throws {
+    let server = try await MetricsServer.bind(
+        MetricsAddress(host: "127.0.0.1", port: 0), export: export, limits: limits)
+    let group = ServiceGroup(services: [server], logger: Logger(label: "test"))
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+        tasks.addTask { try await group.run() }
+        do {
+            try await body(server)
+        } catch {
+            await group.triggerGracefulShutdown()
+            throw error
+        }
+        await group.triggerGracefulShutdown()
+        try await tasks.waitForAll()
+    }
+}
+
+/// Sends `GET /metrics` on `connection` and reads the answer.
+private func get(_ connection: inout RawHTTPConnection) async throws -> (head: String, body: String) {
+    try await connection.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+    return try await connection.readResponse()
+}
+
+/// An export whose only metric is `monitor_leases_held` at `count`, and its exposition.
+private func exportHoldingLeases(_ count: Int) -> (export: MetricsExport, text: String) {
+    let export = MetricsExport()
+    export.metrics.leasesHeld(count)
+    return (export, "# TYPE monitor_leases_held gauge\nmonitor_leases_held \(count).0\n")
+}
+
+/// The head of a 404 answer.
+private let notFoundHead = "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 39"
+
+/// The head of the answer to `GET /metrics` of a `body.count`-byte exposition.
+private func metricsHead(_ body: String) -> String {
+    "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\nContent-Length: \(body.utf8.count)"
 }
 
 @Suite("metrics: what MonitorMetrics records, in a registry of each test's own")
@@ -298,7 +342,7 @@ struct MetricsServerTests {
                     + "127.0.0.1 only)."))
     }
 
-    @Test("served on the wire as a service of a group: GET, 404, 405; stopped with the group")
+    @Test("served on the wire as a service of a group: GET, HEAD, 404, 405; stopped with the group")
     func servedAndStopped() async throws {
         let export = MetricsExport()
         export.metrics.leasesHeld(3)
@@ -323,11 +367,15 @@ struct MetricsServerTests {
             let missing = try await send("GET", url + "s")
             #expect(missing.status == 404)
             #expect(String(decoding: missing.body, as: UTF8.self) == "not found: the metrics are at /metrics\n")
-            for method in ["POST", "PUT", "DELETE", "HEAD"] {
+            for method in ["POST", "PUT", "DELETE"] {
                 let refused = try await send(method, url)
                 #expect(refused.status == 405, "\(method)")
-                #expect(refused.headers["Allow"] == "GET")
+                #expect(refused.headers["Allow"] == "GET, HEAD")
             }
+            let head = try await send("HEAD", url)
+            #expect(head.status == 200)
+            #expect(head.headers["Content-Length"] == "57")
+            #expect(head.body.isEmpty)
             let postElsewhere = try await send("POST", url + "/x")
             #expect(postElsewhere.status == 404)
 
@@ -391,6 +439,154 @@ struct MetricsServerTests {
             tasks.addTask { try await group.run() }
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
+        }
+    }
+
+    // MARK: - On the wire, byte for byte
+
+    @Test("HEAD: the head GET would have, and no body (on /metrics and elsewhere)")
+    func head() async throws {
+        let (export, text) = exportHoldingLeases(3)
+        try await withMetricsServer(export: export) { server in
+            try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
+                try await connection.send(
+                    "HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\nHEAD /elsewhere HTTP/1.1\r\nHost: x\r\n\r\n")
+                let head = try await connection.readResponse(bodyless: true)
+                #expect(head.head == metricsHead(text))
+                let missing = try await connection.readResponse(bodyless: true)
+                #expect(missing.head == notFoundHead)
+                // A GET's answer comes right after those two heads: no body came with them.
+                let answer = try await get(&connection)
+                #expect(answer.head == metricsHead(text))
+                #expect(answer.body == text)
+            }
+        }
+    }
+
+    @Test("a request target in absolute form, as sent to a proxy, is served by its path")
+    func absoluteForm() async throws {
+        let (export, text) = exportHoldingLeases(1)
+        try await withMetricsServer(export: export) { server in
+            let port = server.address.port
+            try await RawHTTPConnection.withConnection(port: port) { connection in
+                try await connection.send(
+                    "GET http://127.0.0.1:\(port)/metrics?x=1 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+                let answer = try await connection.readResponse()
+                #expect(answer.head == metricsHead(text))
+                #expect(answer.body == text)
+                try await connection.send("GET HTTP://example.com/elsewhere HTTP/1.1\r\nHost: example.com\r\n\r\n")
+                let missing = try await connection.readResponse()
+                #expect(missing.head == notFoundHead)
+                #expect(missing.body == "not found: the metrics are at /metrics\n")
+            }
+        }
+    }
+
+    @Test("a client that shuts its side after its request still gets the answer, then the end")
+    func halfClose() async throws {
+        let (export, text) = exportHoldingLeases(2)
+        try await withMetricsServer(export: export) { server in
+            try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
+                try await connection.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+                connection.finishSending()
+                let answer = try await connection.readToEnd()
+                #expect(answer == metricsHead(text) + "\r\n\r\n" + text)
+            }
+        }
+    }
+
+    @Test(
+        "the path of a request target",
+        arguments: [
+            ("/metrics", "/metrics"), ("/metrics?a=b", "/metrics"), ("http://h:9464/metrics", "/metrics"),
+            ("HTTPS://h/metrics?x", "/metrics"), ("http://h", ""), ("http://h?x", ""), ("http://h/", "/"),
+            ("ftp://h/metrics", "ftp://h/metrics"), ("/x/http://h/metrics", "/x/http://h/metrics"), ("*", "*"),
+        ])
+    func path(_ target: String, path: String) {
+        #expect(MetricsServer.path(of: target) == path)
+    }
+
+    @Test(
+        "a request that is not HTTP/1.x: one 400, then the connection is closed",
+        arguments: [
+            // No version: read as HTTP/0.9, which NIO's error handling answered twice.
+            "GET /metrics\r\n\r\n",
+            "GARBAGE\r\n\r\n",
+            "GET /metrics HTTP/1.1\r\nBad Header\r\n\r\n",
+            // A head that is fine, then a chunk size that is not a number.
+            "POST /metrics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n",
+        ])
+    func malformed(_ request: String) async throws {
+        try await withMetricsServer { server in
+            try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
+                try await connection.send(request)
+                let answer = try await connection.readToEnd()
+                #expect(
+                    answer
+                        == "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                        + "Content-Length: 45\r\nConnection: close\r\n\r\nbad request: this is not an HTTP/1.1 request\n"
+                )
+            }
+        }
+    }
+
+    // MARK: - Slow, idle and too many clients
+
+    @Test("a connection that sends nothing is closed after the head timeout, unanswered", .timeLimit(.minutes(1)))
+    func silentConnection() async throws {
+        let limits = MetricsServer.Limits(headTimeout: .milliseconds(200), idleTimeout: .minutes(10))
+        try await withMetricsServer(limits) { server in
+            try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
+                let answer = try await connection.readToEnd()
+                #expect(answer == "")
+            }
+        }
+    }
+
+    @Test("a request head that never completes is closed after the head timeout, unanswered", .timeLimit(.minutes(1)))
+    func halfAHead() async throws {
+        let limits = MetricsServer.Limits(headTimeout: .seconds(1), idleTimeout: .minutes(10))
+        try await withMetricsServer(limits) { server in
+            try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
+                try await connection.send("GET /metrics HTTP/1.1\r\nHost: x\r\nUser-Agent: slow")
+                #expect(try await connection.readToEnd() == "")
+            }
+        }
+    }
+
+    @Test("a kept-alive connection idle past the idle timeout is closed", .timeLimit(.minutes(1)))
+    func idleKeepAlive() async throws {
+        let limits = MetricsServer.Limits(headTimeout: .minutes(10), idleTimeout: .milliseconds(200))
+        try await withMetricsServer(limits) { server in
+            try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
+                let answer = try await get(&connection)
+                #expect(answer.head == metricsHead(""))
+                #expect(try await connection.readToEnd() == "")
+            }
+        }
+    }
+
+    @Test(
+        "one connection beyond the cap closes the one quiet the longest; the others are still served",
+        .timeLimit(.minutes(1)))
+    func connectionCap() async throws {
+        let limits = MetricsServer.Limits(headTimeout: .minutes(10), idleTimeout: .minutes(10), connections: 2)
+        try await withMetricsServer(limits) { server in
+            let port = server.address.port
+            try await RawHTTPConnection.withConnection(port: port) { first in
+                try await RawHTTPConnection.withConnection(port: port) { second in
+                    // The second connection is answered, then the first: the second is now the quieter one.
+                    #expect(try await get(&second).head == metricsHead(""))
+                    #expect(try await get(&first).head == metricsHead(""))
+                    try await RawHTTPConnection.withConnection(port: port) { third in
+                        let closed = try await second.readToEnd()
+                        #expect(closed == "")
+                        let (thirdAnswer, firstAnswer) = (try await get(&third), try await get(&first))
+                        #expect(thirdAnswer.head == metricsHead(""))
+                        #expect(firstAnswer.head == metricsHead(""))
+                    }
+                }
+            }
         }
     }
 }

@@ -70,10 +70,11 @@ struct CommandNotifierTests {
         "a program printing its env secrets on stderr and exiting 1: the error, the state show none of them",
         arguments: [
             ("echo \"auth failed for $TOKEN at $PLACE\" >&2", "auth failed for … at …"),
-            // The token straddles the start of the 300 bytes kept: its end is not shown either.
+            // The token straddles the start of the bytes kept (the 300 shown and 24 more, its longest form): its end
+            // is not shown either.
             (
-                "printf 'abcdefghij%s' \"$TOKEN\" >&2; printf '=%.0s' $(seq 1 295) >&2",
-                String(repeating: "=", count: 284)
+                "printf 'abcdefghij%s' \"$TOKEN\" >&2; printf '=%.0s' $(seq 1 315) >&2",
+                String(repeating: "=", count: 300)
             ),
             ("printf '%s' \"$TOKEN\" >&2; printf '=%.0s' $(seq 1 295) >&2", "…" + String(repeating: "=", count: 295)),
         ])
@@ -119,11 +120,26 @@ struct CommandNotifierTests {
         #expect(stat == nil || state == "Z", "the child \(child) is left: \(stat ?? "")")
     }
 
-    @Test("a program that does not exist is retried with a clear message")
-    func notFound() async throws {
-        let notifier = command(["no-such-program-for-monitor"])
-        await #expect(throws: DeliveryError.retry("cannot start 'no-such-program-for-monitor': not found in PATH")) {
-            try await notifier.deliver(Fixtures.notification())
-        }
+    @Test(
+        "a program that cannot start refuses the notification at once, saying why; it is not retried",
+        arguments: UnstartableProgram.cases)
+    func cannotStart(name: String) async throws {
+        let program = try UnstartableProgram(name)
+        let notifier = CommandNotifier(
+            name: "script",
+            options: Fixtures.options(["command": .list([program.program])]),
+            // `monitor`'s own PATH: one given in `env` is a secret, hidden in the message.
+            context: Fixtures.context(
+                StubTransport { _ in HTTPResponse(status: 500) },
+                environment: program.searchPath.map { ["PATH": $0] } ?? [:]))
+        let store = try await Fixtures.store(
+            in: program.directory, holding: [Fixtures.notification(notifier: "script")])
+        let delivery = NotificationDelivery(store: store, notifiers: ["script": notifier], logger: Fixtures.logger)
+        let attempts = await delivery.deliverDue(all: true)
+        #expect(attempts.map(\.result) == [.refused(program.message)])
+        #expect(try await store.outbox().isEmpty)
+        let refused = try await store.outbox(refused: true)
+        #expect(refused.map(\.lastError) == [program.message])
+        #expect(refused.map { $0.refusedAt != nil } == [true])
     }
 }

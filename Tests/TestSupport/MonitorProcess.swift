@@ -94,24 +94,36 @@ public final class RunningMonitor: Sendable {
     }
 
     private let child: ChildProcess
-    /// The reading ends of its output and errors, kept open while their handlers read them.
+    /// The reading ends of its output and errors, kept open while their threads read them.
     private let pipes: [FileHandle]
     private let output = Watched(Output())
 
-    /// Starts `monitor ARGUMENTS` in `directory` with `environment` added to a minimal one.
-    public init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) async throws {
+    /// Starts `monitor ARGUMENTS` in `directory` with `environment` added to a minimal one; `launcher`, when given, is
+    /// a program and its arguments that start `monitor` (such as a shell that lowers a limit, then `exec`s it).
+    public init(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:], launcher: [String] = []
+    ) async throws {
         let (child, outputPipe, errorPipe) = try await MonitorProcess.start(
-            arguments, in: directory, environment: environment)
+            arguments, in: directory, environment: environment, launcher: launcher)
+        // Each pipe is read on a thread of its own until its end. (A `readabilityHandler` missed the end of a pipe
+        // whose data and end had both come before it was set, when `monitor` exited at once: a wait then never ended.)
         let output = self.output
-        outputPipe.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            output.update { data.isEmpty ? $0.closed += 1 : $0.stdout.append(data) }
-        }
-        errorPipe.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            output.update { data.isEmpty ? $0.closed += 1 : $0.stderr.append(data) }
+        for (pipe, isOutput) in [(outputPipe, true), (errorPipe, false)] {
+            Thread.detachNewThread {
+                while true {
+                    let data = pipe.availableData
+                    output.update { output in
+                        if data.isEmpty {
+                            output.closed += 1
+                        } else if isOutput {
+                            output.stdout.append(data)
+                        } else {
+                            output.stderr.append(data)
+                        }
+                    }
+                    if data.isEmpty { return }
+                }
+            }
         }
         self.child = child
         pipes = [outputPipe, errorPipe]

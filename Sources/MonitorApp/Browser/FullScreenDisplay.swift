@@ -65,7 +65,7 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
             }
             for await input in inputs {
                 switch input {
-                case .resize:
+                case .redraw:
                     lock.withLock {
                         size = TerminalSession.size()
                         terminal.write("\u{1B}[2J")

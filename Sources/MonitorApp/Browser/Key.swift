@@ -3,6 +3,8 @@ public enum Key: Sendable, Hashable {
     case up, down, left, right, enter, escape, backspace
     /// Ctrl-C (raw mode delivers it as a byte, not a signal).
     case interrupt
+    /// Ctrl-Z (as Ctrl-C, a byte).
+    case suspend
     /// A printable character.
     case character(Character)
 
@@ -42,6 +44,8 @@ public enum Key: Sendable, Hashable {
                 keys.append(.backspace)
             case 0x03:
                 keys.append(.interrupt)
+            case 0x1A:
+                keys.append(.suspend)
             case 0x00..<0x20:
                 break
             default:

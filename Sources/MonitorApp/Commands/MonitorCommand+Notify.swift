@@ -20,7 +20,8 @@ extension MonitorCommand {
                 discussion: """
                     The sample is a `new` event of the feed `monitor-test` with one item, in the notifier's format, \
                     with an id of its own; it is not written to the state. Exits 0 when the receiver accepted it \
-                    (HTTP 2xx, exit 0), 1 when it did not.
+                    (HTTP 2xx, exit 0), 1 when it did not. A signal that stops `run` (SIGINT, SIGTERM, SIGHUP, …) cancels \
+                    the delivery, ending a command's program, and it exits 128 + the signal's number.
                     """
             )
 
@@ -58,13 +59,22 @@ extension MonitorCommand {
                         Item(
                             id: "monitor-test-1", title: "A test notification from monitor", date: now, groups: [])
                     ])
-                let result: Result<DeliveryReceipt, any Error>
-                do {
-                    result = .success(try await instance.deliver(sample))
-                } catch {
-                    result = .failure(error)
+                // Trapped before the delivery starts: a signal cancels it (ending a command notifier's program)
+                // instead of killing `monitor` and leaving the program running.
+                let signals = await StopSignals.trap()
+                let (result, signal) = try await StopSignals.run(stoppingOn: signals) {
+                    () async -> Result<DeliveryReceipt, any Error> in
+                    do {
+                        return .success(try await instance.deliver(sample))
+                    } catch {
+                        return .failure(error)
+                    }
                 }
                 try? await transport.shutdown()
+                if let signal {
+                    Console.error("monitor notify test: \(signal) received: the delivery was cancelled\n")
+                    throw ExitStatus.stopped(by: signal)
+                }
                 switch result {
                 case .success(let receipt):
                     Console.out("\(notifier.name): delivered to \(instance.target): \(receipt.answer)\n")

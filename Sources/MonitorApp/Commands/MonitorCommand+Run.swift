@@ -12,13 +12,15 @@ extension MonitorCommand {
             commandName: "run",
             abstract: "Poll the feeds of the feeds file, continuously or --once.",
             discussion: """
-                Without --once, every feed is polled at its interval until SIGINT (Ctrl-C) or SIGTERM, which stop \
-                it gracefully (exit 0). The feeds file is watched: a valid change starts, stops or restarts the \
-                feeds concerned; an invalid one is reported and the last valid feeds keep running.
+                Without --once, every feed is polled at its interval until SIGINT (Ctrl-C), SIGTERM, SIGHUP, SIGQUIT, \
+                SIGUSR1, SIGUSR2 or SIGALRM, which stop it gracefully (exit 0), ending the programs it runs. The \
+                feeds file is watched: a valid change starts, stops or restarts the feeds concerned; an invalid one is \
+                reported and the last valid feeds keep running.
 
                 With --once, every feed is polled once, concurrently, and the command exits: 0 when every feed \
-                succeeded, 1 when any failed or partly failed, 2 when the feeds file is invalid. SIGINT (Ctrl-C) or \
-                SIGTERM cancel the polls, ending the programs of exec feeds, and it exits 130 or 143.
+                succeeded, 1 when any failed or partly failed, 2 when the feeds file is invalid. Any of those signals \
+                cancels the polls, ending the programs of exec feeds, and it exits 128 + the signal's number (130 for \
+                SIGINT, 143 for SIGTERM).
 
                 --format json prints one JSON object per poll, one per line.
 
@@ -108,21 +110,22 @@ extension MonitorCommand {
                 let group = ServiceGroup(
                     configuration: ServiceGroupConfiguration(
                         services: services,
-                        gracefulShutdownSignals: [.sigint, .sigterm], logger: groupLogger))
+                        gracefulShutdownSignals: StopSignals.all, logger: groupLogger))
                 try await group.run()
                 return
             }
             // Trapped before any poll starts: a signal then cancels the polls instead of killing `monitor`, which
             // would leave the programs of exec feeds running.
-            let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
-            let (reports, signal) = try await PollSession(
-                config: config, store: store, transport: transport, format: format, verbose: verbose
-            ).runOnce(stoppingOn: signals)
+            let signals = await StopSignals.trap()
+            let session = PollSession(
+                config: config, store: store, transport: transport, format: format, verbose: verbose)
+            // A signal cancels the polls: each source ends what it started (an exec program's process group).
+            let (reports, signal) = try await StopSignals.run(stoppingOn: signals) { try await session.runOnce() }
             // The last commit is made: on disk now, without the checkpoint closing the state would cost.
             await store.finishWriting()
             if let signal {
                 Console.error("monitor: \(signal) received: the polls were cancelled\n")
-                throw signal == .sigint ? ExitStatus.interrupted : ExitStatus.terminated
+                throw ExitStatus.stopped(by: signal)
             }
             if reports.contains(where: \.isFailure) { throw ExitStatus.failure }
         }

@@ -24,4 +24,17 @@ public struct MonitorCommand: AsyncParsableCommand {
     public static func prepareStandardStreams() {
         Console.prepare()
     }
+
+    /// Raises the soft limit of open files to the hard one, so that the feeds' programs and connections, the state
+    /// and the metrics server's connections have all the descriptors the system allows; the executable calls it
+    /// before `main()`.
+    package static func raiseOpenFileLimit() {
+        OpenFileLimit.raise()
+    }
+
+    /// Makes this process see to it that no program it runs outlives it, not even a daemon or after a SIGKILL (see
+    /// `ProgramSupervisor`); the executable calls it before `main()`, a test process never does.
+    package static func supervisePrograms() {
+        ProgramSupervisor.superviseThisProcess()
+    }
 }

@@ -4,11 +4,32 @@ import NIOHTTP1
 import NIOPosix
 import ServiceLifecycle
 
-/// The HTTP/1.1 server of `run --metrics`: `GET /metrics` answers the metrics in the Prometheus text format,
-/// any other path 404, any other method on it 405. A service of the run's group: it serves from
-/// ``bind(_:export:)`` until a graceful shutdown or cancellation, then closes its socket and connections.
+/// The HTTP/1.1 server of `run --metrics`: `GET /metrics` answers the metrics in the Prometheus text format (`HEAD`
+/// their head), any other path 404, any other method on it 405, a request that is not HTTP/1.x 400. A service of the
+/// run's group: it serves from ``bind(_:export:limits:)`` until a graceful shutdown or cancellation, then closes its
+/// socket and connections. Its ``Limits`` keep slow, idle and too many clients from holding descriptors.
 final class MetricsServer: Service, Sendable {
     private typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+
+    /// How long a client may be slow or idle, and how many connections are held at once.
+    struct Limits: Sendable {
+        /// A request head must arrive whole within this time of the connection's opening; once it has, the rest of
+        /// the request and its answer must be done within it too.
+        var headTimeout: TimeAmount = .seconds(10)
+        /// A kept-alive connection is closed when no whole request head arrives within this time of the previous
+        /// answer (longer than the usual scrape intervals, so that a scraper's connection is reused).
+        var idleTimeout: TimeAmount = .minutes(2)
+        /// The most connections held at once: one more closes the one that has been quiet the longest.
+        var connections = 32
+
+        /// The limits of `monitor run`: the defaults, with at most a quarter of the open-files limit for connections,
+        /// so that the feeds keep the rest whatever that limit is.
+        static var standard: Limits {
+            var limits = Limits()
+            limits.connections = max(1, min(limits.connections, OpenFileLimit.current / 4))
+            return limits
+        }
+    }
 
     /// Why the server could not listen.
     struct BindError: Error, CustomStringConvertible {
@@ -36,15 +57,27 @@ final class MetricsServer: Service, Sendable {
 
     /// Listens on `address`; throws a ``BindError`` saying why it cannot (the port in use, an address that is
     /// not this machine's, a port that needs privileges).
-    static func bind(_ address: MetricsAddress, export: MetricsExport) async throws -> MetricsServer {
+    static func bind(
+        _ address: MetricsAddress, export: MetricsExport, limits: Limits = .standard
+    ) async throws -> MetricsServer {
+        let connections = MetricsConnections(limit: limits.connections)
         let listener: NIOAsyncChannel<Connection, Never>
         do {
             listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .serverChannelOption(.backlog, value: 64)
+                .serverChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(connections.admission())
+                    }
+                }
+                // A client that shuts its side after the request (`nc -N`) still gets the answer.
+                .childChannelOption(.allowRemoteHalfClosure, value: true)
                 .bind(host: address.host, port: address.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                        // No error handling of NIO's: it can answer one malformed request twice; serve() answers it.
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: false)
+                        try channel.pipeline.syncOperations.addHandler(connections.deadlines(limits))
                         return try Connection(wrappingChannelSynchronously: channel)
                     }
                 }
@@ -94,46 +127,53 @@ final class MetricsServer: Service, Sendable {
             do {
                 try await connection.executeThenClose { inbound, outbound in
                     var head: HTTPRequestHead?
-                    for try await part in inbound {
-                        switch part {
-                        case .head(let request):
-                            head = request
-                        case .body:
-                            continue
-                        case .end:
-                            guard let request = head else { continue }
-                            head = nil
-                            let (response, body) = answer(request)
-                            try await outbound.write(contentsOf: [
-                                .head(response), .body(.byteBuffer(ByteBuffer(bytes: body))), .end(nil),
-                            ])
-                            if !request.isKeepAlive { return }
+                    do {
+                        for try await part in inbound {
+                            switch part {
+                            case .head(let request):
+                                head = request
+                            case .body:
+                                continue
+                            case .end:
+                                guard let request = head else { continue }
+                                head = nil
+                                let (response, body) = answer(request)
+                                try await outbound.write(contentsOf: [
+                                    .head(response), .body(.byteBuffer(ByteBuffer(bytes: body))), .end(nil),
+                                ])
+                                if !request.isKeepAlive { return }
+                            }
                         }
+                    } catch is HTTPParserError {
+                        // Not HTTP/1.x: one 400, then the connection is closed (the stream ends at its first error).
+                        let (response, body) = Self.badRequest
+                        try await outbound.write(contentsOf: [
+                            .head(response), .body(.byteBuffer(ByteBuffer(bytes: body))), .end(nil),
+                        ])
                     }
                 }
             } catch {
-                // The client went away or sent something that is not HTTP.
+                // The client went away, or was closed for being slow, idle or the quietest beyond the limit.
             }
         } onCancel: {
             channel.close(promise: nil)
         }
     }
 
-    /// The answer to `request`: its head and body.
+    /// The answer to `request`: its head and body (none for `HEAD`, whose head says the length of `GET`'s).
     func answer(_ request: HTTPRequestHead) -> (HTTPResponseHead, [UInt8]) {
-        let path = request.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         var headers = HTTPHeaders()
         let status: HTTPResponseStatus
-        let body: [UInt8]
-        if path != "/metrics" {
+        var body: [UInt8]
+        if Self.path(of: request.uri) != "/metrics" {
             status = .notFound
             body = Array("not found: the metrics are at /metrics\n".utf8)
             headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
-        } else if request.method != .GET {
+        } else if request.method != .GET && request.method != .HEAD {
             status = .methodNotAllowed
-            body = Array("method not allowed: GET /metrics\n".utf8)
+            body = Array("method not allowed: GET or HEAD /metrics\n".utf8)
             headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
-            headers.add(name: "Allow", value: "GET")
+            headers.add(name: "Allow", value: "GET, HEAD")
         } else {
             status = .ok
             body = export.text()
@@ -145,6 +185,29 @@ final class MetricsServer: Service, Sendable {
         } else if request.version == .http1_0 {
             headers.add(name: "Connection", value: "keep-alive")
         }
+        if request.method == .HEAD { body = [] }
         return (HTTPResponseHead(version: request.version, status: status, headers: headers), body)
     }
+
+    /// The path of a request target, without its query: of the origin form (`/metrics?x`), or of the absolute form
+    /// a proxy sends (`http://host:port/metrics`, RFC 9112 §3.2.2), whose host is not checked.
+    static func path(of target: String) -> Substring {
+        var rest = Substring(target)
+        if let separator = rest.range(of: "://"),
+            ["http", "https"].contains(rest[..<separator.lowerBound].lowercased())
+        {
+            let authority = rest[separator.upperBound...]
+            rest = authority[(authority.firstIndex { $0 == "/" || $0 == "?" } ?? authority.endIndex)...]
+        }
+        return rest.prefix { $0 != "?" }
+    }
+
+    /// The answer to a request that is not HTTP/1.x, after which the connection is closed.
+    private static let badRequest: (HTTPResponseHead, [UInt8]) = {
+        let body = Array("bad request: this is not an HTTP/1.1 request\n".utf8)
+        let headers: HTTPHeaders = [
+            "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(body.count), "Connection": "close",
+        ]
+        return (HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers), body)
+    }()
 }

@@ -19,4 +19,7 @@ public enum PollEvent: Sendable {
     case notice(String)
     /// An attempt at delivering a notification (one that was made: not a `notAttempted` one).
     case delivery(NotificationDelivery.Attempt)
+    /// The state could not be reached (`unreachable` says why) where it answered before, or (nil) answers again: said
+    /// once for every feed.
+    case state(unreachable: StateError?)
 }

@@ -5,25 +5,34 @@ import GRDB
 public struct StateError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, naming the file.
     public var message: String
+    /// Whether the state's database could not be reached or did not answer (no connection, a connection ended, no
+    /// answer within the deadline): no fault of any feed, and over once the database answers again.
+    public var isUnreachable: Bool
 
     /// An error saying `message`.
     public init(_ message: String) {
         self.message = message
+        isUnreachable = false
+    }
+
+    /// The state's database could not be reached or did not answer: `message` says which and why.
+    public static func unreachable(_ message: String) -> StateError {
+        var error = StateError(message)
+        error.isUnreachable = true
+        return error
     }
 
     public var description: String { message }
 
-    /// The state directory cannot be made: `path` is a file, or a parent cannot be written.
-    static func directory(_ path: String, _ error: any Error) -> StateError {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            return StateError("\(path) is a file, not a directory (--state names the state directory)")
-        }
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let underlying, underlying.domain == NSPOSIXErrorDomain {
-            return StateError("cannot create the directory \(path): \(reason(Int32(underlying.code)))")
-        }
-        return StateError("cannot create the directory \(path)")
+    /// The state directory `path` cannot be made or looked at: the system's reason for `code`.
+    static func directory(_ path: String, _ code: Int32) -> StateError {
+        StateError("cannot create the directory \(path): \(reason(code))")
+    }
+
+    /// `path`, named as the state directory, is a file of the kind `mode` says.
+    static func notADirectory(_ path: String, _ mode: mode_t) -> StateError {
+        let kind = mode & S_IFMT == S_IFREG ? "a file" : fileKind(mode)
+        return StateError("\(path) is \(kind), not a directory (--state names the state directory)")
     }
 
     /// `path` cannot be looked at.

@@ -15,19 +15,18 @@ public final class StateStore: Sendable {
     /// The database file.
     public let path: String
 
-    /// Opens (creating when needed) the state in `directory`.
+    /// What opening the state did that its user should hear of (modes made private), nil when nothing.
+    package let notice: String?
+
+    /// Opens (creating when needed) the state in `directory`: 0700, its files 0600 (see ``StateDirectory``).
     public init(directory: URL) throws {
         path = directory.appendingPathComponent(Self.fileName).path
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw StateError.directory(directory.path, error)
-        }
+        try StateDirectory.prepare(directory.path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "monitor-state"
         let path = self.path
-        if !FileManager.default.fileExists(atPath: path) {
+        if try StateDirectory.createDatabase(path) {
             // A fresh state holds nothing to lose yet: switching the new file to WAL mode (a rollback-journal
             // transaction) need not wait for the disk four times. GRDB sets `synchronous = NORMAL` right after
             // the switch, before any table is created, and every later commit keeps that setting.
@@ -41,11 +40,17 @@ public final class StateStore: Sendable {
             try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA user_version = 1") }
             return pool
         }
+        // Only once it opened, so that a state that cannot be written is left as it was.
+        notice =
+            StateDirectory.makePrivate(directory.path, database: path)
+            ? "the state \(directory.path) could be read by other users: made its directory 0700 and its files 0600"
+            : nil
     }
 
     private init(path: String, database: any DatabaseWriter) {
         self.path = path
         self.database = database
+        notice = nil
     }
 
     /// Opens the state in `directory` for reading only, nil when there is none yet: nothing is created, migrated

@@ -4,22 +4,24 @@ import NIOPosix
 
 /// A plain TCP connection that sends hand-written HTTP/1.1 requests and reads the raw responses, to check the bytes
 /// on the wire.
-struct RawHTTPConnection {
+package struct RawHTTPConnection {
     /// The connection ended before a whole response arrived.
-    struct EndOfStream: Error {}
+    package struct EndOfStream: Error {}
 
     private var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
     private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     private var received = ByteBuffer()
 
     /// Connects to `127.0.0.1:port`, runs `body` with the connection, and closes it.
-    static func withConnection<T: Sendable>(
+    package static func withConnection<T: Sendable>(
         port: Int, _ body: (inout RawHTTPConnection) async throws -> T
     ) async throws -> T {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(
+                        wrappingChannelSynchronously: channel,
+                        configuration: .init(isOutboundHalfClosureEnabled: true))
                 }
             }
         return try await channel.executeThenClose { inbound, outbound in
@@ -37,13 +39,18 @@ struct RawHTTPConnection {
     }
 
     /// Sends `text` as it is.
-    func send(_ text: String) async throws {
+    package func send(_ text: String) async throws {
         try await outbound.write(ByteBuffer(string: text))
+    }
+
+    /// Shuts this side of the connection (a TCP half-close): the server reads the end after what was sent.
+    package func finishSending() {
+        outbound.finish()
     }
 
     /// Reads one response framed by `Content-Length` (or without a body: `bodyless`, or a 204 or 304 status); returns
     /// its head (the status line and header lines, without the blank line) and its body.
-    mutating func readResponse(bodyless: Bool = false) async throws -> (head: String, body: String) {
+    package mutating func readResponse(bodyless: Bool = false) async throws -> (head: String, body: String) {
         let separator = Array("\r\n\r\n".utf8)
         var headEnd: Int?
         while headEnd == nil {
@@ -72,9 +79,17 @@ struct RawHTTPConnection {
     }
 
     /// Whether the server closes the connection now, without sending anything more.
-    mutating func isClosedByServer() async throws -> Bool {
+    package mutating func isClosedByServer() async throws -> Bool {
         guard received.readableBytes == 0 else { return false }
         return try await iterator.next() == nil
+    }
+
+    /// Everything the server sends from now on until it closes the connection.
+    package mutating func readToEnd() async throws -> String {
+        while var more = try await iterator.next() {
+            received.writeBuffer(&more)
+        }
+        return received.readString(length: received.readableBytes) ?? ""
     }
 
     private mutating func receiveMore() async throws {

@@ -1,0 +1,49 @@
+import UnixSignals
+
+/// The signals that stop `monitor`, each the way SIGTERM does — the programs it runs are ended first (their process
+/// groups sent SIGTERM, then SIGKILL) — instead of killing it at once and leaving them running: SIGINT (Ctrl-C),
+/// SIGTERM, SIGHUP (a closed terminal or SSH session), SIGQUIT, SIGUSR1, SIGUSR2 and SIGALRM.
+enum StopSignals {
+    /// Every one of them.
+    static let all: [UnixSignal] = [.sigint, .sigterm, .sighup, .sigquit, .sigusr1, .sigusr2, .sigalrm]
+
+    /// Traps them: from now on they no longer kill the process, they arrive in the sequence. Trap them before
+    /// starting anything a signal must end.
+    static func trap() async -> UnixSignalsSequence {
+        await UnixSignalsSequence(trapping: all)
+    }
+
+    /// Runs `body` unless one of `signals` arrives first; `body` is then cancelled (ending what it started) and its
+    /// value comes back with the signal.
+    static func run<Value: Sendable>(
+        stoppingOn signals: UnixSignalsSequence, _ body: @escaping @Sendable () async throws -> Value
+    ) async throws -> (value: Value, signal: UnixSignal?) {
+        try await withThrowingTaskGroup(of: StopStep<Value>?.self) { group in
+            group.addTask { .value(try await body()) }
+            group.addTask {
+                for await signal in signals { return .signal(signal) }
+                return nil
+            }
+            var signal: UnixSignal?
+            while let step = try await group.next() {
+                switch step {
+                case .value(let value):
+                    group.cancelAll()
+                    return (value, signal)
+                case .signal(let received):
+                    signal = received
+                    group.cancelAll()
+                case nil:
+                    continue
+                }
+            }
+            throw CancellationError()
+        }
+    }
+}
+
+/// What ends first in ``StopSignals/run(stoppingOn:_:)``: the work, or a signal.
+private enum StopStep<Value: Sendable>: Sendable {
+    case value(Value)
+    case signal(UnixSignal)
+}

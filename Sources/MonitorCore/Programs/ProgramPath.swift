@@ -1,0 +1,70 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Why an external program could not be started, from what is at its path: the system says "not found" alike for a
+/// missing file, a directory, a file without execute permission and a script whose interpreter is missing.
+package enum ProgramPath {
+    /// The directories searched when the program's environment has no `PATH`.
+    static let defaultSearchPath = "/usr/bin:/bin"
+
+    /// Why `program` — a path when it holds a `/` (relative to the current directory), else a name looked up in the
+    /// directories of `searchPath` (a `PATH` value) — cannot be started, shown after "cannot start 'PROGRAM': ", e.g.
+    /// `no such file`, `it is a directory`, `not found in PATH`.
+    package static func problem(_ program: String, searchPath: String?) -> String {
+        if program.contains("/") {
+            return problem(at: program) ?? "the system could not run it"
+        }
+        let directories = (searchPath ?? defaultSearchPath).split(separator: ":").filter { $0.hasPrefix("/") }
+        for directory in directories {
+            let candidate = directory.hasSuffix("/") ? "\(directory)\(program)" : "\(directory)/\(program)"
+            var status = stat()
+            guard stat(candidate, &status) == 0 else { continue }
+            let shown = TerminalText.sanitized(candidate)
+            return problem(at: candidate).map { "\(shown): \($0)" } ?? "\(shown): the system could not run it"
+        }
+        return "not found in PATH"
+    }
+
+    /// What is wrong with the file at `path`, or nil when nothing that can be seen is.
+    private static func problem(at path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            switch errno {
+            case ENOENT: return "no such file"
+            case ENOTDIR: return "a part of its path is not a directory"
+            default: return String(cString: strerror(errno)).lowercased()
+            }
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: return "it is a directory"
+        case S_IFREG: break
+        default: return "it is not a regular file"
+        }
+        guard access(path, X_OK) == 0 else { return "it is not executable (no execute permission)" }
+        if let interpreter = interpreter(of: path), access(interpreter, X_OK) != 0 {
+            if interpreter.hasSuffix("\r") { return "its #! line ends with a carriage return (Windows line endings)" }
+            return "its interpreter '\(TerminalText.sanitized(interpreter))' was not found"
+        }
+        return nil
+    }
+
+    /// The interpreter a script names on its first line (`#!/usr/bin/python3 -u` names `/usr/bin/python3`).
+    private static func interpreter(of path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 256)) ?? Data()
+        guard head.starts(with: Array("#!".utf8)) else { return nil }
+        let line = head.dropFirst(2).prefix { $0 != UInt8(ascii: "\n") }
+        // Only spaces and tabs separate it from its argument: a carriage return (a file saved with CRLF) is part of it.
+        let name = String(decoding: line, as: UTF8.self).drop { $0 == " " || $0 == "\t" }
+            .prefix { $0 != " " && $0 != "\t" }
+        return name.isEmpty ? nil : String(name)
+    }
+}
