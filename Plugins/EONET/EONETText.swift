@@ -302,8 +302,11 @@ enum EONETText {
         let span = try reader.stringText()
         if !span.escaped, let date = reader.withBytes(of: span, ISO8601.fixedDate) { return date }
         let text = trimmed(try reader.decoded(span))
-        guard let date = ISO8601.date(text) else { throw .value("not an ISO-8601 date: '\(text)'") }
-        return date
+        switch ISO8601.parse(text) {
+        case .success(let date): return date
+        case .failure(.shape): throw .value("not an ISO-8601 date: '\(text)'")
+        case .failure(.impossible(let reason)): throw .value("not a date of the calendar (\(reason)): '\(text)'")
+        }
     }
 
     @inline(__always)

@@ -35,83 +35,174 @@ enum ExecMessage: Sendable, Hashable {
         }
     }
 
-    /// The message of one line (without its line break).
+    /// The message of one line (without its line break), read with the core's JSON reader. A key the protocol
+    /// does not have, or one met twice in an object, is an error: a program's mistake is found at once, never
+    /// settled by keeping one of the two values.
     init(line: [UInt8]) throws(Problem) {
-        let object: [String: Any]
+        var reader = JSONReader(line)
         do {
-            guard let parsed = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
-                throw Problem("not a JSON object: \(Self.excerpt(line))")
-            }
-            object = parsed
+            self = try Self.read(&reader, line)
         } catch let problem as Problem {
             throw problem
+        } catch let error as JSONError {
+            switch error.problem {
+            case .truncated: throw Problem("not JSON (the line ends inside a value): \(Self.excerpt(line))")
+            case .syntax(let message, let offset):
+                throw Problem("not JSON (\(message) at byte \(offset + 1)): \(Self.excerpt(line))")
+            case .tooDeep:
+                throw Problem(
+                    "not JSON (lists and objects nested deeper than \(JSONReader.maximumDepth) levels): "
+                        + Self.excerpt(line))
+            case .value(let message): throw Problem(message)
+            }
         } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey].map { " (\($0))" } ?? ""
-            throw Problem("not JSON\(detail): \(Self.excerpt(line))")
-        }
-        let keys = object.keys.sorted()
-        guard keys.count == 1, let kind = keys.first else {
-            let found = keys.isEmpty ? "none" : keys.map { "\"\(TerminalText.sanitized($0))\"" }.joined(separator: ", ")
-            throw Problem("a message has exactly one key (\(Self.expected)), found \(found)")
-        }
-        let value = object[kind]!
-        switch kind {
-        case "group":
-            let fields = try Fields(value, of: "group")
-            let id = try fields.identifier("id")
-            self = .group(ItemGroup(id: id, title: try fields.text("title") ?? id))
-            try fields.onlyKnown()
-        case "progress":
-            let fields = try Fields(value, of: "progress")
-            guard let done = try fields.count("done") else { throw Problem("progress needs \"done\", a count") }
-            self = .progress(done: done, total: try fields.count("total"))
-            try fields.onlyKnown()
-        case "item":
-            self = .item(try Self.item(value))
-        case "failure":
-            let fields = try Fields(value, of: "failure")
-            guard let what = try fields.text("what"), let message = try fields.text("message") else {
-                throw Problem("failure needs \"what\" and \"message\", texts")
-            }
-            let group = try fields.text("group")
-            self = .failure(SubRequestFailure(what: what, message: message, group: group))
-            try fields.onlyKnown()
-        case "unchanged":
-            guard Fields.isBoolean(value), value as? Bool == true else {
-                throw Problem("\"unchanged\" takes only true")
-            }
-            self = .unchanged
-        case "cursor":
-            guard let cursor = value as? String else { throw Problem("\"cursor\" must be a text") }
-            let size = cursor.utf8.count
-            guard size <= Self.maxCursor else {
-                throw Problem("the cursor has \(size) bytes, more than \(Self.maxCursor) (64 KiB)")
-            }
-            self = .cursor(cursor)
-        default:
-            let name = TerminalText.sanitized(kind.prefix(40))
-            let guess = Suggestion.closest(to: name, in: Self.kinds).map { "did you mean \"\($0)\"? " } ?? ""
-            throw Problem("unknown message \"\(name)\" (\(guess)expected one of \(Self.kinds.joined(separator: ", ")))")
+            throw Problem("\(error)")
         }
     }
 
     private static var expected: String { "one of " + kinds.joined(separator: ", ") }
 
-    private static func item(_ value: Any) throws(Problem) -> Item {
-        let fields = try Fields(value, of: "item")
-        let id = try fields.identifier("id")
-        guard let title = try fields.text("title") else { throw Problem("item '\(id)' needs \"title\", a text") }
-        guard let dateText = try fields.text("date") else {
-            throw Problem("item '\(id)' needs \"date\", an ISO 8601 date like 2025-09-21T18:00:00Z")
+    private static func read(_ reader: inout JSONReader, _ line: [UInt8]) throws -> ExecMessage {
+        guard try reader.kind() == .object else {
+            try reader.skip()
+            try reader.end()
+            throw Problem("not a JSON object: \(excerpt(line))")
         }
-        guard let date = ISO8601.date(dateText) else {
-            throw Problem("item '\(id)': \"date\" is not an ISO 8601 date like 2025-09-21T18:00:00Z: '\(dateText)'")
+        try reader.enterObject()
+        guard let key = try reader.nextKey(0) else {
+            try reader.end()
+            throw Problem("a message has exactly one key (\(expected)), found none")
         }
-        let groups = try fields.texts("groups") ?? []
-        let url = try fields.text("url")
-        let details = try fields.details("details")
-        try fields.onlyKnown()
-        return Item(id: id, title: title, date: date, groups: groups, url: url, details: details)
+        let kind = try reader.decoded(key)
+        let message: ExecMessage
+        switch kind {
+        case "group": message = try group(&reader)
+        case "progress": message = try progress(&reader)
+        case "item": message = .item(try item(&reader))
+        case "failure": message = try failure(&reader)
+        case "unchanged":
+            guard try reader.kind() == .bool, try reader.bool() else { throw Problem("\"unchanged\" takes only true") }
+            message = .unchanged
+        case "cursor":
+            guard try reader.kind() == .string else { throw Problem("\"cursor\" must be a text") }
+            let cursor = try reader.string()
+            let size = cursor.utf8.count
+            guard size <= maxCursor else {
+                throw Problem("the cursor has \(size) bytes, more than \(maxCursor) (64 KiB)")
+            }
+            // MONITOR_CURSOR would end at it, and the program would get another cursor than it sent.
+            if let at = cursor.utf8.firstIndex(of: 0) {
+                let position = cursor.utf8.distance(from: cursor.utf8.startIndex, to: at) + 1
+                throw Problem(
+                    "the cursor holds a NUL character (\\u0000) at byte \(position), which MONITOR_CURSOR cannot carry")
+            }
+            message = .cursor(cursor)
+        default:
+            let name = shown(kind)
+            let guess = Suggestion.closest(to: name, in: kinds).map { "did you mean \"\($0)\"? " } ?? ""
+            throw Problem("unknown message \"\(name)\" (\(guess)expected one of \(kinds.joined(separator: ", ")))")
+        }
+        if let next = try reader.nextKey(1) {
+            // More keys: all of them are named (after the line is checked to be JSON), or the one met twice.
+            var names = [kind]
+            var key = next
+            while true {
+                names.append(try reader.decoded(key))
+                try reader.skip()
+                guard let following = try reader.nextKey(names.count) else { break }
+                key = following
+            }
+            try reader.end()
+            names.sort()
+            if let twice = zip(names, names.dropFirst()).first(where: { $0 == $1 })?.0 {
+                throw Problem("duplicate key \"\(shown(twice))\" in the message")
+            }
+            let found = names.prefix(5).map { "\"\(shown($0))\"" } + (names.count > 5 ? ["…"] : [])
+            throw Problem("a message has exactly one key (\(expected)), found \(found.joined(separator: ", "))")
+        }
+        try reader.end()
+        return message
+    }
+
+    private static func group(_ reader: inout JSONReader) throws -> ExecMessage {
+        var id: String?
+        var title: String?
+        try Fields.read(&reader, "group", ["id", "title"]) { reader, field in
+            switch field {
+            case 0: id = try Fields.text(&reader, "group", "id")
+            default: title = try Fields.text(&reader, "group", "title")
+            }
+        }
+        let identifier = try Fields.identifier(id, "group", "id")
+        return .group(ItemGroup(id: identifier, title: title ?? identifier))
+    }
+
+    private static func progress(_ reader: inout JSONReader) throws -> ExecMessage {
+        var done: Int?
+        var total: Int?
+        try Fields.read(&reader, "progress", ["done", "total"]) { reader, field in
+            switch field {
+            case 0: done = try Fields.count(&reader, "progress", "done")
+            default: total = try Fields.count(&reader, "progress", "total")
+            }
+        }
+        guard let done else { throw Problem("progress needs \"done\", a count") }
+        return .progress(done: done, total: total)
+    }
+
+    private static func failure(_ reader: inout JSONReader) throws -> ExecMessage {
+        var what: String?
+        var message: String?
+        var group: String?
+        try Fields.read(&reader, "failure", ["what", "message", "group"]) { reader, field in
+            switch field {
+            case 0: what = try Fields.text(&reader, "failure", "what")
+            case 1: message = try Fields.text(&reader, "failure", "message")
+            default: group = try Fields.text(&reader, "failure", "group")
+            }
+        }
+        guard let what, let message else { throw Problem("failure needs \"what\" and \"message\", texts") }
+        return .failure(SubRequestFailure(what: what, message: message, group: group))
+    }
+
+    private static func item(_ reader: inout JSONReader) throws -> Item {
+        var id: String?
+        var title: String?
+        var dateText: String?
+        var groups: [String]?
+        var url: String?
+        var details: [Detail]?
+        try Fields.read(&reader, "item", ["id", "title", "date", "groups", "url", "details"]) { reader, field in
+            switch field {
+            case 0: id = try Fields.text(&reader, "item", "id")
+            case 1: title = try Fields.text(&reader, "item", "title")
+            case 2: dateText = try Fields.text(&reader, "item", "date")
+            case 3: groups = try Fields.texts(&reader, "item", "groups")
+            case 4: url = try Fields.text(&reader, "item", "url")
+            default: details = try Fields.details(&reader, "item", "details")
+            }
+        }
+        let identifier = try Fields.identifier(id, "item", "id")
+        guard let title else { throw Problem("item '\(identifier)' needs \"title\", a text") }
+        guard let dateText else {
+            throw Problem("item '\(identifier)' needs \"date\", an ISO 8601 date like 2025-09-21T18:00:00Z")
+        }
+        let date: Date
+        switch ISO8601.parse(dateText) {
+        case .success(let parsed):
+            date = parsed
+        case .failure(.shape):
+            throw Problem(
+                "item '\(identifier)': \"date\" is not an ISO 8601 date like 2025-09-21T18:00:00Z: '\(dateText)'")
+        case .failure(.impossible(let reason)):
+            throw Problem("item '\(identifier)': \"date\" is not a date of the calendar (\(reason)): '\(dateText)'")
+        }
+        return Item(id: identifier, title: title, date: date, groups: groups ?? [], url: url, details: details ?? [])
+    }
+
+    /// A key or name as a message shows it: without control characters, at most 40 characters.
+    static func shown(_ name: String) -> String {
+        TerminalText.sanitized(name.prefix(40))
     }
 
     /// The start of a line for a message, without control characters.
@@ -121,93 +212,135 @@ enum ExecMessage: Sendable, Hashable {
     }
 }
 
-/// The fields of one message's object, read with their types checked and every key accounted for.
-private final class Fields {
-    let object: [String: Any]
-    let kind: String
-    var read: Set<String> = []
+/// The members of a message's object, read with their types checked and every key accounted for.
+private enum Fields {
+    typealias Problem = ExecMessage.Problem
 
-    static let booleanType = type(of: NSNumber(value: true))
-
-    /// `value` as the object of a message of `kind`.
-    init(_ value: Any, of kind: String) throws(ExecMessage.Problem) {
-        guard let object = value as? [String: Any] else {
-            throw ExecMessage.Problem("\"\(kind)\" must be an object")
+    /// Reads the object of `kind` (a message, or a field of one), handing the position in `names` of each member's
+    /// key to `member`, which reads its value. A key not among `names`, or met twice, is an error.
+    static func read(
+        _ reader: inout JSONReader, _ kind: String, _ names: [StaticString],
+        _ member: (inout JSONReader, Int) throws -> Void
+    ) throws {
+        guard try reader.kind() == .object else { throw Problem("\"\(kind)\" must be an object") }
+        try reader.enterObject()
+        var seen: UInt64 = 0
+        var index = 0
+        while let key = try reader.nextKey(index) {
+            index += 1
+            guard let field = names.firstIndex(where: { reader.key(key, is: $0) }) else {
+                let name = ExecMessage.shown(try reader.decoded(key))
+                let known = names.map(\.description)
+                let guess = Suggestion.closest(to: name, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
+                throw Problem("unknown key \"\(name)\" in \(kind)\(guess)")
+            }
+            guard seen & (1 << field) == 0 else { throw Problem("duplicate key \"\(names[field])\" in \(kind)") }
+            seen |= 1 << field
+            try member(&reader, field)
         }
-        self.object = object
-        self.kind = kind
     }
 
-    static func isBoolean(_ value: Any) -> Bool { type(of: value) == booleanType }
-
-    private func value(_ key: String) -> Any? {
-        read.insert(key)
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        return value
+    /// A text, made safe for a terminal; nil for null.
+    static func text(_ reader: inout JSONReader, _ kind: String, _ key: String) throws -> String? {
+        switch try reader.kind() {
+        case .null:
+            _ = try reader.null()
+            return nil
+        case .string:
+            return TerminalText.sanitized(try reader.string())
+        default:
+            throw Problem("\(kind) \"\(key)\" must be a text")
+        }
     }
 
-    /// A text, made safe for a terminal; nil when absent or null.
-    func text(_ key: String) throws(ExecMessage.Problem) -> String? {
-        guard let value = value(key) else { return nil }
-        guard let text = value as? String else { throw ExecMessage.Problem("\(kind) \"\(key)\" must be a text") }
-        return TerminalText.sanitized(text)
-    }
-
-    /// A text that must be there and not blank.
-    func identifier(_ key: String) throws(ExecMessage.Problem) -> String {
-        guard let text = try text(key), !text.trimmingWhitespace().isEmpty else {
-            throw ExecMessage.Problem("\(kind) needs \"\(key)\", a text that is not empty")
+    /// `text`, which must be there and not blank.
+    static func identifier(_ text: String?, _ kind: String, _ key: String) throws -> String {
+        guard let text, !text.trimmingWhitespace().isEmpty else {
+            throw Problem("\(kind) needs \"\(key)\", a text that is not empty")
         }
         return text
     }
 
-    /// A whole number ≥ 0; nil when absent or null.
-    func count(_ key: String) throws(ExecMessage.Problem) -> Int? {
-        guard let value = value(key) else { return nil }
-        guard !Self.isBoolean(value), let number = value as? Int, number >= 0 else {
-            throw ExecMessage.Problem("\(kind) \"\(key)\" must be a whole number ≥ 0")
+    /// A whole number ≥ 0; nil for null.
+    static func count(_ reader: inout JSONReader, _ kind: String, _ key: String) throws -> Int? {
+        switch try reader.kind() {
+        case .null:
+            _ = try reader.null()
+            return nil
+        case .number:
+            if let number = try reader.integer(), number >= 0, let count = Int(exactly: number) { return count }
+        default:
+            break
         }
-        return number
+        throw Problem("\(kind) \"\(key)\" must be a whole number ≥ 0")
     }
 
-    /// A list of texts; nil when absent or null.
-    func texts(_ key: String) throws(ExecMessage.Problem) -> [String]? {
-        guard let value = value(key) else { return nil }
-        guard let list = value as? [Any], let texts = list as? [String] else {
-            throw ExecMessage.Problem("\(kind) \"\(key)\" must be a list of texts")
-        }
-        return texts.map { TerminalText.sanitized($0) }
-    }
-
-    /// An object of texts, numbers or booleans, as details in the order of their names.
-    func details(_ key: String) throws(ExecMessage.Problem) -> [Detail] {
-        guard let value = value(key) else { return [] }
-        guard let object = value as? [String: Any] else {
-            throw ExecMessage.Problem("\(kind) \"\(key)\" must be an object of texts")
-        }
-        var details: [Detail] = []
-        for name in object.keys.sorted() {
-            let text: String
-            switch object[name]! {
-            case let value where Self.isBoolean(value): text = (value as? Bool ?? false) ? "true" : "false"
-            case let value as String: text = value
-            case let value as Int: text = String(value)
-            case let value as Double where value.isFinite: text = String(value)
-            case is NSNull: continue
-            default:
-                throw ExecMessage.Problem(
-                    "\(kind) detail \"\(TerminalText.sanitized(name))\" must be a text, a number or a boolean")
+    /// A list of texts, each made safe for a terminal; nil for null.
+    static func texts(_ reader: inout JSONReader, _ kind: String, _ key: String) throws -> [String]? {
+        switch try reader.kind() {
+        case .null:
+            _ = try reader.null()
+            return nil
+        case .array:
+            try reader.enterArray()
+            var texts: [String] = []
+            while try reader.nextElement(texts.count) {
+                guard try reader.kind() == .string else { throw Problem("\(kind) \"\(key)\" must be a list of texts") }
+                texts.append(TerminalText.sanitized(try reader.string()))
             }
-            details.append(Detail(TerminalText.sanitized(name), TerminalText.sanitized(text)))
+            return texts
+        default:
+            throw Problem("\(kind) \"\(key)\" must be a list of texts")
         }
-        return details
     }
 
-    /// Throws when the object has a key that was not read: a misspelt field is an error, not ignored.
-    func onlyKnown() throws(ExecMessage.Problem) {
-        guard let unknown = object.keys.sorted().first(where: { !read.contains($0) }) else { return }
-        let name = TerminalText.sanitized(unknown.prefix(40))
-        let guess = Suggestion.closest(to: name, in: read.sorted()).map { " (did you mean \"\($0)\"?)" } ?? ""
-        throw ExecMessage.Problem("unknown key \"\(name)\" in \(kind)\(guess)")
+    /// An object of texts, numbers or booleans, as details in the order of their names (a null is left out); a
+    /// name met twice is an error.
+    static func details(_ reader: inout JSONReader, _ kind: String, _ key: String) throws -> [Detail] {
+        switch try reader.kind() {
+        case .null:
+            _ = try reader.null()
+            return []
+        case .object:
+            break
+        default:
+            throw Problem("\(kind) \"\(key)\" must be an object of texts")
+        }
+        try reader.enterObject()
+        var details: [(name: String, value: String?)] = []
+        var index = 0
+        while let name = try reader.nextKey(index) {
+            index += 1
+            let name = try reader.decoded(name)
+            let value: String?
+            switch try reader.kind() {
+            case .string:
+                value = try reader.string()
+            case .bool:
+                value = try reader.bool() ? "true" : "false"
+            case .number:
+                let start = reader.offset
+                if let whole = try reader.integer() {
+                    value = String(whole)
+                } else {
+                    reader.move(to: start)
+                    value = String(try reader.number())
+                }
+            case .null:
+                _ = try reader.null()
+                value = nil
+            default:
+                throw Problem("\(kind) detail \"\(ExecMessage.shown(name))\" must be a text, a number or a boolean")
+            }
+            details.append((name, value))
+        }
+        // Sorted, a name met twice is next to itself.
+        details.sort { $0.name < $1.name }
+        if let twice = zip(details, details.dropFirst()).first(where: { $0.name == $1.name })?.0 {
+            throw Problem("duplicate key \"\(ExecMessage.shown(twice.name))\" in \(kind) \"\(key)\"")
+        }
+        return details.compactMap { name, value in
+            value.map { Detail(TerminalText.sanitized(name), TerminalText.sanitized($0)) }
+        }
     }
 }

@@ -21,12 +21,25 @@ struct ExecPoll: Sendable {
     /// What the messages so far came to.
     private struct State {
         var groups: [ItemGroup] = []
+        /// The position of each group in `groups`.
+        var positions: [String: Int] = [:]
         var named: Set<String> = []
         var cursor: String?
         /// Whether a message found something: items, or `unchanged`.
         var found = false
         /// Whether a message reported a failure.
         var failed = false
+
+        /// Adds `group` to the catalog, or retitles it when it is there.
+        mutating func announce(_ group: ItemGroup) {
+            if let index = positions[group.id] {
+                groups[index] = group
+            } else {
+                positions[group.id] = groups.count
+                groups.append(group)
+            }
+            named.insert(group.id)
+        }
     }
 
     /// The poll of a feed with `options`.
@@ -50,9 +63,11 @@ struct ExecPoll: Sendable {
             sleep: context.clock.sleep)
         let state = Mutex(State())
         try await run.run { messages in
-            // Items in a row go as one batch.
+            // Items in a row go as one batch, and the groups announced meanwhile as one catalog.
             var items: [Item] = []
-            let flush = { (items: [Item]) in
+            var announced = false
+            let send = { (items: [Item], announced: Bool) in
+                if announced { found.groups(state.withLock { $0.groups }) }
                 guard !items.isEmpty else { return }
                 state.withLock { state in
                     for item in items { state.named.formUnion(item.groups) }
@@ -61,15 +76,21 @@ struct ExecPoll: Sendable {
                 found.items(items)
             }
             for message in messages {
-                if case .item(let item) = message {
+                switch message {
+                case .item(var item):
+                    // Items in the same groups share one list of them (a list is a heap object of its own).
+                    if let last = items.last, last.groups == item.groups { item.groups = last.groups }
                     items.append(item)
-                } else {
-                    flush(items)
-                    items = []
+                case .group(let group):
+                    state.withLock { $0.announce(group) }
+                    announced = true
+                default:
+                    send(items, announced)
+                    (items, announced) = ([], false)
                     Self.apply(message, state: state, found)
                 }
             }
-            flush(items)
+            send(items, announced)
         }
         try Task.checkCancellation()
         let (named, sent, succeeded) = state.withLock { ($0.named, $0.cursor, $0.found || !$0.failed) }
@@ -85,16 +106,11 @@ struct ExecPoll: Sendable {
     private static func apply(_ message: ExecMessage, state: borrowing Mutex<State>, _ found: Findings) {
         switch message {
         case .group(let group):
-            let groups = state.withLock { state in
-                if let index = state.groups.firstIndex(where: { $0.id == group.id }) {
-                    state.groups[index] = group
-                } else {
-                    state.groups.append(group)
-                }
-                state.named.insert(group.id)
-                return state.groups
-            }
-            found.groups(groups)
+            found.groups(
+                state.withLock {
+                    $0.announce(group)
+                    return $0.groups
+                })
         case .progress(let done, let total):
             found.progress(done: done, total: total)
         case .item(let item):

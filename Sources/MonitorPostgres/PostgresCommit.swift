@@ -140,8 +140,7 @@ struct PostgresCommit {
                 }
                 statistics.itemsUpdated += 1
             }
-            var groups: [String] = []
-            for group in item.groups where !groups.contains(group) { groups.append(group) }
+            let groups = item.distinctGroups
             members[item.id] = groups
             statistics.memberRows += groups.count
         }

@@ -243,8 +243,9 @@ public final class PostgresStateStore: StateStoring {
         return records
     }
 
+    /// The items of `feed`, newest first; `expected` is how many are likely (the record's count).
     private func items(
-        _ connection: PostgresConnection, feed: String, group: String?, since: Date?, limit: Int?
+        _ connection: PostgresConnection, feed: String, group: String?, since: Date?, limit: Int?, expected: Int = 0
     ) async throws -> [Item] {
         // A bound NULL selects everything (`LIMIT NULL` is no limit); the server plans with the values bound.
         let since = since?.timeIntervalSince1970
@@ -266,13 +267,15 @@ public final class PostgresStateStore: StateStoring {
                 """
             }
         var items: [Item] = []
+        items.reserveCapacity(expected)
+        var reader = StoredItem.GroupReader()
         let rows = try await connection.query(query, logger: logger)
         for try await (id, title, date, groups, url, details) in rows.decode(
             (String, String, Double, String, String?, String).self)
         {
             items.append(
                 Item(
-                    id: id, title: title, date: Date(timeIntervalSince1970: date), groups: StoredItem.unpack(groups),
+                    id: id, title: title, date: Date(timeIntervalSince1970: date), groups: reader.unpack(groups),
                     url: url, details: StoredItem.unpackDetails(details)))
         }
         return items
@@ -290,9 +293,11 @@ public final class PostgresStateStore: StateStoring {
 
     public func snapshot(feed: String) async throws -> FeedSnapshot {
         try await transaction { connection in
+            let record = try await self.records(connection, feed: feed).first
             var snapshot = FeedSnapshot(
-                record: try await self.records(connection, feed: feed).first,
-                items: try await self.items(connection, feed: feed, group: nil, since: nil, limit: nil),
+                record: record,
+                items: try await self.items(
+                    connection, feed: feed, group: nil, since: nil, limit: nil, expected: record?.itemCount ?? 0),
                 groups: try await self.groups(connection, feed: feed))
             let validators = try await connection.query(
                 "SELECT url, credential, etag, last_modified FROM validator WHERE feed = \(feed)", logger: self.logger)

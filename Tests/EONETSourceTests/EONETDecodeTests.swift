@@ -154,6 +154,14 @@ struct EONETDecodeTests {
         (#"{"events": [{"id": "E", "sources": [{"url": 5}]}]}"#, "at events[0].sources[0].url: expected a string"),
         (#"{"events": [{"id": "E", "closed": "soon"}]}"#, "at events[0].closed: not an ISO-8601 date: 'soon'"),
         (
+            #"{"events": [{"id": "E", "closed": "2025-02-30T00:00:00Z"}]}"#,
+            "at events[0].closed: not a date of the calendar (February 2025 has 28 days): '2025-02-30T00:00:00Z'"
+        ),
+        (
+            #"{"events": [{"id": "E", "geometry": [{"date": "2025-04-31T12:00:00Z"}]}]}"#,
+            "at events[0].geometry[0].date: not a date of the calendar (April 2025 has 30 days): '2025-04-31T12:00:00Z'"
+        ),
+        (
             #"{"events": [{"id": "E", "geometry": [{"type": "Point"}]}]}"#,
             "at events[0].geometry[0]: missing 'date'"
         ),

@@ -90,12 +90,50 @@ struct ExecEndToEndTests {
                 == "'sh' exited with status 2: Traceback (most recent call last): | KeyError: feed")
         #expect(
             all["garbage"]?["error"] as? String
-                == "line 2 of the output: not JSON (Invalid value around character 0.): '<html>oops</html>'")
+                == "line 2 of the output: not JSON (unexpected '<' at byte 1): '<html>oops</html>'")
         #expect(all["hang"]?["error"] as? String == "'sleep' was still running after the timeout (1s): ended")
         #expect(
             all["flood"]?["error"] as? String == "the program wrote more than settings.max_body (64KiB) on its output")
 
         let status = try await MonitorProcess.run(["status", "--state", "state"], in: directory.url)
         #expect(status.stdout.split(separator: "\n").filter { $0.contains(" exec ") && $0.contains(" ok ") }.count == 1)
+    }
+
+    @Test(
+        "a date not of the calendar, a key met twice and a cursor with NUL each fail their own feed, naming the line"
+    )
+    func badLinesFailTheirFeed() async throws {
+        let directory = try TemporaryDirectory()
+        let good = #"{"item":{"id":"a1","title":"A","date":"2025-09-21T18:00:00Z"}}"#
+        let feeds = ["date", "twice", "nul"]
+        for feed in feeds { try directory.write("\(feed).jsonl", good + "\n") }
+        try directory.write(
+            "feeds.yaml",
+            "feeds:\n" + feeds.map { "  - {name: \($0), type: exec, command: [cat, \($0).jsonl]}\n" }.joined())
+        let arguments = ["run", "--once", "--format", "json", "--state", "state"]
+        let first = try await MonitorProcess.run(arguments, in: directory.url)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try reports(first.stdout).mapValues { $0["items"] as? Int } == ["date": 1, "twice": 1, "nul": 1])
+
+        try directory.write(
+            "date.jsonl", good + "\n" + #"{"item":{"id":"a2","title":"B","date":"2025-02-29T18:00:00Z"}}"#)
+        try directory.write(
+            "twice.jsonl", #"{"item":{"id":"a2","title":"B","date":"2025-09-21T18:00:00Z","title":"C"}}"# + "\n")
+        try directory.write("nul.jsonl", good + "\n\n" + #"{"cursor":"next\u0000page"}"# + "\n")
+        let second = try await MonitorProcess.run(arguments, in: directory.url)
+        #expect(second.status == 1, "\(second.stderr)")
+        let all = try reports(second.stdout)
+        #expect(
+            all["date"]?["error"] as? String
+                == #"line 2 of the output: item 'a2': "date" is not a date of the calendar (February 2025 has 28 days): '2025-02-29T18:00:00Z'"#
+        )
+        #expect(all["twice"]?["error"] as? String == #"line 1 of the output: duplicate key "title" in item"#)
+        #expect(
+            all["nul"]?["error"] as? String
+                == #"line 3 of the output: the cursor holds a NUL character (\u0000) at byte 5, which MONITOR_CURSOR cannot carry"#
+        )
+        // Each failed alone, and what the first run stored stays.
+        #expect(all.mapValues { $0["status"] as? String } == ["date": "failed", "twice": "failed", "nul": "failed"])
+        #expect(all.mapValues { $0["items"] as? Int } == ["date": 1, "twice": 1, "nul": 1])
     }
 }

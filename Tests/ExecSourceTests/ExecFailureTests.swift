@@ -48,7 +48,7 @@ struct ExecFailureTests {
         let feed = scripts.feed(["cat", scripts.path("out")])
         let report = await harness.poll(ExecSource.self, feed: feed, transport: noHTTP).report
         #expect(report.status == .failed)
-        #expect(report.error == "line 3 of the output: not JSON (Invalid value around character 0.): 'Traceback: oops'")
+        #expect(report.error == "line 3 of the output: not JSON (unexpected '\\u{1b}' at byte 1): 'Traceback: oops'")
         #expect(try await harness.store.items(feed: "test").isEmpty)
     }
 

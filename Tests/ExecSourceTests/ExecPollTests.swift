@@ -125,6 +125,55 @@ struct ExecPollTests {
         #expect(try scripts.directory.read("seen-3").hasPrefix("protocol=1 feed=rec cursor=good\n"))
     }
 
+    @Test("a cursor with a NUL character fails the run naming its line; the next run gets the last good cursor whole")
+    func nulCursorRefused() async throws {
+        let scripts = ExecScripts()
+        try scripts.write("answer-1", item("a1") + "\n" + #"{"cursor":"v1"}"# + "\n")
+        try scripts.write("answer-2", item("a2") + "\n" + #"{"cursor":"page=2\u0000rest"}"# + "\n")
+        let harness = try PollHarness()
+        let feed = scripts.feed(["sh", "-c", "cd \(scripts.directory.url.path) && \(recorder)"], name: "rec")
+        let transport = StubTransport { _ in throw CancellationError() }
+
+        #expect(await harness.poll(ExecSource.self, feed: feed, transport: transport).report.status == .ok)
+        let refused = await harness.poll(ExecSource.self, feed: feed, transport: transport).report
+        #expect(refused.status == .failed)
+        #expect(
+            refused.error
+                == #"line 2 of the output: the cursor holds a NUL character (\u0000) at byte 7, which MONITOR_CURSOR cannot carry"#
+        )
+        #expect(try await harness.store.items(feed: "rec").map(\.id) == ["a1"])
+        _ = await harness.poll(ExecSource.self, feed: feed, transport: transport)
+        #expect(
+            try scripts.directory.read("seen-3")
+                == "protocol=1 feed=rec cursor=v1\n" + #"{"protocol":1,"feed":"rec","cursor":"v1"}"# + "\n")
+    }
+
+    @Test("an item in 100,000 groups is counted and stored in each, once", .timeLimit(.minutes(1)))
+    func hundredThousandGroups() async throws {
+        let scripts = ExecScripts()
+        let harness = try PollHarness()
+        let program = """
+            import json
+            groups = ["g%06d" % number for number in range(100000)]
+            print(json.dumps({"item": {"id": "big", "title": "Big", "date": "2025-09-21T18:00:00Z",
+                                       "groups": groups + groups[:10]}}))
+            """
+        let report = await harness.poll(
+            ExecSource.self, feed: try scripts.python(program, options: ["retention": .string("replace")]),
+            transport: StubTransport { _ in throw CancellationError() }
+        ).report
+        #expect(report.status == .ok)
+        #expect(report.items == 1)
+        #expect(report.groups.count == 100_000)
+        #expect(report.groups.allSatisfy { $0.count == 1 && $0.new == 1 })
+        #expect(report.groups.first?.id == "g000000")
+        #expect(report.groups.last?.id == "g099999")
+        let stored = try await harness.store.items(feed: "test")
+        #expect(stored.map { $0.groups.count } == [100_010])
+        #expect(try await harness.store.items(feed: "test", group: "g099999").map(\.id) == ["big"])
+        #expect(try await harness.store.items(feed: "test", group: "g000009").map(\.id) == ["big"])
+    }
+
     @Test("{\"unchanged\":true} keeps the stored items, with retention replace too")
     func unchangedKeepsItems() async throws {
         let scripts = ExecScripts()

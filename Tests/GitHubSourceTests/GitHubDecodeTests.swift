@@ -179,6 +179,20 @@ struct GitHubDecodeTests {
         }
     }
 
+    @Test("an event whose created_at is not a day of the calendar is left out, as one without a date is")
+    func impossibleDate() throws {
+        let body = Array(
+            #"""
+            [{"id": "7", "type": "PushEvent", "created_at": "2025-02-30T00:00:00Z"},
+             {"id": "8", "type": "PushEvent", "created_at": "2025-01-01T24:00:00Z"},
+             {"id": "9", "type": "PushEvent", "created_at": "2024-02-29T00:00:00Z"}]
+            """#.utf8)
+        let events = try GitHubEvent.page(body)
+        #expect(events.map { $0?.id } == [nil, nil, "9"])
+        #expect(events.last??.date == Date(timeIntervalSince1970: 1_709_164_800))
+        #expect(events == (try GitHubEvent.decodablePage(body)))
+    }
+
     @Test("pages made by the fixtures read as JSONDecoder read them")
     func fixtures() throws {
         let pushes = GitHubFixtures.pushes(120, repo: "o/r", firstID: 5_000, newest: ManualClock.start)

@@ -43,6 +43,25 @@ struct PollRunnerTests {
         #expect(try await harness.store.items(feed: "test").count == 5)
     }
 
+    @Test("with thousands of groups, showing a poll stays in proportion to it: not every step lists every group")
+    func manyGroupsViews() async throws {
+        let harness = try PollHarness()
+        let urls = (0..<4_000).map { "http://x/g" + String(10_000 + $0) }
+        let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array("1".utf8)) }
+        let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(urls)])
+        let (report, views) = await harness.poll(ScriptedSource.self, feed: feed, transport: transport)
+        #expect(report.items == 4_000)
+        #expect(report.groups.count == 4_000)
+        // Each URL's answer is three steps (its item, its group completed, progress). With a view of every step,
+        // the views listed 24 million groups in all (1 + 2 + … + 4,000, three times); with the first 500 groups'
+        // every step and then a view whenever the work since the last one makes a quarter of the groups, under
+        // 600,000.
+        let listed = views.reduce(0) { $0 + $1.groups.count }
+        #expect(listed < 600_000, "\(listed) groups listed in \(views.count) views")
+        #expect(views.last.map(\.groups.count) ?? 0 >= 3_500)
+        #expect(views.last.map(\.items) == views.last?.groups.count)
+    }
+
     @Test(
         "an item id with control characters is stored cleaned, and is not new again on the next poll",
         arguments: StateBackend.allCases)

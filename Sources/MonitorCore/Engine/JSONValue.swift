@@ -89,10 +89,9 @@ public enum ISO8601 {
         date.formatted(.iso8601)
     }
 
-    /// The date of `2026-11-22T04:10:00Z`, with or without fractional seconds or an offset.
+    /// The date of `2026-11-22T04:10:00Z`, with or without fractional seconds or an offset; nil for another text
+    /// or a date that does not exist (`parse(_:)` says why).
     public static func date(_ text: String) -> Date? {
-        if let date = try? Date(text, strategy: .iso8601) { return date }
-        let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        return try? Date(text, strategy: fractional)
+        try? parse(text).get()
     }
 }

@@ -16,6 +16,8 @@ public struct PollOutcome: Sendable {
     public var groups: [PollReport.GroupCount]
     /// The new items, newest first.
     public var newItems: [Item]
+    /// The ids of the new items.
+    public var newIDs: Set<String>
     /// The feed's record after the poll.
     public var record: FeedRecord
 
@@ -39,6 +41,7 @@ public struct PollOutcome: Sendable {
             catalog = nil
             groups = []
             newItems = []
+            newIDs = []
             record.failures = record.failures(after: .failed)
         } else {
             if !tally.failures.isEmpty {
@@ -55,7 +58,10 @@ public struct PollOutcome: Sendable {
             self.items = items
             catalog = tally.catalog
             groups = tally.groupCounts(final: true)
-            newItems = items.filter { tally.newIDs.contains($0.id) }
+            // The new ids are among the items': when there are as many, every item is new (a first poll), and the
+            // list is shared rather than copied.
+            newItems = tally.newIDs.count == items.count ? items : items.filter { tally.newIDs.contains($0.id) }
+            newIDs = tally.newIDs
             record.failures = record.failures(after: status)
             record.lastSuccess = record.lastPoll
             record.itemCount = items.count

@@ -99,17 +99,22 @@ public struct PollRunner: Sendable {
             validators: snapshot.validators, rateLimit: snapshot.record?.rateLimit, clock: clock, logger: logger,
             metrics: metrics.requests(feed: feed.name))
         let values = SourceValues(snapshot.values)
+        let known = Set(snapshot.items.map(\.id))
         let context = PollContext(
-            feed: feed.name, options: feed.options, http: http, known: Set(snapshot.items.map(\.id)), values: values,
-            logger: logger, clock: clock, concurrency: limit)
+            feed: feed.name, options: feed.options, http: http, known: known, values: values, logger: logger,
+            clock: clock, concurrency: limit)
         let breakdown = type(of: source).breakdown?.detail
         // The source polls in this task and the fold reads its findings in a child: cancelling the poll cancels
         // the source and waits for it to end what it started (an external program's process group) before the
         // poll returns.
         let (updates, continuation) = AsyncThrowingStream<SourceUpdate, any Error>.makeStream()
+        // The view of the stored items is made here from their counts: no second tally of them is kept through
+        // the poll.
         async let folded = fold(
-            updates, from: PollTally(stored: snapshot, retention: source.retention, breakdown: breakdown),
-            showing: PollTally.stored(snapshot, breakdown: breakdown), feed: feed.name, events: events)
+            updates,
+            from: PollTally(stored: snapshot, known: known, retention: source.retention, breakdown: breakdown),
+            showing: events == nil ? nil : FeedView(feed: feed.name, stored: snapshot, breakdown: breakdown),
+            feed: feed.name, events: events)
         do {
             try await source.poll(context, Findings { continuation.yield($0) })
             continuation.finish()
@@ -173,20 +178,36 @@ public struct PollRunner: Sendable {
     /// then every step; returns the last tally, the stored form of the items found and what the source threw, if
     /// it did.
     ///
+    /// A view lists every group, so with more than ``viewedGroups`` of them a step is shown only once the updates
+    /// since the last view brought as many group memberships as a quarter of the groups: showing a poll then costs
+    /// at most about four times folding it, however many small updates a source sends.
+    ///
     /// Each batch of items is prepared for the state (``PreparedItems``) as it comes, after its step is shown:
     /// while the source waits for its next responses, not in the commit after the last one; a large batch on every
     /// core at once (the last answer's preparation is on the way to the commit).
     func fold(
-        _ updates: AsyncThrowingStream<SourceUpdate, any Error>, from initial: PollTally, showing stored: PollTally,
+        _ updates: AsyncThrowingStream<SourceUpdate, any Error>, from initial: PollTally, showing stored: FeedView?,
         feed: String, events: AsyncStream<PollEvent>.Continuation?
     ) async -> (PollTally, PreparedItems, (any Error)?) {
-        events?.yield(.view(FeedView(feed: feed, tally: stored)))
+        if let stored { events?.yield(.view(stored)) }
         var tally = initial
         var prepared = PreparedItems()
+        // The work folded since the last view: an update, and each group of each item or of the catalog.
+        var work = 0
         do {
             for try await update in updates {
                 tally.apply(update)
-                events?.yield(.view(FeedView(feed: feed, tally: tally)))
+                work += 1
+                switch update {
+                case .items(let batch): for item in batch { work += item.groups.count }
+                case .groups(let groups): work += groups.count
+                default: break
+                }
+                let groups = tally.totals.count + tally.catalog.count
+                if let events, groups <= Self.viewedGroups || work * 4 >= groups {
+                    events.yield(.view(FeedView(feed: feed, tally: tally)))
+                    work = 0
+                }
                 if case .items(let batch) = update { await prepared.add(batch, parts: Self.cores) }
             }
         } catch {
@@ -194,6 +215,9 @@ public struct PollRunner: Sendable {
         }
         return (tally, prepared, nil)
     }
+
+    /// The most groups a poll has for every step of it to be shown.
+    static let viewedGroups = 500
 
     /// The cores a large batch of items is prepared on at once.
     static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -204,7 +228,7 @@ public struct PollRunner: Sendable {
         started: Date
     ) -> PollReport {
         let items = outcome.items ?? []
-        let newIDs = Set(outcome.newItems.map(\.id))
+        let newIDs = outcome.newIDs
         var report = PollReport(
             feed: feed.name, type: feed.type, status: outcome.status, error: outcome.error,
             requests: statistics.requests, notModified: statistics.notModified, bytes: statistics.bytes,

@@ -49,25 +49,28 @@ public struct PollTally: Sendable {
     private var catalogIDs: Set<String>
     private let known: Set<String>
     private let stored: [Item]
-    private let storedByGroup: [String: [Item]]
+    /// The positions in `stored` of each group's items, made when a group's items are first carried.
+    private var storedByGroup: [String: [Int]]?
     private let breakdown: String?
 
     /// The tally a poll starts from, knowing what was stored and counting each group's `breakdown` detail.
     public init(stored snapshot: FeedSnapshot, retention: ItemRetention, breakdown: String? = nil) {
+        self.init(stored: snapshot, known: Set(snapshot.items.map(\.id)), retention: retention, breakdown: breakdown)
+    }
+
+    /// The tally a poll starts from, given the ids of the stored items (`known`) as the poll's context has them:
+    /// one set for both.
+    package init(stored snapshot: FeedSnapshot, known: Set<String>, retention: ItemRetention, breakdown: String? = nil)
+    {
         self.retention = retention
         self.breakdown = breakdown
         catalog = snapshot.groups
         catalogIDs = Set(snapshot.groups.map(\.id))
-        known = Set(snapshot.items.map(\.id))
+        self.known = known
         stored = snapshot.items
-        var byGroup: [String: [Item]] = [:]
-        for item in snapshot.items {
-            for group in Set(item.groups) { byGroup[group, default: []].append(item) }
-        }
-        storedByGroup = byGroup
         switch retention {
         case .replace:
-            standIn = Self.stored(snapshot, breakdown: breakdown).totals
+            standIn = Self.totals(of: snapshot.items, breakdown: breakdown)
         case .keepNewest:
             standIn = nil
             for item in snapshot.items { add(item, replacing: true) }
@@ -78,6 +81,14 @@ public struct PollTally: Sendable {
     /// The stored items alone, every group settled: what the display shows before the poll's first update.
     public static func stored(_ snapshot: FeedSnapshot, breakdown: String? = nil) -> PollTally {
         PollTally(stored: snapshot, retention: .keepNewest(.max), breakdown: breakdown)
+    }
+
+    /// The counts of `stored(_:breakdown:)` without its items (`items` is empty): for the view of the stored items,
+    /// made without a second copy of them.
+    package static func counts(of snapshot: FeedSnapshot, breakdown: String? = nil) -> PollTally {
+        var tally = PollTally(stored: FeedSnapshot(groups: snapshot.groups), retention: .keepNewest(.max))
+        tally.totals = totals(of: snapshot.items, breakdown: breakdown)
+        return tally
     }
 
     /// The groups whose failure keeps their stored items.
@@ -151,9 +162,27 @@ public struct PollTally: Sendable {
 
     // MARK: - Folding
 
+    /// The counts of each group of stored `items` (none of them new).
+    private static func totals(of items: [Item], breakdown: String?) -> [String: Totals] {
+        var totals: [String: Totals] = [:]
+        for item in items {
+            let value = breakdown.flatMap { item.detail($0) }
+            item.eachGroupOnce { totals[$0, default: Totals()].add(1, new: false, breakdown: value) }
+        }
+        return totals
+    }
+
     /// Brings back the stored items of `group`, unless found again, naming only the groups of the catalog.
     private mutating func carry(_ group: String) {
-        for var item in storedByGroup[group] ?? [] {
+        if storedByGroup == nil {
+            var byGroup: [String: [Int]] = [:]
+            for (position, item) in stored.enumerated() {
+                item.eachGroupOnce { byGroup[$0, default: []].append(position) }
+            }
+            storedByGroup = byGroup
+        }
+        for position in storedByGroup?[group] ?? [] {
+            var item = stored[position]
             if !catalogIDs.isEmpty { item.groups = item.groups.filter { catalogIDs.contains($0) || $0 == group } }
             add(item, replacing: false)
         }
@@ -187,15 +216,19 @@ public struct PollTally: Sendable {
     private mutating func count(_ item: Item, _ sign: Int) {
         let isNew = newIDs.contains(item.id)
         let value = breakdown.flatMap { item.detail($0) }
-        for group in Set(item.groups) {
-            var totals = self.totals[group] ?? Totals()
-            totals.count += sign
-            if isNew { totals.new += sign }
-            if let value {
-                let count = totals.breakdown[value, default: 0] + sign
-                totals.breakdown[value] = count == 0 ? nil : count
-            }
-            self.totals[group] = totals
+        // In place: a group's breakdown is not copied for each item counted.
+        item.eachGroupOnce { totals[$0, default: Totals()].add(sign, new: isNew, breakdown: value) }
+    }
+}
+
+extension PollTally.Totals {
+    /// Counts an item in (`sign` 1) or out (-1), new or not, with its value of the breakdown detail.
+    fileprivate mutating func add(_ sign: Int, new isNew: Bool, breakdown value: String?) {
+        count += sign
+        if isNew { new += sign }
+        if let value {
+            let count = breakdown[value, default: 0] + sign
+            breakdown[value] = count == 0 ? nil : count
         }
     }
 }

@@ -29,6 +29,35 @@ public struct Item: Sendable, Hashable, Codable {
     public func detail(_ name: String) -> String? {
         details.first { $0.name == name }?.value
     }
+
+    /// Calls `body` with each of the item's groups once, in their order (an item may list a group twice, and is a
+    /// member once); returns how many groups that was. Linear in the groups: a few are compared with those before
+    /// them without allocating, more go through a set.
+    @discardableResult
+    package func eachGroupOnce(_ body: (String) throws -> Void) rethrows -> Int {
+        if groups.count <= Self.fewGroups {
+            var count = 0
+            for (index, group) in groups.enumerated() where !groups[..<index].contains(group) {
+                try body(group)
+                count += 1
+            }
+            return count
+        }
+        var seen = Set<String>(minimumCapacity: groups.count)
+        for group in groups where seen.insert(group).inserted { try body(group) }
+        return seen.count
+    }
+
+    /// The most groups de-duplicated by comparing each with those before it.
+    static let fewGroups = 8
+
+    /// The item's groups, each once, in their order.
+    package var distinctGroups: [String] {
+        var groups: [String] = []
+        groups.reserveCapacity(self.groups.count)
+        eachGroupOnce { groups.append($0) }
+        return groups
+    }
 }
 
 /// A named, plugin-specific fact about an item ("status": "open", "magnitude": "35 kts").

@@ -278,9 +278,10 @@ public final class StateStore: Sendable {
     /// Everything stored for `feed`, read in one transaction.
     public func snapshot(feed: String) async throws -> FeedSnapshot {
         try await read { db in
-            FeedSnapshot(
-                record: try Self.record(feed, db),
-                items: try Self.items(feed, group: nil, since: nil, limit: nil, db),
+            let record = try Self.record(feed, db)
+            return FeedSnapshot(
+                record: record,
+                items: try Self.items(feed, group: nil, since: nil, limit: nil, expected: record?.itemCount ?? 0, db),
                 groups: try Row.fetchAll(
                     db, sql: "SELECT id, title FROM itemGroup WHERE feed = ? ORDER BY position", arguments: [feed]
                 )
@@ -369,9 +370,11 @@ public final class StateStore: Sendable {
         return record
     }
 
-    private static func items(_ feed: String, group: String?, since: Date?, limit: Int?, _ db: Database) throws
-        -> [Item]
-    {
+    /// The items of `feed`, newest first; `expected` is how many are likely (the record's count), so that a whole
+    /// feed's list is made at its size rather than grown to up to twice it.
+    private static func items(
+        _ feed: String, group: String?, since: Date?, limit: Int?, expected: Int = 0, _ db: Database
+    ) throws -> [Item] {
         var sql: String
         var arguments: StatementArguments = [feed]
         if let group {
@@ -400,12 +403,14 @@ public final class StateStore: Sendable {
             arguments += [limit]
         }
         var items: [Item] = []
+        items.reserveCapacity(expected)
+        var groups = StoredItem.GroupReader()
         let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         while let row = try rows.next() {
             items.append(
                 Item(
                     id: row[0], title: row[1], date: Date(timeIntervalSince1970: row[2]),
-                    groups: StoredItem.unpack(row[3]), url: row[4], details: StoredItem.unpackDetails(row[5])))
+                    groups: groups.unpack(row[3]), url: row[4], details: StoredItem.unpackDetails(row[5])))
         }
         return items
     }
@@ -542,7 +547,7 @@ public final class StateStore: Sendable {
                     row.append(.integer(packed.fingerprint))
                 }
                 statistics.itemsInserted += 1
-                statistics.memberRows += try eachGroupOnce(of: item) { group in
+                statistics.memberRows += try item.eachGroupOnce { group in
                     try members.append(db) { row in
                         row.append(.text(feed))
                         row.append(.text(group))
@@ -599,21 +604,10 @@ public final class StateStore: Sendable {
 
     /// Lists `item` under each of its groups (once each); returns the rows inserted.
     private static func insertMembers(_ item: Item, feed: String, _ db: Database) throws -> Int {
-        try eachGroupOnce(of: item) { group in
+        try item.eachGroupOnce { group in
             try db.cachedStatement(sql: "INSERT INTO itemGroupMember (feed, groupId, id, date) VALUES (?, ?, ?, ?)")
                 .execute(arguments: [feed, group, item.id, item.date.timeIntervalSince1970])
         }
-    }
-
-    /// Calls `body` with each of `item`'s groups once, in their order (an item may list a group twice, and is a
-    /// member once); returns how many groups that was. Nothing is allocated: an item has a group or two.
-    private static func eachGroupOnce(of item: Item, _ body: (String) throws -> Void) rethrows -> Int {
-        var count = 0
-        for (index, group) in item.groups.enumerated() where !item.groups[..<index].contains(group) {
-            try body(group)
-            count += 1
-        }
-        return count
     }
 
     /// Removes the item `id` from every group; returns the rows deleted.

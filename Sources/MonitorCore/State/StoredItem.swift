@@ -79,6 +79,23 @@ package struct StoredItem {
         }
     }
 
+    /// Unpacks the groups of items read one after another: items in the same groups (most of a feed's, read in
+    /// date order) share one list of them instead of a list each.
+    package struct GroupReader {
+        private var last: (packed: String, groups: [String])?
+
+        /// None read yet.
+        package init() {}
+
+        /// The groups packed in `packed`.
+        package mutating func unpack(_ packed: String) -> [String] {
+            if let last, last.packed == packed { return last.groups }
+            let groups = StoredItem.unpack(packed)
+            last = (packed, groups)
+            return groups
+        }
+    }
+
     /// Details from a packed text of names and values.
     package static func unpackDetails(_ packed: String) -> [Detail] {
         let elements = unpack(packed)
