@@ -74,7 +74,7 @@ private func reported(_ text: String) -> [String] {
 }
 
 /// Sends `method` to `url` and returns the status, the header values by lowercased name, and the body.
-private func fetch(_ url: String, method: String = "GET") async throws -> (Int, [String: [String]], String) {
+func fetch(_ url: String, method: String = "GET") async throws -> (Int, [String: [String]], String) {
     var request = HTTPClientRequest(url: url)
     request.method = .init(rawValue: method)
     let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))

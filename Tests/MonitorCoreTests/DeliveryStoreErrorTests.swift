@@ -5,8 +5,8 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// A real SQLite state whose outbox reads (`outbox(refused:)`) and records (`delivered`, `failed`) fail the number of
-/// times asked, then work: a store that has a passing problem.
+/// A real SQLite state whose outbox reads (`nextNotification(of:)`) and records (`delivered`, `failed`) fail the number
+/// of times asked, then work: a store that has a passing problem.
 private final class FlakyStore: StateStoring {
     let base: StateStore
     private let failures: Mutex<(reads: Int, records: Int)>
@@ -42,9 +42,14 @@ private final class FlakyStore: StateStoring {
     func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics {
         try await base.commit(commit, feed: feed)
     }
-    func outbox(refused: Bool) async throws -> [OutboxEntry] {
+    func outbox(refused: Bool) async throws -> [OutboxEntry] { try await base.outbox(refused: refused) }
+    func nextNotification(of notifier: String) async throws -> OutboxEntry? {
         try fail(\.reads)
-        return try await base.outbox(refused: refused)
+        return try await base.nextNotification(of: notifier)
+    }
+    func pendingCount(of notifier: String) async throws -> Int { try await base.pendingCount(of: notifier) }
+    func dropNotifications(beyond bounds: [String: OutboxBounds], now: Date) async throws -> [DroppedNotification] {
+        try await base.dropNotifications(beyond: bounds, now: now)
     }
     func delivered(_ id: String, notifier: String, at time: Date) async throws {
         try fail(\.records)
@@ -127,10 +132,10 @@ struct DeliveryStoreErrorTests {
         }
     }
 
-    @Test("the outbox cannot be read twice: the loop waits the backoff's base, then delivers")
+    @Test("the outbox cannot be read: the loop waits the backoff's base, then delivers")
     func failedRead() async throws {
         let directory = try TemporaryDirectory()
-        let store = FlakyStore(try await store(in: directory), failingReads: 2)
+        let store = FlakyStore(try await store(in: directory), failingReads: 1)
         let notifier = CountingNotifier(failing: 0)
         let clock = ManualClock()
         let start = clock.now
