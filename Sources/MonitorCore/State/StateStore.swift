@@ -187,11 +187,13 @@ public final class StateStore: Sendable {
                     """)
         }
         migrator.registerMigration("v5: each notifier's queue read through an index, and bounded") { db in
-            // Each notifier's pending notifications in the order written (the index holds the rowid), and by age;
-            // the refused ones by when they were refused.
+            // Each notifier's pending notifications in the order written (the index ends with the rowid; with
+            // `failedPermanently` in it, a count reads the index alone), and by age; the refused ones by when they
+            // were refused.
             try db.execute(
                 sql: """
-                    CREATE INDEX notification_queue ON notification (notifier) WHERE failedPermanently IS NULL;
+                    CREATE INDEX notification_queue ON notification (notifier, failedPermanently)
+                        WHERE failedPermanently IS NULL;
                     CREATE INDEX notification_age ON notification (notifier, created) WHERE failedPermanently IS NULL;
                     CREATE INDEX notification_refused ON notification (failedPermanently)
                         WHERE failedPermanently IS NOT NULL;
