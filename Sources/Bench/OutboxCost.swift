@@ -30,7 +30,9 @@ extension BenchCommand {
         var state: String?
 
         func validate() throws {
-            guard pending >= 0, runs >= 1 else { throw ValidationError("--pending must be at least 0, --runs at least 1") }
+            guard pending >= 0, runs >= 1 else {
+                throw ValidationError("--pending must be at least 0, --runs at least 1")
+            }
         }
 
         func run() async throws {
@@ -47,7 +49,8 @@ extension BenchCommand {
             var written = 0
             while written < pending {
                 let batch = min(1000, pending - written)
-                try await store.commit(commit((written..<written + batch).map { "n\($0)" }, notifier: notifier), feed: notifier)
+                try await store.commit(
+                    commit((written..<written + batch).map { "n\($0)" }, notifier: notifier), feed: notifier)
                 written += batch
             }
             // The receiver is down: the oldest is tried once and waits; the clock stands still, so it stays waiting.
@@ -94,7 +97,8 @@ extension BenchCommand {
                 record: record, items: nil, firstSeen: at, groups: nil, validators: [:], values: [:],
                 notifications: ids.map {
                     FeedNotification(
-                        id: "\(notifier)-\($0)", notifier: notifier, feed: notifier, type: "github", event: .new, at: at,
+                        id: "\(notifier)-\($0)", notifier: notifier, feed: notifier, type: "github", event: .new,
+                        at: at,
                         total: items.count, items: items)
                 })
         }
