@@ -25,6 +25,9 @@ extension BenchCommand {
         @Option(help: "Polls timed.")
         var runs = 20
 
+        @Option(help: "The notifier's max_pending (none: unbounded, as before the bounds); its max_age is 7d.")
+        var maxPending: Int?
+
         @Option(
             help: ArgumentHelp("A PostgreSQL database to measure instead of a fresh SQLite file.", valueName: "url"))
         var state: String?
@@ -46,17 +49,19 @@ extension BenchCommand {
             } else {
                 store = try StateStore(directory: directory)
             }
+            let bounds = maxPending.map { [notifier: OutboxBounds(count: $0, age: .seconds(7 * 86_400))] } ?? [:]
             var written = 0
             while written < pending {
                 let batch = min(1000, pending - written)
                 try await store.commit(
-                    commit((written..<written + batch).map { "n\($0)" }, notifier: notifier), feed: notifier)
+                    commit((written..<written + batch).map { "n\($0)" }, notifier: notifier, bounds: bounds),
+                    feed: notifier)
                 written += batch
             }
             // The receiver is down: the oldest is tried once and waits; the clock stands still, so it stays waiting.
             let now = Date()
             let delivery = NotificationDelivery(
-                store: store, notifiers: [notifier: Down()],
+                store: store, notifiers: [notifier: Down()], bounds: bounds,
                 clock: PollClock(now: { now }, sleep: { _ in }, random: { 0 }),
                 logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
             await delivery.deliverDue(all: true)
@@ -65,7 +70,7 @@ extension BenchCommand {
             var both: [Double] = []
             for run in 0..<runs {
                 let started = ContinuousClock.now
-                try await store.commit(commit(["p\(run)"], notifier: notifier), feed: notifier)
+                try await store.commit(commit(["p\(run)"], notifier: notifier, bounds: bounds), feed: notifier)
                 let committed = ContinuousClock.now
                 await delivery.deliverDue()
                 let ended = ContinuousClock.now
@@ -75,14 +80,15 @@ extension BenchCommand {
             }
             let line = JSONValue.object([
                 ("backend", .string(state == nil ? "sqlite" : "postgres")), ("pending", .integer(pending)),
-                ("runs", .integer(runs)), ("commitSeconds", .number(StateWrite.median(commits))),
+                ("maxPending", maxPending.map(JSONValue.integer) ?? .null), ("runs", .integer(runs)),
+                ("commitSeconds", .number(StateWrite.median(commits))),
                 ("roundSeconds", .number(StateWrite.median(rounds))), ("seconds", .number(StateWrite.median(both))),
             ])
             print(line.text)
         }
 
-        /// A poll's commit with one `new` notification of `notifier` for each of `ids`.
-        func commit(_ ids: [String], notifier: String) -> PollCommit {
+        /// A poll's commit with one `new` notification of `notifier` for each of `ids`, under `bounds`.
+        func commit(_ ids: [String], notifier: String, bounds: [String: OutboxBounds]) -> PollCommit {
             let at = Date()
             var record = FeedRecord(name: notifier, type: "github")
             record.status = "ok"
@@ -98,9 +104,8 @@ extension BenchCommand {
                 notifications: ids.map {
                     FeedNotification(
                         id: "\(notifier)-\($0)", notifier: notifier, feed: notifier, type: "github", event: .new,
-                        at: at,
-                        total: items.count, items: items)
-                })
+                        at: at, total: items.count, items: items)
+                }, bounds: bounds)
         }
     }
 }
