@@ -172,7 +172,7 @@ let package = Package(
         .testTarget(
             name: "MonitorPostgresTests",
             dependencies: [
-                "MonitorPostgres", "MonitorCore", "TestSupport", "PostgresTestSupport",
+                "MonitorPostgres", "MonitorCore", "MonitorApp", "TestSupport", "PostgresTestSupport", "LoopbackHTTP",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),

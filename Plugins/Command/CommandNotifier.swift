@@ -40,7 +40,7 @@ public struct CommandNotifier: Notifier {
         run = CommandRun(
             command: options[Self.command] ?? [], timeout: options[Self.timeout],
             variables: CommandRun.environment(env: options[Self.env] ?? [:], from: context.environment),
-            secrets: Array((options[Self.env] ?? [:]).values))
+            redaction: Redaction(values: Array((options[Self.env] ?? [:]).values)))
     }
 
     public var target: String { run.name }

@@ -19,8 +19,8 @@ struct CommandRun: Sendable {
     var timeout: Duration
     /// Its environment, without the notification's variables.
     var variables: [String: String]
-    /// The values of the notifier's `env` (secrets): never shown in a message.
-    var secrets: [String] = []
+    /// What must never show: the values of the notifier's `env`.
+    var redaction = Redaction(values: [])
     /// How long a program sent SIGTERM has before SIGKILL.
     var grace: Duration = .milliseconds(500)
 
@@ -118,7 +118,7 @@ struct CommandRun: Sendable {
         } catch let error as SubprocessError {
             switch error.code {
             case .executableNotFound: throw DeliveryError.retry("cannot start \(name): not found in PATH")
-            default: throw DeliveryError.retry("cannot start \(name): \(TerminalText.sanitized("\(error)"))")
+            default: throw DeliveryError.retry("cannot start \(name): \(redaction.message("\(error)", limit: 300))")
             }
         }
         let stderr = shown(stderr: result.closureResult.0, cut: result.closureResult.1)
@@ -134,25 +134,13 @@ struct CommandRun: Sendable {
     }
 
     /// The most bytes of standard error kept: the limit and room for a secret straddling its start.
-    private var window: Int { Self.stderrLimit + (secrets.map(\.utf8.count).max() ?? 0) }
+    private var window: Int { Self.stderrLimit + redaction.longest }
 
-    /// `text` with each of the secrets (the longest first) replaced by `…`.
-    func redacted(_ text: String) -> String {
-        var text = text
-        for secret in secrets.filter({ !$0.isEmpty }).sorted(by: { $0.count > $1.count }) {
-            text = text.replacingOccurrences(of: secret, with: "…")
-        }
-        return text
-    }
-
-    /// The last bytes of standard error (`cut` when earlier ones were dropped) as a message may show them: its
-    /// secrets hidden in all of it, before and after its control characters are taken out, and only then cut to
-    /// ``stderrLimit`` characters; when it was cut, its first bytes (which may hold the end of a secret) are dropped.
+    /// The last bytes of standard error (`cut` when earlier ones were dropped) as a message may show them: its last
+    /// ``stderrLimit`` characters once its secrets are hidden (see ``Redaction``), the end of one at its start too.
     func shown(stderr tail: [UInt8], cut: Bool) -> String {
-        var text = redacted(String(decoding: tail, as: UTF8.self))
-        if cut { text = String(text.dropFirst(max((secrets.map(\.utf8.count).max() ?? 0) - 1, 0))) }
-        text = redacted(TerminalText.sanitized(text))
-        return String(text.suffix(Self.stderrLimit)).trimmingCharacters(in: .whitespaces)
+        redaction.message(
+            String(decoding: tail, as: UTF8.self), limit: Self.stderrLimit, keeping: .last, cutBefore: cut)
     }
 
     /// A file holding `bytes`, already unlinked, open at its start: the program reads its input when it likes, and

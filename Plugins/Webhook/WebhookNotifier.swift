@@ -7,7 +7,8 @@ import MonitorCore
 /// Every delivery of a notification carries its id as `Idempotency-Key`, and, with a `secret`, the body's HMAC as
 /// `X-Monitor-Signature-256: sha256=<hex>`. A 2xx answer delivers it; a connection error, a timeout, a 408, a 429
 /// (with its `Retry-After`) or a 5xx is retried; any other answer (another 4xx, a redirect) refuses it. The URL,
-/// the secret and the headers' values are secrets: messages show the URL as `scheme://host/…` at most.
+/// the secret and the headers' values are secrets: messages show the URL as `scheme://host/…` at most, and a
+/// receiver's answer with every part of them hidden (``Redaction``).
 public struct WebhookNotifier: Notifier {
     public static let type = "webhook"
     public static let summary = "An HTTP POST of each notification (json, slack, discord, ntfy or text)"

@@ -4,19 +4,36 @@ import MonitorCore
 /// One webhook's POST: the request a notification makes, and what its answer means.
 struct WebhookRequest: Sendable {
     /// The URL (a secret).
-    var url: String
+    let url: String
     /// How the body is written.
     var format: NotificationFormat
     /// The key of the body's signature.
-    var secret: String?
+    let secret: String?
     /// More header fields.
-    var headers: [String: String]
+    let headers: [String: String]
     /// Where requests go.
     var transport: any HTTPTransport
     /// The time limit of one delivery.
     var timeout: Duration
     /// The largest answer read.
     var maxBody: Int
+    /// What must never show: the URL after its host, the secret and the headers' values.
+    let redaction: Redaction
+
+    /// The request of a webhook; what it hides is worked out once, here.
+    init(
+        url: String, format: NotificationFormat, secret: String?, headers: [String: String],
+        transport: any HTTPTransport, timeout: Duration, maxBody: Int
+    ) {
+        self.url = url
+        self.format = format
+        self.secret = secret
+        self.headers = headers
+        self.transport = transport
+        self.timeout = timeout
+        self.maxBody = maxBody
+        redaction = Redaction(url: url, values: Array(headers.values) + (secret.map { [$0] } ?? []))
+    }
 
     /// Header fields a user's `headers` may not set: they are the delivery's own, or the HTTP client's.
     static let reserved = [
@@ -56,11 +73,11 @@ struct WebhookRequest: Sendable {
             case .timeout:
                 throw DeliveryError.retry("\(shown) timed out after \(DurationFormat.string(timeout))")
             case .connection(let detail):
-                throw DeliveryError.retry("\(shown) failed: \(redacted(detail))")
+                throw DeliveryError.retry("\(shown) failed: \(redaction.redacted(detail))")
             case .bodyTooLarge(let limit):
                 throw DeliveryError.retry("\(shown): the answer is larger than \(ByteSizeFormat.string(limit))")
             case .invalid(let detail):
-                throw DeliveryError.permanent("\(shown) cannot be sent: \(redacted(detail))")
+                throw DeliveryError.permanent("\(shown) cannot be sent: \(redaction.redacted(detail))")
             }
         }
         let status = response.status
@@ -85,31 +102,14 @@ struct WebhookRequest: Sendable {
     /// The most bytes of an answer's body read: a larger answer is cut (a 2xx is delivered whatever its body).
     static let answerRead = 64 * 1024
 
-    /// A short text of an answer's body, safe to show: no control characters, none of the secrets. The secrets are
-    /// hidden in the whole body (before and after its control characters are taken out) and only then is it cut,
-    /// so that no secret straddling the cut shows its first part.
+    /// A short text of an answer's body, safe to show: no control characters, none of the secrets (see
+    /// ``Redaction``), nil when there is nothing to show or it is HTML.
     private func message(in body: [UInt8]) -> String? {
         guard !body.isEmpty else { return nil }
-        var body = body[...]
-        if body.count >= Self.answerRead {
-            // Cut by the transport: its last bytes may be the start of a secret.
-            let longest = ([url] + headers.values + (secret.map { [$0] } ?? [])).map(\.utf8.count).max() ?? 0
-            body = body.dropLast(max(longest - 1, 0))
-        }
-        let whole = redacted(TerminalText.sanitized(redacted(String(decoding: body, as: UTF8.self))))
-        let text = String(whole.prefix(Self.answerLimit)).trimmingCharacters(in: .whitespaces)
+        // A body cut by the transport may end with the start of a secret.
+        let text = redaction.message(
+            String(decoding: body, as: UTF8.self), limit: Self.answerLimit, cutAfter: body.count >= Self.answerRead)
         guard !text.isEmpty, !text.hasPrefix("<") else { return nil }
-        return text
-    }
-
-    /// `text` with the URL, its path (unless it is only `/`) and every non-empty secret value, however short,
-    /// replaced by `…`.
-    func redacted(_ text: String) -> String {
-        var text = text
-        let path = Self.path(of: url)
-        var secrets = [url] + (path.count > 1 ? [path] : []) + headers.values + (secret.map { [$0] } ?? [])
-        secrets = secrets.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
-        for secret in secrets { text = text.replacingOccurrences(of: secret, with: "…") }
         return text
     }
 
@@ -121,13 +121,6 @@ struct WebhookRequest: Sendable {
         let host = authority.split(separator: "@").last.map(String.init) ?? ""
         let more = rest.count > authority.count && rest.dropFirst(authority.count) != "/" ? "/…" : ""
         return TerminalText.sanitized(url[..<scheme.upperBound] + host) + more
-    }
-
-    /// The part of `url` after its authority.
-    static func path(of url: String) -> String {
-        guard let scheme = url.range(of: "://") else { return url }
-        let rest = url[scheme.upperBound...]
-        return String(rest.drop { !"/?#".contains($0) })
     }
 
     /// What is wrong with `url` as a webhook's, nil when nothing is.

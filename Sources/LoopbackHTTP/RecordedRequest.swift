@@ -1,3 +1,5 @@
+import MonitorCore
+
 /// A request as the server received it.
 public struct RecordedRequest: Sendable {
     /// The method, e.g. `GET`.
@@ -31,8 +33,8 @@ public struct RecordedRequest: Sendable {
         if let queryStart {
             for item in uri[uri.index(after: queryStart)...].split(separator: "&") {
                 let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = Self.percentDecoded(parts[0])
-                query[name] = parts.count > 1 ? Self.percentDecoded(parts[1]) : ""
+                let name = String(parts[0]).percentDecoded()
+                query[name] = parts.count > 1 ? String(parts[1]).percentDecoded() : ""
             }
         }
     }
@@ -41,34 +43,5 @@ public struct RecordedRequest: Sendable {
     public func header(_ name: String) -> String? {
         let wanted = name.lowercased()
         return headers.first { $0.name.lowercased() == wanted }?.value
-    }
-
-    /// `text` with every valid `%XX` escape replaced by its byte; malformed escapes are kept as they are.
-    private static func percentDecoded(_ text: Substring) -> String {
-        let bytes = Array(text.utf8)
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
-            {
-                decoded.append(high << 4 | low)
-                index += 3
-            } else {
-                decoded.append(bytes[index])
-                index += 1
-            }
-        }
-        return String(decoding: decoded, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

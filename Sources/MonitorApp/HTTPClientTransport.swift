@@ -248,21 +248,12 @@ public final class HTTPClientTransport: HTTPTransport {
         if text.contains("NIOSSL") || text.contains("handshakeFailed") || text.contains("BoringSSL") {
             return "the TLS handshake failed"
         }
-        return "connection failed (\(TerminalText.sanitized(redacted(text, request.headers)).prefix(160)))"
+        return "connection failed (\(redaction(of: request).message(text, limit: 160)))"
     }
 
-    /// `text` with every header value of `headers` (and every line or word of one, such as a token without its
-    /// `Bearer`) that appears in it replaced by `…`.
-    static func redacted(_ text: String, _ headers: MonitorCore.HTTPHeaders) -> String {
-        var text = text
-        for field in headers {
-            let pieces =
-                [field.value] + field.value.split(whereSeparator: { $0.isNewline || $0 == "\0" }).map(String.init)
-                + field.value.split(whereSeparator: { $0.isWhitespace || $0 == "\0" }).map(String.init)
-            for piece in pieces.sorted(by: { $0.count > $1.count }) where piece.count >= 4 {
-                text = text.replacingOccurrences(of: piece, with: "…")
-            }
-        }
-        return text
+    /// What a message about `request` must never show: its URL after the host (a webhook's is a secret, a feed's may
+    /// carry a token in its query) and every header value.
+    static func redaction(of request: MonitorCore.HTTPRequest) -> Redaction {
+        Redaction(url: request.url, values: request.headers.map(\.value))
     }
 }

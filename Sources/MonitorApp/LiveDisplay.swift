@@ -7,8 +7,8 @@ import MonitorCore
 ///   it, so the scrollback is a log of what happened. While a feed polls, the panel under the feed lines
 ///   shows its groups with their counts as they come in.
 /// - Otherwise: one plain line per event (poll finished, new item, failure, recovery), no redrawing.
-/// - With `--format json`: one JSON object per poll, one per attempt at delivering a notification, and on a shared
-///   schedule one per change of a feed's holder, per line.
+/// - With `--format json`: one JSON object per poll, one per attempt at delivering a notification, one per change of
+///   the state's reachability, and on a shared schedule one per change of a feed's holder, per line.
 ///
 /// What to show is decided by `LiveState`, a pure state machine; this class only prints.
 /// Its methods may be called from several tasks: a lock serialises them (hence `@unchecked Sendable`).
@@ -51,6 +51,8 @@ final class LiveDisplay: RunView, @unchecked Sendable {
             case .finished(let report): output(report.json.text + "\n")
             case .delivery(let attempt): output(NotifierSet.json(attempt).text + "\n")
             case .lease: result.lease.map { output(Self.json(feed: $0.feed, holder: $0.holder).text + "\n") }
+            // Said when it changes: what the log says in text.
+            case .state(let error) where !result.log.isEmpty: output(StatusListing.json(state: error).text + "\n")
             default: break
             }
         case .text:
@@ -94,7 +96,8 @@ final class LiveDisplay: RunView, @unchecked Sendable {
         guard terminal else { return }
         guard force || now.timeIntervalSince(lastDraw) > 0.1 else { return }
         erase()
-        let view = LiveView.render(state.lines, focus: state.focus.flatMap(state.panel(of:)), now: now, width: width)
+        let view = LiveView.render(
+            state.lines, focus: state.focus.flatMap(state.panel(of:)), now: now, width: width, state: state.stateLine)
         output(view)
         drawnLines = view.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) }
         lastDraw = now

@@ -6,7 +6,9 @@ import MonitorCore
 /// rendered from the state alone.
 ///
 /// A feed's error is logged when it starts failing and again when it recovers, not at every poll; a feed is
-/// stale when it has had no new item for longer than its `expect_update_within`.
+/// stale when it has had no new item for longer than its `expect_update_within`. A state that cannot be reached is
+/// logged once when that starts and once when it ends, and shown above the feeds meanwhile, rather than blamed on
+/// each feed.
 public struct LiveState: Sendable {
     /// The feeds in the order of the feeds file.
     public private(set) var lines: [LiveView.FeedLine]
@@ -24,6 +26,10 @@ public struct LiveState: Sendable {
     private var staleAfter: [String: Duration]
     private var lastNew: [String: Date] = [:]
     private var summarize: [String: @Sendable (PollReport, Date) -> String]
+    /// Where each feed being polled stood before, for a poll the state's failure ends without a word of the feed.
+    private var before: [String: LiveView.FeedLine.Phase] = [:]
+    /// Why the state cannot be reached, and since when; nil while it answers.
+    public private(set) var unreachable: (error: StateError, since: Date)?
 
     /// The time zone of the times logged.
     public let timeZone: TimeZone
@@ -73,6 +79,7 @@ public struct LiveState: Sendable {
             update(feed) { $0.next = next }
             output.redrawNow = true
         case .polling(let feed):
+            if let position = positions[feed] { before[feed] = lines[position].phase }
             update(feed) {
                 $0.phase = .polling
                 $0.progress = nil
@@ -119,8 +126,23 @@ public struct LiveState: Sendable {
         case .delivery(let attempt):
             output.log = [NotifierSet.notice(attempt)]
             output.redrawNow = true
+        case .state(let error?):
+            guard unreachable == nil else { break }
+            unreachable = (error, now)
+            output.log = ["\(LiveView.time(now, in: timeZone)) \(StatusListing.unreachableLine(error))"]
+            output.redrawNow = true
+        case .state(nil):
+            guard unreachable != nil else { break }
+            unreachable = nil
+            output.log = ["\(LiveView.time(now, in: timeZone)) state reachable again"]
+            output.redrawNow = true
         }
         return output
+    }
+
+    /// `state unreachable since 12:00:05: …` while the state cannot be reached, shown above the feeds; nil otherwise.
+    public var stateLine: String? {
+        unreachable.map { StatusListing.unreachableLine($0.error, since: LiveView.time($0.since, in: timeZone)) }
     }
 
     /// Updates the feeds (after the feeds file changed) keeping what is known of the others.
@@ -144,7 +166,18 @@ public struct LiveState: Sendable {
     // MARK: - A poll's end
 
     private mutating func finished(_ report: PollReport, now: Date, quiet: Bool) -> [String] {
-        let wasFailing = positions[report.feed].map { lines[$0].phase == .failed } ?? false
+        let phase = before.removeValue(forKey: report.feed)
+        if report.unreachableState != nil {
+            // The state's failure, said once for every feed (`.state`): the feed stands where it stood.
+            update(report.feed) {
+                $0.phase = phase ?? .waiting
+                $0.progress = nil
+            }
+            views[report.feed] = nil
+            return []
+        }
+        // Failing since an earlier poll (its phase is `polling` meanwhile).
+        let wasFailing = positions[report.feed].map { lines[$0].failures > 0 } ?? false
         update(report.feed) { line in
             line.phase = Self.phase(report.status)
             line.progress = nil

@@ -48,13 +48,15 @@ public enum LiveView {
         }
     }
 
-    /// The view: a line per feed, each cut to `width` columns, then a blank line and `focus` (at most
-    /// `focusLines` lines of it).
+    /// The view: `state` first when there is one (the state cannot be reached), a line per feed, each cut to `width`
+    /// columns, then a blank line and `focus` (at most `focusLines` lines of it).
     public static func render(
-        _ lines: [FeedLine], focus: String?, now: Date, width: Int, focusLines: Int = 16, timeZone: TimeZone = utc
+        _ lines: [FeedLine], focus: String?, now: Date, width: Int, focusLines: Int = 16, timeZone: TimeZone = utc,
+        state: String? = nil
     ) -> String {
         let nameWidth = lines.map(\.name.count).max() ?? 0
-        var output = lines.map { cut(line($0, nameWidth: nameWidth, timeZone: timeZone), to: width) + "\n" }.joined()
+        var output = state.map { cut($0, to: width) + "\n" } ?? ""
+        output += lines.map { cut(line($0, nameWidth: nameWidth, timeZone: timeZone), to: width) + "\n" }.joined()
         if let focus, !focus.isEmpty {
             output += "\n"
             output += focus.split(separator: "\n", omittingEmptySubsequences: false).prefix(focusLines)

@@ -59,7 +59,7 @@ final class RunDisplay {
                 Console.out("\(feed): skipped: \(LiveView.leased(holder)) UTC\n")
                 if terminal { redraw() }
             }
-        case .scheduled, .polling, .lease, .stopped, .notice, .delivery:
+        case .scheduled, .polling, .lease, .stopped, .notice, .delivery, .state:
             break
         }
     }

@@ -56,6 +56,20 @@ public enum StatusListing {
         return "held back until \(time)\(reason)"
     }
 
+    /// `state unreachable: ERROR`, or `state unreachable since 12:00:05: ERROR` with `since`: the one line that says
+    /// the state cannot be reached (its error names it, a database by its URL without the password), rather than a
+    /// failure of each feed.
+    public static func unreachableLine(_ error: StateError, since: String? = nil) -> String {
+        "state unreachable\(since.map { " since \($0)" } ?? ""): \(TerminalText.sanitized(error.message))"
+    }
+
+    /// The state's reachability as JSON: `{"state": "unreachable", "error": …}`, or `{"state": "reachable"}` when
+    /// `error` is nil.
+    public static func json(state error: StateError?) -> JSONValue {
+        guard let error else { return .object([("state", .string("reachable"))]) }
+        return .object([("state", .string("unreachable")), ("error", .string(error.message))])
+    }
+
     /// A record as JSON.
     public static func json(_ record: FeedRecord) -> JSONValue {
         .object([

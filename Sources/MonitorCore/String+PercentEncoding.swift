@@ -21,4 +21,38 @@ extension String {
         }
         return String(decoding: output, as: UTF8.self)
     }
+
+    /// The text with every valid `%XX` escape replaced by its byte (a `+` stays a `+`); a malformed escape is kept as
+    /// it is, and bytes that are not UTF-8 become U+FFFD.
+    package func percentDecoded() -> String {
+        let bytes = Array(utf8)
+        guard bytes.contains(UInt8(ascii: "%")) else { return self }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = bytes[index + 1].hexValue,
+                let low = bytes[index + 2].hexValue
+            {
+                decoded.append(high << 4 | low)
+                index += 3
+            } else {
+                decoded.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+}
+
+extension UInt8 {
+    /// The value of a hexadecimal digit (`0`–`9`, `a`–`f`, `A`–`F`), nil for any other byte.
+    package var hexValue: UInt8? {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
 }

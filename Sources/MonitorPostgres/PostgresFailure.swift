@@ -7,7 +7,8 @@ import PostgresNIO
 
 /// What a PostgreSQL or connection error means for the state at a URL, said for people as a ``StateError``: the
 /// server's own message (which never holds the password) or the system's words for a failed connection, after the
-/// URL without its password.
+/// URL without its password. A connection that cannot be made, ends, or gets no answer in time, and a server shutting
+/// down or starting up, make the state unreachable (``StateError/isUnreachable``).
 enum PostgresFailure {
     /// `error` about the database at `url`, as a ``StateError``; a ``StateError`` stays as it is.
     static func stateError(_ error: any Error, url: PostgresURL) -> StateError {
@@ -16,9 +17,9 @@ enum PostgresFailure {
         if let error = error as? PostgresDeadline.Expired {
             switch error.stage {
             case .connecting:
-                return StateError("cannot connect to \(url): the server did not answer within \(error.deadlineText)")
+                return .unreachable("cannot connect to \(url): the server did not answer within \(error.deadlineText)")
             case .answering:
-                return StateError("\(url): the server did not answer within \(error.deadlineText)")
+                return .unreachable("\(url): the server did not answer within \(error.deadlineText)")
             }
         }
         guard let error = error as? PSQLError else {
@@ -31,6 +32,9 @@ enum PostgresFailure {
             case "28P01", "28000": return StateError("cannot log in to \(url): \(message)")
             case "3D000": return StateError("cannot open \(url): \(message)")
             case "53100": return StateError("the disk holding \(url) is full")
+            // Shutting down, crashed, starting up; a connection exception.
+            case "57P01", "57P02", "57P03": return .unreachable("\(url): \(message)")
+            case let code? where code.hasPrefix("08"): return .unreachable("\(url): \(message)")
             default: return StateError("\(url): \(message)")
             }
         }
@@ -41,9 +45,9 @@ enum PostgresFailure {
         }
         switch error.code {
         case .connectionError:
-            return StateError("cannot connect to \(url): \(connectionReason(error.underlying))")
+            return .unreachable("cannot connect to \(url): \(connectionReason(error.underlying))")
         case .serverClosedConnection, .uncleanShutdown:
-            return StateError("\(url): the server closed the connection")
+            return .unreachable("\(url): the server closed the connection")
         case .sslUnsupported:
             return StateError("cannot connect to \(url): the server does not offer TLS (sslmode=require)")
         case .authMechanismRequiresPassword:

@@ -75,7 +75,7 @@ public final class PostgresStateStore: StateStoring {
     {
         let store = try PostgresStateStore(url: url, readOnly: false, deadline: deadline, logger: logger)
         _ = try await store.transaction { connection in
-            try await PostgresSchema.migrate(connection, logger: logger) { _ in Self.newerVersion(url) }
+            try await PostgresSchema.migrate(connection, logger: logger) { Self.newerVersion(url, version: $0) }
         }
         return store
     }
@@ -96,7 +96,7 @@ public final class PostgresStateStore: StateStoring {
             try await PostgresSchema.version(connection, logger: logger)
         }
         guard let version else { return nil }
-        if version > PostgresSchema.latest { throw newerVersion(url) }
+        if version > PostgresSchema.latest { throw newerVersion(url, version: version) }
         if version < PostgresSchema.latest {
             do {
                 _ = try await open(url, logger: logger, deadline: deadline)
@@ -109,8 +109,11 @@ public final class PostgresStateStore: StateStoring {
         return store
     }
 
-    private static func newerVersion(_ url: PostgresURL) -> StateError {
-        StateError("\(url) was written by another version of monitor and cannot be read by this one")
+    /// The database at `url` holds a schema of `version`, later than this `monitor`'s.
+    private static func newerVersion(_ url: PostgresURL, version: Int) -> StateError {
+        StateError(
+            "\(url) was written by a newer version of monitor (schema version \(version); this monitor's is "
+                + "\(PostgresSchema.latest)): upgrade monitor to use it")
     }
 
     // MARK: - Transactions

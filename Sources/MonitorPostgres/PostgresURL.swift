@@ -139,6 +139,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         }
 
         var tls = TLSMode.prefer
+        var given: Set<String> = []
         for parameter in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
             let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(pair[0])
@@ -146,6 +147,8 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
                 // Only the name is shown: the value could be a password (libpq's `?password=`).
                 throw invalid("unknown parameter '\(TerminalText.sanitized(name))' (only sslmode is understood)")
             }
+            // Refused rather than the last one taken: `sslmode=require&sslmode=disable` would connect without TLS.
+            guard given.insert(name).inserted else { throw invalid("the parameter '\(name)' is given more than once") }
             guard pair.count == 2, let mode = TLSMode(rawValue: String(pair[1])) else {
                 throw invalid("sslmode must be one of \(TLSMode.allCases.map(\.rawValue).joined(separator: ", "))")
             }

@@ -23,8 +23,8 @@ private func feedsFile(url: String, on: String = "[new, failed, recovered]") -> 
     """
 }
 
-/// Writes `items.jsonl` with the events numbered `numbers`.
-private func writeItems(_ numbers: ClosedRange<Int>, in directory: TemporaryDirectory) throws {
+/// Writes `items.jsonl` with the events numbered `numbers` (for the exec feeds of the notification tests).
+func writeItems(_ numbers: ClosedRange<Int>, in directory: TemporaryDirectory) throws {
     let lines = numbers.map { number in
         #"{"item":{"id":"e\#(number)","title":"Event \#(number)","date":"2025-09-21T18:\#(String(format: "%02d", number)):00Z"}}"#
     }
@@ -211,11 +211,7 @@ struct NotifyEndToEndTests {
             for name in ["h", "p", "s"] {
                 #expect(status.stdout.contains("\n\(name): \(shown) (just now)\n"), "\(status.stdout)")
             }
-            var state = Data()
-            for file in try FileManager.default.contentsOfDirectory(atPath: directory.url.path + "/state") {
-                state += try Data(contentsOf: directory.url.appendingPathComponent("state/\(file)"))
-            }
-            let stored = String(decoding: state, as: UTF8.self)
+            let stored = try stateBytes(directory)
             #expect(stored.contains(padding + "… tail"))
             let pieces = [path, secret, header].flatMap { value in
                 (0...(value.count - 4)).map { String(value.dropFirst($0).prefix(4)) }

@@ -190,6 +190,12 @@ struct PostgresStateTests {
             for command in [["run", "--once"], ["status"], ["events", "planet"]] {
                 let result = try await MonitorProcess.run(command + ["--state", state], in: directory.url)
                 #expect(result.status == 1, "\(command)")
+                if command == ["status"], message.hasSuffix("connection refused") {
+                    // What status is asked: the state cannot be reached (see `statusUnreachable`).
+                    #expect(result.stdout == "state unreachable: \(message)\n")
+                    #expect(result.stderr == "")
+                    continue
+                }
                 #expect(result.stdout == "")
                 #expect(result.stderr == "monitor: error: cannot open the state: \(message)\n", "\(command)")
                 #expect(!result.stderr.contains("hunter2"))
@@ -198,5 +204,34 @@ struct PostgresStateTests {
                 #expect(viaEnvironment.stderr == result.stderr, "\(command)")
             }
         }
+    }
+
+    @Test("status while the state cannot be reached says so in one line (one JSON object), exits 1, shows no password")
+    func statusUnreachable() async throws {
+        let server = try await PostgresServer.forTest()
+        let relay = try await PostgresRelay.start(to: server.port)
+        defer { relay.stop() }
+        let url = relay.relaying(try await server.makeDatabase())
+        let state = server.text(of: url)
+        let directory = try TemporaryDirectory()
+        try directory.write("feeds.yaml", "feeds:\n  - name: planet\n    type: eonet\n  - name: rx\n    type: eonet\n")
+        _ = try await PostgresStateStore.open(url)
+        let reached = try await MonitorProcess.run(["status", "--state", state], in: directory.url)
+        #expect(reached.status == 0, "\(reached.stderr)")
+
+        // The server goes away (it refuses connections), as in an outage.
+        try await relay.refuse()
+        let text = try await MonitorProcess.run(["status", "--state", state], in: directory.url)
+        #expect(text.status == 1)
+        #expect(text.stdout == "state unreachable: cannot connect to \(url): connection refused\n")
+        #expect(text.stderr == "")
+        let json = try await MonitorProcess.run(["status", "--format", "json", "--state", state], in: directory.url)
+        #expect(json.status == 1)
+        #expect(
+            json.stdout
+                == #"{"state":"unreachable","error":"cannot connect to "# + "\(url)" + #": connection refused"}"# + "\n"
+        )
+        #expect(json.stderr == "")
+        #expect(!(text.stdout + json.stdout).contains(PostgresServer.password))
     }
 }

@@ -53,6 +53,28 @@ struct BrowserScreenTests {
         BrowserScreen.render(state, width: 60, height: 10, timeZone: tokyo).joined(separator: "\n")
     }
 
+    @Test("while the state cannot be reached, the log row says so; once it answers, the row is the log's again")
+    func unreachableState() {
+        var state = state()
+        let error = StateError.unreachable("cannot connect to postgres://monitor@db:5432/feeds: connection refused")
+        _ = state.live.apply(.state(unreachable: error), now: now, quiet: true)
+        #expect(
+            render(state) == """
+                monitor                                   all days  17:00:00
+                > planet  ok                          3 items
+                  rx      waiting                     0 items              …
+
+                planet (eonet): ok — 3 items, 0 new, 3 requests, 2.0s
+
+
+
+                state unreachable since 17:00:00: cannot connect to postgre…
+                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
+                """)
+        _ = state.live.apply(.state(unreachable: nil), now: now, quiet: true)
+        #expect(render(state).components(separatedBy: "\n")[8] == "08:00:00 planet: first sync, 3 items")
+    }
+
     @Test("feeds, then a feed's groups, the days window, a group's items newest first, back")
     func browse() {
         var state = state()

@@ -43,7 +43,8 @@ struct LiveStateTests {
             let output = state.apply(event, now: now, quiet: quiet)
             text += "-- +\(Int(seconds))s\(output.redrawNow ? " (redraw)" : "")\n"
             text += output.log.map { "log: \($0)\n" }.joined()
-            text += LiveView.render(state.lines, focus: state.focus.flatMap(state.panel(of:)), now: now, width: 80)
+            text += LiveView.render(
+                state.lines, focus: state.focus.flatMap(state.panel(of:)), now: now, width: 80, state: state.stateLine)
         }
         return text
     }
@@ -247,6 +248,84 @@ struct LiveStateTests {
                   PushEvent      6   +1
                   latest:
                   *        09:03  Fire 7
+
+                """)
+    }
+
+    @Test("a failure is logged once when each poll starts with its `polling` event too, and its recovery once")
+    func failureOnceBetweenPolls() {
+        var state = LiveState(feeds: [feed("rx", type: "github")], sources: [:], now: start)
+        var logged: [String] = []
+        for (seconds, event) in [
+            (10.0, PollEvent.polling(feed: "rx")),
+            (10, .finished(report("rx", .failed, at: 10, error: "HTTP 500 from 127.0.0.1", failures: 1))),
+            (20, .polling(feed: "rx")), (20, .finished(report("rx", .failed, at: 20, error: "HTTP 500", failures: 2))),
+            (30, .polling(feed: "rx")), (30, .finished(report("rx", .failed, at: 30, error: "HTTP 500", failures: 3))),
+            (40, .polling(feed: "rx")), (40, .finished(report("rx", .ok, at: 40, items: 4))),
+            (50, .polling(feed: "rx")), (50, .finished(report("rx", .ok, at: 50, items: 4))),
+        ] {
+            logged += state.apply(event, now: start.addingTimeInterval(seconds), quiet: true).log
+        }
+        #expect(logged == ["08:00:10 rx: failed: HTTP 500 from 127.0.0.1", "08:00:40 rx: recovered (ok)"])
+    }
+
+    @Test(
+        "a state that cannot be reached: logged once, shown above the feeds until it answers, not a failure of the feed"
+    )
+    func unreachableState() {
+        let error = StateError.unreachable("cannot connect to postgres://monitor@db:5432/feeds: connection refused")
+        var unreachable = report("rx", .failed, at: 30, error: "cannot write the state: \(error)", failures: 1)
+        unreachable.unreachableState = error
+        let text = transcript([
+            (10, .finished(report("rx", .ok, at: 10, items: 3))),
+            (20, .polling(feed: "rx")),
+            (30, .finished(unreachable)),
+            (30, .state(unreachable: error)),
+            (40, .scheduled(feed: "rx", next: start.addingTimeInterval(47.5), skipped: 0)),
+            (50, .state(unreachable: nil)),
+            (50, .state(unreachable: nil)),
+        ])
+        #expect(
+            text == """
+                -- +10s (redraw)
+                  planet  waiting                     0 items
+                  rx      ok                          3 items
+
+                rx (github): ok — 3 items, 0 new, 1 request, 250ms
+                -- +20s
+                  planet  waiting                     0 items
+                  rx      polling…                    3 items
+
+                rx (github): ok — 3 items, 0 new, 1 request, 250ms
+                -- +30s (redraw)
+                  planet  waiting                     0 items
+                  rx      ok                          3 items
+
+                rx (github): ok — 3 items, 0 new, 1 request, 250ms
+                -- +30s (redraw)
+                log: 08:00:30 state unreachable: cannot connect to postgres://monitor@db:5432/feeds: connection refused
+                state unreachable since 08:00:30: cannot connect to postgres://monitor@db:5432/…
+                  planet  waiting                     0 items
+                  rx      ok                          3 items
+
+                rx (github): ok — 3 items, 0 new, 1 request, 250ms
+                -- +40s (redraw)
+                state unreachable since 08:00:30: cannot connect to postgres://monitor@db:5432/…
+                  planet  waiting                     0 items
+                  rx      ok                          3 items                 next 08:00:47
+
+                rx (github): ok — 3 items, 0 new, 1 request, 250ms
+                -- +50s (redraw)
+                log: 08:00:50 state reachable again
+                  planet  waiting                     0 items
+                  rx      ok                          3 items                 next 08:00:47
+
+                rx (github): ok — 3 items, 0 new, 1 request, 250ms
+                -- +50s
+                  planet  waiting                     0 items
+                  rx      ok                          3 items                 next 08:00:47
+
+                rx (github): ok — 3 items, 0 new, 1 request, 250ms
 
                 """)
     }

@@ -51,13 +51,24 @@ struct TransportMessageTests {
                 == "the request header name 'Bad Name' is not a valid HTTP header name")
     }
 
-    @Test("any other error's text has every header value, and every line of one, taken out")
+    /// An error the transport knows only by its text.
+    private struct Unnamed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    @Test("any other error's text shows none of the request's header values, nor its URL after the host")
     func redacted() {
-        let headers: MonitorCore.HTTPHeaders = ["Authorization": "Bearer ghp_first\nghp_second", "Accept": "*/*"]
+        let request = MonitorCore.HTTPRequest(
+            url: "https://hooks.example.com/hooks/T1/s3cr3t-path?key=q5ecr3t",
+            headers: ["Authorization": "Bearer ghp_first\nghp_second", "Accept": "*/*"], timeout: .seconds(1),
+            maxBody: 1)
+        let describe = { (text: String) in HTTPClientTransport.describe(Unnamed(description: text), request: request) }
         #expect(
-            HTTPClientTransport.redacted(#"failed(["Bearer ghp_first\nghp_second"], ghp_second)"#, headers)
-                == #"failed(["…\n…"], …)"#)
-        // A token without its `Bearer` is taken out too.
-        #expect(HTTPClientTransport.redacted("bad value ghp_first", headers) == "bad value …")
+            describe(#"failed(["Bearer ghp_first\nghp_second"], ghp_second, */*)"#)
+                == #"connection failed (failed(["…"], …, …))"#)
+        // A token without its `Bearer`, the path without its query, a query value.
+        #expect(
+            describe("bad value ghp_first at /hooks/T1/s3cr3t-path q5ecr3t")
+                == "connection failed (bad value … at … …)")
     }
 }

@@ -95,7 +95,7 @@ struct PostgresDeadlineTests {
         #expect(relay.connections.value == PostgresRelay.Connections(accepted: 1))
 
         try await relay.silence()
-        let expired = StateError(
+        let expired = StateError.unreachable(
             "postgres://monitor@127.0.0.1:\(relay.port)/\(url.database): the server did not answer within 1 s")
         await #expect(throws: expired) { try await silenced.within(.seconds(1)) { try await call.run(store) } }
         // The store closed the connection it gave up on (the relay then closed the server's side).
@@ -117,7 +117,7 @@ struct PostgresDeadlineTests {
 
         // The record is written, then the new items' INSERT reaches the server, whose answer never comes back.
         try await relay.silence(after: "INSERT INTO item (")
-        await #expect(throws: StateError("\(url): the server did not answer within 1 s")) {
+        await #expect(throws: StateError.unreachable("\(url): the server did not answer within 1 s")) {
             try await silenced.within(.seconds(1)) {
                 try await store.commit(commit(items: events(1...5), failures: 4, value: "2"), feed: "planet")
             }
@@ -142,7 +142,8 @@ struct PostgresDeadlineTests {
         defer { relay.stop() }
         let url = relay.relaying(try await server.makeDatabase())
         try await relay.silence()
-        await #expect(throws: StateError("cannot connect to \(url): the server did not answer within 1 s")) {
+        await #expect(throws: StateError.unreachable("cannot connect to \(url): the server did not answer within 1 s"))
+        {
             _ = try await PostgresStateStore.open(url, deadline: .seconds(1))
         }
         try await relay.connections.wait { $0.closedByClient == 1 }

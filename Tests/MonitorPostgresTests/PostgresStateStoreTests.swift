@@ -50,14 +50,18 @@ struct PostgresStateStoreTests {
         #expect(try await server.strings("SELECT count(*)::text FROM monitor_schema", database: url.database) == ["5"])
     }
 
-    @Test("a database written by a later version of monitor is refused, for writing and for reading")
+    @Test(
+        "a database written by a later version of monitor is refused, for writing and for reading, saying so and what to do"
+    )
     func laterVersion() async throws {
         let server = try await PostgresServer.forTest()
         let url = try await server.makeDatabase()
         _ = try await PostgresStateStore.open(url)
         try await server.execute(
             "INSERT INTO monitor_schema (version, name) VALUES (99, 'later')", database: url.database)
-        let refused = StateError("\(url) was written by another version of monitor and cannot be read by this one")
+        let refused = StateError(
+            "\(url) was written by a newer version of monitor (schema version 99; this monitor's is 5): upgrade "
+                + "monitor to use it")
         await #expect(throws: refused) { _ = try await PostgresStateStore.open(url) }
         await #expect(throws: refused) { _ = try await PostgresStateStore.reading(url) }
     }
@@ -173,7 +177,7 @@ struct PostgresStateStoreTests {
 
         let closed = try PostgresURL(
             parsing: "postgres://monitor:secret@127.0.0.1:\(try PostgresServer.freePort())/feeds")
-        let refused = StateError("cannot connect to \(closed): connection refused")
+        let refused = StateError.unreachable("cannot connect to \(closed): connection refused")
         await #expect(throws: refused) { _ = try await PostgresStateStore.open(closed) }
         await #expect(throws: refused) { _ = try await PostgresStateStore.reading(closed) }
     }

@@ -82,6 +82,14 @@ struct PostgresURLTests {
                 "sslmode must be one of disable, prefer, require, verify-full"
             ),
             (
+                "postgres://monitor:hunter2@db/feeds?sslmode=require&sslmode=disable", "postgres://monitor@db/feeds",
+                "the parameter 'sslmode' is given more than once"
+            ),
+            (
+                "postgres://monitor:hunter2@db/feeds?sslmode=require&sslmode=require", "postgres://monitor@db/feeds",
+                "the parameter 'sslmode' is given more than once"
+            ),
+            (
                 "postgres://monitor:hun%zzter2@db/feeds", "postgres://monitor@db/feeds",
                 "the password holds invalid percent-encoding or control characters"
             ),

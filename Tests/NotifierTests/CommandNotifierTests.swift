@@ -70,10 +70,11 @@ struct CommandNotifierTests {
         "a program printing its env secrets on stderr and exiting 1: the error, the state show none of them",
         arguments: [
             ("echo \"auth failed for $TOKEN at $PLACE\" >&2", "auth failed for … at …"),
-            // The token straddles the start of the 300 bytes kept: its end is not shown either.
+            // The token straddles the start of the bytes kept (the 300 shown and 24 more, its longest form): its end
+            // is not shown either.
             (
-                "printf 'abcdefghij%s' \"$TOKEN\" >&2; printf '=%.0s' $(seq 1 295) >&2",
-                String(repeating: "=", count: 284)
+                "printf 'abcdefghij%s' \"$TOKEN\" >&2; printf '=%.0s' $(seq 1 315) >&2",
+                String(repeating: "=", count: 300)
             ),
             ("printf '%s' \"$TOKEN\" >&2; printf '=%.0s' $(seq 1 295) >&2", "…" + String(repeating: "=", count: 295)),
         ])

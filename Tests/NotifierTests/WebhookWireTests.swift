@@ -278,6 +278,32 @@ struct WebhookWireTests {
     }
 
     @Test(
+        "an answer echoing the path without its query, a query value, the decoded path shows none; the host still shows"
+    )
+    func echoedPathHidden() async throws {
+        try await withTestHTTPServer({ request in
+            .json(
+                #"{"status":404,"error":"Not Found","path":"\#(request.path)","sig":"\#(request.query["sig"] ?? "")","#
+                    + #""decoded":"\#(request.path.removingPercentEncoding ?? "")"}"#, status: 404)
+        }) { server in
+            try await withTransport { transport in
+                // A segment is the host: the URL shown still names it.
+                let notifier = webhook(
+                    server.baseURL + "/127.0.0.1/T0AAAA/XyZ%2Bs3cr3t?v=1&sig=q5ecr3tQ", transport: transport)
+                #expect(notifier.target == "http://127.0.0.1:\(server.port)/…")
+                await #expect(
+                    throws: DeliveryError.permanent(
+                        "POST http://127.0.0.1:\(server.port)/… answered HTTP 404: "
+                            + #"{"status":404,"error":"Not Found","path":"…","sig":"…","decoded":"…"}"#)
+                ) {
+                    try await notifier.deliver(Fixtures.notification())
+                }
+            }
+            #expect(server.requests.map(\.uri) == ["/127.0.0.1/T0AAAA/XyZ%2Bs3cr3t?v=1&sig=q5ecr3tQ"])
+        }
+    }
+
+    @Test(
         "a secret echoed across the 200th byte of an answer shows not one 4-character piece, in the error or the state",
         arguments: ["path", "secret", "header"])
     func straddlingSecretHidden(which: String) async throws {

@@ -1,3 +1,4 @@
+import Foundation
 import MonitorPostgres
 import NIOCore
 import NIOPosix
@@ -5,7 +6,10 @@ import TestSupport
 
 /// A TCP relay on 127.0.0.1 between a store and the test PostgreSQL server, which can be told to go silent: the
 /// sockets on both sides of every connection stay open, but nothing more is forwarded (what arrives is held, in
-/// order) until it is told to forward again — a server that says nothing, without closing anything.
+/// order) until it is told to forward again — a server that says nothing, without closing anything. It can be told to
+/// refuse too, as a server that stopped: it closes every connection and stops listening (a connection is refused)
+/// until it is told to forward again, listening again on the same port — which it keeps bound meanwhile, so that no
+/// other test's server is given it.
 ///
 /// It counts the connections it accepted and which side ended each (``connections``), and the bytes it held
 /// (``held``), for the tests to wait on. A connection ended on one side is ended on the other. ``stop()`` ends it.
@@ -38,31 +42,24 @@ public final class PostgresRelay: Sendable {
     /// The bytes held (not forwarded) while silent, in both directions, so far.
     public let held: Watched<Int>
     private let core: RelayCore
-    private let listener: any Channel
 
-    private init(port: Int, core: RelayCore, listener: any Channel) {
+    private init(port: Int, core: RelayCore) {
         self.port = port
         self.core = core
         self.connections = core.connections
         self.held = core.held
-        self.listener = listener
     }
 
     /// A relay to the server listening on 127.0.0.1 at `port`, forwarding.
     public static func start(to port: Int) async throws -> PostgresRelay {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let core = RelayCore(loop: loop, target: port)
-        let listener = try await ServerBootstrap(group: loop, childGroup: loop)
-            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { child in
-                child.eventLoop.makeCompletedFuture { try core.accepted(child) }
-            }
-            .bind(host: "127.0.0.1", port: 0).get()
+        let listener = try await core.listen(port: 0)
         guard let port = listener.localAddress?.port else {
             listener.close(promise: nil)
             throw PostgresServer.ServerError(description: "the relay has no port")
         }
-        return PostgresRelay(port: port, core: core, listener: listener)
+        return PostgresRelay(port: port, core: core)
     }
 
     /// `url` through the relay: the same but for the port.
@@ -85,18 +82,78 @@ public final class PostgresRelay: Sendable {
         try await core.loop.submit { self.core.trigger = trigger }.get()
     }
 
-    /// Forwards again, what it held first.
+    /// Refuses from now on, as a server that stopped: stops listening (a new connection is refused) and closes every
+    /// connection (not counted as closed by either side), until ``forward()``.
+    public func refuse() async throws {
+        let (core, port) = (core, port)
+        try await core.loop.submit {
+            guard let listener = core.listener else { return }
+            core.placeholder = try PortPlaceholder(port: port)
+            listener.close(promise: nil)
+            core.listener = nil
+            core.stop()
+        }.get()
+    }
+
+    /// Forwards again, what it held first; after ``refuse()``, listening again on the same port.
     public func forward() async throws {
-        try await core.loop.submit { self.core.forward() }.get()
+        let core = core
+        let listening = try await core.loop.submit {
+            core.forward()
+            return core.listener != nil
+        }.get()
+        if !listening {
+            _ = try await core.listen(port: port)
+            try await core.loop.submit { core.placeholder = nil }.get()
+        }
     }
 
     /// Stops listening and closes every connection (not counted as closed by either side).
     public func stop() {
-        let (core, listener) = (core, listener)
+        let core = core
         core.loop.execute {
-            listener.close(promise: nil)
+            core.listener?.close(promise: nil)
+            core.listener = nil
+            core.placeholder = nil
             core.stop()
         }
+    }
+}
+
+/// A TCP socket bound to 127.0.0.1 at a port and not listening: a connection to the port is refused, and no other
+/// socket is given the port (but one that shares it, ``PortPlaceholder/reusePort``). Closed when released.
+private final class PortPlaceholder {
+    /// The option that lets the relay's listener and a placeholder share their port.
+    static let reusePort = ChannelOptions.Types.SocketOption(level: .socket, name: .init(rawValue: SO_REUSEPORT))
+
+    private let socket: Int32
+
+    init(port: Int) throws {
+        socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else {
+            throw PostgresServer.ServerError(description: "socket: \(String(cString: strerror(errno)))")
+        }
+        var one: Int32 = 1
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let bound =
+            setsockopt(socket, SOL_SOCKET, SO_REUSEPORT, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
+            && withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+        guard bound else {
+            let reason = String(cString: strerror(errno))
+            close(socket)
+            throw PostgresServer.ServerError(description: "cannot hold port \(port): \(reason)")
+        }
+    }
+
+    deinit {
+        close(socket)
     }
 }
 
@@ -110,11 +167,28 @@ private final class RelayCore: @unchecked Sendable {
     var silent = false
     /// The bytes from a client after which the relay goes silent.
     var trigger: [UInt8]?
+    /// Where it listens, nil while it refuses.
+    var listener: (any Channel)?
+    /// What keeps its port while it refuses.
+    fileprivate var placeholder: PortPlaceholder?
     private var pairs: [ObjectIdentifier: RelayPair] = [:]
 
     init(loop: any EventLoop, target: Int) {
         self.loop = loop
         self.target = target
+    }
+
+    /// Listens on 127.0.0.1 at `port` (0: a free port), and returns where.
+    func listen(port: Int) async throws -> any Channel {
+        let listener = try await ServerBootstrap(group: loop, childGroup: loop)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(PortPlaceholder.reusePort, value: 1)
+            .childChannelInitializer { child in
+                child.eventLoop.makeCompletedFuture { try self.accepted(child) }
+            }
+            .bind(host: "127.0.0.1", port: port).get()
+        try await loop.submit { self.listener = listener }.get()
+        return listener
     }
 
     /// A client connected: the relay connects to the server for it.

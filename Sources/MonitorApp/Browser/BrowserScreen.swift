@@ -15,8 +15,8 @@ public enum BrowserScreen {
         "q            quit",
     ]
 
-    /// Exactly `height` rows of at most `width` characters: a title row, the open list, the latest log line and
-    /// a row of keys (or the filter being typed). Times are shown in `timeZone`. Everything a server sent is
+    /// Exactly `height` rows of at most `width` characters: a title row, the open list, the latest log line (or, while
+    /// the state cannot be reached, that) and a row of keys (or the filter being typed). Times are shown in `timeZone`. Everything a server sent is
     /// sanitized; long text is cut with `…`.
     public static func render(_ state: BrowserState, width: Int, height: Int, timeZone: TimeZone) -> [String] {
         let height = max(height, 4)
@@ -35,7 +35,8 @@ public enum BrowserScreen {
         body = Array(body.prefix(bodyHeight))
         body += Array(repeating: "", count: bodyHeight - body.count)
         var rows = [title(state, width: width, timeZone: timeZone)] + body
-        rows.append(state.log.last.map { TerminalText.sanitized($0) } ?? "")
+        // While the state cannot be reached, that is the line to read.
+        rows.append(state.live.stateLine ?? state.log.last.map { TerminalText.sanitized($0) } ?? "")
         rows.append(footer(state))
         return rows.map { LiveView.cut($0, to: width) }
     }

@@ -14,7 +14,9 @@ extension MonitorCommand {
                 wait to be delivered, how many its receiver refused (kept 7 days), when it last delivered and its last \
                 error. With --format json, the notifiers follow the feeds in the array, each with a "notifier" key. \
                 With a PostgreSQL state shared by several instances, each feed leased now says by which instance \
-                (hostname:pid:random) and until when ("lease" in JSON, null when none holds it).
+                (hostname:pid:random) and until when ("lease" in JSON, null when none holds it). A PostgreSQL state \
+                that cannot be reached is said in one line (`state unreachable: …`; in JSON, {"state": "unreachable", \
+                "error": …}), with exit code 1.
                 """
         )
 
@@ -25,7 +27,35 @@ extension MonitorCommand {
         var format: OutputFormat = .text
 
         func run() async throws {
-            let store = try await stateOptions.openForReading()
+            let store: (any StateStoring)?
+            do {
+                store = try await stateOptions.reading()
+            } catch let error as StateError where error.isUnreachable {
+                throw unreachable(error)
+            } catch let error as ExitCode {
+                throw error
+            } catch {
+                throw stateOptions.failure(error)
+            }
+            do {
+                try await show(store)
+            } catch let error as StateError where error.isUnreachable {
+                throw unreachable(error)
+            }
+        }
+
+        /// Says that the state cannot be reached, in one line (a JSON object with `--format json`), rather than as an
+        /// error opening it or a failure of each feed; exits 1.
+        private func unreachable(_ error: StateError) -> ExitCode {
+            switch format {
+            case .json: Console.out(StatusListing.json(state: error).text + "\n")
+            case .text: Console.out(StatusListing.unreachableLine(error) + "\n")
+            }
+            return ExitStatus.failure
+        }
+
+        /// Shows what `store` holds (nil: nothing stored yet).
+        private func show(_ store: (any StateStoring)?) async throws {
             let stored = try await store?.records() ?? []
             // The feeds of the feeds file first, in its order (also those never polled), then any others stored.
             let loaded = ConfigLoader().load(path: options.path)

@@ -55,16 +55,24 @@ struct StateOptions: ParsableArguments {
     /// Opens the state for reading only (nothing is created or written), nil when there is none yet; on failure
     /// prints why and exits 1.
     func openForReading() async throws -> (any StateStoring)? {
-        let database = try database()
         do {
-            if let database { return try await PostgresStateStore.reading(database) }
-            return try StateStore.reading(directory: directory)
+            return try await reading()
+        } catch let error as ExitCode {
+            throw error
         } catch {
             throw failure(error)
         }
     }
 
-    private func failure(_ error: any Error) -> ExitCode {
+    /// ``openForReading()`` throwing why the state cannot be opened rather than printing it (a malformed URL is
+    /// printed all the same, and exits 1).
+    func reading() async throws -> (any StateStoring)? {
+        if let database = try database() { return try await PostgresStateStore.reading(database) }
+        return try StateStore.reading(directory: directory)
+    }
+
+    /// Prints why the state cannot be opened, and returns the exit code that says so.
+    func failure(_ error: any Error) -> ExitCode {
         let reason = error is StateError ? "\(error)" : "\(directory.path): \(error.localizedDescription)"
         Console.error("monitor: error: cannot open the state: \(reason)\n")
         return ExitStatus.failure

@@ -20,4 +20,7 @@ public enum PollEvent: Sendable {
     /// An attempt at delivering a notification, or a notification dropped from the outbox (its notifier's bounds
     /// exceeded).
     case delivery(NotificationDelivery.Attempt)
+    /// The state could not be reached (`unreachable` says why) where it answered before, or (nil) answers again: said
+    /// once for every feed.
+    case state(unreachable: StateError?)
 }

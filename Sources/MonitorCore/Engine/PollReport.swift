@@ -83,6 +83,8 @@ public struct PollReport: Sendable {
     public var newItems: [Item] = []
     /// Whether this was the feed's first poll that stored anything (every item is then new).
     public var isFirstSync = false
+    /// Why the state could not be reached, when that is why the poll failed: the state's failure, not the feed's.
+    public var unreachableState: StateError?
 
     /// A report.
     public init(

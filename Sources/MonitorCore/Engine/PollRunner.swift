@@ -84,7 +84,7 @@ public struct PollRunner: Sendable {
         do {
             snapshot = try await store.snapshot(feed: feed.name)
         } catch {
-            return notPolled(feed, "cannot read the state: \(error)", record: nil, started: started)
+            return notPolled(feed, "cannot read the state: \(error)", record: nil, started: started, error: error)
         }
         if let notBefore = snapshot.record?.notBefore, notBefore > started {
             return notPolled(
@@ -159,7 +159,8 @@ public struct PollRunner: Sendable {
                 written = try await store.commit(commit, feed: feed.name)
             }
         } catch {
-            return notPolled(feed, "cannot write the state: \(error)", record: snapshot.record, started: started)
+            return notPolled(
+                feed, "cannot write the state: \(error)", record: snapshot.record, started: started, error: error)
         }
         // What the notifiers' bounds dropped to make room is reported like a delivery attempt.
         for dropped in written.dropped {
@@ -222,14 +223,18 @@ public struct PollRunner: Sendable {
         return report
     }
 
-    /// The report of a poll that could not run or be stored: nothing of it is stored.
-    func notPolled(_ feed: FeedConfig, _ message: String, record: FeedRecord?, started: Date) -> PollReport {
+    /// The report of a poll that could not run or be stored: nothing of it is stored. An `error` of a state that
+    /// could not be reached is the state's failure (``PollReport/unreachableState``).
+    func notPolled(
+        _ feed: FeedConfig, _ message: String, record: FeedRecord?, started: Date, error: (any Error)? = nil
+    ) -> PollReport {
         var report = PollReport(
             feed: feed.name, type: feed.type, status: .failed, error: message, items: record?.itemCount ?? 0,
             started: started, duration: elapsed(since: started),
             rateLimit: record?.rateLimit, notBefore: record?.notBefore)
         report.minimumInterval = record?.minimumInterval
         report.failures = (record ?? FeedRecord(name: feed.name, type: feed.type)).failures(after: .failed)
+        report.unreachableState = (error as? StateError).flatMap { $0.isUnreachable ? $0 : nil }
         return report
     }
 

@@ -524,7 +524,7 @@ public struct JSONReader: Sendable {
                         index += 1
                     case UInt8(ascii: "u"):
                         guard index + 4 < count else { return -1 }
-                        for digit in buffer[(index + 1)...(index + 4)] where Self.hexValue(digit) == nil {
+                        for digit in buffer[(index + 1)...(index + 4)] where digit.hexValue == nil {
                             failure = ("a \\u escape needs four hex digits", index - 1)
                             return -1
                         }
@@ -695,17 +695,8 @@ public struct JSONReader: Sendable {
 
     private func hex4(at index: Int) -> UInt32 {
         var value: UInt32 = 0
-        for byte in bytes[index..<(index + 4)] { value = value << 4 | UInt32(Self.hexValue(byte) ?? 0) }
+        for byte in bytes[index..<(index + 4)] { value = value << 4 | UInt32(byte.hexValue ?? 0) }
         return value
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 
     /// A byte as shown in a message: itself when printable ASCII, else `\u{…}`.

@@ -12,31 +12,8 @@ import Synchronization
 /// never the whole outbox, and each notifier keeps at most what its ``OutboxBounds`` allow: the oldest beyond them
 /// are dropped, each one reported.
 public final class NotificationDelivery: Sendable {
-    /// How failed deliveries are spaced.
-    public struct Backoff: Sendable {
-        /// The wait after the first failure; each next one waits twice as long, with jitter.
-        public var base: Duration
-        /// The longest wait between two attempts (a `Retry-After` is obeyed up to ``HTTPPolicy/maximumHold``).
-        public var maximum: Duration
-
-        /// A backoff.
-        public init(base: Duration = .seconds(5), maximum: Duration = .seconds(15 * 60)) {
-            self.base = base
-            self.maximum = maximum
-        }
-
-        /// The wait after the `attempts`-th failure, with jitter from `random` (in 0..<1): between half and the
-        /// whole of `base × 2^(attempts-1)`, at most `maximum`. A `retryAfter` asked for (capped at
-        /// ``HTTPPolicy/maximumHold``) can only lengthen it: the wait is then the longer of the two and never less
-        /// than `base`, so that a `Retry-After: 0` or a date in the past cannot make a receiver be asked again at once.
-        public func delay(afterAttempts attempts: Int, retryAfter: Duration?, random: Double) -> Duration {
-            let exponential = base.seconds * pow(2, Double(min(max(attempts - 1, 0), 30)))
-            let capped = min(exponential, maximum.seconds)
-            let backoff = Duration.milliseconds(Int64(capped * (0.5 + random / 2) * 1000))
-            guard let retryAfter else { return backoff }
-            return max(min(retryAfter, HTTPPolicy.maximumHold), backoff, base)
-        }
-    }
+    /// How failed deliveries are spaced: the one ``MonitorCore/Backoff``, from 5 s to 15 minutes by default.
+    public typealias Backoff = MonitorCore.Backoff
 
     /// What one attempt came to, or what became of a notification dropped without one.
     public struct Attempt: Sendable, Hashable {

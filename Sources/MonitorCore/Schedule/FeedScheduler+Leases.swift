@@ -10,9 +10,12 @@ extension FeedScheduler {
         max(runner.settings.timeout * 3, .seconds(1))
     }
 
+    /// The loop of `entry`'s feed. A state that cannot be reached is asked again within the feed's interval
+    /// (``PollSchedule/unreachableStateDelay(failures:random:)``) and said so once for every feed, through
+    /// `reachability`, rather than logged by each.
     static func leasedLoop(
         _ entry: Entry, runner: PollRunner, leasing: FeedLeases, events: AsyncStream<PollEvent>.Continuation,
-        stagger: Duration, control: Control
+        stagger: Duration, control: Control, reachability: StateReachability
     ) async {
         let clock = runner.clock
         let feed = entry.feed
@@ -23,6 +26,7 @@ extension FeedScheduler {
         logger[metadataKey: "feed"] = "\(feed.name)"
         // The first claim, spread as the local schedule spreads its first polls.
         var wait = stagger * clock.random()
+        // Calls to the state that failed in a row: claims, and polls that found it unreachable.
         var failures = 0
         // Until when the next claim takes the feed: when it is due by now, or at once after a "poll now".
         var pollNow = false
@@ -47,30 +51,42 @@ extension FeedScheduler {
             } catch {
                 // Stopping (the run ends, the feed was removed): the question was cancelled, nothing to say.
                 guard !Task.isCancelled else { return }
-                // The database cannot be asked: try again as a failing poll would be.
                 failures += 1
-                wait = schedule.delay(failures: failures, minimumInterval: nil, random: clock.random())
-                logger.warning("cannot claim the feed from the shared schedule", metadata: ["error": "\(error)"])
+                if let error = error as? StateError, error.isUnreachable {
+                    // Said once for every feed; asked again within the feed's interval.
+                    if let event = reachability.failed(error, started: now, now: clock.now()) { events.yield(event) }
+                    wait = schedule.unreachableStateDelay(failures: failures, random: clock.random())
+                    logger.debug("cannot claim the feed from the shared schedule", metadata: ["error": "\(error)"])
+                } else {
+                    // The database refuses the claim: try again as a failing poll would be.
+                    wait = schedule.delay(failures: failures, minimumInterval: nil, random: clock.random())
+                    logger.warning("cannot claim the feed from the shared schedule", metadata: ["error": "\(error)"])
+                }
                 events.yield(.scheduled(feed: feed.name, next: now.addingTimeInterval(wait.seconds), skipped: 0))
                 continue
             }
-            failures = 0
+            if let event = reachability.answered(started: now, now: clock.now()) { events.yield(event) }
             pollNow = false
             // When the feed may be claimed next (due, held back until, another instance's lease ending).
             var slot = answer.slot
             if let claimed = answer.lease {
                 // Polled and given back by this instance, due again as it wrote: wait for that without asking.
-                guard
-                    let next = await poll(
-                        entry, claimed, due: slot.due, runner: runner, leasing: leasing, events: events,
-                        control: control, schedule: schedule, lease: lease, logger: logger
-                    ).next
-                else {
+                let (report, given) = await poll(
+                    entry, claimed, due: slot.due, runner: runner, leasing: leasing, events: events,
+                    control: control, schedule: schedule, lease: lease, logger: logger, stateFailures: failures)
+                if let error = report?.unreachableState {
+                    failures += 1
+                    if let event = reachability.failed(error, started: now, now: clock.now()) { events.yield(event) }
+                } else {
+                    failures = 0
+                }
+                guard let next = given else {
                     wait = .zero
                     continue
                 }
                 slot = FeedSlot(due: next.due, heldUntil: next.heldUntil)
             } else {
+                failures = 0
                 let holder = slot.holder(at: now).map {
                     FeedHolder(owner: $0, until: slot.expires ?? now, isThisInstance: $0 == leasing.owner)
                 }
@@ -103,11 +119,12 @@ extension FeedScheduler {
 
     /// Polls the feed under `claimed`, a lease of a poll due at `due`, renewed next to the poll. Returns the feed's
     /// next schedule as this instance wrote it when it gave the feed back (with the poll's results, or without);
-    /// nil when it did not (the lease was lost, the database could not be written, the run stops).
+    /// nil when it did not (the lease was lost, the database could not be written, the run stops). `stateFailures`
+    /// calls in a row found the state unreachable before this poll.
     static func poll(
         _ entry: Entry, _ claimed: FeedLease, due: Date, runner: PollRunner, leasing: FeedLeases,
         events: AsyncStream<PollEvent>.Continuation, control: Control, schedule: PollSchedule,
-        lease duration: Duration, logger: Logger
+        lease duration: Duration, logger: Logger, stateFailures: Int = 0
     ) async -> (report: PollReport?, next: HeldLease.Next?) {
         let clock = runner.clock
         let feed = entry.feed
@@ -146,9 +163,12 @@ extension FeedScheduler {
                                 feed: feed.name,
                                 holder: FeedHolder(owner: renewed.owner, until: renewed.expires, isThisInstance: true)))
                     } catch {
-                        // The poll ended (or the run stops) while renewing: nothing to say.
+                        // The poll ended (or the run stops) while renewing: nothing to say (nor, but in detail, of a
+                        // state that cannot be reached: that is said once for every feed).
                         guard !Task.isCancelled else { return nil }
-                        logger.warning("cannot renew the feed's lease", metadata: ["error": "\(error)"])
+                        logger.log(
+                            level: Self.level(of: error), "cannot renew the feed's lease",
+                            metadata: ["error": "\(error)"])
                     }
                 }
                 return nil
@@ -178,7 +198,7 @@ extension FeedScheduler {
             // feed back, due again as after a failure.
             let next = next(
                 after: report, due: due, started: started, finished: clock.now(), schedule: schedule,
-                random: clock.random())
+                random: clock.random(), stateFailures: stateFailures)
             do {
                 if try await store.release(
                     held.lease, nextDue: next.due, backoff: next.backoff, heldUntil: next.heldUntil)
@@ -186,7 +206,8 @@ extension FeedScheduler {
                     given = next
                 }
             } catch {
-                logger.warning("cannot release the feed's lease", metadata: ["error": "\(error)"])
+                logger.log(
+                    level: Self.level(of: error), "cannot release the feed's lease", metadata: ["error": "\(error)"])
             }
         }
         leasing.released(metrics: runner.metrics)
@@ -195,14 +216,27 @@ extension FeedScheduler {
         return (report, given)
     }
 
-    /// The feed's next schedule after the poll that made `report`, due at `due`.
+    /// How a failed call about the lease is logged: a state that cannot be reached is said once for every feed
+    /// (``PollEvent/state(unreachable:)``), so each call's failure is only a detail (`--verbose`).
+    static func level(of error: any Error) -> Logger.Level {
+        (error as? StateError)?.isUnreachable == true ? .debug : .warning
+    }
+
+    /// The feed's next schedule after the poll that made `report`, due at `due`, `stateFailures` calls in a row having
+    /// found the state unreachable before it. A poll that failed because the state could not be reached is tried again
+    /// within the feed's interval, whatever the feed's own failures.
     static func next(
-        after report: PollReport, due: Date, started: Date, finished: Date, schedule: PollSchedule, random: Double
+        after report: PollReport, due: Date, started: Date, finished: Date, schedule: PollSchedule, random: Double,
+        stateFailures: Int = 0
     ) -> HeldLease.Next {
-        let plan = schedule.plan(
+        var plan = schedule.plan(
             due: due, started: started, finished: finished, failures: report.failures,
             minimumInterval: report.minimumInterval,
             notBefore: report.notBefore, random: random)
+        if report.unreachableState != nil {
+            let wait = schedule.unreachableStateDelay(failures: stateFailures + 1, random: random)
+            plan = (finished.addingTimeInterval(wait.seconds), 0)
+        }
         var heldUntil = report.notBefore
         if let minimum = report.minimumInterval {
             let until = started.addingTimeInterval(minimum.seconds)

@@ -58,11 +58,12 @@ public final class FeedScheduler: Sendable {
         let control: Control
         let events: AsyncStream<PollEvent>.Continuation
         let stagger: Duration
+        let reachability: StateReachability
 
         init(
             entry: Entry, runner: PollRunner, slots: AsyncSemaphore, stop: AsyncStream<Void>,
             ended: AsyncStream<Void>.Continuation, control: Control, events: AsyncStream<PollEvent>.Continuation,
-            stagger: Duration
+            stagger: Duration, reachability: StateReachability
         ) {
             self.entry = entry
             self.runner = runner
@@ -72,6 +73,7 @@ public final class FeedScheduler: Sendable {
             self.control = control
             self.events = events
             self.stagger = stagger
+            self.reachability = reachability
         }
     }
 
@@ -162,6 +164,8 @@ public final class FeedScheduler: Sendable {
     /// see a feed stopped by the other as missing and start it twice.
     private let changing = AsyncSemaphore(limit: 1)
     private let starts: (stream: AsyncStream<Start>, continuation: AsyncStream<Start>.Continuation)
+    /// Whether the state answers, as the feeds find it: said once for all of them.
+    private let reachability = StateReachability()
     /// The longest initial delay, so that feeds started together do not all fire at once.
     public let stagger: Duration
 
@@ -273,7 +277,7 @@ public final class FeedScheduler: Sendable {
         let (runner, slots) = current.withLock { $0 }
         let start = Start(
             entry: entry, runner: runner, slots: slots, stop: stop, ended: ending, control: control, events: events,
-            stagger: stagger)
+            stagger: stagger, reachability: reachability)
         if case .terminated = starts.continuation.yield(start) { return }
         running.withLock {
             $0[entry.feed.name] = Running(signature: entry.signature, stop: stopping, ended: ended, control: control)
@@ -307,7 +311,7 @@ public final class FeedScheduler: Sendable {
             // The schedule is shared with other instances: claim the feed from it (FeedScheduler+Leases).
             return await leasedLoop(
                 start.entry, runner: start.runner, leasing: leasing, events: start.events, stagger: start.stagger,
-                control: start.control)
+                control: start.control, reachability: start.reachability)
         }
         var step = await Self.apart { await Self.firstStep(start) }
         while !Task.isCancelled {

@@ -27,12 +27,19 @@ public struct PollSchedule: Sendable, Hashable {
         var delay = interval
         if failures > 0 {
             // interval, 2×, 4×… up to the cap (or the interval itself when that is longer).
-            let cap = max(interval, backOffCap)
-            delay = min(interval * (1 << min(failures - 1, 20)), cap)
+            delay = Backoff(base: interval, maximum: max(interval, backOffCap)).step(after: failures)
         }
         delay = delay * (1 + jitter * (random * 2 - 1))
         if let minimumInterval { delay = max(delay, minimumInterval) }
         return max(delay, .seconds(1))
+    }
+
+    /// The wait before a feed asks its state again after `failures` calls in a row found it unreachable: from 5 s (or
+    /// the interval when shorter), doubling, up to the interval (between half and the whole of each, at random): the
+    /// feed is polled within an interval of the state answering again, however long it was away.
+    public func unreachableStateDelay(failures: Int, random: Double) -> Duration {
+        Backoff(base: min(.seconds(5), interval), maximum: interval).delay(
+            afterAttempts: failures, retryAfter: nil, random: random)
     }
 
     /// The next poll after one that ran from `started` to `finished`: `delay` after it started, in cadence;

@@ -5,10 +5,21 @@ import GRDB
 public struct StateError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, naming the file.
     public var message: String
+    /// Whether the state's database could not be reached or did not answer (no connection, a connection ended, no
+    /// answer within the deadline): no fault of any feed, and over once the database answers again.
+    public var isUnreachable: Bool
 
     /// An error saying `message`.
     public init(_ message: String) {
         self.message = message
+        isUnreachable = false
+    }
+
+    /// The state's database could not be reached or did not answer: `message` says which and why.
+    public static func unreachable(_ message: String) -> StateError {
+        var error = StateError(message)
+        error.isUnreachable = true
+        return error
     }
 
     public var description: String { message }
