@@ -7,50 +7,19 @@ import TestSupport
 import Testing
 
 /// A real state that counts the outbox entries it hands out: each one a row read and decoded.
-private final class CountingStore: StateStoring {
-    let base: any StateStoring
+private final class CountingStore: ForwardingStore, @unchecked Sendable {
     let decoded = Mutex(0)
 
-    init(_ base: any StateStoring) {
-        self.base = base
-    }
-
-    private func counted<Entries: Collection>(_ entries: Entries) -> Entries {
+    override func outbox(refused: Bool) async throws -> [OutboxEntry] {
+        let entries = try await base.outbox(refused: refused)
         decoded.withLock { $0 += entries.count }
         return entries
     }
-
-    var location: String { base.location }
-    func snapshot(feed: String) async throws -> FeedSnapshot { try await base.snapshot(feed: feed) }
-    func record(feed: String) async throws -> FeedRecord? { try await base.record(feed: feed) }
-    func records() async throws -> [FeedRecord] { try await base.records() }
-    func feedNames() async throws -> [String] { try await base.feedNames() }
-    func items(of feed: String, group: String?, since: Date?, limit: Int?) async throws -> [Item] {
-        try await base.items(of: feed, group: group, since: since, limit: limit)
+    override func nextNotification(of notifier: String) async throws -> OutboxEntry? {
+        let entry = try await base.nextNotification(of: notifier)
+        decoded.withLock { $0 += entry == nil ? 0 : 1 }
+        return entry
     }
-    func groups(feed: String) async throws -> [ItemGroup] { try await base.groups(feed: feed) }
-    func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics {
-        try await base.commit(commit, feed: feed)
-    }
-    func outbox(refused: Bool) async throws -> [OutboxEntry] { counted(try await base.outbox(refused: refused)) }
-    func nextNotification(of notifier: String) async throws -> OutboxEntry? {
-        counted(try await base.nextNotification(of: notifier).map { [$0] } ?? []).first
-    }
-    func pendingCount(of notifier: String) async throws -> Int { try await base.pendingCount(of: notifier) }
-    func dropNotifications(beyond bounds: [String: OutboxBounds], now: Date) async throws -> [DroppedNotification] {
-        try await base.dropNotifications(beyond: bounds, now: now)
-    }
-    func delivered(_ id: String, notifier: String, at time: Date) async throws {
-        try await base.delivered(id, notifier: notifier, at: time)
-    }
-    func failed(
-        _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
-    ) async throws {
-        try await base.failed(
-            id, notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
-    }
-    func dropExpiredNotifications(now: Date) async throws -> Int { try await base.dropExpiredNotifications(now: now) }
-    func notifierStatuses() async throws -> [NotifierStatus] { try await base.notifierStatuses() }
 }
 
 /// A receiver that is down (a stub of the protocol): every delivery fails, to be tried again.
