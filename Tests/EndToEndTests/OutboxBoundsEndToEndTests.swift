@@ -7,12 +7,15 @@ import Testing
     import Glibc
 #endif
 
-/// A program for an exec feed whose item set grows by one at each run, up to 4 items (`e1`…`e4`): its first poll
-/// is the baseline, the next three each make one `new` notification, then nothing more.
+/// A program for an exec feed whose item set grows by one at each run, up to 4 items (`e1`…`e4`), and past 2 only
+/// once a file `more` exists: its first poll is the baseline, the next one makes one `new` notification, and once
+/// `more` is there two more do, then nothing more.
 private let growing = """
     n=$(cat count 2>/dev/null || echo 0)
-    n=$((n + 1))
-    echo "$n" > count
+    if [ "$n" -lt 2 ] || [ -f more ]; then
+      n=$((n + 1))
+      echo "$n" > count
+    fi
     i=1
     while [ "$i" -le "$n" ] && [ "$i" -le 4 ]; do
       printf '{"item":{"id":"e%d","title":"Event %d","date":"2025-09-21T18:0%d:00Z"}}\\n' "$i" "$i" "$i"
@@ -68,15 +71,22 @@ struct OutboxBoundsEndToEndTests {
             let errors = try await monitor.waitForErrors { $0.contains("/metrics\n") }
             let address = try #require(
                 errors.firstMatch(of: /^metrics on (http:\/\/127\.0\.0\.1:[0-9]+\/metrics)\n/)?.output.1)
-            // n1 is tried and not delivered; n2 waits; n3 makes three: n1 is dropped, and n2, now the oldest, is
-            // tried. Then the feed has nothing new.
-            try await server.waitForRequests(2)
+            // n1 is tried and not delivered (said); then n2 waits; n3 makes three: n1 is dropped, and n2, now the
+            // oldest, is tried. Then the feed has nothing new.
+            let said = { @Sendable (output: String) -> Int in
+                format == "json"
+                    ? notifications(output).count
+                    : output.split(separator: "\n").filter { $0.hasPrefix("chat: ") }.count
+            }
+            try await monitor.waitForOutput { said($0) == 1 }
+            try directory.write("more", "")
+            try await monitor.waitForOutput { said($0) == 3 }
+            #expect(server.requests.count == 2)
             let keys = server.requests.map { $0.header("Idempotency-Key") ?? "" }
             let (first, second) = (keys[0], keys[1])
             let error = "POST \(server.baseURL)/… answered HTTP 503: busy"
             let reason = "more than 2 notifications waited for chat (max_pending)"
             if format == "json" {
-                try await monitor.waitForOutput { notifications($0).count == 3 }
                 let (_, _, text) = try await fetch(String(address))
                 #expect(
                     try PrometheusText(text).samples("monitor_notifications_dropped_total") == [
@@ -107,13 +117,9 @@ struct OutboxBoundsEndToEndTests {
                         #"{"notification":{"id":"\#(first)","notifier":"chat","feed":"ev","event":"new","#
                             + #""result":"dropped","error":"\#(reason)","next_attempt":null}}"# + "\n"))
             } else {
-                let said = { @Sendable (output: String) in
-                    output.split(separator: "\n").filter { $0.hasPrefix("chat: ") }
-                }
-                try await monitor.waitForOutput { said($0).count == 3 }
                 monitor.send(SIGTERM)
                 #expect(try await monitor.waitForExit() == 0)
-                let lines = said(monitor.stdout)
+                let lines = monitor.stdout.split(separator: "\n").filter { $0.hasPrefix("chat: ") }
                 #expect(lines.count == 3)
                 #expect(
                     lines[0].hasPrefix(
