@@ -6,5 +6,5 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "monitor-bench",
         abstract: "Measure the monitor's own code on local files.",
-        subcommands: [Decode.self, GitHubEvents.self, StateWrite.self])
+        subcommands: [Decode.self, GitHubEvents.self, StateWrite.self, OutboxCost.self])
 }

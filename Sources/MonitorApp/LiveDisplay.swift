@@ -49,7 +49,7 @@ final class LiveDisplay: RunView, @unchecked Sendable {
         case .json:
             switch event {
             case .finished(let report): output(report.json.text + "\n")
-            case .delivery(let attempt): NotifierSet.json(attempt).map { output($0.text + "\n") }
+            case .delivery(let attempt): output(NotifierSet.json(attempt).text + "\n")
             case .lease: result.lease.map { output(Self.json(feed: $0.feed, holder: $0.holder).text + "\n") }
             // Said when it changes: what the log says in text.
             case .state(let error) where !result.log.isEmpty: output(StatusListing.json(state: error).text + "\n")

@@ -113,10 +113,9 @@ public final class MonitorService: Service, Sendable {
         let notifierTransport = options.makeNotifierTransport(initial.settings)
         let delivery = NotificationDelivery(
             store: options.store, notifiers: notifiers(of: initial, transport: notifierTransport.0),
-            backoff: options.backoff, logger: options.logger,
+            bounds: NotifierSet.bounds(initial.notifiers), backoff: options.backoff, logger: options.logger,
             observer: { [deliveries = options.deliveries] attempt in
                 deliveries?(attempt)
-                if case .notAttempted = attempt.result { return }
                 continuation.yield(.delivery(attempt))
             }, metrics: options.metrics)
 
@@ -179,7 +178,9 @@ public final class MonitorService: Service, Sendable {
                     text, loader: loader, generation: current.value, scheduler: scheduler, events: events,
                     display: display, config: config)
                 outbox.notifiers = config.value.notifiers
-                delivery.setNotifiers(notifiers(of: config.value, transport: notifierTransport))
+                delivery.setNotifiers(
+                    notifiers(of: config.value, transport: notifierTransport),
+                    bounds: NotifierSet.bounds(config.value.notifiers))
                 // A notifier back in the file delivers what waited for it.
                 outbox.wakeup.signal()
             case .failure(let problem):

@@ -27,6 +27,11 @@ enum NotifierSet {
             }, uniquingKeysWith: { $1 })
     }
 
+    /// The outbox bounds of each of `configs`, by name.
+    static func bounds(_ configs: [NotifierConfig]) -> [String: OutboxBounds] {
+        Dictionary(configs.map { ($0.name, $0.bounds) }, uniquingKeysWith: { $1 })
+    }
+
     /// Where each of `configs` delivers, safe to show (a webhook's URL masked), by name.
     static func targets(_ configs: [NotifierConfig], types: [any Notifier.Type] = Registry.notifiers) -> [String:
         String]
@@ -50,16 +55,16 @@ enum NotifierSet {
                 "\(what) not delivered: \(TerminalText.sanitized(message)); next attempt at \(FetchError.format(next))"
         case .refused(let message):
             return "\(what) refused: \(TerminalText.sanitized(message)); not sent again"
-        case .notAttempted(let reason):
-            return "\(what) waits: \(reason)"
+        case .dropped(let reason):
+            return "\(what) dropped: \(reason)"
         }
     }
 
-    /// The JSON line `run --format json` prints for an attempt, nil for one not attempted:
+    /// The JSON line `run --format json` prints for an attempt or a drop:
     /// `{"notification":{"id","notifier","feed","event","result","answer"|"error","next_attempt"}}`, `result` being
-    /// `delivered` (with the receiver's `answer`), `retry` (with the `error` and the `next_attempt`) or `refused`
-    /// (with the `error`); `next_attempt` is null but for a retry.
-    static func json(_ attempt: NotificationDelivery.Attempt) -> JSONValue? {
+    /// `delivered` (with the receiver's `answer`), `retry` (with the `error` and the `next_attempt`), `refused`
+    /// (with the `error`) or `dropped` (with why as the `error`); `next_attempt` is null but for a retry.
+    static func json(_ attempt: NotificationDelivery.Attempt) -> JSONValue {
         let notification = attempt.notification
         var fields: [(key: String, value: JSONValue)] = [
             ("id", .string(notification.id)), ("notifier", .string(notification.notifier)),
@@ -78,14 +83,15 @@ enum NotifierSet {
             fields += [
                 ("result", "refused"), ("error", .string(TerminalText.sanitized(message))), ("next_attempt", nil),
             ]
-        case .notAttempted:
-            return nil
+        case .dropped(let reason):
+            fields += [("result", "dropped"), ("error", .string(reason)), ("next_attempt", nil)]
         }
         return .object([("notification", .object(fields))])
     }
 
-    /// The line `run --once` prints on standard error for a notification it could not deliver.
-    static func undeliveredLine(_ attempt: NotificationDelivery.Attempt) -> String? {
+    /// The line `run --once` prints on standard error for a notification it could not deliver; for one not
+    /// delivered, `waiting` more of its notifier wait behind it (said in the same line, not one line each).
+    static func undeliveredLine(_ attempt: NotificationDelivery.Attempt, waiting: Int = 0) -> String? {
         let notification = attempt.notification
         let what =
             "monitor: notification \(notification.id) (\(notification.event.rawValue) of \(notification.feed)) "
@@ -94,11 +100,17 @@ enum NotifierSet {
         case .delivered:
             return nil
         case .willRetry(let message, _):
-            return "\(what) not delivered: \(TerminalText.sanitized(message)); kept for the next run\n"
+            let behind =
+                switch waiting {
+                case ..<1: ""
+                case 1: "; 1 more waits behind it"
+                default: "; \(waiting) more wait behind it"
+                }
+            return "\(what) not delivered: \(TerminalText.sanitized(message)); kept for the next run\(behind)\n"
         case .refused(let message):
             return "\(what) refused: \(TerminalText.sanitized(message)); not sent again\n"
-        case .notAttempted(let reason):
-            return "\(what) not delivered: \(reason); kept for the next run\n"
+        case .dropped(let reason):
+            return "\(what) dropped: \(reason)\n"
         }
     }
 }

@@ -25,7 +25,7 @@ struct PollSession {
             store: store,
             notifiers: NotifierSet.make(
                 config.notifiers, settings: config.settings, transport: notifierTransport, logger: logger),
-            logger: logger)
+            bounds: NotifierSet.bounds(config.notifiers), logger: logger)
         var attempts: [NotificationDelivery.Attempt] = []
         if !config.notifiers.isEmpty {
             configured.outbox = NotificationOutbox(notifiers: config.notifiers)
@@ -89,27 +89,44 @@ struct PollSession {
             return reports.sorted { $0.0 < $1.0 }.map(\.1)
         }
         for await event in events {
+            // A notification the polls' commits dropped is said with the others, at the end.
+            if case .delivery(let dropped) = event { attempts.append(dropped) }
             display.show(event)
         }
         display.finish()
         let finished = await reports
         try? await transport.shutdown()
-        // One attempt at each notification not attempted yet (those of these polls); what is left undelivered is
-        // said on standard error and kept for the next run.
+        // One attempt at each notifier's notifications not attempted yet (those of these polls); what is left
+        // undelivered is said on standard error and kept for the next run.
         if !config.notifiers.isEmpty, !Task.isCancelled {
             // A notifier whose older notification was just not delivered keeps the new ones waiting behind it.
-            let holding = Set(
-                attempts.compactMap { attempt -> String? in
-                    if case .willRetry = attempt.result { attempt.notification.notifier } else { nil }
-                })
-            attempts += await delivery.deliverDue(
-                all: true, excluding: Set(attempts.map(\.notification.id)), holding: holding)
+            attempts += await delivery.deliverDue(all: true, holding: Self.notDelivered(attempts))
         }
         try? await notifierTransport.shutdown()
+        // A notifier's notification not delivered is said once, with how many wait behind it.
+        var waiting: [String: Int] = [:]
+        for notifier in Self.notDelivered(attempts) {
+            waiting[notifier] = try? await store.pendingCount(of: notifier)
+        }
+        let dropped = Set(
+            attempts.compactMap { attempt -> String? in
+                if case .dropped = attempt.result { attempt.notification.id } else { nil }
+            })
         for attempt in attempts {
-            if let line = NotifierSet.undeliveredLine(attempt) { Console.error(line) }
+            // One not delivered and then dropped by a poll's commit is said by its drop.
+            if case .willRetry = attempt.result, dropped.contains(attempt.notification.id) { continue }
+            let behind = waiting[attempt.notification.notifier].map { $0 - 1 } ?? 0
+            if let line = NotifierSet.undeliveredLine(attempt, waiting: behind) { Console.error(line) }
         }
         return finished
+    }
+
+    /// The notifiers of `attempts` whose notification was not delivered (and stays their oldest).
+    private static func notDelivered(_ attempts: [NotificationDelivery.Attempt]) -> Set<String> {
+        Set(
+            attempts.compactMap { attempt -> String? in
+                if case .willRetry = attempt.result { attempt.notification.notifier } else { nil }
+            })
     }
 
     /// How many feeds `run --once` polls at once: enough to keep `concurrency` requests in flight while other

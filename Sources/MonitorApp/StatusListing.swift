@@ -82,21 +82,22 @@ public enum StatusListing {
         ])
     }
 
-    /// A table of notifiers (none: nothing): name, type, where it delivers, pending, refused, last delivery; then
-    /// the last error of each whose last attempt failed.
+    /// A table of notifiers (none: nothing): name, type, where it delivers, pending, refused, dropped (its bounds
+    /// exceeded), last delivery; then the last error of each whose last attempt failed.
     public static func text(_ notifiers: [NotifierLine], now: Date) -> String {
         guard !notifiers.isEmpty else { return "" }
         let rows = notifiers.map { line in
             [
                 line.status.name, line.type ?? "(not configured)", line.target ?? "-", "\(line.status.pending)",
-                "\(line.status.refused)", line.status.lastDelivered.map { ago($0, now: now) } ?? "-",
+                "\(line.status.refused)", "\(line.status.dropped)",
+                line.status.lastDelivered.map { ago($0, now: now) } ?? "-",
             ]
         }
         var output =
             "\n"
             + SummaryText.table(
-                header: ["notifier", "type", "target", "pending", "refused", "last delivered"], rows: rows,
-                rightAligned: [3, 4])
+                header: ["notifier", "type", "target", "pending", "refused", "dropped", "last delivered"], rows: rows,
+                rightAligned: [3, 4, 5])
         for line in notifiers {
             guard let error = line.status.lastError, let at = line.status.lastErrorAt,
                 at >= (line.status.lastDelivered ?? .distantPast)
@@ -118,11 +119,13 @@ public enum StatusListing {
         return .object(pairs)
     }
 
-    /// A notifier as JSON: `notifier`, `type`, `target`, `pending`, `refused`, `lastDelivered`, `error`, `errorAt`.
+    /// A notifier as JSON: `notifier`, `type`, `target`, `pending`, `refused`, `dropped`, `lastDelivered`, `error`,
+    /// `errorAt`.
     public static func json(_ line: NotifierLine) -> JSONValue {
         .object([
             ("notifier", .string(line.status.name)), ("type", .optional(line.type)), ("target", .optional(line.target)),
             ("pending", .integer(line.status.pending)), ("refused", .integer(line.status.refused)),
+            ("dropped", .integer(line.status.dropped)),
             ("lastDelivered", line.status.lastDelivered.map(JSONValue.date) ?? .null),
             ("error", .optional(line.status.lastError)),
             ("errorAt", line.status.lastErrorAt.map(JSONValue.date) ?? .null),

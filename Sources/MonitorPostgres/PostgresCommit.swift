@@ -47,15 +47,19 @@ struct PostgresCommit {
         for (key, value) in commit.values where try await writeValue(value, key) {
             statistics.valueRows += 1
         }
-        try await enqueue(commit.notifications, created: commit.record.lastPoll ?? commit.firstSeen)
+        statistics.dropped = try await enqueue(
+            commit.notifications, bounds: commit.bounds, created: commit.record.lastPoll ?? commit.firstSeen)
         return statistics
     }
 
     // MARK: - Notifications
 
-    /// Adds `notifications` to the outbox, in this transaction: delivered only once the poll is committed.
-    private func enqueue(_ notifications: [FeedNotification], created: Date) async throws {
-        guard !notifications.isEmpty else { return }
+    /// Adds `notifications` to the outbox, in this transaction: delivered only once the poll is committed. Then drops
+    /// what the bounds of their notifiers no longer allow at `created`; returns the notifications dropped.
+    private func enqueue(_ notifications: [FeedNotification], bounds: [String: OutboxBounds], created: Date)
+        async throws -> [DroppedNotification]
+    {
+        guard !notifications.isEmpty else { return [] }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         for notification in notifications {
@@ -68,6 +72,13 @@ struct PostgresCommit {
                 ON CONFLICT (id) DO NOTHING
                 """, logger: logger)
         }
+        var dropped: [DroppedNotification] = []
+        for notifier in Set(notifications.map(\.notifier)).sorted() {
+            guard let bounds = bounds[notifier] else { continue }
+            dropped += try await PostgresStateStore.drop(
+                notifier, beyond: bounds, now: created, connection: connection, logger: logger)
+        }
+        return dropped
     }
 
     // MARK: - Items

@@ -176,6 +176,21 @@ enum PostgresSchema {
                 "CREATE INDEX rate_budget_flight_by_budget ON rate_budget_flight (origin, credential, resource)",
                 "CREATE INDEX rate_budget_flight_by_expiry ON rate_budget_flight (expires)",
             ]),
+        Migration(
+            version: 6, name: "each notifier's queue read through an index, and bounded",
+            statements: [
+                """
+                CREATE INDEX notification_queue ON notification (notifier, seq) WHERE failed_permanently IS NULL
+                """,
+                """
+                CREATE INDEX notification_age ON notification (notifier, created) WHERE failed_permanently IS NULL
+                """,
+                """
+                CREATE INDEX notification_refused ON notification (failed_permanently)
+                WHERE failed_permanently IS NOT NULL
+                """,
+                "ALTER TABLE notifier ADD COLUMN dropped integer NOT NULL DEFAULT 0",
+            ]),
     ]
 
     /// The version this `monitor` writes: the last migration's.

@@ -1,43 +1,170 @@
 import Foundation
+import Logging
 import MonitorCore
 import PostgresNIO
 
 /// The notifications outbox in PostgreSQL: the same rows and answers as the SQLite state's
 /// (`StateStore+Outbox.swift`), written by `commit` in the poll's transaction.
 extension PostgresStateStore {
+    /// The columns ``entry(_:)`` reads.
+    private typealias EntryRow = (String, Int, Double?, String?, Double?, Int64)
+
+    /// The entry of a row of `content, attempts, next_attempt, last_error, failed_permanently, seq`; nil for a row
+    /// that does not decode (written by a later version), which is left for that version.
+    private static func entry(_ row: EntryRow, _ decoder: JSONDecoder) -> OutboxEntry? {
+        let (content, attempts, nextAttempt, lastError, refusedAt, seq) = row
+        guard let notification = try? decoder.decode(FeedNotification.self, from: Data(content.utf8)) else {
+            return nil
+        }
+        return OutboxEntry(
+            notification: notification, attempts: attempts,
+            nextAttempt: nextAttempt.map(Date.init(timeIntervalSince1970:)), lastError: lastError,
+            refusedAt: refusedAt.map(Date.init(timeIntervalSince1970:)), sequence: seq)
+    }
+
     public func outbox(refused: Bool) async throws -> [OutboxEntry] {
         let rows = try await transaction { connection in
             let query: PostgresQuery =
                 if refused {
                     """
-                    SELECT content, attempts, next_attempt, last_error, failed_permanently FROM notification
+                    SELECT content, attempts, next_attempt, last_error, failed_permanently, seq FROM notification
                     ORDER BY seq
                     """
                 } else {
                     """
-                    SELECT content, attempts, next_attempt, last_error, failed_permanently FROM notification
+                    SELECT content, attempts, next_attempt, last_error, failed_permanently, seq FROM notification
                     WHERE failed_permanently IS NULL ORDER BY seq
                     """
                 }
-            var rows: [(String, Int, Double?, String?, Double?)] = []
-            for try await row in try await connection.query(query, logger: self.logger).decode(
-                (String, Int, Double?, String?, Double?).self)
-            {
+            var rows: [EntryRow] = []
+            for try await row in try await connection.query(query, logger: self.logger).decode(EntryRow.self) {
                 rows.append(row)
             }
             return rows
         }
         let decoder = JSONDecoder()
-        return rows.compactMap { content, attempts, nextAttempt, lastError, refusedAt in
-            // A row that does not decode (written by a later version) is left for that version.
-            guard let notification = try? decoder.decode(FeedNotification.self, from: Data(content.utf8)) else {
-                return nil
+        return rows.compactMap { Self.entry($0, decoder) }
+    }
+
+    /// The oldest notification `notifier` has still to deliver, through the index of its queue: a few rows at a
+    /// time, in order, until one decodes.
+    public func nextNotification(of notifier: String) async throws -> OutboxEntry? {
+        let page = 16
+        let decoder = JSONDecoder()
+        var after: Int64 = 0
+        while true {
+            let start = after
+            let rows = try await transaction { connection in
+                var rows: [EntryRow] = []
+                for try await row in try await connection.query(
+                    """
+                    SELECT content, attempts, next_attempt, last_error, failed_permanently, seq FROM notification
+                    WHERE notifier = \(notifier) AND failed_permanently IS NULL AND seq > \(start)
+                    ORDER BY seq LIMIT \(page)
+                    """, logger: self.logger
+                ).decode(EntryRow.self) {
+                    rows.append(row)
+                }
+                return rows
             }
-            return OutboxEntry(
-                notification: notification, attempts: attempts,
-                nextAttempt: nextAttempt.map(Date.init(timeIntervalSince1970:)), lastError: lastError,
-                refusedAt: refusedAt.map(Date.init(timeIntervalSince1970:)))
+            if let entry = rows.lazy.compactMap({ Self.entry($0, decoder) }).first { return entry }
+            guard rows.count == page, let last = rows.last else { return nil }
+            after = last.5
         }
+    }
+
+    public func pendingCount(of notifier: String) async throws -> Int {
+        try await transaction { connection in
+            try await Self.queueLength(notifier, connection: connection, logger: self.logger)
+        }
+    }
+
+    public func dropNotifications(beyond bounds: [String: OutboxBounds], now: Date) async throws
+        -> [DroppedNotification]
+    {
+        guard !bounds.isEmpty else { return [] }
+        return try await transaction { connection in
+            var dropped: [DroppedNotification] = []
+            for (notifier, bounds) in bounds.sorted(by: { $0.key < $1.key }) {
+                dropped += try await Self.drop(
+                    notifier, beyond: bounds, now: now, connection: connection, logger: self.logger)
+            }
+            return dropped
+        }
+    }
+
+    /// How many notifications `notifier` has still to deliver, counted on the index of its queue.
+    static func queueLength(_ notifier: String, connection: PostgresConnection, logger: Logger) async throws -> Int {
+        var count = 0
+        for try await (found) in try await connection.query(
+            "SELECT count(*) FROM notification WHERE notifier = \(notifier) AND failed_permanently IS NULL",
+            logger: logger
+        ).decode(Int.self) {
+            count = found
+        }
+        return count
+    }
+
+    /// Drops the notifications of `notifier` still to deliver that `bounds` no longer allow at `now`, inside the
+    /// transaction open on `connection`: those older than its age, then its oldest beyond its count, each counted in
+    /// the notifier's status, as the SQLite state does. Only the rows dropped are read; a row another instance
+    /// dropped meanwhile is not reported twice. Returns them, oldest first.
+    static func drop(
+        _ notifier: String, beyond bounds: OutboxBounds, now: Date, connection: PostgresConnection, logger: Logger
+    ) async throws -> [DroppedNotification] {
+        let decoder = JSONDecoder()
+        var chosen: [(seq: Int64, notification: FeedNotification?, reason: String)] = []
+        for try await (seq, content) in try await connection.query(
+            """
+            SELECT seq, content FROM notification
+            WHERE notifier = \(notifier) AND failed_permanently IS NULL
+                AND created < \(bounds.oldest(at: now).timeIntervalSince1970)
+            ORDER BY seq
+            """, logger: logger
+        ).decode((Int64, String).self) {
+            chosen.append((seq, try? decoder.decode(FeedNotification.self, from: Data(content.utf8)), bounds.ageReason))
+        }
+        let excess =
+            try await queueLength(notifier, connection: connection, logger: logger) - chosen.count
+            - bounds.count
+        if excess > 0 {
+            let aged = Set(chosen.map(\.seq))
+            var oldest: [(seq: Int64, notification: FeedNotification?, reason: String)] = []
+            // The oldest beyond the count, past those already dropped for their age.
+            for try await (seq, content) in try await connection.query(
+                """
+                SELECT seq, content FROM notification
+                WHERE notifier = \(notifier) AND failed_permanently IS NULL
+                ORDER BY seq LIMIT \(excess + aged.count)
+                """, logger: logger
+            ).decode((Int64, String).self) where !aged.contains(seq) && oldest.count < excess {
+                oldest.append(
+                    (
+                        seq, try? decoder.decode(FeedNotification.self, from: Data(content.utf8)),
+                        bounds.countReason(notifier: notifier)
+                    ))
+            }
+            chosen = (chosen + oldest).sorted { $0.seq < $1.seq }
+        }
+        // A row that does not decode (written by a later version) is left for that version, as the reads leave it.
+        let decodable = chosen.filter { $0.notification != nil }
+        guard !decodable.isEmpty else { return [] }
+        var deleted = Set<Int64>()
+        for try await (seq) in try await connection.query(
+            "DELETE FROM notification WHERE seq = ANY(\(decodable.map(\.seq))) RETURNING seq", logger: logger
+        ).decode(Int64.self) {
+            deleted.insert(seq)
+        }
+        let dropped = decodable.filter { deleted.contains($0.seq) }.compactMap { row in
+            row.notification.map { DroppedNotification(notification: $0, reason: row.reason) }
+        }
+        guard !dropped.isEmpty else { return [] }
+        try await connection.query(
+            """
+            INSERT INTO notifier (name, dropped) VALUES (\(notifier), \(dropped.count))
+            ON CONFLICT (name) DO UPDATE SET dropped = notifier.dropped + EXCLUDED.dropped
+            """, logger: logger)
+        return dropped
     }
 
     public func delivered(_ id: String, notifier: String, at time: Date) async throws {
@@ -91,13 +218,14 @@ extension PostgresStateStore {
     public func notifierStatuses() async throws -> [NotifierStatus] {
         try await transaction { connection in
             var statuses: [String: NotifierStatus] = [:]
-            for try await (name, lastError, lastErrorAt, lastDelivered) in try await connection.query(
-                "SELECT name, last_error, last_error_at, last_delivered FROM notifier", logger: self.logger
-            ).decode((String, String?, Double?, Double?).self) {
+            for try await (name, lastError, lastErrorAt, lastDelivered, dropped) in try await connection.query(
+                "SELECT name, last_error, last_error_at, last_delivered, dropped FROM notifier", logger: self.logger
+            ).decode((String, String?, Double?, Double?, Int).self) {
                 var status = NotifierStatus(name: name)
                 status.lastError = lastError
                 status.lastErrorAt = lastErrorAt.map(Date.init(timeIntervalSince1970:))
                 status.lastDelivered = lastDelivered.map(Date.init(timeIntervalSince1970:))
+                status.dropped = dropped
                 statuses[name] = status
             }
             for try await (name, pending, refused) in try await connection.query(

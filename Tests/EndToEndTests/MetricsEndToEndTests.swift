@@ -98,7 +98,7 @@ private func limited(_ limits: String) -> [String] {
 }
 
 /// Sends `method` to `url` and returns the status, the header values by lowercased name, and the body.
-private func fetch(_ url: String, method: String = "GET") async throws -> (Int, [String: [String]], String) {
+func fetch(_ url: String, method: String = "GET") async throws -> (Int, [String: [String]], String) {
     var request = HTTPClientRequest(url: url)
     request.method = .init(rawValue: method)
     let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))

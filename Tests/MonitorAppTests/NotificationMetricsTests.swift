@@ -61,7 +61,7 @@ struct NotificationMetricsTests {
 
         // The first attempt fails: both stay pending (the second waits behind the first), one failure counted.
         let first = await delivery.deliverDue(all: true)
-        #expect(first.map(\.notification.id) == ["a", "b"])
+        #expect(first.map(\.notification.id) == ["a"])
         var metrics = try PrometheusText(String(decoding: export.text(), as: UTF8.self))
         #expect(
             Set(metrics.samples) == [
@@ -79,5 +79,70 @@ struct NotificationMetricsTests {
                 .init("monitor_notifications_pending", ["notifier": "chat"], 0),
                 .init("monitor_notifications_failed_total", ["notifier": "chat"], 1),
             ])
+    }
+
+    @Test("drops counted by notifier: one by a poll's commit (reported as an event), one by a round of the delivery")
+    func dropped() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try StateStore(directory: directory.url)
+        let export = MetricsExport()
+        let answer = Watched("2")
+        var runner = PollRunner(
+            store: store, transport: StubTransport { _ in HTTPResponse(status: 200, body: Array(answer.value.utf8)) },
+            settings: Settings(), logger: Logger(label: "test"))
+        runner.metrics = export.metrics
+        var options = FeedOptions()
+        options.set("on", .list(["new"]))
+        options.set("max_pending", .integer(1))
+        runner.outbox = NotificationOutbox(
+            notifiers: [
+                NotifierConfig(name: "chat", type: "scripted", options: options, location: .init(line: 1, column: 1))
+            ])
+        let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(["http://x/a"])])
+        let poll = { () async -> [NotificationDelivery.Attempt] in
+            let (events, continuation) = AsyncStream<PollEvent>.makeStream()
+            _ = await runner.poll(feed, source: ScriptedSource(options: feed.options), events: continuation)
+            continuation.finish()
+            var attempts: [NotificationDelivery.Attempt] = []
+            for await event in events {
+                if case .delivery(let attempt) = event { attempts.append(attempt) }
+            }
+            return attempts
+        }
+        #expect(await poll().isEmpty)
+        answer.update { $0 = "3" }
+        #expect(await poll().isEmpty)
+        let first = try #require(try await store.outbox().first?.notification)
+        answer.update { $0 = "4" }
+        #expect(
+            await poll() == [
+                NotificationDelivery.Attempt(
+                    notification: first, result: .dropped("more than 1 notification waited for chat (max_pending)"))
+            ])
+        var metrics = try PrometheusText(String(decoding: export.text(), as: UTF8.self))
+        #expect(
+            metrics.samples("monitor_notifications_dropped_total") == [
+                .init("monitor_notifications_dropped_total", ["notifier": "chat"], 1)
+            ])
+
+        // The delivery's round under an age of a minute, an hour later: the one left goes, heard and counted.
+        let context = NotifierContext(
+            transport: StubTransport { _ in HTTPResponse(status: 200) }, timeout: .seconds(1), maxBody: 1,
+            environment: [:], logger: Logger(label: "test"))
+        let clock = ManualClock(start: Date().addingTimeInterval(3600))
+        let heard = Mutex<[NotificationDelivery.Attempt]>([])
+        let delivery = NotificationDelivery(
+            store: store, notifiers: ["chat": ScriptedNotifier(name: "chat", options: FeedOptions(), context: context)],
+            bounds: ["chat": OutboxBounds(count: 10, age: .seconds(60))], clock: clock.pollClock,
+            logger: Logger(label: "test"), observer: { attempt in heard.withLock { $0.append(attempt) } },
+            metrics: export.metrics)
+        let round = await delivery.deliverDue(all: true)
+        #expect(round.map(\.result) == [.dropped("not delivered within 1m (max_age)")])
+        #expect(heard.withLock { $0 } == round)
+        #expect(try await store.outbox().isEmpty)
+        metrics = try PrometheusText(String(decoding: export.text(), as: UTF8.self))
+        #expect(metrics.samples.filter { $0.name.hasPrefix("monitor_notifications") }.count == 2)
+        #expect(metrics.value("monitor_notifications_dropped_total", ["notifier": "chat"]) == 2)
+        #expect(metrics.value("monitor_notifications_pending", ["notifier": "chat"]) == 0)
     }
 }

@@ -10,6 +10,7 @@ struct NotifierStatusListingTests {
     var lines: [NotifierLine] {
         var chat = NotifierStatus(name: "chat")
         chat.pending = 2
+        chat.dropped = 12
         chat.lastDelivered = now.addingTimeInterval(-3600)
         chat.lastError = "POST https://hooks.example.com/… answered HTTP 503: busy"
         chat.lastErrorAt = now.addingTimeInterval(-120)
@@ -32,10 +33,10 @@ struct NotifierStatusListingTests {
         #expect(
             StatusListing.text(lines, now: now) == """
 
-                  notifier  type              target                       pending  refused  last delivered
-                  chat      webhook           https://hooks.example.com/…        2        0  1h ago
-                  script    command           'notify.sh'                        0        1  1m ago
-                  gone      (not configured)  -                                  1        0  -
+                  notifier  type              target                       pending  refused  dropped  last delivered
+                  chat      webhook           https://hooks.example.com/…        2        0       12  1h ago
+                  script    command           'notify.sh'                        0        1        0  1m ago
+                  gone      (not configured)  -                                  1        0        0  -
                 chat: POST https://hooks.example.com/… answered HTTP 503: busy (2m ago)
 
                 """)
@@ -47,12 +48,12 @@ struct NotifierStatusListingTests {
         #expect(
             StatusListing.json(lines[0]).text
                 == #"{"notifier":"chat","type":"webhook","target":"https://hooks.example.com/…","pending":2,"#
-                + #""refused":0,"lastDelivered":"2026-11-22T04:00:00Z","#
+                + #""refused":0,"dropped":12,"lastDelivered":"2026-11-22T04:00:00Z","#
                 + #""error":"POST https://hooks.example.com/… answered HTTP 503: busy","errorAt":"2026-11-22T04:58:00Z"}"#
         )
         #expect(
             StatusListing.json(lines[2]).text
-                == #"{"notifier":"gone","type":null,"target":null,"pending":1,"refused":0,"lastDelivered":null,"#
+                == #"{"notifier":"gone","type":null,"target":null,"pending":1,"refused":0,"dropped":0,"lastDelivered":null,"#
                 + #""error":null,"errorAt":null}"#)
     }
 }

@@ -59,6 +59,45 @@ struct NotifyConfigTests {
         #expect(script.options.duration("timeout") == .seconds(10))
         #expect(script.feeds == nil)
         #expect(script.events == [.new, .failed, .recovered])
+        // The outbox bounds' defaults.
+        #expect(
+            notifiers.map(\.bounds) == Array(repeating: OutboxBounds(count: 1000, age: .seconds(7 * 86_400)), count: 2))
+    }
+
+    @Test(
+        "max_pending and max_age bound a notifier's outbox; a value out of range is an error with its line and column")
+    func bounds() throws {
+        let loaded = ConfigLoader().load(
+            text: feeds + """
+                notify:
+                  - name: chat
+                    type: command
+                    command: [./notify.sh]
+                    max_pending: 50
+                    max_age: 2h
+                """, path: "feeds.yaml")
+        #expect(loaded.diagnostics.isEmpty)
+        #expect(loaded.config?.notifiers.map(\.bounds) == [OutboxBounds(count: 50, age: .seconds(7200))])
+        #expect(
+            problems(
+                feeds + """
+                    notify:
+                      - name: chat
+                        type: command
+                        command: [./notify.sh]
+                        max_pending: 0
+                        max_age: 30s
+                      - name: team
+                        type: command
+                        command: [./notify.sh]
+                        max_pending: many
+                        max_aeg: 1d
+                    """) == [
+                    "12:18: 'max_pending' must be a whole number from 1 to 1000000, not 0",
+                    "13:14: 'max_age' must be at least 1m, not '30s'",
+                    "17:18: 'max_pending' must be a whole number from 1 to 1000000, not 'many'",
+                    "18:5: unknown key 'max_aeg' in notifier 'team' (did you mean 'max_age'?)",
+                ])
     }
 
     @Test("every problem of the notify list is an error with its line and column")

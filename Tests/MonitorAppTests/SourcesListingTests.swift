@@ -41,6 +41,24 @@ struct SourcesListingTests {
             output.contains("  concurrency  integer 1…256  default 4      HTTP requests in flight across all feeds\n"))
     }
 
+    @Test("the options of every notifier, the outbox bounds with their defaults among them")
+    func notifierOptions() {
+        let output = SourcesListing.render([], notifiers: Registry.notifiers)
+        let common = output.split(separator: "\nOptions of every notifier:\n").last.map(String.init)
+        #expect(
+            common == """
+                  name         name                required                          Unique name of the notifier, as `monitor status` and `monitor notify test NAME` show it
+                  type         type                required                          The notifier that delivers
+                  feeds        list of feed names  optional                          Only these feeds (default: every feed)
+                  on           list of events      default [new, failed, recovered]  The events notified: new, failed, recovered, stale
+                  max_pending  integer 1…1000000   default 1000                      At most this many notifications wait for it (its receiver down); beyond it the oldest are dropped
+                  max_age      duration            default 7d                        A notification not delivered within this time is dropped
+
+                Durations are written 90s, 15m, 1h; any value may use ${VAR}, ${VAR:-default} or ${VAR:?message}.
+
+                """)
+    }
+
     @Test("every registered source and every option of each appears")
     func everything() {
         let output = SourcesListing.render(Registry.sources)

@@ -185,7 +185,7 @@ struct FreshStateTests {
                 try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
             }
         }
-        #expect(try migrations(fresh.url).count == 4)
+        #expect(try migrations(fresh.url).count == 5)
         #expect(try migrations(fresh.url) == migrations(existing.url))
         // A fresh state opened again is no longer fresh: it keeps its items.
         let reopened = try StateStore(directory: fresh.url)

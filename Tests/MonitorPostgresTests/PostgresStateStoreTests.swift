@@ -20,7 +20,7 @@ func commit(items: [Item], failures: Int, value: String) -> PollCommit {
 
 @Suite("The PostgreSQL state: its schema, its transactions, its errors", .timeLimit(.minutes(2)))
 struct PostgresStateStoreTests {
-    @Test("four stores opening a new database at once create the schema once, recorded as versions 1 to 5")
+    @Test("four stores opening a new database at once create the schema once, recorded as versions 1 to 6")
     func schemaOnce() async throws {
         let server = try await PostgresServer.forTest()
         let url = try await server.makeDatabase()
@@ -36,6 +36,7 @@ struct PostgresStateStoreTests {
                     "3: notifications outbox",
                     "4: notifications claimed by one instance",
                     "5: rate budgets shared by every instance using a token",
+                    "6: each notifier's queue read through an index, and bounded",
                 ])
         #expect(
             try await server.strings(
@@ -47,7 +48,7 @@ struct PostgresStateStoreTests {
                 ])
         // Opening again applies nothing more.
         _ = try await PostgresStateStore.open(url)
-        #expect(try await server.strings("SELECT count(*)::text FROM monitor_schema", database: url.database) == ["5"])
+        #expect(try await server.strings("SELECT count(*)::text FROM monitor_schema", database: url.database) == ["6"])
     }
 
     @Test(
@@ -60,7 +61,7 @@ struct PostgresStateStoreTests {
         try await server.execute(
             "INSERT INTO monitor_schema (version, name) VALUES (99, 'later')", database: url.database)
         let refused = StateError(
-            "\(url) was written by a newer version of monitor (schema version 99; this monitor's is 5): upgrade "
+            "\(url) was written by a newer version of monitor (schema version 99; this monitor's is 6): upgrade "
                 + "monitor to use it")
         await #expect(throws: refused) { _ = try await PostgresStateStore.open(url) }
         await #expect(throws: refused) { _ = try await PostgresStateStore.reading(url) }

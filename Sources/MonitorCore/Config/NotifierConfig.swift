@@ -38,12 +38,26 @@ public struct NotifierConfig: Sendable {
         "on", .list(placeholder: "events"), default: ["new", "failed", "recovered"],
         doc: "The events notified: new, failed, recovered, stale")
 
+    /// `max_pending`: the most notifications that wait for the notifier.
+    public static let maxPending = FeedOption<Int>(
+        "max_pending", .integer(1...1_000_000), default: 1000,
+        doc: "At most this many notifications wait for it (its receiver down); beyond it the oldest are dropped")
+    /// `max_age`: the longest a notification waits.
+    public static let maxAge = FeedOption<Duration>(
+        "max_age", .duration(minimum: .seconds(60)), default: .seconds(7 * 86_400),
+        doc: "A notification not delivered within this time is dropped")
+
+    /// How much of the outbox it may hold.
+    public var bounds: OutboxBounds {
+        OutboxBounds(count: options[Self.maxPending], age: options[Self.maxAge])
+    }
+
     /// The options every notifier has, whatever its type.
     public static let commonSpecs: [OptionSpec] = [
         OptionSpec(
             "name", .string(placeholder: "name", format: FeedConfig.checkName), required: true,
             doc: "Unique name of the notifier, as `monitor status` and `monitor notify test NAME` show it"),
         OptionSpec("type", .string(placeholder: "type"), required: true, doc: "The notifier that delivers"),
-        feeds.spec, on.spec,
+        feeds.spec, on.spec, maxPending.spec, maxAge.spec,
     ]
 }

@@ -17,7 +17,8 @@ public enum PollEvent: Sendable {
     case stopped(feed: String)
     /// A message for the log, such as a reloaded configuration.
     case notice(String)
-    /// An attempt at delivering a notification (one that was made: not a `notAttempted` one).
+    /// An attempt at delivering a notification, or a notification dropped from the outbox (its notifier's bounds
+    /// exceeded).
     case delivery(NotificationDelivery.Attempt)
     /// The state could not be reached (`unreachable` says why) where it answered before, or (nil) answers again: said
     /// once for every feed.

@@ -144,12 +144,10 @@ public struct PollRunner: Sendable {
             logger.info("poll failed", metadata: ["error": "\(error)"])
         }
         var report = report(feed, outcome, statistics: statistics, stored: snapshot, started: started)
-        let notifications =
-            outbox.map { outbox in
-                NotificationPlanner.notifications(
-                    of: report, feed: feed, previous: snapshot.record, record: outcome.record,
-                    notifiers: outbox.notifiers)
-            } ?? []
+        let notifiers = outbox?.notifiers ?? []
+        let notifications = NotificationPlanner.notifications(
+            of: report, feed: feed, previous: snapshot.record, record: outcome.record, notifiers: notifiers)
+        let written: CommitStatistics
         do {
             // A failed poll stores none of its items or validators; what the source chose to keep (a fresh
             // search result) is, so that it is not asked again at once. What the poll has to tell is written with
@@ -157,15 +155,21 @@ public struct PollRunner: Sendable {
             let commit = PollCommit(
                 record: outcome.record, items: outcome.items, firstSeen: started, groups: outcome.catalog,
                 validators: outcome.items == nil ? [:] : http.updatedValidators, values: values.changes,
-                notifications: notifications, prepared: outcome.items == nil ? PreparedItems() : prepared)
+                notifications: notifications,
+                bounds: Dictionary(notifiers.map { ($0.name, $0.bounds) }, uniquingKeysWith: { $1 }),
+                prepared: outcome.items == nil ? PreparedItems() : prepared)
             if let lease {
-                try await lease.commit(commit, report: report)
+                written = try await lease.commit(commit, report: report)
             } else {
-                try await store.commit(commit, feed: feed.name)
+                written = try await store.commit(commit, feed: feed.name)
             }
         } catch {
             return notPolled(
                 feed, "cannot write the state: \(error)", record: snapshot.record, started: started, error: error)
+        }
+        // What the notifiers' bounds dropped to make room is reported like a delivery attempt.
+        for dropped in written.dropped {
+            events?.yield(.delivery(NotificationDelivery.reported(dropped, metrics: metrics, logger: logger)))
         }
         outbox?.committed(notifications)
         report.duration = elapsed(since: started)

@@ -34,6 +34,8 @@ public struct MonitorMetrics: Sendable {
         public static let notificationsPending = "monitor_notifications_pending"
         /// Notifications whose delivery failed, by `notifier`: counter.
         public static let notificationsFailed = "monitor_notifications_failed_total"
+        /// Notifications dropped undelivered, their notifier's bounds exceeded, by `notifier`: counter.
+        public static let notificationsDropped = "monitor_notifications_dropped_total"
         /// Feeds whose lease this instance holds: gauge.
         public static let leasesHeld = "monitor_leases_held"
     }
@@ -99,6 +101,17 @@ public struct MonitorMetrics: Sendable {
             label: Name.notificationsFailed, dimensions: [("notifier", Self.notifier(notifier))], factory: factory
         ).increment()
     }
+
+    /// Records that a notification of `notifier` (its name in the feeds file, never its URL) was dropped
+    /// undelivered, its bounds exceeded.
+    public func notificationDropped(notifier: String) {
+        Counter(
+            label: Name.notificationsDropped, dimensions: [("notifier", Self.notifier(notifier))], factory: factory
+        ).increment()
+    }
+
+    /// Whether anything is recorded: what only the metrics need is not worth reading for ``disabled``.
+    package var isEnabled: Bool { !(factory is NOOPMetricsHandler) }
 
     /// Records that this instance holds the leases of `count` feeds.
     public func leasesHeld(_ count: Int) {

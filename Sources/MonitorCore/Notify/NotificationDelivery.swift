@@ -8,12 +8,14 @@ import Synchronization
 ///
 /// Each notifier delivers its notifications one after another, in the order the polls wrote them, the next only
 /// once the one before is delivered (or refused); notifiers deliver concurrently, so one that hangs or fails
-/// delays no other, and no delivery ever fails a poll.
+/// delays no other, and no delivery ever fails a poll. Only each notifier's oldest notification (its head) is read,
+/// never the whole outbox, and each notifier keeps at most what its ``OutboxBounds`` allow: the oldest beyond them
+/// are dropped, each one reported.
 public final class NotificationDelivery: Sendable {
     /// How failed deliveries are spaced: the one ``MonitorCore/Backoff``, from 5 s to 15 minutes by default.
     public typealias Backoff = MonitorCore.Backoff
 
-    /// What one attempt came to.
+    /// What one attempt came to, or what became of a notification dropped without one.
     public struct Attempt: Sendable, Hashable {
         /// How it ended.
         public enum Result: Sendable, Hashable {
@@ -23,18 +25,44 @@ public final class NotificationDelivery: Sendable {
             case willRetry(String, next: Date)
             /// Refused by the receiver: not tried again.
             case refused(String)
-            /// Not attempted: an earlier notification to the same notifier was not delivered (it goes first).
-            case notAttempted(String)
+            /// Dropped undelivered, its notifier's bounds (`max_pending`, `max_age`) exceeded: why.
+            case dropped(String)
         }
 
         /// The notification.
         public var notification: FeedNotification
         /// How it ended.
         public var result: Result
+
+        /// An attempt.
+        package init(notification: FeedNotification, result: Result) {
+            self.notification = notification
+            self.result = result
+        }
+
+        /// What is reported of a notification `dropped` from the outbox.
+        package init(_ dropped: DroppedNotification) {
+            self.init(notification: dropped.notification, result: .dropped(dropped.reason))
+        }
+    }
+
+    /// What the delivery has to deliver through.
+    private struct Configured {
+        /// The notifiers, by name.
+        var notifiers: [String: any Notifier]
+        /// The bounds of their outbox, by name.
+        var bounds: [String: OutboxBounds]
+    }
+
+    /// What one round came to for one notifier: its attempts with their place in the outbox, and when its next
+    /// notification is due (nil: at the next wakeup).
+    private struct Queue {
+        var attempts: [(sequence: Int64, attempt: Attempt)] = []
+        var nextDue: Date?
     }
 
     private let store: any StateStoring
-    private let notifiers: Mutex<[String: any Notifier]>
+    private let configured: Mutex<Configured>
     private let clock: PollClock
     private let backoff: Backoff
     private let logger: Logger
@@ -47,15 +75,16 @@ public final class NotificationDelivery: Sendable {
     /// How long a claim of a notification of a shared outbox holds: longer than any one delivery.
     static let claimLease: Duration = .seconds(120)
 
-    /// A delivery of `store`'s outbox through `notifiers` (by name); `observer` hears of every attempt, `metrics`
-    /// counts the failed ones and how many each notifier has pending.
+    /// A delivery of `store`'s outbox through `notifiers` (by name), each keeping at most what its `bounds` allow (a
+    /// notifier without bounds keeps everything); `observer` hears of every attempt and drop, `metrics` counts the
+    /// failed and dropped ones and how many each notifier has pending.
     public init(
-        store: any StateStoring, notifiers: [String: any Notifier], clock: PollClock = .system,
-        backoff: Backoff = Backoff(),
+        store: any StateStoring, notifiers: [String: any Notifier], bounds: [String: OutboxBounds] = [:],
+        clock: PollClock = .system, backoff: Backoff = Backoff(),
         logger: Logger, observer: (@Sendable (Attempt) -> Void)? = nil, metrics: MonitorMetrics = .disabled
     ) {
         self.store = store
-        self.notifiers = Mutex(notifiers)
+        self.configured = Mutex(Configured(notifiers: notifiers, bounds: bounds))
         self.clock = clock
         self.backoff = backoff
         self.logger = logger
@@ -63,89 +92,104 @@ public final class NotificationDelivery: Sendable {
         self.metrics = metrics
     }
 
-    /// Replaces the notifiers (the feeds file was reloaded); notifications of a notifier no longer configured stay
-    /// in the outbox.
-    public func setNotifiers(_ notifiers: [String: any Notifier]) {
-        self.notifiers.withLock { $0 = notifiers }
+    /// Replaces the notifiers and their bounds (the feeds file was reloaded); notifications of a notifier no longer
+    /// configured stay in the outbox.
+    public func setNotifiers(_ notifiers: [String: any Notifier], bounds: [String: OutboxBounds] = [:]) {
+        configured.withLock { $0 = Configured(notifiers: notifiers, bounds: bounds) }
     }
 
-    /// Makes one attempt at each notification of the outbox whose notifier is configured, except those of
-    /// `excluding`, in the order the polls wrote them: a notifier's notifications go one after another, from its
-    /// oldest when that one is due at the clock's time (at once with `all`); after one that is not delivered the
-    /// rest of that notifier's wait (`notAttempted`), so that they keep their order and a receiver that is down
-    /// is not asked again and again. Notifiers deliver concurrently. The notifiers of `holding` (whose oldest
-    /// notification was just not delivered) attempt nothing. Returns the attempts in outbox order.
+    /// Makes one round of the outbox at the clock's time: first drops what each configured notifier's bounds no
+    /// longer allow (reported like attempts, as `dropped`), then each configured notifier not in `holding` delivers
+    /// its notifications one after another, in the order the polls wrote them, from its oldest (its head) when that
+    /// one is due (at once with `all`), until one is not delivered: the rest wait behind it, so that they keep their
+    /// order and a receiver that is down is asked once per round, not once per notification. Notifiers deliver
+    /// concurrently. Only each notifier's head is read, one at a time, never the whole outbox. Returns the drops,
+    /// then the attempts in outbox order.
     @discardableResult
-    public func deliverDue(all: Bool = false, excluding: Set<String> = [], holding: Set<String> = []) async
-        -> [Attempt]
-    {
+    public func deliverDue(all: Bool = false, holding: Set<String> = []) async -> [Attempt] {
+        await round(all: all, holding: holding).attempts
+    }
+
+    /// The round of ``deliverDue(all:holding:)``, with the time the first notification left waiting is due.
+    private func round(all: Bool, holding: Set<String>) async -> (attempts: [Attempt], nextDue: Date?) {
         let now = clock.now()
-        let entries: [OutboxEntry]
+        let configured = self.configured.withLock { $0 }
+        let dropped: [Attempt]
         do {
             try await store.dropExpiredNotifications(now: now)
-            entries = try await store.outbox()
+            let bounds = configured.bounds.filter { configured.notifiers[$0.key] != nil }
+            dropped = try await store.dropNotifications(beyond: bounds, now: now).map {
+                Self.reported($0, metrics: metrics, logger: logger)
+            }
         } catch {
-            logger.warning("cannot read the notifications outbox", metadata: ["error": "\(error)"])
-            storeFailed.withLock { $0 = true }
-            return []
+            readFailed(error)
+            return ([], nil)
         }
-        let notifiers = self.notifiers.withLock { $0 }
-        var queues: [String: [OutboxEntry]] = [:]
-        for entry in entries where notifiers[entry.notification.notifier] != nil {
-            guard !excluding.contains(entry.notification.id) else { continue }
-            queues[entry.notification.notifier, default: []].append(entry)
-        }
-        var held: [Attempt] = []
-        for name in holding {
-            let reason = "an earlier notification to \(name) was not delivered; it goes first"
-            held += (queues.removeValue(forKey: name) ?? []).map {
-                Attempt(notification: $0.notification, result: .notAttempted(reason))
+        for drop in dropped { observer?(drop) }
+        let queues = await withTaskGroup(of: Queue.self) { group in
+            for (name, notifier) in configured.notifiers where !holding.contains(name) {
+                group.addTask { await self.deliver(name, through: notifier, all: all, now: now) }
             }
+            var queues: [Queue] = []
+            for await queue in group { queues.append(queue) }
+            return queues
         }
-        let attempts = await withTaskGroup(of: [Attempt].self) { group in
-            for (name, queue) in queues {
-                guard let notifier = notifiers[name], let head = queue.first,
-                    all || (head.nextAttempt ?? .distantPast) <= now
-                else { continue }
-                group.addTask {
-                    var attempts: [Attempt] = []
-                    for (index, entry) in queue.enumerated() {
-                        guard !Task.isCancelled, let attempt = await self.attempt(entry, with: notifier) else { break }
-                        attempts.append(attempt)
-                        if case .willRetry = attempt.result {
-                            let reason = "an earlier notification to \(name) was not delivered; it goes first"
-                            attempts += queue[(index + 1)...].map {
-                                Attempt(notification: $0.notification, result: .notAttempted(reason))
-                            }
-                            break
-                        }
-                    }
-                    return attempts
-                }
-            }
-            var all = held
-            for await attempts in group { all += attempts }
-            return all
-        }
-        recordPending(entries: entries, attempts: attempts, notifiers: Set(notifiers.keys))
-        let order = Dictionary(entries.enumerated().map { ($1.notification.id, $0) }, uniquingKeysWith: { $1 })
-        return attempts.sorted { (order[$0.notification.id] ?? 0) < (order[$1.notification.id] ?? 0) }
+        let attempts = queues.flatMap(\.attempts).sorted { $0.sequence < $1.sequence }.map(\.attempt)
+        return (dropped + attempts, queues.compactMap(\.nextDue).min())
     }
 
-    /// Sets each configured notifier's pending gauge: what the outbox held for it, less what `attempts` delivered or
-    /// its receiver refused.
-    private func recordPending(entries: [OutboxEntry], attempts: [Attempt], notifiers: Set<String>) {
-        var pending = Dictionary(uniqueKeysWithValues: notifiers.map { ($0, 0) })
-        for entry in entries where pending[entry.notification.notifier] != nil {
-            pending[entry.notification.notifier, default: 0] += 1
-        }
-        for attempt in attempts {
-            switch attempt.result {
-            case .delivered, .refused: pending[attempt.notification.notifier, default: 1] -= 1
-            case .willRetry, .notAttempted: break
+    /// Delivers `name`'s notifications through `notifier`, head after head, while each is delivered (or refused);
+    /// then sets its pending gauge.
+    private func deliver(_ name: String, through notifier: any Notifier, all: Bool, now: Date) async -> Queue {
+        var queue = Queue()
+        var attempted = Set<String>()
+        while !Task.isCancelled {
+            let head: OutboxEntry?
+            do {
+                head = try await store.nextNotification(of: name)
+            } catch {
+                readFailed(error)
+                break
+            }
+            // A head attempted in this round is one whose attempt could not be recorded: it waits for the next.
+            guard let head, !attempted.contains(head.notification.id) else { break }
+            guard all || (head.nextAttempt ?? .distantPast) <= now else {
+                queue.nextDue = head.nextAttempt
+                break
+            }
+            attempted.insert(head.notification.id)
+            guard let attempt = await attempt(head, with: notifier) else { break }
+            queue.attempts.append((head.sequence, attempt))
+            if case .willRetry(_, let next) = attempt.result {
+                queue.nextDue = next
+                break
             }
         }
-        for (notifier, count) in pending { metrics.notificationsPending(notifier: notifier, count: max(count, 0)) }
+        if metrics.isEnabled, !Task.isCancelled, let pending = try? await store.pendingCount(of: name) {
+            metrics.notificationsPending(notifier: name, count: pending)
+        }
+        return queue
+    }
+
+    /// Says that the outbox could not be read (the loop then waits the backoff's base); a read cut short because the
+    /// delivery stops is not a failure, and says nothing.
+    private func readFailed(_ error: any Error) {
+        guard !(error is CancellationError), !Task.isCancelled else { return }
+        logger.warning("cannot read the notifications outbox", metadata: ["error": "\(error)"])
+        storeFailed.withLock { $0 = true }
+    }
+
+    /// A notification dropped from the outbox (by a commit or a round), counted in `metrics` and logged: what is
+    /// shown of it, like an attempt.
+    package static func reported(_ dropped: DroppedNotification, metrics: MonitorMetrics, logger: Logger) -> Attempt {
+        let notification = dropped.notification
+        metrics.notificationDropped(notifier: notification.notifier)
+        logger.info(
+            "notification dropped",
+            metadata: [
+                "notifier": "\(notification.notifier)", "id": "\(notification.id)", "reason": "\(dropped.reason)",
+            ])
+        return Attempt(dropped)
     }
 
     /// Delivers until cancelled: everything in the outbox at once, then what polls commit (woken by `wakeup`) and
@@ -154,24 +198,14 @@ public final class NotificationDelivery: Sendable {
     public func run(wakeup: Wakeup) async {
         var all = true
         while !Task.isCancelled {
-            await deliverDue(all: all)
+            let round = await round(all: all, holding: [])
             all = false
-            // The next attempt due: that of the oldest notification of each notifier (the others wait for it).
-            let configured = notifiers.withLock { Set($0.keys) }
-            var heads: [String: OutboxEntry] = [:]
-            var failed = storeFailed.withLock { failed in
+            let failed = storeFailed.withLock { failed in
                 defer { failed = false }
                 return failed
             }
-            do {
-                for entry in try await store.outbox() where configured.contains(entry.notification.notifier) {
-                    if heads[entry.notification.notifier] == nil { heads[entry.notification.notifier] = entry }
-                }
-            } catch {
-                logger.warning("cannot read the notifications outbox", metadata: ["error": "\(error)"])
-                failed = true
-            }
-            var wait = heads.values.compactMap(\.nextAttempt).min().map { max($0.timeIntervalSince(clock.now()), 0) }
+            // The next attempt due: that of the oldest notification of each notifier (the others wait for it).
+            var wait = round.nextDue.map { max($0.timeIntervalSince(clock.now()), 0) }
             if failed { wait = backoff.base.seconds }
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await wakeup.wait() }
@@ -196,7 +230,9 @@ public final class NotificationDelivery: Sendable {
                         notification.id, owner: owner, lease: Self.claimLease, now: clock.now())
                 else { return nil }
             } catch {
-                logger.warning("cannot claim a notification", metadata: ["error": "\(error)"])
+                if !Task.isCancelled {
+                    logger.warning("cannot claim a notification", metadata: ["error": "\(error)"])
+                }
                 return nil
             }
         }
@@ -230,15 +266,17 @@ public final class NotificationDelivery: Sendable {
                 try await store.failed(
                     notification.id, notifier: notification.notifier, error: message, at: now, nextAttempt: nil,
                     refused: true)
-            case .notAttempted:
+            case .dropped:
                 break
             }
         } catch {
-            logger.warning("cannot record a delivery", metadata: ["error": "\(error)"])
-            storeFailed.withLock { $0 = true }
+            if !Task.isCancelled {
+                logger.warning("cannot record a delivery", metadata: ["error": "\(error)"])
+                storeFailed.withLock { $0 = true }
+            }
         }
         switch result {
-        case .delivered, .notAttempted: break
+        case .delivered, .dropped: break
         case .willRetry(let message, _), .refused(let message):
             metrics.notificationFailed(notifier: notification.notifier)
             logger.info(

@@ -16,6 +16,8 @@ public struct CommitStatistics: Sendable, Hashable {
     public var valueRows = 0
     /// The feed's record (always written: it holds the time of the poll).
     public var recordRows = 0
+    /// The notifications the commit dropped from the outbox, their notifier's bounds exceeded, oldest first.
+    public var dropped: [DroppedNotification] = []
 
     /// No rows.
     public init() {}

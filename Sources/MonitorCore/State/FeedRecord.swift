@@ -87,6 +87,9 @@ public struct PollCommit: Sendable {
     public var values: [String: String?]
     /// Notifications the poll produced, added to the outbox in the same transaction.
     public var notifications: [FeedNotification]
+    /// The bounds of the notifiers of `notifications`, by name: what they no longer allow is dropped in the same
+    /// transaction (``CommitStatistics/dropped``). A notifier without bounds keeps everything.
+    public var bounds: [String: OutboxBounds]
     /// The stored form of items made while the poll ran (a cache: the items written are `items` either way).
     public var prepared: PreparedItems
 
@@ -94,7 +97,8 @@ public struct PollCommit: Sendable {
     public init(
         record: FeedRecord, items: [Item]?, firstSeen: Date, groups: [ItemGroup]?,
         validators: [ValidatorKey: Validators],
-        values: [String: String?], notifications: [FeedNotification] = [], prepared: PreparedItems = PreparedItems()
+        values: [String: String?], notifications: [FeedNotification] = [], bounds: [String: OutboxBounds] = [:],
+        prepared: PreparedItems = PreparedItems()
     ) {
         self.record = record
         self.items = items
@@ -103,6 +107,7 @@ public struct PollCommit: Sendable {
         self.validators = validators
         self.values = values
         self.notifications = notifications
+        self.bounds = bounds
         self.prepared = prepared
     }
 }

@@ -191,6 +191,20 @@ public final class StateStore: Sendable {
                     );
                     """)
         }
+        migrator.registerMigration("v5: each notifier's queue read through an index, and bounded") { db in
+            // Each notifier's pending notifications in the order written (the index ends with the rowid; with
+            // `failedPermanently` in it, a count reads the index alone), and by age; the refused ones by when they
+            // were refused.
+            try db.execute(
+                sql: """
+                    CREATE INDEX notification_queue ON notification (notifier, failedPermanently)
+                        WHERE failedPermanently IS NULL;
+                    CREATE INDEX notification_age ON notification (notifier, created) WHERE failedPermanently IS NULL;
+                    CREATE INDEX notification_refused ON notification (failedPermanently)
+                        WHERE failedPermanently IS NOT NULL;
+                    ALTER TABLE notifier ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;
+                    """)
+        }
         return migrator
     }
 
@@ -502,7 +516,8 @@ public final class StateStore: Sendable {
                 }
                 statistics.valueRows += 1
             }
-            try Self.enqueue(commit.notifications, created: commit.record.lastPoll ?? commit.firstSeen, db)
+            statistics.dropped = try Self.enqueue(
+                commit.notifications, bounds: commit.bounds, created: commit.record.lastPoll ?? commit.firstSeen, db)
             return statistics
         }
     }

@@ -37,8 +37,20 @@ public protocol StateStoring: AnyObject, Sendable {
     // MARK: - The notifications outbox (written by `commit`, from `PollCommit.notifications`)
 
     /// Every notification in the outbox, in the order the polls wrote them: those still to deliver, and (with
-    /// `refused`) those their receiver refused.
+    /// `refused`) those their receiver refused. For tests and tools: the delivery reads only each notifier's head.
     func outbox(refused: Bool) async throws -> [OutboxEntry]
+
+    /// The oldest notification `notifier` has still to deliver (the next one it delivers; the others wait behind
+    /// it), nil when it has none: one row read through an index, whatever the outbox holds.
+    func nextNotification(of notifier: String) async throws -> OutboxEntry?
+
+    /// How many notifications `notifier` has still to deliver, counted on an index.
+    func pendingCount(of notifier: String) async throws -> Int
+
+    /// Drops the notifications still to deliver that the bounds of their notifier (`bounds`, by name) no longer
+    /// allow at `now`: those older than its age, then its oldest beyond its count. Each is counted in its notifier's
+    /// status and returned, oldest first; notifiers without bounds keep theirs.
+    func dropNotifications(beyond bounds: [String: OutboxBounds], now: Date) async throws -> [DroppedNotification]
 
     /// Records that notification `id` of `notifier` was delivered at `time`: it leaves the outbox.
     func delivered(_ id: String, notifier: String, at time: Date) async throws
