@@ -4,9 +4,9 @@ import MonitorCore
 /// notification's schema-1 json body on its standard input and `MONITOR_NOTIFICATION_ID`, `MONITOR_FEED`,
 /// `MONITOR_EVENT` and `MONITOR_NOTIFIER` in its environment. Exit 0 means delivered; any other end (another exit, a
 /// signal, a run past `timeout`, which ends its whole process group) is retried; a program that cannot start is refused.
-public struct CommandNotifier: Notifier {
-    public static let type = "command"
-    public static let summary = "A program run per notification, the json body on its standard input"
+package struct CommandNotifier: Notifier {
+    package static let type = "command"
+    package static let summary = "A program run per notification, the json body on its standard input"
 
     /// `command`: the program and its arguments.
     static let command = FeedOption<[String]?>(
@@ -20,10 +20,10 @@ public struct CommandNotifier: Notifier {
         "env", .mapping(placeholder: "NAME: value", key: CommandRun.checkName), secret: true,
         doc: "Environment variables for the program, e.g. {TOKEN: \"${CHAT_TOKEN}\"}")
 
-    public static let options: [any OptionDeclaration] = [command, timeout, env]
+    package static let options: [any OptionDeclaration] = [command, timeout, env]
 
     /// The command names at least the program.
-    public static func check(_ options: FeedOptions) -> [Diagnostic] {
+    package static func check(_ options: FeedOptions) -> [Diagnostic] {
         guard let command = options[Self.command], command.isEmpty else { return [] }
         return [
             .error(
@@ -35,7 +35,7 @@ public struct CommandNotifier: Notifier {
     private let name: String
     private let run: CommandRun
 
-    public init(name: String, options: FeedOptions, context: NotifierContext) {
+    package init(name: String, options: FeedOptions, context: NotifierContext) {
         self.name = name
         run = CommandRun(
             command: options[Self.command] ?? [], timeout: options[Self.timeout],
@@ -43,9 +43,9 @@ public struct CommandNotifier: Notifier {
             redaction: Redaction(values: Array((options[Self.env] ?? [:]).values)))
     }
 
-    public var target: String { run.name }
+    package var target: String { run.name }
 
-    public func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt {
+    package func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt {
         try await run.deliver(notification)
     }
 }

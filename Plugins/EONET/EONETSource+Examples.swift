@@ -5,7 +5,7 @@ import MonitorCore
 extension EONETSource {
     /// Recorded answers of a small server (two categories, four events) and what the source must make of
     /// them: a first poll, a poll answered 304 everywhere, a failing category, then every category failing.
-    public static var examples: [SourceExample] {
+    package static var examples: [SourceExample] {
         let api = "http://eonet.example/api/v3"
         let categories = "\(api)/categories"
         let wildfires = "\(api)/events?category=wildfires&status=all&days=360"

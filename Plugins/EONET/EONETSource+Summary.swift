@@ -6,7 +6,7 @@ import MonitorCore
 extension EONETSource {
     /// The headline; then every category, sorted by title, with its events, how many are open and closed, and
     /// how many are new (a category without events shows 0); then the distinct events and the poll's duration.
-    public func summary(of report: PollReport, now: Date) -> String {
+    package func summary(of report: PollReport, now: Date) -> String {
         var output = SummaryText.headline(report)
         guard report.status != .failed else { return output }
         let categories = report.groups.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }

@@ -6,9 +6,9 @@ import MonitorCore
 /// `GET {api}/events?category=ID&status=…&days=…`, at most `concurrency` at once, merged as they complete.
 /// Each event becomes one item whose groups are its categories, so an event in two categories counts in
 /// both and once in the total.
-public struct EONETSource: FeedSource {
-    public static let type = "eonet"
-    public static let summary = "NASA EONET natural events (wildfires, storms, volcanoes…), counted per category"
+package struct EONETSource: FeedSource {
+    package static let type = "eonet"
+    package static let summary = "NASA EONET natural events (wildfires, storms, volcanoes…), counted per category"
 
     /// `api`: the API root.
     static let api = FeedOption<String>(
@@ -30,24 +30,24 @@ public struct EONETSource: FeedSource {
         "concurrency", .integer(1...256), default: 2, doc: "Category downloads in flight (at most settings.concurrency)"
     )
 
-    public static let options: [any OptionDeclaration] = [api, days, status, categories, limit, concurrency]
+    package static let options: [any OptionDeclaration] = [api, days, status, categories, limit, concurrency]
 
     /// `monitor events` shows whether an event is open, its latest magnitude and its latest position.
-    public static var detailColumns: [String] { ["status", "magnitude", "position"] }
+    package static var detailColumns: [String] { ["status", "magnitude", "position"] }
 
     /// The core counts each category's events by their status: open or closed.
-    public static var breakdown: Breakdown? { Breakdown(detail: "status", values: ["open", "closed"]) }
+    package static var breakdown: Breakdown? { Breakdown(detail: "status", values: ["open", "closed"]) }
 
     let options: FeedOptions
 
-    public init(options: FeedOptions) {
+    package init(options: FeedOptions) {
         self.options = options
     }
 
     /// Each poll returns the whole window of events: what the server no longer lists is dropped.
-    public var retention: ItemRetention { .replace }
+    package var retention: ItemRetention { .replace }
 
-    public func poll(_ context: PollContext, _ found: Findings) async throws {
+    package func poll(_ context: PollContext, _ found: Findings) async throws {
         try await EONETPoll(options: options, context: context).run(found)
     }
 }

@@ -12,9 +12,9 @@ import MonitorCore
 ///
 /// No `examples`: the generic examples test answers a source's HTTP requests, and this source sends none; its
 /// behaviour is tested with real processes in `ExecSourceTests`.
-public struct ExecSource: FeedSource {
-    public static let type = "exec"
-    public static let summary = "An external program in any language, speaking JSON lines (see the README)"
+package struct ExecSource: FeedSource {
+    package static let type = "exec"
+    package static let summary = "An external program in any language, speaking JSON lines (see the README)"
 
     /// `command`: the program and its arguments.
     static let command = FeedOption<[String]?>(
@@ -35,25 +35,25 @@ public struct ExecSource: FeedSource {
         "env", .mapping(placeholder: "NAME: value", key: ExecEnvironment.checkName), secret: true,
         doc: "Environment variables for the program, e.g. {API: \"${API_ROOT}\"}")
 
-    public static let options: [any OptionDeclaration] = [command, retentionOption, keep, timeout, env]
+    package static let options: [any OptionDeclaration] = [command, retentionOption, keep, timeout, env]
 
     /// `keep` only means something with `keep_newest`.
-    public static func check(_ options: FeedOptions) -> [Diagnostic] {
+    package static func check(_ options: FeedOptions) -> [Diagnostic] {
         guard options[retentionOption] == "replace", options.isSet(keep.name) else { return [] }
         return [.error("'keep' applies only with 'retention: keep_newest'", at: options.location(of: keep.name))]
     }
 
     let options: FeedOptions
 
-    public init(options: FeedOptions) {
+    package init(options: FeedOptions) {
         self.options = options
     }
 
-    public var retention: ItemRetention {
+    package var retention: ItemRetention {
         options[Self.retentionOption] == "replace" ? .replace : .keepNewest(options[Self.keep])
     }
 
-    public func poll(_ context: PollContext, _ found: Findings) async throws {
+    package func poll(_ context: PollContext, _ found: Findings) async throws {
         try await ExecPoll(options: options, context: context).run(found)
     }
 }

@@ -6,7 +6,7 @@ import MonitorCore
 extension GitHubSource {
     /// The headline; the event types with their counts and what is new, most frequent first; the latest five
     /// events with their repository; the rate limit the server reported last.
-    public func summary(of report: PollReport, now: Date) -> String {
+    package func summary(of report: PollReport, now: Date) -> String {
         var output = SummaryText.headline(report)
         let groups = report.groups.filter { $0.count > 0 }.sorted {
             $0.count != $1.count ? $0.count > $1.count : $0.title < $1.title

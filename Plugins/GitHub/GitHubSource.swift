@@ -2,13 +2,13 @@ import MonitorCore
 
 /// The `github` source: the events of a repository, organisation or user, or the combined events of the top
 /// repositories of a search.
-public struct GitHubSource: FeedSource {
-    public static let type = "github"
-    public static let summary =
+package struct GitHubSource: FeedSource {
+    package static let type = "github"
+    package static let summary =
         "Activity of a GitHub repository, organisation or user, or of the top repositories of a search"
 
     /// GitHub's rate-limit resources, `X-Poll-Interval` and secondary rate limit.
-    public static var httpPolicy: any HTTPSourcePolicy { GitHubHTTPPolicy() }
+    package static var httpPolicy: any HTTPSourcePolicy { GitHubHTTPPolicy() }
 
     /// The keys of which exactly one says what the feed follows.
     static let targets = ["repo", "org", "user", "search"]
@@ -49,11 +49,11 @@ public struct GitHubSource: FeedSource {
     static let types = FeedOption<[String]?>(
         "types", .list(placeholder: "event types"), doc: "Only these event types become items, e.g. [PushEvent]")
 
-    public static let options: [any OptionDeclaration] = [
+    package static let options: [any OptionDeclaration] = [
         repo, org, user, search, top, searchEvery, token, api, keep, types,
     ]
 
-    public static func check(_ options: FeedOptions) -> [Diagnostic] {
+    package static func check(_ options: FeedOptions) -> [Diagnostic] {
         let chosen = targets.filter { options.isSet($0) }
         guard chosen.count == 1 else {
             let message =
@@ -95,20 +95,20 @@ public struct GitHubSource: FeedSource {
     let options: FeedOptions
 
     /// A source for the feed with the validated `options`.
-    public init(options: FeedOptions) {
+    package init(options: FeedOptions) {
         self.options = options
     }
 
     /// The newest `keep` events, the stored ones and the new ones together.
-    public var retention: ItemRetention { .keepNewest(options[Self.keep]) }
+    package var retention: ItemRetention { .keepNewest(options[Self.keep]) }
 
     /// `monitor events` shows who acted and in which repository.
-    public static var detailColumns: [String] { ["actor", "repo"] }
+    package static var detailColumns: [String] { ["actor", "repo"] }
 
     /// Polls the events of the feed's target, or of the top repositories of its search: only the pages needed
     /// to reach the events already stored (or `keep` events), each request conditional on the validators kept
     /// for its URL and token. Each event becomes an item in the group of its type.
-    public func poll(_ context: PollContext, _ found: Findings) async throws {
+    package func poll(_ context: PollContext, _ found: Findings) async throws {
         try await GitHubPoll(options: options, context: context).run(found)
     }
 }

@@ -9,9 +9,9 @@ import MonitorCore
 /// (with its `Retry-After`) or a 5xx is retried; any other answer (another 4xx, a redirect) refuses it. The URL,
 /// the secret and the headers' values are secrets: messages show the URL as `scheme://host/…` at most, and a
 /// receiver's answer with every part of them hidden (``Redaction``).
-public struct WebhookNotifier: Notifier {
-    public static let type = "webhook"
-    public static let summary = "An HTTP POST of each notification (json, slack, discord, ntfy or text)"
+package struct WebhookNotifier: Notifier {
+    package static let type = "webhook"
+    package static let summary = "An HTTP POST of each notification (json, slack, discord, ntfy or text)"
 
     /// `url`: where notifications are POSTed (a secret).
     static let url = FeedOption<String?>(
@@ -33,11 +33,11 @@ public struct WebhookNotifier: Notifier {
     static let timeout = FeedOption<Duration?>(
         "timeout", .duration(), doc: "Time limit of one delivery (default: settings.timeout)")
 
-    public static let options: [any OptionDeclaration] = [url, format, secret, headers, timeout]
+    package static let options: [any OptionDeclaration] = [url, format, secret, headers, timeout]
 
     /// The URL must be http(s) with a host and no user name or password; a header's value must be one HTTP can
     /// carry; with format ntfy, no header may be its `Title` or `Tags`.
-    public static func check(_ options: FeedOptions) -> [Diagnostic] {
+    package static func check(_ options: FeedOptions) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         if let url = options[Self.url], let problem = WebhookRequest.problem(url: url) {
             diagnostics.append(
@@ -65,16 +65,16 @@ public struct WebhookNotifier: Notifier {
 
     private let request: WebhookRequest
 
-    public init(name: String, options: FeedOptions, context: NotifierContext) {
+    package init(name: String, options: FeedOptions, context: NotifierContext) {
         request = WebhookRequest(
             url: options[Self.url] ?? "", format: NotificationFormat(rawValue: options[Self.format]) ?? .json,
             secret: options[Self.secret], headers: options[Self.headers] ?? [:], transport: context.transport,
             timeout: options[Self.timeout] ?? context.timeout, maxBody: context.maxBody)
     }
 
-    public var target: String { WebhookRequest.masked(request.url) }
+    package var target: String { WebhookRequest.masked(request.url) }
 
-    public func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt {
+    package func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt {
         try await request.deliver(notification)
     }
 }

@@ -5,7 +5,7 @@ extension HTTPRequest {
     /// `127.0.0.1` without one) followed by the URI as sent, with the header fields in order.
     ///
     /// The timeout and body limit mean nothing on the server's side; they are a minute and a gibibyte.
-    public init(_ recorded: RecordedRequest) {
+    package init(_ recorded: RecordedRequest) {
         self.init(
             method: recorded.method, url: "http://\(recorded.header("Host") ?? "127.0.0.1")" + recorded.uri,
             headers: HTTPHeaders(recorded.headers.map { ($0.name, $0.value) }), timeout: .seconds(60),

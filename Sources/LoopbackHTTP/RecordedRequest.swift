@@ -1,26 +1,26 @@
 import MonitorCore
 
 /// A request as the server received it.
-public struct RecordedRequest: Sendable {
+package struct RecordedRequest: Sendable {
     /// The method, e.g. `GET`.
-    public var method: String
+    package var method: String
     /// The path and query, exactly as sent, e.g. `/repos/a/b/events?per_page=100`.
-    public var uri: String
+    package var uri: String
     /// The URI without the query.
-    public var path: String
+    package var path: String
     /// The decoded query items; when a name repeats, the last one wins.
     ///
     /// Items are split on `&` and `=` and then percent-decoded as `URLComponents` does (a `+` stays a `+`);
     /// an item without `=` has the value `""`.
-    public var query: [String: String]
+    package var query: [String: String]
     /// The header fields in order, exactly as received.
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The body, once it has been received whole (``TestHTTPServer/requests`` lists a request from its head on,
     /// with its body added when it ends; a handler always gets it whole).
-    public var body: [UInt8]
+    package var body: [UInt8]
 
     /// Makes a request as the server would record it, e.g. to call a handler directly in a unit test.
-    public init(
+    package init(
         method: String = "GET", uri: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []
     ) {
         self.method = method
@@ -40,7 +40,7 @@ public struct RecordedRequest: Sendable {
     }
 
     /// The value of the first header field called `name`, compared case-insensitively, or `nil`.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         let wanted = name.lowercased()
         return headers.first { $0.name.lowercased() == wanted }?.value
     }

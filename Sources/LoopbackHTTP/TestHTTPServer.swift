@@ -7,9 +7,9 @@ import NIOPosix
 ///
 /// Each connection is kept alive as long as the client wants and serves its requests one after another; requests on
 /// different connections are handled concurrently. Request bodies are recorded with their requests.
-public final class TestHTTPServer: Sendable {
+package final class TestHTTPServer: Sendable {
     /// The port the server listens on.
-    public let port: Int
+    package let port: Int
     private let listener: any Channel
     private let state: NIOLockedValueBox<ServerState>
     private let serving: Task<Void, Never>
@@ -25,7 +25,7 @@ public final class TestHTTPServer: Sendable {
     /// 127.0.0.1 (0, the default, picks a free one).
     ///
     /// When the server shuts down, a handler still running is cancelled and no longer waited for.
-    public static func start(
+    package static func start(
         port: Int = 0, _ handler: @escaping @Sendable (RecordedRequest) async -> TestResponse
     ) async throws -> TestHTTPServer {
         let state = NIOLockedValueBox(ServerState())
@@ -79,32 +79,32 @@ public final class TestHTTPServer: Sendable {
     }
 
     /// `http://127.0.0.1:PORT`, without a trailing slash.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Every request received so far (since the last ``resetCounters()``), in arrival order.
     ///
     /// A request is recorded as soon as its head arrives, before its handler is called.
-    public var requests: [RecordedRequest] { state.withLockedValue { $0.requests } }
+    package var requests: [RecordedRequest] { state.withLockedValue { $0.requests } }
 
     /// The most requests handled at once, from the arrival of a request's head until its response is fully handed
     /// to the connection (just before its last bytes are written, so a client that has a whole response never sees it
     /// still counted).
-    public var maxInFlight: Int { state.withLockedValue { $0.maxInFlight } }
+    package var maxInFlight: Int { state.withLockedValue { $0.maxInFlight } }
 
     /// The number of requests being handled now; a hanging request counts until its connection closes.
-    public var inFlight: Int { state.withLockedValue { $0.inFlight } }
+    package var inFlight: Int { state.withLockedValue { $0.inFlight } }
 
     /// Waits until exactly `count` requests are in flight (see ``inFlight``).
     ///
     /// The wait is event-driven, with no real-time deadline: cancelling the waiting task ends it.
-    public func waitForInFlight(_ count: Int) async throws {
+    package func waitForInFlight(_ count: Int) async throws {
         try await wait { inFlight, _ in inFlight == count }
     }
 
     /// Waits until at least `count` requests were received (see ``requests``).
     ///
     /// The wait is event-driven, with no real-time deadline: cancelling the waiting task ends it.
-    public func waitForRequests(_ count: Int) async throws {
+    package func waitForRequests(_ count: Int) async throws {
         try await wait { _, requests in requests >= count }
     }
 
@@ -133,10 +133,10 @@ public final class TestHTTPServer: Sendable {
 
     /// How many responses the server gave up because their connection closed before they were complete (a client
     /// that timed out on a hanging or trickling response, or a shutdown).
-    public var abandonedResponses: Int { state.withLockedValue { $0.abandoned } }
+    package var abandonedResponses: Int { state.withLockedValue { $0.abandoned } }
 
     /// Waits until ``abandonedResponses`` is at least `count`.
-    public func waitForAbandonedResponses(_ count: Int) async {
+    package func waitForAbandonedResponses(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = state.withLockedValue { state in
                 guard state.abandoned < count else { return true }
@@ -148,7 +148,7 @@ public final class TestHTTPServer: Sendable {
     }
 
     /// Clears ``requests`` and ``maxInFlight`` (which starts again from the requests in flight now, 0 when idle).
-    public func resetCounters() {
+    package func resetCounters() {
         state.withLockedValue { state in
             state.requests = []
             state.resets += 1
@@ -159,7 +159,7 @@ public final class TestHTTPServer: Sendable {
 
     /// Closes the listening socket and every open connection (also those with a hanging request or a running
     /// handler), and waits until they are closed; calling it again does nothing more.
-    public func shutdown() async throws {
+    package func shutdown() async throws {
         let connections = state.withLockedValue { state in
             state.isShutDown = true
             return Array(state.connections.values)
@@ -178,7 +178,7 @@ public final class TestHTTPServer: Sendable {
 }
 
 /// Runs `body` with a started server and always shuts it down, also when `body` throws.
-public func withTestHTTPServer<T: Sendable>(
+package func withTestHTTPServer<T: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping @Sendable (RecordedRequest) async -> TestResponse,
     _ body: (TestHTTPServer) async throws -> T

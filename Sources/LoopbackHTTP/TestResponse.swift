@@ -1,26 +1,26 @@
 /// What the server answers.
-public struct TestResponse: Sendable {
+package struct TestResponse: Sendable {
     /// The status code, e.g. 200, 304 or 503.
-    public var status: Int
+    package var status: Int
     /// The header fields, written in this order.
     ///
     /// The server adds `Content-Length` (the body's size, 0 for an empty body) unless this sets `Content-Length`
     /// or `Transfer-Encoding` itself; with `Transfer-Encoding: chunked` the body is sent chunked.
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The body; not sent for a `HEAD` request or a 1xx, 204 or 304 status.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// How long to wait before answering.
-    public var delay: Duration
+    package var delay: Duration
     /// Whether to never answer, e.g. to make a client's timeout fire.
     ///
     /// The request stays in flight until the client closes the connection or the server shuts down.
-    public var hang: Bool
+    package var hang: Bool
     /// When set, the body is sent one byte at a time, each after waiting this long (a slow server), with the
     /// head first, at once.
-    public var trickle: Duration?
+    package var trickle: Duration?
 
     /// Makes a response.
-    public init(
+    package init(
         status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = [], delay: Duration = .zero
     ) {
         self.status = status
@@ -32,7 +32,7 @@ public struct TestResponse: Sendable {
     }
 
     /// A response whose `body` is sent one byte every `interval` after the head (with its `Content-Length`).
-    public static func trickling(_ body: String, every interval: Duration) -> TestResponse {
+    package static func trickling(_ body: String, every interval: Duration) -> TestResponse {
         var response = TestResponse.text(body)
         response.trickle = interval
         return response
@@ -40,7 +40,7 @@ public struct TestResponse: Sendable {
 
     /// A response with `text` as its body and `Content-Type: application/json` (unless `headers` has a
     /// `Content-Type`) before `headers`.
-    public static func json(
+    package static func json(
         _ text: String, status: Int = 200, headers: [(name: String, value: String)] = []
     ) -> TestResponse {
         TestResponse(status: status, headers: adding("application/json", to: headers), body: Array(text.utf8))
@@ -48,14 +48,14 @@ public struct TestResponse: Sendable {
 
     /// A response with `text` as its body and `Content-Type: text/plain; charset=utf-8` (unless `headers` has a
     /// `Content-Type`) before `headers`.
-    public static func text(
+    package static func text(
         _ text: String, status: Int = 200, headers: [(name: String, value: String)] = []
     ) -> TestResponse {
         TestResponse(status: status, headers: adding("text/plain; charset=utf-8", to: headers), body: Array(text.utf8))
     }
 
     /// A response that never comes: see ``hang``.
-    public static let hang: TestResponse = {
+    package static let hang: TestResponse = {
         var response = TestResponse()
         response.hang = true
         return response

@@ -3,20 +3,20 @@ import MonitorCore
 import MonitorYAML
 
 /// A `feeds.yaml` read, parsed and validated, with every problem found in it.
-public struct LoadedConfig: Sendable {
+package struct LoadedConfig: Sendable {
     /// The path as the user gave it, used in messages.
-    public var path: String
+    package var path: String
     /// The text of the file ("" when it could not be read).
-    public var source: String
+    package var source: String
     /// The configuration, when the file is valid.
-    public var config: MonitorConfig?
+    package var config: MonitorConfig?
     /// Every problem, syntax errors included.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
     /// Where secret values stand in the text, never to be shown.
-    public var secrets: [SourceSpan] = []
+    package var secrets: [SourceSpan] = []
 
     /// The diagnostics rendered like a compiler's, each with its source line (secrets masked) and a caret.
-    public func renderedDiagnostics(colors: Bool = false) -> String {
+    package func renderedDiagnostics(colors: Bool = false) -> String {
         var renderer = DiagnosticRenderer(path: path, source: source, colors: colors)
         renderer.secrets = secrets
         return renderer.render(diagnostics)
@@ -24,19 +24,19 @@ public struct LoadedConfig: Sendable {
 }
 
 /// Reads `feeds.yaml` through the YAML layer and validates it against the registered sources.
-public struct ConfigLoader: Sendable {
+package struct ConfigLoader: Sendable {
     /// The largest configuration file read.
-    public static let maximumSize = 4 << 20
+    package static let maximumSize = 4 << 20
 
     /// The sources `type:` may name.
-    public var sources: [any FeedSource.Type]
+    package var sources: [any FeedSource.Type]
     /// The notifiers a `notify:` item's `type:` may name.
-    public var notifiers: [any Notifier.Type]
+    package var notifiers: [any Notifier.Type]
     /// The environment for `${VAR}` interpolation.
-    public var environment: [String: String]
+    package var environment: [String: String]
 
     /// A loader for the given sources, notifiers and environment.
-    public init(
+    package init(
         sources: [any FeedSource.Type] = Registry.sources, notifiers: [any Notifier.Type] = Registry.notifiers,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
@@ -46,15 +46,15 @@ public struct ConfigLoader: Sendable {
     }
 
     /// Why a feeds file could not be read, in words.
-    public struct ReadProblem: Error, Sendable, Hashable {
+    package struct ReadProblem: Error, Sendable, Hashable {
         /// What is wrong, without the path.
-        public var message: String
+        package var message: String
         /// Whether the file does not exist.
-        public var isMissing = false
+        package var isMissing = false
     }
 
     /// Reads and validates the file at `path`.
-    public func load(path: String) -> LoadedConfig {
+    package func load(path: String) -> LoadedConfig {
         switch Self.read(path: path) {
         case .failure(let problem):
             return LoadedConfig(path: path, source: "", config: nil, diagnostics: [.error(problem.message, at: nil)])
@@ -68,7 +68,7 @@ public struct ConfigLoader: Sendable {
     /// Only a regular file is read. It is looked at before it is opened, so that a device is never opened, then
     /// opened without blocking (a FIFO put in its place meanwhile would block `open` for ever) and looked at again:
     /// a FIFO, a socket, a device or a directory is refused, never waited on or read without end.
-    public static func read(path: String) -> Result<String, ReadProblem> {
+    package static func read(path: String) -> Result<String, ReadProblem> {
         let failure = { (message: String) in Result<String, ReadProblem>.failure(ReadProblem(message: message)) }
         let problem = { (code: Int32) -> Result<String, ReadProblem> in
             switch code {
@@ -125,7 +125,7 @@ public struct ConfigLoader: Sendable {
     /// A YAML syntax error stops libyaml; to report the other problems of the file too, the line of each
     /// syntax error is blanked and the rest parsed again (a few times at most). Problems of absence found
     /// in such a repaired text ("missing …") are dropped: the blanked line may have held what is missing.
-    public func load(text: String, path: String) -> LoadedConfig {
+    package func load(text: String, path: String) -> LoadedConfig {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var syntaxErrors: [Diagnostic] = []
         var blanked: Set<Int> = []

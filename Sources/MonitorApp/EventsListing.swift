@@ -3,15 +3,15 @@ import MonitorCore
 
 /// The listing of `monitor events`, as pure functions. The items are selected by the state
 /// (`StateStore.items(feed:group:since:limit:)`); this renders them.
-public enum EventsListing {
+package enum EventsListing {
     /// The earliest date `--days N` keeps: N days of 86,400 seconds before `now`.
-    public static func since(days: Int, now: Date) -> Date {
+    package static func since(days: Int, now: Date) -> Date {
         now.addingTimeInterval(-Double(days) * 86_400)
     }
 
     /// One line per item: the date, the source's detail columns, the title; or a line saying there are none.
     /// The same table as `SummaryText.table`: indented by two spaces, columns two spaces apart, no trailing spaces.
-    public static func text(_ items: [Item], columns: [String], now: Date) -> String {
+    package static func text(_ items: [Item], columns: [String], now: Date) -> String {
         guard !items.isEmpty else { return "no items\n" }
         let header = ["date"] + columns + ["title"]
         var rows: [[String]] = [header]

@@ -2,18 +2,18 @@ import ArgumentParser
 import UnixSignals
 
 /// The exit codes of `monitor`, as the README documents them.
-public enum ExitStatus {
+package enum ExitStatus {
     /// Everything succeeded.
-    public static let success = ExitCode(0)
+    package static let success = ExitCode(0)
     /// Some feed failed, or the command could not do its work.
-    public static let failure = ExitCode(1)
+    package static let failure = ExitCode(1)
     /// The feeds file is invalid.
-    public static let invalidConfig = ExitCode(2)
+    package static let invalidConfig = ExitCode(2)
     /// `run --once` or `notify test` was stopped by `signal` (one of ``StopSignals``): 128 + its number, as shells
     /// report it (130 for SIGINT, 143 for SIGTERM).
     static func stopped(by signal: UnixSignal) -> ExitCode {
         ExitCode(128 + signal.rawValue)
     }
     /// The command line is wrong (ArgumentParser's own code for usage errors).
-    public static let usage = ExitCode(64)
+    package static let usage = ExitCode(64)
 }

@@ -10,12 +10,12 @@ import NIOHTTP1
 /// deadline covers the response head only, so the body is read under a timer of our own that cancels the request
 /// (and closes its connection) when it fires. No error this transport throws is built from a request header's
 /// value: a header that HTTP cannot carry is refused by name, and AsyncHTTPClient's errors become sentences.
-public final class HTTPClientTransport: HTTPTransport {
+package final class HTTPClientTransport: HTTPTransport {
     private let client: HTTPClient
 
     /// A transport with its own client; call `shutdown()` when done. Without `followRedirects` a redirect is
     /// answered as it comes (the notifiers': a webhook's URL and signature never go to another URL).
-    public init(timeout: Duration, concurrency: Int = 8, followRedirects: Bool = true) {
+    package init(timeout: Duration, concurrency: Int = 8, followRedirects: Bool = true) {
         var configuration = HTTPClient.Configuration()
         // Our own retry logic decides about refused connections; AHC would otherwise retry them silently for
         // the whole connect timeout.
@@ -44,7 +44,7 @@ public final class HTTPClientTransport: HTTPTransport {
     /// connection at once (no packet leaves the host, no server sees it, no feed's host is looked up). Its failure is
     /// the expected outcome and is not reported; when the socket cannot be made, nothing is done. Never throws, returns
     /// within a second, and returns at once when the task is cancelled.
-    public func prepare() async {
+    package func prepare() async {
         guard let port = RefusingPort() else { return }
         defer { port.close() }
         let request = HTTPClientRequest(url: "http://127.0.0.1:\(port.number)/")
@@ -52,11 +52,11 @@ public final class HTTPClientTransport: HTTPTransport {
     }
 
     /// Closes the client's connections.
-    public func shutdown() async throws {
+    package func shutdown() async throws {
         try await client.shutdown()
     }
 
-    public func send(_ request: MonitorCore.HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: MonitorCore.HTTPRequest) async throws -> HTTPResponse {
         for field in request.headers {
             if let problem = Self.problem(name: field.name, value: field.value) {
                 throw TransportError.invalid(problem)

@@ -9,37 +9,37 @@ import MonitorCore
 /// stale when it has had no new item for longer than its `expect_update_within`. A state that cannot be reached is
 /// logged once when that starts and once when it ends, and shown above the feeds meanwhile, rather than blamed on
 /// each feed.
-public struct LiveState: Sendable {
+package struct LiveState: Sendable {
     /// The feeds in the order of the feeds file.
-    public private(set) var lines: [LiveView.FeedLine]
+    package private(set) var lines: [LiveView.FeedLine]
     /// Where each feed's line is in `lines`: an event finds its feed at once, however many feeds there are.
     private var positions: [String: Int]
     /// The live view of each feed being polled (the catalog with its running counts).
-    public private(set) var views: [String: FeedView] = [:]
+    package private(set) var views: [String: FeedView] = [:]
     /// The summary of each feed's last successful poll.
-    public private(set) var summaries: [String: String] = [:]
+    package private(set) var summaries: [String: String] = [:]
     /// The feed that changed last (a failed poll leaves it on the feed summarised last).
-    public private(set) var focus: String?
+    package private(set) var focus: String?
     private var summarized: String?
     /// When the state began (a feed without new items since is stale from then).
-    public let started: Date
+    package let started: Date
     private var staleAfter: [String: Duration]
     private var lastNew: [String: Date] = [:]
     private var summarize: [String: @Sendable (PollReport, Date) -> String]
     /// Where each feed being polled stood before, for a poll the state's failure ends without a word of the feed.
     private var before: [String: LiveView.FeedLine.Phase] = [:]
     /// Why the state cannot be reached, and since when; nil while it answers.
-    public private(set) var unreachable: (error: StateError, since: Date)?
+    package private(set) var unreachable: (error: StateError, since: Date)?
 
     /// The time zone of the times logged.
-    public let timeZone: TimeZone
+    package let timeZone: TimeZone
     /// Whether the panel is shown: without it (JSON lines, a log that is not a terminal) no view or summary is
     /// kept or made, so that thousands of feeds cost a line each.
-    public let panels: Bool
+    package let panels: Bool
 
     /// The state of `feeds` before any poll; `sources` summarise their reports (others get the standard summary).
     /// Times are logged in `timeZone`; `panels: false` when the panel is never shown.
-    public init(
+    package init(
         feeds: [FeedConfig], sources: [String: any FeedSource], now: Date, timeZone: TimeZone = LiveView.utc,
         panels: Bool = true
     ) {
@@ -53,18 +53,18 @@ public struct LiveState: Sendable {
     }
 
     /// What `apply` asks to be printed.
-    public struct Output: Sendable, Equatable {
+    package struct Output: Sendable, Equatable {
         /// Lines for the log (without their newline), in order.
-        public var log: [String] = []
+        package var log: [String] = []
         /// Whether the panel changed in a way worth drawing at once (not only a progress step).
-        public var redrawNow = false
+        package var redrawNow = false
         /// On a shared schedule: the feed's holder changed (claimed, renewed, released, or seen held by another
         /// instance), to `holder`.
-        public var lease: (feed: String, holder: FeedHolder?)?
+        package var lease: (feed: String, holder: FeedHolder?)?
 
         /// Whether two outputs log the same lines, redraw alike and report the same holder of the same feed
         /// (written out: the `lease` tuple keeps `Equatable` from being synthesised).
-        public static func == (lhs: Output, rhs: Output) -> Bool {
+        package static func == (lhs: Output, rhs: Output) -> Bool {
             lhs.log == rhs.log && lhs.redrawNow == rhs.redrawNow && lhs.lease?.feed == rhs.lease?.feed
                 && lhs.lease?.holder == rhs.lease?.holder
         }
@@ -72,7 +72,7 @@ public struct LiveState: Sendable {
 
     /// The state after `event` at `now`, with what to log. With `quiet`, a successful poll without news is not
     /// logged (the panel shows it); otherwise every poll ends with a line.
-    public mutating func apply(_ event: PollEvent, now: Date, quiet: Bool) -> Output {
+    package mutating func apply(_ event: PollEvent, now: Date, quiet: Bool) -> Output {
         var output = Output()
         switch event {
         case .scheduled(let feed, let next, _):
@@ -141,12 +141,12 @@ public struct LiveState: Sendable {
     }
 
     /// `state unreachable since 12:00:05: …` while the state cannot be reached, shown above the feeds; nil otherwise.
-    public var stateLine: String? {
+    package var stateLine: String? {
         unreachable.map { StatusListing.unreachableLine($0.error, since: LiveView.time($0.since, in: timeZone)) }
     }
 
     /// Updates the feeds (after the feeds file changed) keeping what is known of the others.
-    public mutating func setFeeds(_ feeds: [FeedConfig], sources: [String: any FeedSource]) {
+    package mutating func setFeeds(_ feeds: [FeedConfig], sources: [String: any FeedSource]) {
         let known = lines
         lines = feeds.map { feed in positions[feed.name].map { known[$0] } ?? LiveView.FeedLine(name: feed.name) }
         positions = Self.positions(of: lines)
@@ -156,7 +156,7 @@ public struct LiveState: Sendable {
 
     /// The panel for `feed`: while it polls, its groups with their counts so far (`…` pending, `failed`);
     /// otherwise the summary of its last successful poll; nil when there is nothing to show.
-    public func panel(of feed: String) -> String? {
+    package func panel(of feed: String) -> String? {
         if let position = positions[feed], lines[position].phase == .polling, let view = views[feed] {
             return LiveView.pollingPanel(view)
         }

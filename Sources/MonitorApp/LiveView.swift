@@ -3,11 +3,11 @@ import MonitorCore
 
 /// The live view of `monitor run` on a terminal, as pure functions: one line per feed, then the summary of
 /// the feed that changed last.
-public enum LiveView {
+package enum LiveView {
     /// What the view knows of one feed.
-    public struct FeedLine: Sendable, Equatable {
+    package struct FeedLine: Sendable, Equatable {
         /// Where a feed stands.
-        public enum Phase: String, Sendable, Equatable {
+        package enum Phase: String, Sendable, Equatable {
             case waiting
             case polling
             case ok
@@ -17,30 +17,30 @@ public enum LiveView {
         }
 
         /// The feed's name.
-        public var name: String
+        package var name: String
         /// Where it stands.
-        public var phase: Phase = .waiting
+        package var phase: Phase = .waiting
         /// Requests done and expected while polling.
-        public var progress: (done: Int, total: Int?)?
+        package var progress: (done: Int, total: Int?)?
         /// Items after the last poll (or so far while polling).
-        public var items = 0
+        package var items = 0
         /// New items of the last poll.
-        public var new = 0
+        package var new = 0
         /// When it polls next.
-        public var next: Date?
+        package var next: Date?
         /// Polls failed in a row.
-        public var failures = 0
+        package var failures = 0
         /// Whether it has had no new item for longer than it should (`expect_update_within`).
-        public var stale = false
+        package var stale = false
         /// On a shared schedule: the instance holding its lease (this one while it polls the feed), as last seen.
-        public var holder: FeedHolder?
+        package var holder: FeedHolder?
 
         /// A feed waiting for its first poll.
-        public init(name: String) {
+        package init(name: String) {
             self.name = name
         }
 
-        public static func == (lhs: FeedLine, rhs: FeedLine) -> Bool {
+        package static func == (lhs: FeedLine, rhs: FeedLine) -> Bool {
             lhs.name == rhs.name && lhs.phase == rhs.phase && lhs.progress?.done == rhs.progress?.done
                 && lhs.progress?.total == rhs.progress?.total && lhs.items == rhs.items && lhs.new == rhs.new
                 && lhs.next == rhs.next && lhs.failures == rhs.failures && lhs.stale == rhs.stale
@@ -50,7 +50,7 @@ public enum LiveView {
 
     /// The view: `state` first when there is one (the state cannot be reached), a line per feed, each cut to `width`
     /// columns, then a blank line and `focus` (at most `focusLines` lines of it).
-    public static func render(
+    package static func render(
         _ lines: [FeedLine], focus: String?, now: Date, width: Int, focusLines: Int = 16, timeZone: TimeZone = utc,
         state: String? = nil
     ) -> String {
@@ -68,7 +68,7 @@ public enum LiveView {
 
     /// One feed's line: `  NAME  STATE  ITEMS  NEW  next HH:MM:SS`; on a shared schedule, while an instance holds
     /// the feed, `leased here until HH:MM:SS` (this one) or `leased by OWNER until HH:MM:SS` instead of the next time.
-    public static func line(_ line: FeedLine, nameWidth: Int, timeZone: TimeZone = utc) -> String {
+    package static func line(_ line: FeedLine, nameWidth: Int, timeZone: TimeZone = utc) -> String {
         var state: String
         switch line.phase {
         case .polling:
@@ -96,22 +96,22 @@ public enum LiveView {
 
     /// `leased here until HH:MM:SS` when `holder` is this instance, else `leased by OWNER until HH:MM:SS` (the owner id
     /// cleaned of control characters).
-    public static func leased(_ holder: FeedHolder, timeZone: TimeZone = utc) -> String {
+    package static func leased(_ holder: FeedHolder, timeZone: TimeZone = utc) -> String {
         let by = holder.isThisInstance ? "here" : "by \(TerminalText.sanitized(holder.owner))"
         return "leased \(by) until \(time(holder.until, in: timeZone))"
     }
 
     /// Coordinated universal time.
-    public static let utc = TimeZone(secondsFromGMT: 0)!
+    package static let utc = TimeZone(secondsFromGMT: 0)!
 
     /// `HH:MM:SS` in `timeZone` (UTC unless given).
-    public static func time(_ date: Date, in timeZone: TimeZone = utc) -> String {
+    package static func time(_ date: Date, in timeZone: TimeZone = utc) -> String {
         let parts = components(date, in: timeZone)
         return "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
     }
 
     /// `YYYY-MM-DD HH:MM` in `timeZone`.
-    public static func dateTime(_ date: Date, in timeZone: TimeZone) -> String {
+    package static func dateTime(_ date: Date, in timeZone: TimeZone) -> String {
         let parts = components(date, in: timeZone)
         let year = String(parts.year ?? 0)
         return "\(year)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
@@ -130,7 +130,7 @@ public enum LiveView {
 
     /// The panel of a feed being polled: a heading with its progress, then each group with its count so far,
     /// `…` while its response is pending, `failed` when its request failed.
-    public static func pollingPanel(_ view: FeedView) -> String {
+    package static func pollingPanel(_ view: FeedView) -> String {
         var heading = "\(TerminalText.sanitized(view.feed)): polling"
         if let total = view.total, total > 0 { heading += " \(view.done)/\(total) requests," }
         heading += " \(view.items) item\(view.items == 1 ? "" : "s") so far"

@@ -7,64 +7,64 @@ import Synchronization
 /// The long-running `monitor run`: the shared scheduler polling every feed, the feeds file watched for
 /// changes, and the display. Runs under swift-service-lifecycle: on graceful shutdown (SIGINT, SIGTERM) the
 /// in-flight polls are cancelled — nothing half-written is committed — and `run()` returns.
-public final class MonitorService: Service, Sendable {
+package final class MonitorService: Service, Sendable {
     /// How the service is wired; tests substitute the sources, the transport and the output.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The feeds file.
-        public var configPath: String
+        package var configPath: String
         /// The state.
-        public var store: any StateStoring
+        package var store: any StateStoring
         /// The sources `type:` may name.
-        public var sources: [any FeedSource.Type] = Registry.sources
+        package var sources: [any FeedSource.Type] = Registry.sources
         /// The notifiers a `notify:` item's `type:` may name.
-        public var notifiers: [any Notifier.Type] = Registry.notifiers
+        package var notifiers: [any Notifier.Type] = Registry.notifiers
         /// How failed deliveries are spaced.
-        public var backoff = NotificationDelivery.Backoff()
+        package var backoff = NotificationDelivery.Backoff()
         /// Hears of every delivery attempt (tests).
-        public var deliveries: (@Sendable (NotificationDelivery.Attempt) -> Void)?
+        package var deliveries: (@Sendable (NotificationDelivery.Attempt) -> Void)?
         /// The environment for `${VAR}`.
-        public var environment: [String: String] = ProcessInfo.processInfo.environment
+        package var environment: [String: String] = ProcessInfo.processInfo.environment
         /// Text or JSON lines.
         var format: OutputFormat = .text
         /// Whether to show the full-screen view (standard input and output are terminals, text format).
         var fullScreen = false
         /// Whether standard output is a terminal that may be redrawn.
-        public var terminal = false
+        package var terminal = false
         /// The terminal's width.
-        public var width = 100
+        package var width = 100
         /// How often the feeds file is checked for changes.
-        public var watchInterval: Duration = .seconds(1)
+        package var watchInterval: Duration = .seconds(1)
         /// Where results go (standard output).
-        public var output: @Sendable (String) -> Void = { Console.out($0) }
+        package var output: @Sendable (String) -> Void = { Console.out($0) }
         /// Where problems go (standard error).
-        public var errors: @Sendable (String) -> Void = { Console.error($0) }
+        package var errors: @Sendable (String) -> Void = { Console.error($0) }
         /// Makes the transport for given settings, with what shuts it down.
-        public var makeTransport: @Sendable (Settings) -> (any HTTPTransport, @Sendable () async -> Void) = {
+        package var makeTransport: @Sendable (Settings) -> (any HTTPTransport, @Sendable () async -> Void) = {
             settings in
             let transport = HTTPClientTransport(timeout: settings.timeout, concurrency: settings.concurrency)
             return (transport, { try? await transport.shutdown() })
         }
         /// Makes the notifiers' transport for given settings (redirects not followed), with what shuts it down.
-        public var makeNotifierTransport: @Sendable (Settings) -> (any HTTPTransport, @Sendable () async -> Void) = {
+        package var makeNotifierTransport: @Sendable (Settings) -> (any HTTPTransport, @Sendable () async -> Void) = {
             settings in
             let transport = NotifierSet.transport(settings)
             return (transport, { try? await transport.shutdown() })
         }
         /// The longest initial delay of a feed, so feeds do not all fire at once.
-        public var stagger: Duration = .seconds(2)
+        package var stagger: Duration = .seconds(2)
         /// The logger.
-        public var logger = Logger(label: "monitor")
+        package var logger = Logger(label: "monitor")
         /// Where polls and requests are counted (`run --metrics`).
-        public var metrics = MonitorMetrics.disabled
+        package var metrics = MonitorMetrics.disabled
 
         /// Options for the feeds file at `configPath` and the state `store`.
-        public init(configPath: String, store: any StateStoring) {
+        package init(configPath: String, store: any StateStoring) {
             self.configPath = configPath
             self.store = store
         }
 
         /// Prints JSON lines instead of text.
-        public var json: Bool {
+        package var json: Bool {
             get { format == .json }
             set { format = newValue ? .json : .text }
         }
@@ -85,14 +85,14 @@ public final class MonitorService: Service, Sendable {
     let leasing: FeedLeases?
 
     /// A service that starts with the validated `config`.
-    public init(config: MonitorConfig, options: Options) {
+    package init(config: MonitorConfig, options: Options) {
         self.initial = config
         self.options = options
         self.outbox = NotificationOutbox(notifiers: config.notifiers)
         self.leasing = (options.store as? any FeedLeasing).map { FeedLeases(store: $0) }
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let (events, continuation) = AsyncStream<PollEvent>.makeStream()
         let loader = ConfigLoader(
             sources: options.sources, notifiers: options.notifiers, environment: options.environment)

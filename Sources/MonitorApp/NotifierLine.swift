@@ -1,16 +1,16 @@
 import MonitorCore
 
 /// One notifier as `monitor status` shows it: what the state holds of it, its type and where it delivers.
-public struct NotifierLine: Sendable, Hashable {
+package struct NotifierLine: Sendable, Hashable {
     /// What the state holds of it.
-    public var status: NotifierStatus
+    package var status: NotifierStatus
     /// Its type; nil for a notifier no longer in the feeds file.
-    public var type: String?
+    package var type: String?
     /// Where it delivers, masked; nil for a notifier no longer in the feeds file.
-    public var target: String?
+    package var target: String?
 
     /// A line.
-    public init(status: NotifierStatus, type: String?, target: String?) {
+    package init(status: NotifierStatus, type: String?, target: String?) {
         self.status = status
         self.type = type
         self.target = target

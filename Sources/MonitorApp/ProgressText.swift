@@ -1,9 +1,9 @@
 import MonitorCore
 
 /// The live progress lines of `run --once` on a terminal, as pure functions of the views.
-public enum ProgressText {
+package enum ProgressText {
     /// `  NAME  [######------]  3/5 requests  12 items, 3 new`; a feed not started yet shows `waiting`.
-    public static func line(feed: String, view: FeedView?, nameWidth: Int, barWidth: Int = 20) -> String {
+    package static func line(feed: String, view: FeedView?, nameWidth: Int, barWidth: Int = 20) -> String {
         let name = feed.padding(to: nameWidth)
         guard let view else { return "  \(name)  waiting" }
         let counts = "\(view.items) item\(view.items == 1 ? "" : "s"), \(view.new) new"
@@ -15,13 +15,13 @@ public enum ProgressText {
     }
 
     /// `######----`: `done` of `total` as `width` characters, `#` for what is done (`total` > 0).
-    public static func bar(done: Int, total: Int, width: Int) -> String {
+    package static func bar(done: Int, total: Int, width: Int) -> String {
         let filled = max(0, min(width, done * width / total))
         return String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
     }
 
     /// The block of lines for the feeds still polling, in the order given.
-    public static func block(feeds: [String], views: [String: FeedView]) -> String {
+    package static func block(feeds: [String], views: [String: FeedView]) -> String {
         let width = feeds.map(\.count).max() ?? 0
         return feeds.map { line(feed: $0, view: views[$0], nameWidth: width) + "\n" }.joined()
     }

@@ -7,27 +7,27 @@ import WebhookNotifier
 
 /// The built-in feed sources, in the order `monitor sources` lists them (README "Adding a source" says every
 /// file and line a new one needs).
-public enum Registry {
+package enum Registry {
     /// Every source `feeds.yaml` can name in `type:`.
-    public static let sources: [any FeedSource.Type] = [
+    package static let sources: [any FeedSource.Type] = [
         GitHubSource.self,
         EONETSource.self,
         ExecSource.self,
     ]
 
     /// The source whose `type` is `name`.
-    public static func source(named name: String) -> (any FeedSource.Type)? {
+    package static func source(named name: String) -> (any FeedSource.Type)? {
         sources.first { $0.type == name }
     }
 
     /// Every notifier a `notify:` item can name in `type:`.
-    public static let notifiers: [any Notifier.Type] = [
+    package static let notifiers: [any Notifier.Type] = [
         WebhookNotifier.self,
         CommandNotifier.self,
     ]
 
     /// The notifier whose `type` is `name`.
-    public static func notifier(named name: String) -> (any Notifier.Type)? {
+    package static func notifier(named name: String) -> (any Notifier.Type)? {
         notifiers.first { $0.type == name }
     }
 }

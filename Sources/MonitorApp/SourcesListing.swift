@@ -1,10 +1,10 @@
 import MonitorCore
 
 /// The text of `monitor sources`, generated from the declarations so that it cannot drift from them.
-public enum SourcesListing {
+package enum SourcesListing {
     /// Every source with its options, then the options of every feed, then the settings, then every notifier type
     /// with its options and the options of every notifier.
-    public static func render(_ sources: [any FeedSource.Type], notifiers: [any Notifier.Type] = []) -> String {
+    package static func render(_ sources: [any FeedSource.Type], notifiers: [any Notifier.Type] = []) -> String {
         var output = "Feed types, chosen with `type:` in feeds.yaml:\n"
         for source in sources.sorted(by: { $0.type < $1.type }) {
             output += "\n\(source.type): \(source.summary)\n"

@@ -1,7 +1,7 @@
 /// The commented starter `feeds.yaml` that `monitor init` writes.
-public enum StarterConfig {
+package enum StarterConfig {
     /// The text of the starter file; it validates as it is.
-    public static let text = """
+    package static let text = """
         # feeds.yaml: the feeds `monitor run` watches.
         # Check it with `monitor validate`; `monitor sources` lists every option with its default.
         # Durations are written 90s, 15m or 1h. Any value may use ${VAR}, ${VAR:-default} or ${VAR:?message}.

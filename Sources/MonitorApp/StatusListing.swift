@@ -2,11 +2,11 @@ import Foundation
 import MonitorCore
 
 /// The listing of `monitor status`, as pure functions.
-public enum StatusListing {
+package enum StatusListing {
     /// A table of feeds: name, type, status, last poll, items, then the last error of each that has one, when and
     /// why a server holds each held-back feed back, and on a shared schedule (`slots`, by feed) which instance holds
     /// each leased feed and until when.
-    public static func text(_ records: [FeedRecord], now: Date, slots: [String: FeedSlot] = [:]) -> String {
+    package static func text(_ records: [FeedRecord], now: Date, slots: [String: FeedSlot] = [:]) -> String {
         guard !records.isEmpty else { return "no feeds\n" }
         let rows = records.map { record in
             [
@@ -36,7 +36,7 @@ public enum StatusListing {
 
     /// `leased by OWNER until 05:12:00 UTC` while an instance holds the feed on a shared schedule (the owner id
     /// cleaned of control characters); nil otherwise.
-    public static func leaseLine(_ slot: FeedSlot, now: Date) -> String? {
+    package static func leaseLine(_ slot: FeedSlot, now: Date) -> String? {
         guard let owner = slot.holder(at: now), let until = slot.expires else { return nil }
         return "leased by \(TerminalText.sanitized(owner)) until \(time(until, now: now))"
     }
@@ -48,7 +48,7 @@ public enum StatusListing {
     }
 
     /// `held back until 05:12:00 UTC (rate limit exhausted)` while a server holds the feed back; nil otherwise.
-    public static func holdLine(_ record: FeedRecord, now: Date) -> String? {
+    package static func holdLine(_ record: FeedRecord, now: Date) -> String? {
         guard let until = record.notBefore, until > now else { return nil }
         // The day is left out when it is today's (a hold lasts an hour at most).
         let time = time(until, now: now)
@@ -59,19 +59,19 @@ public enum StatusListing {
     /// `state unreachable: ERROR`, or `state unreachable since 12:00:05: ERROR` with `since`: the one line that says
     /// the state cannot be reached (its error names it, a database by its URL without the password), rather than a
     /// failure of each feed.
-    public static func unreachableLine(_ error: StateError, since: String? = nil) -> String {
+    package static func unreachableLine(_ error: StateError, since: String? = nil) -> String {
         "state unreachable\(since.map { " since \($0)" } ?? ""): \(TerminalText.sanitized(error.message))"
     }
 
     /// The state's reachability as JSON: `{"state": "unreachable", "error": …}`, or `{"state": "reachable"}` when
     /// `error` is nil.
-    public static func json(state error: StateError?) -> JSONValue {
+    package static func json(state error: StateError?) -> JSONValue {
         guard let error else { return .object([("state", .string("reachable"))]) }
         return .object([("state", .string("unreachable")), ("error", .string(error.message))])
     }
 
     /// A record as JSON.
-    public static func json(_ record: FeedRecord) -> JSONValue {
+    package static func json(_ record: FeedRecord) -> JSONValue {
         .object([
             ("feed", .string(record.name)), ("type", .string(record.type)), ("status", .optional(record.status)),
             ("lastPoll", record.lastPoll.map(JSONValue.date) ?? .null),
@@ -84,7 +84,7 @@ public enum StatusListing {
 
     /// A table of notifiers (none: nothing): name, type, where it delivers, pending, refused, dropped (its bounds
     /// exceeded), last delivery; then the last error of each whose last attempt failed.
-    public static func text(_ notifiers: [NotifierLine], now: Date) -> String {
+    package static func text(_ notifiers: [NotifierLine], now: Date) -> String {
         guard !notifiers.isEmpty else { return "" }
         let rows = notifiers.map { line in
             [
@@ -109,7 +109,7 @@ public enum StatusListing {
 
     /// A record on a shared schedule as JSON: ``json(_:)`` with `lease`, the instance holding the feed and until
     /// when (`{"owner": …, "until": …}`, the owner id cleaned of control characters), null when none does at `now`.
-    public static func json(_ record: FeedRecord, slot: FeedSlot?, now: Date) -> JSONValue {
+    package static func json(_ record: FeedRecord, slot: FeedSlot?, now: Date) -> JSONValue {
         guard case .object(var pairs) = json(record) else { return json(record) }
         var lease = JSONValue.null
         if let slot, let owner = slot.holder(at: now), let until = slot.expires {
@@ -121,7 +121,7 @@ public enum StatusListing {
 
     /// A notifier as JSON: `notifier`, `type`, `target`, `pending`, `refused`, `dropped`, `lastDelivered`, `error`,
     /// `errorAt`.
-    public static func json(_ line: NotifierLine) -> JSONValue {
+    package static func json(_ line: NotifierLine) -> JSONValue {
         .object([
             ("notifier", .string(line.status.name)), ("type", .optional(line.type)), ("target", .optional(line.target)),
             ("pending", .integer(line.status.pending)), ("refused", .integer(line.status.refused)),
@@ -133,7 +133,7 @@ public enum StatusListing {
     }
 
     /// `just now`, `5m ago`, `3h ago`, `2d ago`.
-    public static func ago(_ date: Date, now: Date) -> String {
+    package static func ago(_ date: Date, now: Date) -> String {
         let seconds = Int(now.timeIntervalSince(date))
         switch seconds {
         case ..<60: return "just now"

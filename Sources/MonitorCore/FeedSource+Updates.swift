@@ -4,7 +4,7 @@ extension FeedSource {
     /// The updates of one poll as a stream: the source's `poll` runs in a task of its own, reporting through
     /// `Findings`; the stream ends when it returns, throws what it throws, and cancelling the consumer cancels
     /// it. The one place a poll becomes a stream.
-    public func updates(_ context: PollContext) -> AsyncThrowingStream<SourceUpdate, any Error> {
+    package func updates(_ context: PollContext) -> AsyncThrowingStream<SourceUpdate, any Error> {
         let (stream, continuation) = AsyncThrowingStream<SourceUpdate, any Error>.makeStream()
         let task = Task {
             do {

@@ -7,7 +7,7 @@ import Foundation
 /// list it and one generic test can run its examples. When polled it only says what it found through the
 /// `Findings` it is handed; the core does the HTTP details, the stream, the state, the counting and the
 /// display.
-public protocol FeedSource: Sendable {
+package protocol FeedSource: Sendable {
     /// The `type:` that selects this source in `feeds.yaml`.
     static var type: String { get }
     /// One line saying what a feed of this type watches.
@@ -49,23 +49,23 @@ public protocol FeedSource: Sendable {
 
 extension FeedSource {
     /// No checks beyond each option's own.
-    public static func check(_ options: FeedOptions) -> [Diagnostic] { [] }
+    package static func check(_ options: FeedOptions) -> [Diagnostic] { [] }
 
-    public func summary(of report: PollReport, now: Date) -> String {
+    package func summary(of report: PollReport, now: Date) -> String {
         SummaryText.standard(report, now: now)
     }
 
-    public static var detailColumns: [String] { [] }
+    package static var detailColumns: [String] { [] }
 
-    public static var breakdown: Breakdown? { nil }
+    package static var breakdown: Breakdown? { nil }
 
-    public static var examples: [SourceExample] { [] }
+    package static var examples: [SourceExample] { [] }
 
-    public static var httpPolicy: any HTTPSourcePolicy { GenericHTTPPolicy() }
+    package static var httpPolicy: any HTTPSourcePolicy { GenericHTTPPolicy() }
 }
 
 /// How the items of a poll combine with those stored.
-public enum ItemRetention: Sendable, Hashable {
+package enum ItemRetention: Sendable, Hashable {
     /// Each poll returns the feed's whole set (EONET): items it no longer returns are dropped, except those of
     /// groups whose request failed or was answered 304.
     case replace
@@ -74,14 +74,14 @@ public enum ItemRetention: Sendable, Hashable {
 }
 
 /// A detail of the items that the core counts per group, and the values shown as columns, in order.
-public struct Breakdown: Sendable, Hashable {
+package struct Breakdown: Sendable, Hashable {
     /// The detail's name, such as `status`.
-    public var detail: String
+    package var detail: String
     /// The values shown, in order, such as `open` and `closed` (other values are counted but not shown).
-    public var values: [String]
+    package var values: [String]
 
     /// A breakdown of each group's items by their `detail`.
-    public init(detail: String, values: [String]) {
+    package init(detail: String, values: [String]) {
         self.detail = detail
         self.values = values
     }

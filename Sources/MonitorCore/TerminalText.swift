@@ -1,8 +1,8 @@
 /// Text made safe for a terminal.
-public enum TerminalText {
+package enum TerminalText {
     /// `text` without control characters and escape sequences: a remote title cannot move the cursor, clear
     /// the screen or change colours. Tabs become spaces; line breaks become spaces unless `keepNewlines`.
-    public static func sanitized(_ text: some StringProtocol, keepNewlines: Bool = false) -> String {
+    package static func sanitized(_ text: some StringProtocol, keepNewlines: Bool = false) -> String {
         // Printable ASCII (nearly always) has nothing to change.
         let printable = text.utf8.withContiguousStorageIfAvailable { bytes in
             bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }

@@ -1,5 +1,5 @@
 /// The version of monitor, shown by `monitor --version` and sent in the `User-Agent`.
-public enum MonitorVersion {
+package enum MonitorVersion {
     /// The version string, `MAJOR.MINOR.PATCH`.
-    public static let current = "0.1.0"
+    package static let current = "0.1.0"
 }

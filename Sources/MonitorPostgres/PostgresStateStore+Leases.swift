@@ -9,7 +9,7 @@ import PostgresNIO
 /// Times are given by the caller (its clock), as seconds since 1970 in the table.
 extension PostgresStateStore {
     /// Adds `feeds` to the schedule, due at `now`; feeds already scheduled keep their times.
-    public func schedule(feeds: [String], now: Date) async throws {
+    package func schedule(feeds: [String], now: Date) async throws {
         try await statement { connection in
             _ = try await connection.query(
                 """
@@ -23,7 +23,7 @@ extension PostgresStateStore {
     /// Claims for `owner`, until `now + lease`, at most `limit` of the feeds due at `now` (not held back, not leased
     /// by anyone or leased until before `now`), the longest due first; feeds another instance is claiming at the
     /// same moment are skipped, not waited for. Each claim raises the feed's term.
-    public func claim(owner: String, limit: Int, lease: Duration, now: Date) async throws -> [FeedLease] {
+    package func claim(owner: String, limit: Int, lease: Duration, now: Date) async throws -> [FeedLease] {
         let start = now.timeIntervalSince1970
         let expires = start + lease.seconds
         return try await transaction { connection in
@@ -53,7 +53,7 @@ extension PostgresStateStore {
 
     /// Extends `lease` until `now + duration`; nil when it no longer holds (it expired and another instance
     /// claimed the feed).
-    public func renew(_ lease: FeedLease, for duration: Duration, now: Date) async throws -> FeedLease? {
+    package func renew(_ lease: FeedLease, for duration: Duration, now: Date) async throws -> FeedLease? {
         let expires = now.timeIntervalSince1970 + duration.seconds
         return try await statement { connection in
             var renewed: FeedLease?
@@ -75,7 +75,7 @@ extension PostgresStateStore {
     /// `nextDue` (held back until `heldUntil` when given, with `backoff` as its back-off). A lease that no longer
     /// holds (a later claim raised the term) throws a ``StateError`` and changes nothing.
     @discardableResult
-    public func commit(
+    package func commit(
         _ commit: PollCommit, lease: FeedLease, nextDue: Date, backoff: Duration = .zero, heldUntil: Date? = nil
     ) async throws -> CommitStatistics {
         let encoder = JSONEncoder()
@@ -112,12 +112,12 @@ extension PostgresStateStore {
 
 extension PostgresStateStore: FeedLeasing {
     /// The schedule's row of `feed`, nil when it is not scheduled.
-    public func slot(feed: String) async throws -> FeedSlot? {
+    package func slot(feed: String) async throws -> FeedSlot? {
         try await slots(only: feed)[feed]
     }
 
     /// The schedule's rows of every feed, by name.
-    public func slots() async throws -> [String: FeedSlot] {
+    package func slots() async throws -> [String: FeedSlot] {
         try await slots(only: nil)
     }
 
@@ -143,7 +143,7 @@ extension PostgresStateStore: FeedLeasing {
     /// Claims `feed` for `owner` until `now + lease` when it is due by `dueBy`, not held back and not leased at
     /// `now`; the claim raises its term. One statement, one round trip: the answer is the feed's row as the claim
     /// left it, with the lease when it claimed; nil when the feed is not scheduled.
-    public func claim(feed: String, owner: String, lease: Duration, now: Date, dueBy: Date) async throws
+    package func claim(feed: String, owner: String, lease: Duration, now: Date, dueBy: Date) async throws
         -> FeedClaim?
     {
         let start = now.timeIntervalSince1970
@@ -183,7 +183,7 @@ extension PostgresStateStore: FeedLeasing {
 
     /// Releases `lease` without results, the feed due again at `nextDue`; false when it no longer held.
     @discardableResult
-    public func release(_ lease: FeedLease, nextDue: Date, backoff: Duration, heldUntil: Date?) async throws
+    package func release(_ lease: FeedLease, nextDue: Date, backoff: Duration, heldUntil: Date?) async throws
         -> Bool
     {
         try await statement { connection in

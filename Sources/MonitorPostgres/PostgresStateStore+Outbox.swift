@@ -22,7 +22,7 @@ extension PostgresStateStore {
             refusedAt: refusedAt.map(Date.init(timeIntervalSince1970:)), sequence: seq)
     }
 
-    public func outbox(refused: Bool) async throws -> [OutboxEntry] {
+    package func outbox(refused: Bool) async throws -> [OutboxEntry] {
         let rows = try await transaction { connection in
             let query: PostgresQuery =
                 if refused {
@@ -48,7 +48,7 @@ extension PostgresStateStore {
 
     /// The oldest notification `notifier` has still to deliver, through the index of its queue: a few rows at a
     /// time, in order, until one decodes.
-    public func nextNotification(of notifier: String) async throws -> OutboxEntry? {
+    package func nextNotification(of notifier: String) async throws -> OutboxEntry? {
         let page = 16
         let decoder = JSONDecoder()
         var after: Int64 = 0
@@ -73,13 +73,13 @@ extension PostgresStateStore {
         }
     }
 
-    public func pendingCount(of notifier: String) async throws -> Int {
+    package func pendingCount(of notifier: String) async throws -> Int {
         try await transaction { connection in
             try await Self.queueLength(notifier, connection: connection, logger: self.logger)
         }
     }
 
-    public func dropNotifications(beyond bounds: [String: OutboxBounds], now: Date) async throws
+    package func dropNotifications(beyond bounds: [String: OutboxBounds], now: Date) async throws
         -> [DroppedNotification]
     {
         guard !bounds.isEmpty else { return [] }
@@ -167,7 +167,7 @@ extension PostgresStateStore {
         return dropped
     }
 
-    public func delivered(_ id: String, notifier: String, at time: Date) async throws {
+    package func delivered(_ id: String, notifier: String, at time: Date) async throws {
         try await transaction { connection in
             try await connection.query("DELETE FROM notification WHERE id = \(id)", logger: self.logger)
             try await connection.query(
@@ -178,7 +178,7 @@ extension PostgresStateStore {
         }
     }
 
-    public func failed(
+    package func failed(
         _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
     ) async throws {
         let refusedAt = refused ? time.timeIntervalSince1970 : nil
@@ -202,7 +202,7 @@ extension PostgresStateStore {
     }
 
     @discardableResult
-    public func dropExpiredNotifications(now: Date) async throws -> Int {
+    package func dropExpiredNotifications(now: Date) async throws -> Int {
         let before = now.timeIntervalSince1970 - StateStore.refusedNotificationLifetime
         return try await transaction { connection in
             var dropped = 0
@@ -215,7 +215,7 @@ extension PostgresStateStore {
         }
     }
 
-    public func notifierStatuses() async throws -> [NotifierStatus] {
+    package func notifierStatuses() async throws -> [NotifierStatus] {
         try await transaction { connection in
             var statuses: [String: NotifierStatus] = [:]
             for try await (name, lastError, lastErrorAt, lastDelivered, dropped) in try await connection.query(
@@ -247,7 +247,7 @@ extension PostgresStateStore: OutboxClaiming {
     /// Claims notification `id` for `owner` until `now + lease`: true when it is still to deliver and no other
     /// instance's claim holds at `now` (a row another instance is claiming at the same moment is skipped, not
     /// waited for).
-    public func claimNotification(_ id: String, owner: String, lease: Duration, now: Date) async throws -> Bool {
+    package func claimNotification(_ id: String, owner: String, lease: Duration, now: Date) async throws -> Bool {
         let start = now.timeIntervalSince1970
         let until = start + lease.seconds
         return try await transaction { connection in

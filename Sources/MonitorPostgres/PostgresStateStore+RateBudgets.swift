@@ -16,7 +16,7 @@ import PostgresNIO
 extension PostgresStateStore: RateBudgetStoring {
     /// Takes one request from `key`'s budget at `now`, counted in flight until it is ended or `expires`.
     /// Expired requests of every budget are swept on the way.
-    public func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws
+    package func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws
         -> SharedSpend
     {
         try await transaction { connection in
@@ -52,7 +52,7 @@ extension PostgresStateStore: RateBudgetStoring {
     }
 
     /// Ends the request of `ticket`, if any, and learns the rate limit its answer reported, if any.
-    public func endRequest(_ key: RateBudgets.Key, ticket: Int64?, answer: RateLimit?) async throws {
+    package func endRequest(_ key: RateBudgets.Key, ticket: Int64?, answer: RateLimit?) async throws {
         try await transaction { connection in
             let before = try await self.lockedBudget(key, connection: connection)
             if let ticket {
@@ -67,7 +67,7 @@ extension PostgresStateStore: RateBudgetStoring {
 
     /// Closes `key`'s budget for every instance until `hold.until`; a later hold already there stays while it is
     /// believed.
-    public func holdRequests(_ key: RateBudgets.Key, _ hold: RateBudgets.Hold) async throws {
+    package func holdRequests(_ key: RateBudgets.Key, _ hold: RateBudgets.Hold) async throws {
         let until = hold.until.timeIntervalSince1970
         try await transaction { connection in
             _ = try await connection.query(

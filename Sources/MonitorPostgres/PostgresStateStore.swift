@@ -16,16 +16,16 @@ import Synchronization
 /// No call waits on the server for more than a deadline (``PostgresDeadline/standard``): past it, or
 /// ``PostgresDeadline/grace`` after the caller was cancelled, the call returns with a ``StateError``, its connection
 /// is closed and never lent again, and the server rolls back what the call had begun.
-public final class PostgresStateStore: StateStoring {
+package final class PostgresStateStore: StateStoring {
     /// The database.
-    public let url: PostgresURL
+    package let url: PostgresURL
     private let connections: PostgresConnections
     private let readOnly: Bool
     let logger: Logger
     private let deadlineSetting: Mutex<Duration>
 
     /// The database's URL without its password.
-    public var location: String { url.description }
+    package var location: String { url.description }
 
     private init(url: PostgresURL, readOnly: Bool, deadline: Duration, logger: Logger) throws {
         self.url = url
@@ -62,10 +62,10 @@ public final class PostgresStateStore: StateStoring {
     }
 
     /// A logger that says nothing: the store's errors are thrown, not logged.
-    public static let silent = Logger(label: "monitor-postgres") { _ in SwiftLogNoOpLogHandler() }
+    package static let silent = Logger(label: "monitor-postgres") { _ in SwiftLogNoOpLogHandler() }
 
     /// Opens the state in the database at `url`, creating or migrating its tables when needed.
-    public static func open(_ url: PostgresURL, logger: Logger = silent) async throws -> PostgresStateStore {
+    package static func open(_ url: PostgresURL, logger: Logger = silent) async throws -> PostgresStateStore {
         try await open(url, logger: logger, deadline: PostgresDeadline.standard)
     }
 
@@ -83,7 +83,7 @@ public final class PostgresStateStore: StateStoring {
     /// Opens the state in the database at `url` for reading only, nil when it holds none yet: nothing is created
     /// or written (a state of an earlier version is brought up to date first, when it may be written). A store
     /// opened so refuses `commit`.
-    public static func reading(_ url: PostgresURL, logger: Logger = silent) async throws -> PostgresStateStore? {
+    package static func reading(_ url: PostgresURL, logger: Logger = silent) async throws -> PostgresStateStore? {
         try await reading(url, logger: logger, deadline: PostgresDeadline.standard)
     }
 
@@ -291,7 +291,7 @@ public final class PostgresStateStore: StateStoring {
         return groups
     }
 
-    public func snapshot(feed: String) async throws -> FeedSnapshot {
+    package func snapshot(feed: String) async throws -> FeedSnapshot {
         try await transaction { connection in
             let record = try await self.records(connection, feed: feed).first
             var snapshot = FeedSnapshot(
@@ -316,15 +316,15 @@ public final class PostgresStateStore: StateStoring {
         }
     }
 
-    public func record(feed: String) async throws -> FeedRecord? {
+    package func record(feed: String) async throws -> FeedRecord? {
         try await transaction { connection in try await self.records(connection, feed: feed).first }
     }
 
-    public func records() async throws -> [FeedRecord] {
+    package func records() async throws -> [FeedRecord] {
         try await transaction { connection in try await self.records(connection, feed: nil) }
     }
 
-    public func feedNames() async throws -> [String] {
+    package func feedNames() async throws -> [String] {
         try await transaction { connection in
             var names: [String] = []
             for try await (name) in try await connection.query(
@@ -337,20 +337,20 @@ public final class PostgresStateStore: StateStoring {
         }
     }
 
-    public func items(of feed: String, group: String?, since: Date?, limit: Int?) async throws -> [Item] {
+    package func items(of feed: String, group: String?, since: Date?, limit: Int?) async throws -> [Item] {
         try await transaction { connection in
             try await self.items(connection, feed: feed, group: group, since: since, limit: limit)
         }
     }
 
-    public func groups(feed: String) async throws -> [ItemGroup] {
+    package func groups(feed: String) async throws -> [ItemGroup] {
         try await transaction { connection in try await self.groups(connection, feed: feed) }
     }
 
     // MARK: - Writing
 
     @discardableResult
-    public func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics {
+    package func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let rateLimit = try commit.record.rateLimit.map { String(decoding: try encoder.encode($0), as: UTF8.self) }

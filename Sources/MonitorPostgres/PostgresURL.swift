@@ -5,9 +5,9 @@ import MonitorCore
 ///
 /// The password is kept for connecting and never shown: ``description`` is `postgres://USER@HOST:PORT/DB`, and a
 /// malformed URL is named in errors without anything that could be its password.
-public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
+package struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     /// How the connection is encrypted (`?sslmode=`), as libpq's modes of the same names.
-    public enum TLSMode: String, Sendable, Hashable, CaseIterable {
+    package enum TLSMode: String, Sendable, Hashable, CaseIterable {
         /// Never.
         case disable
         /// When the server offers it, its certificate not checked (the default).
@@ -19,34 +19,34 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The user name.
-    public var user: String
+    package var user: String
     /// The password, nil when the URL has none.
-    public var password: String?
+    package var password: String?
     /// The host name or address (an IPv6 address without its brackets).
-    public var host: String
+    package var host: String
     /// The port.
-    public var port: Int
+    package var port: Int
     /// The database.
-    public var database: String
+    package var database: String
     /// How the connection is encrypted.
-    public var tls: TLSMode
+    package var tls: TLSMode
 
     /// The URL's schemes.
-    public static let schemes = ["postgres", "postgresql"]
+    package static let schemes = ["postgres", "postgresql"]
 
     /// Whether `text` names a PostgreSQL database by its scheme (`postgres:` or `postgresql:`), well formed or not.
-    public static func names(_ text: String) -> Bool {
+    package static func names(_ text: String) -> Bool {
         schemes.contains { text.lowercased().hasPrefix($0 + ":") }
     }
 
     /// The URL, without its password: `postgres://USER@HOST:PORT/DB`.
-    public var description: String {
+    package var description: String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "postgres://\(user)@\(shownHost):\(port)/\(database)"
     }
 
     /// A URL of its parts.
-    public init(
+    package init(
         user: String, password: String? = nil, host: String, port: Int = 5432, database: String,
         tls: TLSMode = .prefer
     ) {
@@ -60,7 +60,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `text`; a malformed URL throws a ``StateError`` that says what is wrong and shows the URL without its
     /// password.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         let shown = Self.masked(text)
         func invalid(_ problem: String) -> StateError {
             StateError(
@@ -160,7 +160,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     /// `text` without its password, nor any other part that could hold one: the part of the user information after
     /// its first colon is dropped, as is the query; when there is no `@`, so no telling a password from a port,
     /// everything after the host's first colon is dropped. Control characters are removed.
-    public static func masked(_ text: String) -> String {
+    package static func masked(_ text: String) -> String {
         guard let schemeEnd = text.range(of: "://") else {
             return TerminalText.sanitized(String(text.prefix { $0 != ":" && $0 != "@" }))
         }

@@ -1,18 +1,18 @@
 /// A position in the source text; line and column count from 1.
 ///
 /// Column counts Unicode scalars (characters as libyaml counts them), not bytes: in `é: x` the `x` is at column 4.
-public struct Mark: Sendable, Hashable, CustomStringConvertible {
+package struct Mark: Sendable, Hashable, CustomStringConvertible {
     /// The line, counting from 1.
-    public var line: Int
+    package var line: Int
     /// The column, counting from 1, in Unicode scalars.
-    public var column: Int
+    package var column: Int
 
     /// Creates a mark at `line` and `column`, both counting from 1.
-    public init(line: Int, column: Int) {
+    package init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
 
     /// The mark as `LINE:COL`.
-    public var description: String { "\(line):\(column)" }
+    package var description: String { "\(line):\(column)" }
 }

@@ -1,7 +1,7 @@
 /// A node of a YAML document: a scalar, a sequence or a mapping, with where it starts in the source.
-public struct Node: Sendable, Hashable {
+package struct Node: Sendable, Hashable {
     /// What a node holds.
-    public enum Content: Sendable, Hashable {
+    package enum Content: Sendable, Hashable {
         /// A scalar's string value (after unescaping and folding) and how it was written.
         case scalar(String, ScalarStyle)
         /// A sequence's items, in order.
@@ -11,35 +11,35 @@ public struct Node: Sendable, Hashable {
     }
 
     /// One key/value entry of a mapping.
-    public struct Pair: Sendable, Hashable {
+    package struct Pair: Sendable, Hashable {
         /// The key node.
-        public var key: Node
+        package var key: Node
         /// The value node.
-        public var value: Node
+        package var value: Node
 
         /// Creates a pair of `key` and `value`.
-        public init(key: Node, value: Node) {
+        package init(key: Node, value: Node) {
             self.key = key
             self.value = value
         }
     }
 
     /// What the node holds.
-    public var content: Content
+    package var content: Content
     /// Where the node starts.
     ///
     /// For a block mapping or sequence: its first key or `-`; for a flow collection: the opening bracket;
     /// for a scalar: its first character (the quote of a quoted scalar, the `|` or `>` of a block scalar).
     /// An anchor or tag in front of the node is not part of it. A node copied from an alias keeps the mark
     /// of the anchored node.
-    public var mark: Mark
+    package var mark: Mark
     /// The explicit tag, resolved (`!!str` is `tag:yaml.org,2002:str`); nil for none or the non-specific `!`.
-    public var tag: String?
+    package var tag: String?
     /// The anchor name (`&name`), if the node has one.
-    public var anchor: String?
+    package var anchor: String?
 
     /// Creates a node.
-    public init(content: Content, mark: Mark, tag: String? = nil, anchor: String? = nil) {
+    package init(content: Content, mark: Mark, tag: String? = nil, anchor: String? = nil) {
         self.content = content
         self.mark = mark
         self.tag = tag
@@ -47,30 +47,30 @@ public struct Node: Sendable, Hashable {
     }
 
     /// The string value if this is a scalar, else nil.
-    public var scalar: String? {
+    package var scalar: String? {
         if case .scalar(let value, _) = content { return value }
         return nil
     }
 
     /// The items if this is a sequence, else nil.
-    public var sequence: [Node]? {
+    package var sequence: [Node]? {
         if case .sequence(let items) = content { return items }
         return nil
     }
 
     /// The pairs if this is a mapping, else nil.
-    public var mapping: [Pair]? {
+    package var mapping: [Pair]? {
         if case .mapping(let pairs) = content { return pairs }
         return nil
     }
 
     /// The value of the first pair whose key is the scalar `key`; nil if none or if this is not a mapping.
-    public subscript(key: String) -> Node? {
+    package subscript(key: String) -> Node? {
         mapping?.first { $0.key.scalar == key }?.value
     }
 
     /// Whether this is a YAML null: a plain `""`, `~`, `null`, `Null` or `NULL` without a tag, or tagged `!!null`.
-    public var isNull: Bool {
+    package var isNull: Bool {
         if tag == "tag:yaml.org,2002:null" { return true }
         guard tag == nil, case .scalar(let value, .plain) = content else { return false }
         return value.isEmpty || value == "~" || value == "null" || value == "Null" || value == "NULL"

@@ -1,5 +1,5 @@
 /// How a scalar was written in the source.
-public enum ScalarStyle: Sendable, Hashable {
+package enum ScalarStyle: Sendable, Hashable {
     /// Unquoted: `key: value`.
     case plain
     /// Single-quoted: `'value'`.

@@ -5,17 +5,17 @@ internal import CLibYAML
 /// Anchors and aliases are resolved, merge keys (`<<`) applied, duplicate keys kept. Nesting is limited to
 /// 256 collections and a stream to 1,000,000 nodes counting every alias copy, so hostile input fails
 /// with a `YAMLError` instead of exhausting the stack or memory.
-public enum YAMLParser {
+package enum YAMLParser {
     /// Parses the first document of `text`; returns nil for an empty stream (empty file, only comments).
     ///
     /// The whole stream is still read, so an error anywhere in it is thrown; later documents are dropped
     /// (`parseAll` returns them).
-    public static func parse(_ text: String) throws(YAMLError) -> Node? {
+    package static func parse(_ text: String) throws(YAMLError) -> Node? {
         try compose(utf8: Array(text.utf8)).first
     }
 
     /// Parses every document of the stream.
-    public static func parseAll(_ text: String) throws(YAMLError) -> [Node] {
+    package static func parseAll(_ text: String) throws(YAMLError) -> [Node] {
         try compose(utf8: Array(text.utf8))
     }
 

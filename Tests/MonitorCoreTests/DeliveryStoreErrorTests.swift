@@ -7,12 +7,13 @@ import Testing
 
 /// A real SQLite state whose outbox reads (`nextNotification(of:)`) and records (`delivered`, `failed`) fail the number
 /// of times asked, then work: a store that has a passing problem.
-private final class FlakyStore: ForwardingStore, @unchecked Sendable {
+private final class FlakyStore: ForwardingStore {
+    let base: any StateStoring
     private let failures: Mutex<(reads: Int, records: Int)>
 
     init(_ base: StateStore, failingReads reads: Int = 0, failingRecords records: Int = 0) {
+        self.base = base
         failures = Mutex((reads, records))
-        super.init(base)
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -29,15 +30,15 @@ private final class FlakyStore: ForwardingStore, @unchecked Sendable {
         if fails { throw Failure() }
     }
 
-    override func nextNotification(of notifier: String) async throws -> OutboxEntry? {
+    func nextNotification(of notifier: String) async throws -> OutboxEntry? {
         try fail(\.reads)
         return try await base.nextNotification(of: notifier)
     }
-    override func delivered(_ id: String, notifier: String, at time: Date) async throws {
+    func delivered(_ id: String, notifier: String, at time: Date) async throws {
         try fail(\.records)
         try await base.delivered(id, notifier: notifier, at: time)
     }
-    override func failed(
+    func failed(
         _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
     ) async throws {
         try fail(\.records)

@@ -7,15 +7,20 @@ import TestSupport
 import Testing
 
 /// A real state that counts the outbox entries it hands out: each one a row read and decoded.
-private final class CountingStore: ForwardingStore, @unchecked Sendable {
+private final class CountingStore: ForwardingStore {
+    let base: any StateStoring
     let decoded = Mutex(0)
 
-    override func outbox(refused: Bool) async throws -> [OutboxEntry] {
+    init(_ base: any StateStoring) {
+        self.base = base
+    }
+
+    func outbox(refused: Bool) async throws -> [OutboxEntry] {
         let entries = try await base.outbox(refused: refused)
         decoded.withLock { $0 += entries.count }
         return entries
     }
-    override func nextNotification(of notifier: String) async throws -> OutboxEntry? {
+    func nextNotification(of notifier: String) async throws -> OutboxEntry? {
         let entry = try await base.nextNotification(of: notifier)
         decoded.withLock { $0 += entry == nil ? 0 : 1 }
         return entry

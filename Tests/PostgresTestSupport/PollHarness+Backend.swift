@@ -3,7 +3,7 @@ import TestSupport
 
 extension PollHarness {
     /// A harness with an empty state of `backend`, kept for as long as the harness.
-    public static func make(_ backend: StateBackend, settings: Settings = Settings()) async throws -> PollHarness {
+    package static func make(_ backend: StateBackend, settings: Settings = Settings()) async throws -> PollHarness {
         let state = try await backend.makeState()
         return try PollHarness(store: try await state.open(), keeping: state, settings: settings)
     }

@@ -13,34 +13,34 @@ import TestSupport
 ///
 /// It counts the connections it accepted and which side ended each (``connections``), and the bytes it held
 /// (``held``), for the tests to wait on. A connection ended on one side is ended on the other. ``stop()`` ends it.
-public final class PostgresRelay: Sendable {
+package final class PostgresRelay: Sendable {
     /// The relay's connections so far.
-    public struct Connections: Sendable, Equatable, CustomStringConvertible {
+    package struct Connections: Sendable, Equatable, CustomStringConvertible {
         /// Connections accepted from clients.
-        public var accepted: Int
+        package var accepted: Int
         /// Connections that the client closed first.
-        public var closedByClient: Int
+        package var closedByClient: Int
         /// Connections that the server (or the relay failing to reach it) closed first.
-        public var closedByServer: Int
+        package var closedByServer: Int
 
         /// `accepted` connections, of which `closedByClient` and `closedByServer` are closed.
-        public init(accepted: Int = 0, closedByClient: Int = 0, closedByServer: Int = 0) {
+        package init(accepted: Int = 0, closedByClient: Int = 0, closedByServer: Int = 0) {
             self.accepted = accepted
             self.closedByClient = closedByClient
             self.closedByServer = closedByServer
         }
 
-        public var description: String {
+        package var description: String {
             "accepted \(accepted), closed by the client \(closedByClient), by the server \(closedByServer)"
         }
     }
 
     /// The port it listens on, on 127.0.0.1.
-    public let port: Int
+    package let port: Int
     /// The connections so far, changed as they come and go.
-    public let connections: Watched<Connections>
+    package let connections: Watched<Connections>
     /// The bytes held (not forwarded) while silent, in both directions, so far.
-    public let held: Watched<Int>
+    package let held: Watched<Int>
     private let core: RelayCore
 
     private init(port: Int, core: RelayCore) {
@@ -51,7 +51,7 @@ public final class PostgresRelay: Sendable {
     }
 
     /// A relay to the server listening on 127.0.0.1 at `port`, forwarding.
-    public static func start(to port: Int) async throws -> PostgresRelay {
+    package static func start(to port: Int) async throws -> PostgresRelay {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let core = RelayCore(loop: loop, target: port)
         let listener = try await core.listen(port: 0)
@@ -63,7 +63,7 @@ public final class PostgresRelay: Sendable {
     }
 
     /// `url` through the relay: the same but for the port.
-    public func relaying(_ url: PostgresURL) -> PostgresURL {
+    package func relaying(_ url: PostgresURL) -> PostgresURL {
         var url = url
         url.host = "127.0.0.1"
         url.port = port
@@ -71,20 +71,20 @@ public final class PostgresRelay: Sendable {
     }
 
     /// Goes silent now: nothing more is forwarded, either way, on any connection (new ones are accepted and held).
-    public func silence() async throws {
+    package func silence() async throws {
         try await core.loop.submit { self.core.silent = true }.get()
     }
 
     /// Goes silent once a client sends `text` (in a query, say): that is still forwarded to the server, and nothing
     /// after it, either way — the server does what it was sent, but its answer never comes.
-    public func silence(after text: String) async throws {
+    package func silence(after text: String) async throws {
         let trigger = Array(text.utf8)
         try await core.loop.submit { self.core.trigger = trigger }.get()
     }
 
     /// Refuses from now on, as a server that stopped: stops listening (a new connection is refused) and closes every
     /// connection (not counted as closed by either side), until ``forward()``.
-    public func refuse() async throws {
+    package func refuse() async throws {
         let (core, port) = (core, port)
         try await core.loop.submit {
             guard let listener = core.listener else { return }
@@ -96,7 +96,7 @@ public final class PostgresRelay: Sendable {
     }
 
     /// Forwards again, what it held first; after ``refuse()``, listening again on the same port.
-    public func forward() async throws {
+    package func forward() async throws {
         let core = core
         let listening = try await core.loop.submit {
             core.forward()
@@ -109,7 +109,7 @@ public final class PostgresRelay: Sendable {
     }
 
     /// Stops listening and closes every connection (not counted as closed by either side).
-    public func stop() {
+    package func stop() {
         let core = core
         core.loop.execute {
             core.listener?.close(promise: nil)

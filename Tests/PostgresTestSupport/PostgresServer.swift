@@ -12,16 +12,16 @@ import Testing
 /// (which `initdb` refuses to be), it runs as `nobody` through `setpriv`. A shell that started it waits on a pipe
 /// from the test process: when the test process ends, however it ends, the pipe closes and the shell stops the
 /// server and removes its directory.
-public final class PostgresServer: Sendable {
+package final class PostgresServer: Sendable {
     /// The user the tests log in as.
-    public static let user = "monitor"
+    package static let user = "monitor"
     /// Its password.
-    public static let password = "monitor-test-secret"
+    package static let password = "monitor-test-secret"
 
     /// The port it listens on, on 127.0.0.1.
-    public let port: Int
+    package let port: Int
     /// Whether it offers TLS (with a self-signed certificate made at its start; `openssl` makes it).
-    public let offersTLS: Bool
+    package let offersTLS: Bool
     /// The pipe whose end stops the server: held open for the life of the test process.
     private let lifeline: FileHandle
     /// The reading ends of the shell's output and errors, open for the life of the test process too, so that what
@@ -31,7 +31,7 @@ public final class PostgresServer: Sendable {
 
     /// The directory of Debian's PostgreSQL programs (`/usr/lib/postgresql/VERSION/bin`, the latest), nil when
     /// PostgreSQL is not installed.
-    public static let binaries: URL? = {
+    package static let binaries: URL? = {
         let root = URL(fileURLWithPath: "/usr/lib/postgresql")
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         return
@@ -42,7 +42,7 @@ public final class PostgresServer: Sendable {
     }()
 
     /// Why the tests against PostgreSQL cannot run here, nil when they can.
-    public static var unavailable: String? {
+    package static var unavailable: String? {
         if binaries == nil {
             return
                 "skipped: PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb; scripts/setup installs it)"
@@ -54,13 +54,13 @@ public final class PostgresServer: Sendable {
     }
 
     /// The server of this test process, started by the first caller.
-    public static func shared() async throws -> PostgresServer {
+    package static func shared() async throws -> PostgresServer {
         try await starting.value
     }
 
     /// The server of this test process for a test that needs it; without PostgreSQL, the test (case) is cancelled,
     /// shown as skipped, and says why on standard error.
-    public static func forTest() async throws -> PostgresServer {
+    package static func forTest() async throws -> PostgresServer {
         if let reason = unavailable {
             FileHandle.standardError.write(Data("⚠️ \(reason)\n".utf8))
             try Test.cancel(Comment(rawValue: reason))
@@ -154,7 +154,7 @@ public final class PostgresServer: Sendable {
     }
 
     /// A port on 127.0.0.1 that nothing listens on now.
-    public static func freePort() throws -> Int {
+    package static func freePort() throws -> Int {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw ServerError(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(socket) }
@@ -173,7 +173,7 @@ public final class PostgresServer: Sendable {
     }
 
     /// The URL of database `database` on this server, as `user` with `password`.
-    public func url(database: String, user: String = PostgresServer.user, password: String? = PostgresServer.password)
+    package func url(database: String, user: String = PostgresServer.user, password: String? = PostgresServer.password)
         -> PostgresURL
     {
         PostgresURL(user: user, password: password, host: "127.0.0.1", port: port, database: database, tls: .disable)
@@ -181,7 +181,7 @@ public final class PostgresServer: Sendable {
 
     /// `url` as text, with its password: what a user passes to `--state` (TLS as by default: preferred, which this
     /// server does not offer).
-    public func text(of url: PostgresURL) -> String {
+    package func text(of url: PostgresURL) -> String {
         let password = url.password.map {
             ":" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)
         }
@@ -189,14 +189,14 @@ public final class PostgresServer: Sendable {
     }
 
     /// A new, empty database, and its URL.
-    public func makeDatabase() async throws -> PostgresURL {
+    package func makeDatabase() async throws -> PostgresURL {
         let name = "test_\(counter.update { $0 += 1; return $0 })_\(UUID().uuidString.prefix(8).lowercased())"
         try await execute("CREATE DATABASE \(name)")
         return url(database: name)
     }
 
     /// Runs `sql` as the test user on the database `postgres`.
-    public func execute(_ sql: String, database: String = "postgres") async throws {
+    package func execute(_ sql: String, database: String = "postgres") async throws {
         let configuration = PostgresConnection.Configuration(
             host: "127.0.0.1", port: port, username: Self.user, password: Self.password, database: database,
             tls: .disable)
@@ -213,7 +213,7 @@ public final class PostgresServer: Sendable {
 
     /// Runs `sql` on `database`, after the statements `setup` on the same connection, and returns the first column of
     /// each row, as text.
-    public func strings(_ sql: String, database: String, setup: [String] = []) async throws -> [String] {
+    package func strings(_ sql: String, database: String, setup: [String] = []) async throws -> [String] {
         let configuration = PostgresConnection.Configuration(
             host: "127.0.0.1", port: port, username: Self.user, password: Self.password, database: database,
             tls: .disable)
@@ -236,8 +236,8 @@ public final class PostgresServer: Sendable {
     }
 
     /// The server could not be started.
-    public struct ServerError: Error, CustomStringConvertible {
+    package struct ServerError: Error, CustomStringConvertible {
         /// Why.
-        public var description: String
+        package var description: String
     }
 }

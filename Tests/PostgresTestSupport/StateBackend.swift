@@ -6,13 +6,13 @@ import Testing
 
 /// The databases the state is kept in: every test of the state runs against each (`@Test(arguments:
 /// StateBackend.allCases)`).
-public enum StateBackend: String, Sendable, CaseIterable, CustomTestStringConvertible {
+package enum StateBackend: String, Sendable, CaseIterable, CustomTestStringConvertible {
     /// The SQLite file in a directory.
     case sqlite
     /// A PostgreSQL database on the test process's server.
     case postgres
 
-    public var testDescription: String {
+    package var testDescription: String {
         switch self {
         case .sqlite: "SQLite"
         case .postgres: "PostgreSQL"
@@ -21,7 +21,7 @@ public enum StateBackend: String, Sendable, CaseIterable, CustomTestStringConver
 
     /// A new, empty state of this backend. Without PostgreSQL, the test case of `.postgres` is cancelled (shown
     /// as skipped) and says why on standard error.
-    public func makeState() async throws -> TestState {
+    package func makeState() async throws -> TestState {
         switch self {
         case .sqlite:
             return TestState(directory: try TemporaryDirectory())
@@ -33,13 +33,13 @@ public enum StateBackend: String, Sendable, CaseIterable, CustomTestStringConver
 }
 
 /// One empty state of a test, in a directory or a PostgreSQL database of its own.
-public final class TestState: Sendable {
+package final class TestState: Sendable {
     /// The directory of an SQLite state (removed with this value), nil for PostgreSQL.
-    public let directory: TemporaryDirectory?
+    package let directory: TemporaryDirectory?
     /// The server of a PostgreSQL state.
-    public let server: PostgresServer?
+    package let server: PostgresServer?
     /// The database of a PostgreSQL state.
-    public let url: PostgresURL?
+    package let url: PostgresURL?
 
     init(directory: TemporaryDirectory) {
         self.directory = directory
@@ -54,25 +54,25 @@ public final class TestState: Sendable {
     }
 
     /// What `--state` names it by (a directory's path, or the database's URL with its password).
-    public var argument: String {
+    package var argument: String {
         if let server, let url { return server.text(of: url) }
         return directory?.url.path ?? ""
     }
 
     /// How error messages name it: the SQLite file, or the URL without its password.
-    public var location: String {
+    package var location: String {
         if let url { return url.description }
         return directory?.url.appendingPathComponent(StateStore.fileName).path ?? ""
     }
 
     /// Opens the state for writing, creating it when needed (as `monitor run` does).
-    public func open() async throws -> any StateStoring {
+    package func open() async throws -> any StateStoring {
         if let url { return try await PostgresStateStore.open(url) }
         return try StateStore(directory: directory!.url)
     }
 
     /// Opens the state for reading only, nil when nothing is stored yet (as `monitor status` does).
-    public func reading() async throws -> (any StateStoring)? {
+    package func reading() async throws -> (any StateStoring)? {
         if let url { return try await PostgresStateStore.reading(url) }
         return try StateStore.reading(directory: directory!.url)
     }

@@ -16,9 +16,9 @@ import Subprocess
 /// The child's standard streams are descriptors given to ``start(_:_:in:environment:input:output:error:)``, which
 /// closes them in this process once the child has them; the child is in a process group of its own, as with
 /// `Process`.
-public final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
     /// Its process id.
-    public let pid: Int32
+    package let pid: Int32
     /// Its termination status once it ended: the exit code, or the signal that ended it (as `Process` says).
     private let ended: Watched<Int32?>
 
@@ -31,7 +31,7 @@ public final class ChildProcess: Sendable {
     /// its whole environment (this process's when nil), reading `input` and writing `output` and `error`: three
     /// different descriptors that this process gives up (they are closed here once the child started, or when it
     /// could not start). Throws when it cannot start.
-    public static func start(
+    package static func start(
         _ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
         input: Int32, output: Int32, error: Int32
     ) async throws -> ChildProcess {
@@ -81,7 +81,7 @@ public final class ChildProcess: Sendable {
     /// Runs `executable` with `arguments` and `input` on its standard input (through a file, so that neither side
     /// waits on a full pipe), and waits for it; returns its termination status and what it wrote on standard output
     /// and standard error. The output is read on threads of their own, off the tasks' cooperative pool.
-    public static func run(
+    package static func run(
         _ executable: String, _ arguments: [String], input: [UInt8] = []
     ) async throws -> (status: Int32, output: Data, errors: Data) {
         let directory = try TemporaryDirectory()
@@ -103,7 +103,7 @@ public final class ChildProcess: Sendable {
 
     /// All that `output` and `errors` give until their ends, read at once on threads of their own (off the tasks'
     /// cooperative pool), so that a full pipe never blocks the child writing them.
-    public static func readToEnd(_ output: FileHandle, _ errors: FileHandle) async throws -> (Data, Data) {
+    package static func readToEnd(_ output: FileHandle, _ errors: FileHandle) async throws -> (Data, Data) {
         try await offThePool {
             nonisolated(unsafe) var errorData = Data()
             let group = DispatchGroup()
@@ -119,20 +119,20 @@ public final class ChildProcess: Sendable {
     }
 
     /// Its termination status, nil while it runs.
-    public var status: Int32? { ended.value }
+    package var status: Int32? { ended.value }
 
     /// Waits until it ended and returns its termination status (event-driven: cancelling the task ends the wait).
-    public func waitForExit() async throws -> Int32 {
+    package func waitForExit() async throws -> Int32 {
         try await ended.wait { $0 != nil } ?? -1
     }
 
     /// Sends `signal` (SIGTERM by default) unless it ended already.
-    public func send(_ signal: Int32 = SIGTERM) {
+    package func send(_ signal: Int32 = SIGTERM) {
         if ended.value == nil { kill(pid, signal) }
     }
 
     /// A new pipe: (reading end, writing end), both close-on-exec.
-    public static func pipe() throws -> (read: Int32, write: Int32) {
+    package static func pipe() throws -> (read: Int32, write: Int32) {
         var descriptors: [Int32] = [0, 0]
         guard Glibc.pipe(&descriptors) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         // (`pipe2` is not imported; every program is started by swift-subprocess, which closes the descriptors a
@@ -142,7 +142,7 @@ public final class ChildProcess: Sendable {
     }
 
     /// `/dev/null` opened for reading and writing, close-on-exec.
-    public static func nullDevice() throws -> Int32 {
+    package static func nullDevice() throws -> Int32 {
         let descriptor = open("/dev/null", O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         return descriptor

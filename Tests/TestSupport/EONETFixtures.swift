@@ -6,29 +6,29 @@ import MonitorCore
 ///
 /// The JSON is written the way the real server writes it: odd tab-and-space indentation, `35.00`-style
 /// magnitudes, `null` descriptions, closing dates and magnitudes, `[lon, lat]` points and Polygon rings.
-public enum EONETFixtures {
+package enum EONETFixtures {
     /// The API root the fixtures' links use.
-    public static let api = "http://eonet.test/api/v3"
+    package static let api = "http://eonet.test/api/v3"
 
     /// The moment the `planet` events are dated from: 2025-09-23T12:00:00Z.
-    public static let now = Date(timeIntervalSince1970: 1_758_628_800)
+    package static let now = Date(timeIntervalSince1970: 1_758_628_800)
 
     /// An EONET category.
-    public struct Category: Sendable, Hashable {
+    package struct Category: Sendable, Hashable {
         /// The slug (`wildfires`).
-        public var id: String
+        package var id: String
         /// The title (`Wildfires`).
-        public var title: String
+        package var title: String
 
         /// A category.
-        public init(_ id: String, _ title: String) {
+        package init(_ id: String, _ title: String) {
             self.id = id
             self.title = title
         }
     }
 
     /// Where an observation was, as GeoJSON writes it.
-    public enum Shape: Sendable, Hashable {
+    package enum Shape: Sendable, Hashable {
         /// A point: `"coordinates": [lon, lat]`.
         case point(longitude: Double, latitude: Double)
         /// A polygon: `"coordinates": [[[lon, lat], …], …]`, each corner as `[lon, lat]`.
@@ -36,18 +36,18 @@ public enum EONETFixtures {
     }
 
     /// One observation of an event.
-    public struct Geometry: Sendable, Hashable {
+    package struct Geometry: Sendable, Hashable {
         /// The magnitude, nil for `null`.
-        public var magnitude: Double?
+        package var magnitude: Double?
         /// Its unit, nil for `null`.
-        public var unit: String?
+        package var unit: String?
         /// When.
-        public var date: Date
+        package var date: Date
         /// Where.
-        public var shape: Shape
+        package var shape: Shape
 
         /// An observation.
-        public init(magnitude: Double? = nil, unit: String? = nil, date: Date, shape: Shape) {
+        package init(magnitude: Double? = nil, unit: String? = nil, date: Date, shape: Shape) {
             self.magnitude = magnitude
             self.unit = unit
             self.date = date
@@ -56,24 +56,24 @@ public enum EONETFixtures {
     }
 
     /// One event.
-    public struct Event: Sendable, Hashable {
+    package struct Event: Sendable, Hashable {
         /// `EONET_9001`.
-        public var id: String
+        package var id: String
         /// The title, written as given (odd whitespace included).
-        public var title: String
+        package var title: String
         /// The description, nil for `null`.
-        public var description: String?
+        package var description: String?
         /// When it was closed, nil for `null` (open).
-        public var closed: Date?
+        package var closed: Date?
         /// Its category ids.
-        public var categories: [String]
+        package var categories: [String]
         /// Its sources' URLs, written as given (HTML entities included).
-        public var sources: [String]
+        package var sources: [String]
         /// Its observations, oldest first.
-        public var geometry: [Geometry]
+        package var geometry: [Geometry]
 
         /// An event.
-        public init(
+        package init(
             id: String, title: String, description: String? = nil, closed: Date? = nil, categories: [String],
             sources: [String] = [], geometry: [Geometry]
         ) {
@@ -87,12 +87,12 @@ public enum EONETFixtures {
         }
 
         /// Its newest activity: its last observation, or its closing when later.
-        public var latest: Date {
+        package var latest: Date {
             ([closed].compactMap(\.self) + geometry.map(\.date)).max() ?? .distantPast
         }
 
         /// Its first observation: the server lists events newest first by it.
-        public var first: Date {
+        package var first: Date {
             geometry.map(\.date).min() ?? closed ?? .distantPast
         }
     }
@@ -100,10 +100,10 @@ public enum EONETFixtures {
     // MARK: - The data
 
     /// The 13 categories of EONET v3, in the server's order.
-    public static let categories: [Category] = EONETTemplate.categories.map { Category($0.id, $0.title) }
+    package static let categories: [Category] = EONETTemplate.categories.map { Category($0.id, $0.title) }
 
     /// `days` days before `now`, plus `hours`.
-    public static func daysAgo(_ days: Double, hours: Double = 0) -> Date {
+    package static func daysAgo(_ days: Double, hours: Double = 0) -> Date {
         now.addingTimeInterval(-days * 86_400 + hours * 3600)
     }
 
@@ -113,7 +113,7 @@ public enum EONETFixtures {
     /// events, EONET_9002 being in both severeStorms and floods. Over the last 30 days: dustHaze 1, floods 2,
     /// seaLakeIce 1, severeStorms 3, volcanoes 1, wildfires 2: 9 distinct events. EONET_9010 (wildfires) and
     /// EONET_9015 (earthquakes) are older than 360 days.
-    public static let planet: [Event] = [
+    package static let planet: [Event] = [
         Event(
             id: "EONET_9001", title: "Tropical Storm Alpha", categories: ["severeStorms"],
             sources: ["https://www.nhc.noaa.gov/text/alpha.shtml"],
@@ -220,13 +220,13 @@ public enum EONETFixtures {
     // MARK: - Documents
 
     /// The body of `GET /categories` listing `categories`, tab-indented as EONET writes it.
-    public static func categoriesDocument(_ categories: [Category] = categories, api: String = api) -> String {
+    package static func categoriesDocument(_ categories: [Category] = categories, api: String = api) -> String {
         EONETTemplate.categoriesDocument(categories.map { ($0.id, $0.title) }, api: api)
     }
 
     /// The body of `GET /events` listing `events` in the given order, with the real responses' odd
     /// indentation and number formats. A category id not in `categories` gets its id as title.
-    public static func eventsDocument(_ events: [Event], api: String = api) -> String {
+    package static func eventsDocument(_ events: [Event], api: String = api) -> String {
         EONETTemplate.eventsDocument(events.map { event(json: $0, api: api) }, link: "\(api)/events")
     }
 
@@ -252,7 +252,7 @@ public enum EONETFixtures {
     /// The events of `events` that `GET /events` with these parameters lists, in the server's order (newest
     /// first by first observation): in any of `categories` (all when empty), of `status`, active within the
     /// last `days` days before `now` (by their newest activity), at most `limit`.
-    public static func matching(
+    package static func matching(
         _ events: [Event], categories: [String] = [], status: String = "all", days: Int? = nil, limit: Int? = nil,
         now: Date = now
     ) -> [Event] {
@@ -268,7 +268,7 @@ public enum EONETFixtures {
     /// What an EONET server holding `categories` and `events` answers to a GET of `url`: `/categories`, or
     /// `/events` with `category` (comma-separated, OR), `status` (default open), `days` and `limit`; 404 for
     /// anything else, 400 for a malformed number.
-    public static func answer(
+    package static func answer(
         _ url: String, categories: [Category] = categories, events: [Event] = planet, api: String = api,
         now: Date = now
     ) -> (status: Int, body: String) {
@@ -290,7 +290,7 @@ public enum EONETFixtures {
     }
 
     /// `answer(_:…)` as an HTTP response, for a `StubTransport`.
-    public static func response(
+    package static func response(
         to request: HTTPRequest, categories: [Category] = categories, events: [Event] = planet, api: String = api,
         now: Date = now
     ) -> HTTPResponse {

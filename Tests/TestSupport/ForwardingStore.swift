@@ -1,51 +1,48 @@
 import Foundation
 import MonitorCore
 
-/// A state that passes every call to a real one (`base`): a test subclasses it and overrides the calls it watches or
-/// makes fail, such as the outbox's reads.
-open class ForwardingStore: StateStoring, @unchecked Sendable {
+/// A state that passes every call to a real one (`base`): a test's store conforms and implements only the calls it
+/// watches or makes fail, such as the outbox's reads.
+package protocol ForwardingStore: StateStoring {
     /// The real state.
-    public let base: any StateStoring
+    var base: any StateStoring { get }
+}
 
-    /// A state passing every call to `base`.
-    public init(_ base: any StateStoring) {
-        self.base = base
-    }
-
-    open var location: String { base.location }
-    open func snapshot(feed: String) async throws -> FeedSnapshot { try await base.snapshot(feed: feed) }
-    open func record(feed: String) async throws -> FeedRecord? { try await base.record(feed: feed) }
-    open func records() async throws -> [FeedRecord] { try await base.records() }
-    open func feedNames() async throws -> [String] { try await base.feedNames() }
-    open func items(of feed: String, group: String?, since: Date?, limit: Int?) async throws -> [Item] {
+extension ForwardingStore {
+    package var location: String { base.location }
+    package func snapshot(feed: String) async throws -> FeedSnapshot { try await base.snapshot(feed: feed) }
+    package func record(feed: String) async throws -> FeedRecord? { try await base.record(feed: feed) }
+    package func records() async throws -> [FeedRecord] { try await base.records() }
+    package func feedNames() async throws -> [String] { try await base.feedNames() }
+    package func items(of feed: String, group: String?, since: Date?, limit: Int?) async throws -> [Item] {
         try await base.items(of: feed, group: group, since: since, limit: limit)
     }
-    open func groups(feed: String) async throws -> [ItemGroup] { try await base.groups(feed: feed) }
-    open func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics {
+    package func groups(feed: String) async throws -> [ItemGroup] { try await base.groups(feed: feed) }
+    package func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics {
         try await base.commit(commit, feed: feed)
     }
-    open func outbox(refused: Bool) async throws -> [OutboxEntry] { try await base.outbox(refused: refused) }
-    open func nextNotification(of notifier: String) async throws -> OutboxEntry? {
+    package func outbox(refused: Bool) async throws -> [OutboxEntry] { try await base.outbox(refused: refused) }
+    package func nextNotification(of notifier: String) async throws -> OutboxEntry? {
         try await base.nextNotification(of: notifier)
     }
-    open func pendingCount(of notifier: String) async throws -> Int { try await base.pendingCount(of: notifier) }
-    open func dropNotifications(beyond bounds: [String: OutboxBounds], now: Date) async throws
+    package func pendingCount(of notifier: String) async throws -> Int { try await base.pendingCount(of: notifier) }
+    package func dropNotifications(beyond bounds: [String: OutboxBounds], now: Date) async throws
         -> [DroppedNotification]
     {
         try await base.dropNotifications(beyond: bounds, now: now)
     }
-    open func delivered(_ id: String, notifier: String, at time: Date) async throws {
+    package func delivered(_ id: String, notifier: String, at time: Date) async throws {
         try await base.delivered(id, notifier: notifier, at: time)
     }
-    open func failed(
+    package func failed(
         _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
     ) async throws {
         try await base.failed(
             id, notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
     }
-    open func dropExpiredNotifications(now: Date) async throws -> Int {
+    package func dropExpiredNotifications(now: Date) async throws -> Int {
         try await base.dropExpiredNotifications(now: now)
     }
-    open func notifierStatuses() async throws -> [NotifierStatus] { try await base.notifierStatuses() }
-    open func finishWriting() async { await base.finishWriting() }
+    package func notifierStatuses() async throws -> [NotifierStatus] { try await base.notifierStatuses() }
+    package func finishWriting() async { await base.finishWriting() }
 }

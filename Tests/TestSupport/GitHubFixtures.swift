@@ -4,25 +4,26 @@ import Synchronization
 
 /// GitHub-shaped JSON built from Swift data, so that every count in a test is known by construction, and a
 /// fake GitHub API serving it (for a `StubTransport` or a real test HTTP server).
-public enum GitHubFixtures {
+package enum GitHubFixtures {
     /// One event, as the events API lists it.
-    public struct Event: Sendable, Hashable {
+    package struct Event: Sendable, Hashable {
         /// The id, a string of digits.
-        public var id: String
+        package var id: String
         /// `PushEvent`, `WatchEvent`… or any other type.
-        public var type: String
+        package var type: String
         /// The actor's login.
-        public var actor: String
+        package var actor: String
         /// The repository, `owner/name`.
-        public var repo: String
+        package var repo: String
         /// `created_at`.
-        public var date: Date
+        package var date: Date
         /// The payload object.
-        public var payload: JSONValue
+        package var payload: JSONValue
 
         /// An event.
-        public init(id: String, type: String, actor: String, repo: String, date: Date, payload: JSONValue = .object([]))
-        {
+        package init(
+            id: String, type: String, actor: String, repo: String, date: Date, payload: JSONValue = .object([])
+        ) {
             self.id = id
             self.type = type
             self.actor = actor
@@ -32,7 +33,7 @@ public enum GitHubFixtures {
         }
 
         /// The event as the API's JSON object (actor and repository ids derived from their names).
-        public var json: JSONValue {
+        package var json: JSONValue {
             .object([
                 ("id", .string(id)), ("type", .string(type)),
                 (
@@ -63,7 +64,7 @@ public enum GitHubFixtures {
 
     /// `count` push events to `repo`, newest first: ids `firstID`, `firstID - 1`, …, dated `spacing` seconds
     /// apart back from `newest`, with the slim payload GitHub sends since October 2025.
-    public static func pushes(
+    package static func pushes(
         _ count: Int, repo: String, firstID: Int, newest: Date, spacing: TimeInterval = 60, actor: String = "kzaher",
         branch: String = "main"
     ) -> [Event] {
@@ -77,7 +78,7 @@ public enum GitHubFixtures {
     }
 
     /// A slim push payload (`repository_id`, `push_id`, `ref`, `head`, `before`), commits derived from `id`.
-    public static func pushPayload(repo: String, id: Int, branch: String = "main") -> JSONValue {
+    package static func pushPayload(repo: String, id: Int, branch: String = "main") -> JSONValue {
         .object([
             ("repository_id", .integer(number(repo))), ("push_id", .integer(id)),
             ("ref", .string("refs/heads/\(branch)")), ("head", .string(sha(id))), ("before", .string(sha(id - 1))),
@@ -85,20 +86,20 @@ public enum GitHubFixtures {
     }
 
     /// A 40-digit commit hash made from `seed`.
-    public static func sha(_ seed: Int) -> String {
+    package static func sha(_ seed: Int) -> String {
         let hex = String(UInt64(bitPattern: Int64(seed)) &* 0x9E37_79B9_7F4A_7C15, radix: 16)
         return String(repeating: "0", count: 40 - hex.count) + hex
     }
 
     /// The events as the JSON array of an events page.
-    public static func eventsJSON(_ events: [Event]) -> String {
+    package static func eventsJSON(_ events: [Event]) -> String {
         JSONValue.array(events.map(\.json)).text
     }
 
     // MARK: - Search, headers
 
     /// The answer of a repository search finding `fullNames`, by stars (the first has the most).
-    public static func searchJSON(_ fullNames: [String], totalCount: Int? = nil) -> String {
+    package static func searchJSON(_ fullNames: [String], totalCount: Int? = nil) -> String {
         JSONValue.object([
             ("total_count", .integer(totalCount ?? fullNames.count)), ("incomplete_results", false),
             (
@@ -118,7 +119,7 @@ public enum GitHubFixtures {
     }
 
     /// A `Link` header value: `<next>; rel="next", <last>; rel="last"`.
-    public static func link(next: String? = nil, last: String? = nil, prev: String? = nil, first: String? = nil)
+    package static func link(next: String? = nil, last: String? = nil, prev: String? = nil, first: String? = nil)
         -> String
     {
         [(prev, "prev"), (next, "next"), (last, "last"), (first, "first")].compactMap { url, rel in
@@ -127,7 +128,7 @@ public enum GitHubFixtures {
     }
 
     /// The `X-RateLimit-*` headers GitHub sends.
-    public static func rateLimitHeaders(limit: Int, remaining: Int, reset: Date, resource: String = "core")
+    package static func rateLimitHeaders(limit: Int, remaining: Int, reset: Date, resource: String = "core")
         -> HTTPHeaders
     {
         [
@@ -138,7 +139,7 @@ public enum GitHubFixtures {
     }
 
     /// An HTTP date, `Sun, 22 Nov 2026 05:00:00 GMT`.
-    public static func httpDate(_ date: Date) -> String {
+    package static func httpDate(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
@@ -147,7 +148,7 @@ public enum GitHubFixtures {
     }
 
     /// A stable positive number made from `text` (ids of actors and repositories, ETags).
-    public static func number(_ text: String) -> Int {
+    package static func number(_ text: String) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)
@@ -164,13 +165,13 @@ extension GitHubFixtures {
     /// pages through `Link` headers pointing at `/repositories/{id}/events` as GitHub does, weak ETags
     /// answered 304 on `If-None-Match`, `X-Poll-Interval`, a counting primary rate limit, and 403 without a
     /// `User-Agent` or 401 with a wrong token.
-    public final class API: Sendable {
+    package final class API: Sendable {
         /// A request it answered.
-        public struct Exchange: Sendable {
+        package struct Exchange: Sendable {
             /// The request.
-            public var request: HTTPRequest
+            package var request: HTTPRequest
             /// The answer.
-            public var response: HTTPResponse
+            package var response: HTTPResponse
         }
 
         private struct Feed {
@@ -188,19 +189,19 @@ extension GitHubFixtures {
 
         /// The API root of `respond(to:)`, `https://api.github.test` unless said otherwise (`serve(_:)` answers
         /// at the test server's origin with this root's path).
-        public let root: String
+        package let root: String
         /// The token it accepts; nil: any `Authorization` is refused.
-        public let token: String?
+        package let token: String?
         /// The primary rate limit per hour of the `core` resource (the `search` one allows 10).
-        public let limit: Int
+        package let limit: Int
         /// When the rate limit windows reset.
-        public let reset: Date
+        package let reset: Date
         /// `X-Poll-Interval`, in seconds.
-        public let pollInterval: Int
+        package let pollInterval: Int
         private let state = Mutex(State())
 
         /// An API at `root` accepting `token`.
-        public init(
+        package init(
             root: String = "https://api.github.test", token: String? = nil, limit: Int = 60,
             reset: Date = Date(timeIntervalSince1970: 1_795_324_320), pollInterval: Int = 60
         ) {
@@ -212,14 +213,14 @@ extension GitHubFixtures {
         }
 
         /// Sets the events of `path` (`repos/owner/name`, `orgs/name`, `users/name`), newest first.
-        public func setEvents(_ events: [Event], of path: String) {
+        package func setEvents(_ events: [Event], of path: String) {
             state.withLock { state in
                 state.feeds[path] = Feed(id: Self.id(of: path), events: events)
             }
         }
 
         /// Adds `events` on top of those of `path`, as new activity does.
-        public func prepend(_ events: [Event], to path: String) {
+        package func prepend(_ events: [Event], to path: String) {
             state.withLock { state in
                 var feed = state.feeds[path] ?? Feed(id: Self.id(of: path), events: [])
                 feed.events = events + feed.events
@@ -228,38 +229,38 @@ extension GitHubFixtures {
         }
 
         /// The id of what `path` names: a repository's is the `repo.id` of its events.
-        public static func id(of path: String) -> Int {
+        package static func id(of path: String) -> Int {
             GitHubFixtures.number(path.hasPrefix("repos/") ? String(path.dropFirst("repos/".count)) : path)
         }
 
         /// Makes a repository search for `query` find `fullNames`, in that order.
-        public func setSearch(_ query: String, finds fullNames: [String]) {
+        package func setSearch(_ query: String, finds fullNames: [String]) {
             state.withLock { $0.searches[query] = fullNames }
         }
 
         /// Answers every request for `path` (without the query, relative to the root, like
         /// `repos/a/b/events`) with `response`; nil removes the override.
-        public func override(_ path: String, with response: HTTPResponse?) {
+        package func override(_ path: String, with response: HTTPResponse?) {
             state.withLock { $0.overrides[path] = response }
         }
 
         /// Every request answered, in order.
-        public var exchanges: [Exchange] { state.withLock { $0.exchanges } }
+        package var exchanges: [Exchange] { state.withLock { $0.exchanges } }
 
         /// A stub transport answering with this API (each call makes a new one, with its own record).
-        public func transport() -> StubTransport {
+        package func transport() -> StubTransport {
             StubTransport { [self] request in respond(to: request) }
         }
 
         /// The answer to `request`.
-        public func respond(to request: HTTPRequest) -> HTTPResponse {
+        package func respond(to request: HTTPRequest) -> HTTPResponse {
             respond(to: request, root: root)
         }
 
         /// The answer to a request that came over the wire (from `TestHTTPServer`): the API's root is then at the
         /// request's origin, with the path of `root`, so that `Link`s point back at the server. As the server's
         /// handler: `withTestHTTPServer { TestResponse(api.serve(HTTPRequest($0))) } { server in … }`.
-        @Sendable public func serve(_ request: HTTPRequest) -> HTTPResponse {
+        @Sendable package func serve(_ request: HTTPRequest) -> HTTPResponse {
             var origin = URLComponents(string: request.url) ?? URLComponents()
             origin.path = URLComponents(string: root)?.path ?? ""
             origin.query = nil
@@ -361,7 +362,7 @@ extension GitHubFixtures {
         }
 
         /// A GitHub error answer: `{"message": …, "documentation_url": …}`.
-        public static func error(_ status: Int, _ message: String, headers: HTTPHeaders = [:]) -> HTTPResponse {
+        package static func error(_ status: Int, _ message: String, headers: HTTPHeaders = [:]) -> HTTPResponse {
             var all = headers
             all.add("Content-Type", "application/json; charset=utf-8")
             let body = JSONValue.object([

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// A test waits for the system under test to catch up with ``waitForSleepers(_:)``, which returns when the
 /// sleepers are there, with no polling and no real-time deadline.
-public final class ManualClock: Sendable {
+package final class ManualClock: Sendable {
     private struct Sleeper {
         var deadline: Date
         var continuation: CheckedContinuation<Void, any Error>
@@ -22,31 +22,31 @@ public final class ManualClock: Sendable {
     private let state: Watched<State>
 
     /// A clock starting at `start`.
-    public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+    package init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
         state = Watched(State(now: start))
     }
 
     /// The current time.
-    public var now: Date { state.value.now }
+    package var now: Date { state.value.now }
 
     /// How many tasks are sleeping on this clock.
-    public var sleepers: Int { state.value.sleepers.count }
+    package var sleepers: Int { state.value.sleepers.count }
 
     /// The earliest deadline of a sleeping task.
-    public var nextDeadline: Date? { state.value.sleepers.values.map(\.deadline).min() }
+    package var nextDeadline: Date? { state.value.sleepers.values.map(\.deadline).min() }
 
     /// The values `random` returns next, in order (then 0.5).
-    public func queueRandom(_ values: [Double]) {
+    package func queueRandom(_ values: [Double]) {
         state.update { $0.randoms += values }
     }
 
     /// Moves the time forward by `duration`, waking every sleeper whose deadline has come.
-    public func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         advance(to: now.addingTimeInterval(duration.seconds))
     }
 
     /// Moves the time to `date` (never backwards), waking every sleeper whose deadline has come.
-    public func advance(to date: Date) {
+    package func advance(to date: Date) {
         let woken = state.update { state -> [CheckedContinuation<Void, any Error>] in
             state.now = max(state.now, date)
             let now = state.now
@@ -60,12 +60,12 @@ public final class ManualClock: Sendable {
     /// Waits until at least `count` tasks sleep on the clock: the system under test has caught up.
     ///
     /// There is no real-time limit: the suite's `.timeLimit` ends a wait that never comes true.
-    public func waitForSleepers(_ count: Int) async throws {
+    package func waitForSleepers(_ count: Int) async throws {
         try await state.wait { $0.sleepers.count >= count }
     }
 
     /// The clock as the engine takes it.
-    public var pollClock: PollClock {
+    package var pollClock: PollClock {
         PollClock(
             now: { self.now },
             sleep: { duration in try await self.sleep(for: duration) },

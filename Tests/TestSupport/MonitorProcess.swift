@@ -1,19 +1,19 @@
 import Foundation
 
 /// Runs the built `monitor` executable as a user would, and captures what it prints.
-public struct MonitorProcess: Sendable {
+package struct MonitorProcess: Sendable {
     /// What one run printed and how it exited.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The exit status.
-        public var status: Int32
+        package var status: Int32
         /// Standard output.
-        public var stdout: String
+        package var stdout: String
         /// Standard error.
-        public var stderr: String
+        package var stderr: String
     }
 
     /// The path of the `monitor` executable built beside the test bundle.
-    public static let executable: URL = {
+    package static let executable: URL = {
         var directory = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         for _ in 0..<6 {
             directory.deleteLastPathComponent()
@@ -33,7 +33,7 @@ public struct MonitorProcess: Sendable {
     /// Its output is read on threads of their own, not on the tasks' cooperative pool, so that servers in the
     /// same test process keep answering. `launcher`, when given, is a program and its arguments that start
     /// `monitor` (such as `setpriv` with fewer capabilities).
-    public static func run(
+    package static func run(
         _ arguments: [String], in directory: URL, environment: [String: String] = [:], launcher: [String] = []
     ) async throws -> Result {
         let (child, output, errors) = try await start(
@@ -46,16 +46,16 @@ public struct MonitorProcess: Sendable {
     }
 
     /// util-linux's tool that starts a program with fewer capabilities.
-    public static let setpriv = "/usr/bin/setpriv"
+    package static let setpriv = "/usr/bin/setpriv"
 
     /// Whether ``runUnprivileged(_:in:)`` can run here: as root only with ``setpriv``.
-    public static var canRunUnprivileged: Bool {
+    package static var canRunUnprivileged: Bool {
         getuid() != 0 || FileManager.default.isExecutableFile(atPath: setpriv)
     }
 
     /// Runs `monitor ARGUMENTS` in `directory` unable to write files whose modes forbid it: as root (the tests' usual
     /// user) through ``setpriv``, without the capabilities that let root ignore file modes; as anyone else, directly.
-    public static func runUnprivileged(_ arguments: [String], in directory: URL) async throws -> Result {
+    package static func runUnprivileged(_ arguments: [String], in directory: URL) async throws -> Result {
         let launcher = getuid() == 0 ? [setpriv, "--bounding-set=-dac_override,-fowner"] : []
         return try await run(arguments, in: directory, launcher: launcher)
     }
@@ -84,7 +84,7 @@ public struct MonitorProcess: Sendable {
 ///
 /// Waiting on it is event-driven (its output and its exit), with no real-time deadline: a suite's `.timeLimit` ends
 /// a wait that never comes true, and a process still running when the value is released is terminated.
-public final class RunningMonitor: Sendable {
+package final class RunningMonitor: Sendable {
     private struct Output: Sendable {
         var stdout = Data()
         var stderr = Data()
@@ -100,7 +100,7 @@ public final class RunningMonitor: Sendable {
 
     /// Starts `monitor ARGUMENTS` in `directory` with `environment` added to a minimal one; `launcher`, when given, is
     /// a program and its arguments that start `monitor` (such as a shell that lowers a limit, then `exec`s it).
-    public init(
+    package init(
         _ arguments: [String], in directory: URL, environment: [String: String] = [:], launcher: [String] = []
     ) async throws {
         let (child, outputPipe, errorPipe) = try await MonitorProcess.start(
@@ -134,16 +134,16 @@ public final class RunningMonitor: Sendable {
     }
 
     /// Its process id.
-    public var pid: Int32 { child.pid }
+    package var pid: Int32 { child.pid }
 
     /// What it printed on standard output so far.
-    public var stdout: String { String(decoding: output.value.stdout, as: UTF8.self) }
+    package var stdout: String { String(decoding: output.value.stdout, as: UTF8.self) }
     /// What it printed on standard error so far.
-    public var stderr: String { String(decoding: output.value.stderr, as: UTF8.self) }
+    package var stderr: String { String(decoding: output.value.stderr, as: UTF8.self) }
 
     /// Waits until standard output satisfies `condition`; throws when the process ends (and its output with it)
     /// without that.
-    public func waitForOutput(_ condition: @escaping @Sendable (String) -> Bool) async throws {
+    package func waitForOutput(_ condition: @escaping @Sendable (String) -> Bool) async throws {
         let seen = try await output.wait { output in
             condition(String(decoding: output.stdout, as: UTF8.self)) || (output.closed == 2 && output.status != nil)
         }
@@ -157,7 +157,7 @@ public final class RunningMonitor: Sendable {
     /// Waits until standard error satisfies `condition` and returns it; throws when the process ends (and its output
     /// with it) without that.
     @discardableResult
-    public func waitForErrors(_ condition: @escaping @Sendable (String) -> Bool) async throws -> String {
+    package func waitForErrors(_ condition: @escaping @Sendable (String) -> Bool) async throws -> String {
         let seen = try await output.wait { output in
             condition(String(decoding: output.stderr, as: UTF8.self)) || (output.closed == 2 && output.status != nil)
         }
@@ -171,12 +171,12 @@ public final class RunningMonitor: Sendable {
     }
 
     /// Sends `signal` (SIGINT, SIGTERM).
-    public func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         child.send(signal)
     }
 
     /// Waits for the process to exit and for the end of its output, and returns its status.
-    public func waitForExit() async throws -> Int32 {
+    package func waitForExit() async throws -> Int32 {
         let ended = try await output.wait { $0.status != nil && $0.closed == 2 }
         return ended.status ?? -1
     }
@@ -187,7 +187,7 @@ public final class RunningMonitor: Sendable {
 }
 
 /// The process ended before what a test waited for.
-public struct ProcessEnded: Error, CustomStringConvertible {
+package struct ProcessEnded: Error, CustomStringConvertible {
     /// What was waited for and what the process printed.
-    public var description: String
+    package var description: String
 }

@@ -5,7 +5,7 @@ import Foundation
 /// For long CPU-bound test work (fuzzing, large fixtures): on a busy machine the pool has as few threads as cores,
 /// and a test that holds one for seconds starves the tests whose tasks wait for an event. `work` runs outside the
 /// test's task: record expectations on what it returns, not inside it.
-public func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+package func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread {
             continuation.resume(with: Result { try work() })

@@ -3,18 +3,18 @@ import Logging
 import MonitorCore
 
 /// Polls a source as the engine does, against a transport of the test's choosing and a fresh state.
-public struct PollHarness: Sendable {
+package struct PollHarness: Sendable {
     /// The state directory, removed when the harness goes.
-    public let directory: TemporaryDirectory
+    package let directory: TemporaryDirectory
     /// The state.
-    public let store: any StateStoring
+    package let store: any StateStoring
     /// The settings polls run with.
-    public var settings: Settings
+    package var settings: Settings
     /// What owns the state, when the harness did not make it.
     private var owner: (any Sendable)? = nil
 
     /// A harness with an empty state and default settings (no retry delay worth waiting for).
-    public init(settings: Settings = Settings()) throws {
+    package init(settings: Settings = Settings()) throws {
         directory = try TemporaryDirectory()
         store = try StateStore(directory: directory.url)
         self.settings = settings
@@ -22,7 +22,7 @@ public struct PollHarness: Sendable {
 
     /// A harness polling into `store` (an empty state of the test's choosing, such as one in PostgreSQL), keeping
     /// `owner` (what removes the state when it goes) for as long as the harness.
-    public init(store: any StateStoring, keeping owner: (any Sendable)?, settings: Settings = Settings()) throws {
+    package init(store: any StateStoring, keeping owner: (any Sendable)?, settings: Settings = Settings()) throws {
         directory = try TemporaryDirectory()
         self.store = store
         self.owner = owner
@@ -30,7 +30,7 @@ public struct PollHarness: Sendable {
     }
 
     /// A feed of `Source`'s type named `name`, with `options` over the declared defaults.
-    public static func feed<Source: FeedSource>(
+    package static func feed<Source: FeedSource>(
         _ source: Source.Type, name: String = "test", options: [String: OptionValue] = [:]
     ) -> FeedConfig {
         var values = FeedOptions.defaults(of: ConfigValidator.specs(of: source))
@@ -41,7 +41,7 @@ public struct PollHarness: Sendable {
     }
 
     /// Polls `feed` once with a source made from its options, collecting every view shown on the way.
-    public func poll<Source: FeedSource>(
+    package func poll<Source: FeedSource>(
         _ source: Source.Type, feed: FeedConfig, transport: any HTTPTransport, clock: PollClock = .system
     ) async -> (report: PollReport, views: [FeedView]) {
         var runner = PollRunner(

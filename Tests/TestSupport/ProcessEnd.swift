@@ -6,7 +6,7 @@ import Foundation
 
 /// Whether process `pid` has ended: it is gone (`kill(pid, 0)` fails with ESRCH), or it is a zombie — dead,
 /// waiting to be reaped by its parent (in this container PID 1 never reaps the orphans it adopts).
-public func hasEnded(_ pid: Int32) -> Bool {
+package func hasEnded(_ pid: Int32) -> Bool {
     if kill(pid, 0) == -1, errno == ESRCH { return true }
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
         let close = stat.lastIndex(of: ")")
@@ -15,14 +15,14 @@ public func hasEnded(_ pid: Int32) -> Bool {
 }
 
 /// Whether process `pid` is gone altogether, reaped: `kill(pid, 0)` fails with ESRCH.
-public func isReaped(_ pid: Int32) -> Bool {
+package func isReaped(_ pid: Int32) -> Bool {
     kill(pid, 0) == -1 && errno == ESRCH
 }
 
 /// Waits until process `pid` has ended (see ``hasEnded(_:)``), looking at `/proc` every few milliseconds, for at most
 /// `limit` — a safety net only, far beyond what ending a process takes; returns whether it ended. Nothing tells
 /// this process when one that is not its child ends, hence the looking.
-public func waitForEnd(of pid: Int32, limit: Duration = .seconds(10)) async -> Bool {
+package func waitForEnd(of pid: Int32, limit: Duration = .seconds(10)) async -> Bool {
     let deadline = ContinuousClock.now + limit
     while !hasEnded(pid) {
         guard ContinuousClock.now < deadline, (try? await Task.sleep(for: .milliseconds(5))) != nil else {
@@ -33,12 +33,12 @@ public func waitForEnd(of pid: Int32, limit: Duration = .seconds(10)) async -> B
 }
 
 /// Ends process `pid` with SIGKILL unless it has ended: a test's cleanup of what it expected to be gone.
-public func killLeftover(_ pid: Int32) {
+package func killLeftover(_ pid: Int32) {
     if !hasEnded(pid) { kill(pid, SIGKILL) }
 }
 
 /// What a writer puts in the named pipe `path`, read on a thread of its own: returns once the writer closes it.
-public func readFIFO(_ path: String) async throws -> String {
+package func readFIFO(_ path: String) async throws -> String {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread {
             guard let handle = FileHandle(forReadingAtPath: path) else {

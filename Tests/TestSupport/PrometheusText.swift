@@ -2,37 +2,37 @@ import Foundation
 
 /// The samples of a Prometheus text exposition (format 0.0.4), read two ways: by a small reader of its own, and by
 /// Python's `prometheus_client` — the real parser — in a separate `python3` process.
-public struct PrometheusText: Sendable, Hashable {
+package struct PrometheusText: Sendable, Hashable {
     /// One sample line: `name{labels} value`.
-    public struct Sample: Sendable, Hashable, CustomStringConvertible {
+    package struct Sample: Sendable, Hashable, CustomStringConvertible {
         /// The sample's name (`monitor_polls_total`, `…_bucket`, `…_sum`).
-        public var name: String
+        package var name: String
         /// Its labels, unescaped.
-        public var labels: [String: String]
+        package var labels: [String: String]
         /// Its value.
-        public var value: Double
+        package var value: Double
 
         /// A sample.
-        public init(_ name: String, _ labels: [String: String] = [:], _ value: Double) {
+        package init(_ name: String, _ labels: [String: String] = [:], _ value: Double) {
             self.name = name
             self.labels = labels
             self.value = value
         }
 
         /// `name{a="x",b="y"} value`, labels sorted, for messages.
-        public var description: String {
+        package var description: String {
             let shown = labels.sorted { $0.key < $1.key }.map { "\($0.key)=\(String(reflecting: $0.value))" }
             return "\(name){\(shown.joined(separator: ","))} \(value)"
         }
     }
 
     /// The `# TYPE` of each metric family, by name.
-    public var types: [String: String]
+    package var types: [String: String]
     /// Every sample, in order.
-    public var samples: [Sample]
+    package var samples: [Sample]
 
     /// Reads `text`; a line it cannot read is an error naming its number.
-    public init(_ text: String) throws {
+    package init(_ text: String) throws {
         types = [:]
         samples = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -55,23 +55,23 @@ public struct PrometheusText: Sendable, Hashable {
     }
 
     /// The value of the one sample named `name` with exactly `labels`; nil when there is none.
-    public func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
+    package func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
         samples.first { $0.name == name && $0.labels == labels }?.value
     }
 
     /// The samples named `name`.
-    public func samples(_ name: String) -> [Sample] {
+    package func samples(_ name: String) -> [Sample] {
         samples.filter { $0.name == name }
     }
 
     /// A line the reader could not read.
-    public struct Unreadable: Error, CustomStringConvertible {
+    package struct Unreadable: Error, CustomStringConvertible {
         /// Its number, from 1.
-        public var line: Int
+        package var line: Int
         /// The line.
-        public var text: String
+        package var text: String
 
-        public var description: String { "line \(line) is not a sample: \(text)" }
+        package var description: String { "line \(line) is not a sample: \(text)" }
     }
 
     private static func sample(_ line: Substring) -> Sample? {
@@ -119,7 +119,7 @@ public struct PrometheusText: Sendable, Hashable {
     /// `python3` process: its family types (named as the parser names them, `monitor_polls` for
     /// `monitor_polls_total`) and samples. Nil — after printing why, loudly — when `python3` or `prometheus_client`
     /// is missing (`scripts/setup` installs it); a text the parser refuses is an error with its message.
-    public static func parsedByPrometheusClient(_ text: String) async throws -> PrometheusText? {
+    package static func parsedByPrometheusClient(_ text: String) async throws -> PrometheusText? {
         let script = """
             import json, sys
             try:
@@ -162,10 +162,10 @@ public struct PrometheusText: Sendable, Hashable {
     }
 
     /// The real parser refused the text.
-    public struct ParserRefused: Error, CustomStringConvertible {
+    package struct ParserRefused: Error, CustomStringConvertible {
         /// What it said.
-        public var message: String
+        package var message: String
 
-        public var description: String { "prometheus_client refused the exposition: \(message)" }
+        package var description: String { "prometheus_client refused the exposition: \(message)" }
     }
 }

@@ -3,17 +3,17 @@ import Synchronization
 
 /// The messages logged at warning level and above through ``logger``, each as `level: message (error)`, the
 /// `error` metadata in parentheses when there is one.
-public final class RecordedLog: Sendable {
+package final class RecordedLog: Sendable {
     private let lines = Mutex<[String]>([])
 
     /// An empty log.
-    public init() {}
+    package init() {}
 
     /// What was logged, in order.
-    public var messages: [String] { lines.withLock { $0 } }
+    package var messages: [String] { lines.withLock { $0 } }
 
     /// A logger writing here.
-    public var logger: Logger {
+    package var logger: Logger {
         Logger(label: "test") { _ in Handler(log: self) }
     }
 

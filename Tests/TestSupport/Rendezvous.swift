@@ -4,21 +4,21 @@
 /// It proves that `count` things run at the same time without giving them time to overlap: a server handler or an
 /// operation that arrives here holds its slot until `count` are held. When fewer can ever run at once, the wait never
 /// ends and the suite's `.timeLimit` fails the test.
-public final class Rendezvous: Sendable {
+package final class Rendezvous: Sendable {
     /// How many callers meet.
-    public let count: Int
+    package let count: Int
     private let arrived = Watched(0)
 
     /// A meeting of `count` callers.
-    public init(_ count: Int) {
+    package init(_ count: Int) {
         self.count = count
     }
 
     /// How many callers have arrived so far.
-    public var arrivals: Int { arrived.value }
+    package var arrivals: Int { arrived.value }
 
     /// Waits until `count` callers have arrived (returns at once once they have); returns early when cancelled.
-    public func arrive() async {
+    package func arrive() async {
         arrived.update { $0 += 1 }
         let count = count
         _ = try? await arrived.wait { $0 >= count }

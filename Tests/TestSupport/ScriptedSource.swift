@@ -5,21 +5,21 @@ import MonitorCore
 /// `parallel: true`) and turns every 200 whose body is a number N into items `"<last path part>-<n>"` for n
 /// below N, in the group named by that path part; `catalog` groups are announced first. Any other answer
 /// (a 304) leaves the group unchanged. A 404 fails the poll; any other failure fails only that URL's group.
-public struct ScriptedSource: FeedSource {
-    public static let type = "scripted"
-    public static let summary = "A scripted source"
+package struct ScriptedSource: FeedSource {
+    package static let type = "scripted"
+    package static let summary = "A scripted source"
     static let urls = FeedOption<[String]?>("urls", .list(placeholder: "urls"), doc: "URLs to GET")
     static let mode = FeedOption<String>("mode", .choice(["replace", "keep"]), default: "replace", doc: "Retention")
     static let catalog = FeedOption<[String]?>("catalog", .list(placeholder: "groups"), doc: "Groups announced first")
     static let parallel = FeedOption<Bool>("parallel", .boolean, default: false, doc: "Fetch the URLs concurrently")
-    public static let options: [any OptionDeclaration] = [urls, mode, catalog, parallel]
+    package static let options: [any OptionDeclaration] = [urls, mode, catalog, parallel]
     let options: FeedOptions
 
-    public init(options: FeedOptions) { self.options = options }
+    package init(options: FeedOptions) { self.options = options }
 
-    public var retention: ItemRetention { options[Self.mode] == "keep" ? .keepNewest(3) : .replace }
+    package var retention: ItemRetention { options[Self.mode] == "keep" ? .keepNewest(3) : .replace }
 
-    public func poll(_ context: PollContext, _ found: Findings) async throws {
+    package func poll(_ context: PollContext, _ found: Findings) async throws {
         let urls = options[Self.urls] ?? []
         let catalog = options[Self.catalog] ?? []
         let limit = options[Self.parallel] ? context.concurrency : 1

@@ -5,15 +5,15 @@ import Foundation
 ///
 /// A suite that reads them is `.enabled(if: SharedSamples.apiSamples != nil, "../shared/api-samples … is absent")`, so that
 /// `swift test` says when it skips.
-public enum SharedSamples {
+package enum SharedSamples {
     /// `../shared/api-samples`, when that folder exists.
-    public static let apiSamples: URL? = folder("api-samples")
+    package static let apiSamples: URL? = folder("api-samples")
 
     /// `../shared/realdata`, when that folder exists.
-    public static let realdata: URL? = folder("realdata")
+    package static let realdata: URL? = folder("realdata")
 
     /// The names of the files in `folder` (none when it is nil or unreadable), sorted.
-    public static func files(in folder: URL?) -> [String] {
+    package static func files(in folder: URL?) -> [String] {
         guard let folder, let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
             return []
         }
@@ -21,19 +21,19 @@ public enum SharedSamples {
     }
 
     /// `../shared`, when both of its folders of captures are there.
-    public static var folder: URL? {
+    package static var folder: URL? {
         guard let apiSamples, realdata != nil else { return nil }
         return apiSamples.deletingLastPathComponent()
     }
 
     /// The bytes of `file`, a path under `../shared` such as `realdata/…` (throws when it cannot be read).
-    public static func bytes(_ file: String) throws -> [UInt8] {
+    package static func bytes(_ file: String) throws -> [UInt8] {
         let root = folder ?? URL(fileURLWithPath: "/nonexistent/shared")
         return Array(try Data(contentsOf: root.appendingPathComponent(file)))
     }
 
     /// The captures of both folders whose file names pass `include`, as `api-samples/…` and `realdata/…`, sorted.
-    public static func captures(where include: (String) -> Bool) -> [String] {
+    package static func captures(where include: (String) -> Bool) -> [String] {
         [("api-samples", apiSamples), ("realdata", realdata)].flatMap { name, url in
             files(in: url).filter(include).map { "\(name)/\($0)" }
         }.sorted()

@@ -3,19 +3,19 @@ import Synchronization
 
 /// An in-memory stand-in for the HTTP protocol, for a plugin's unit tests; behaviour on the wire is tested
 /// against `TestHTTPServer` instead.
-public final class StubTransport: HTTPTransport {
+package final class StubTransport: HTTPTransport {
     private let handler: @Sendable (HTTPRequest) async throws -> HTTPResponse
     private let recorded = Mutex<[HTTPRequest]>([])
 
     /// A transport answering every request with `handler`.
-    public init(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
+    package init(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
         self.handler = handler
     }
 
     /// Every request sent so far, in order.
-    public var requests: [HTTPRequest] { recorded.withLock { $0 } }
+    package var requests: [HTTPRequest] { recorded.withLock { $0 } }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         recorded.withLock { $0.append(request) }
         return try await handler(request)
     }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// A directory of its own for one test, removed when the test ends.
-public final class TemporaryDirectory: Sendable {
+package final class TemporaryDirectory: Sendable {
     /// The directory.
-    public let url: URL
+    package let url: URL
 
     /// Creates a new, empty directory.
-    public init() throws {
+    package init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("monitor-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
@@ -18,14 +18,14 @@ public final class TemporaryDirectory: Sendable {
     /// Writes `text` to `name` inside the directory and returns its URL; `atomically`, through a temporary file
     /// renamed over it (as most editors save), so that a reader never sees it half written.
     @discardableResult
-    public func write(_ name: String, _ text: String, atomically: Bool = false) throws -> URL {
+    package func write(_ name: String, _ text: String, atomically: Bool = false) throws -> URL {
         let file = url.appendingPathComponent(name)
         try Data(text.utf8).write(to: file, options: atomically ? .atomic : [])
         return file
     }
 
     /// The text of `name` inside the directory.
-    public func read(_ name: String) throws -> String {
+    package func read(_ name: String) throws -> String {
         try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
     }
 }

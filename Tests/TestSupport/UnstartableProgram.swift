@@ -6,24 +6,24 @@ import Foundation
 
 /// A program that cannot start, made in a directory of its own, and what `monitor` says of it after
 /// "cannot start 'PROGRAM': ": the cases the exec source and the command notifier both tell apart.
-public struct UnstartableProgram: Sendable {
+package struct UnstartableProgram: Sendable {
     /// Each case by name, for `@Test(arguments:)`.
-    public static let cases = [
+    package static let cases = [
         "missing file", "directory", "not executable", "missing interpreter", "interpreter line ending in CR",
         "not in PATH", "not executable in PATH",
     ]
 
     /// The directory holding it.
-    public let directory: TemporaryDirectory
+    package let directory: TemporaryDirectory
     /// The program, as the command's first word.
-    public let program: String
+    package let program: String
     /// The `PATH` to run it with, when it is looked up there.
-    public let searchPath: String?
+    package let searchPath: String?
     /// What is said after "cannot start 'PROGRAM': ".
-    public let problem: String
+    package let problem: String
 
     /// Makes the program of case `name` (one of ``cases``).
-    public init(_ name: String) throws {
+    package init(_ name: String) throws {
         let directory = try TemporaryDirectory()
         let dir = directory.url.path
         let executable = { (file: String, text: String) throws in
@@ -61,5 +61,5 @@ public struct UnstartableProgram: Sendable {
     }
 
     /// The whole message: "cannot start 'PROGRAM': PROBLEM".
-    public var message: String { "cannot start '\(program)': \(problem)" }
+    package var message: String { "cannot start '\(program)': \(problem)" }
 }

@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// Waiting is event-driven: no polling and no real-time deadline. A suite's `.timeLimit` is the only clock; when
 /// it cancels the waiting test, the wait throws `CancellationError`.
-public final class Watched<Value: Sendable>: Sendable {
+package final class Watched<Value: Sendable>: Sendable {
     private struct Waiter {
         var condition: @Sendable (Value) -> Bool
         var continuation: CheckedContinuation<Value, any Error>
@@ -25,18 +25,18 @@ public final class Watched<Value: Sendable>: Sendable {
     private let state: Mutex<State>
 
     /// A watched `value`.
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         state = Mutex(State(value: value))
     }
 
     /// The value now.
-    public var value: Value { state.withLock { $0.value } }
+    package var value: Value { state.withLock { $0.value } }
 
     /// Changes the value with `body` and wakes every waiter whose condition now holds; returns what `body` returns.
     ///
     /// `body` runs under the lock: it must not use this `Watched` again.
     @discardableResult
-    public func update<Result: Sendable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func update<Result: Sendable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         let (result, woken) = try state.withLock { state in
             let result = try body(&state.value)
             let value = state.value
@@ -52,7 +52,7 @@ public final class Watched<Value: Sendable>: Sendable {
     ///
     /// `condition` is called under the lock, on every change: it must be quick and must not use this `Watched`.
     @discardableResult
-    public func wait(until condition: @escaping @Sendable (Value) -> Bool) async throws -> Value {
+    package func wait(until condition: @escaping @Sendable (Value) -> Bool) async throws -> Value {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID

@@ -2,9 +2,9 @@ import Foundation
 import MonitorCore
 
 /// The full-screen view of `monitor run`, as a pure function from its state to the rows of the screen.
-public enum BrowserScreen {
+package enum BrowserScreen {
     /// The keys, as `?` shows them.
-    public static let keys = [
+    package static let keys = [
         "↑/↓ or k/j   select",
         "Enter or →   open the feed's groups, then the group's items",
         "Esc or ←     back (Esc first clears a filter)",
@@ -19,7 +19,7 @@ public enum BrowserScreen {
     /// Exactly `height` rows of at most `width` characters: a title row, the open list, the latest log line (or, while
     /// the state cannot be reached, that) and a row of keys (or the filter being typed). Times are shown in `timeZone`. Everything a server sent is
     /// sanitized; long text is cut with `…`.
-    public static func render(_ state: BrowserState, width: Int, height: Int, timeZone: TimeZone) -> [String] {
+    package static func render(_ state: BrowserState, width: Int, height: Int, timeZone: TimeZone) -> [String] {
         let height = max(height, 4)
         let bodyHeight = height - 3
         var body: [String]

@@ -4,9 +4,9 @@ import MonitorCore
 /// The state of the full-screen view of `monitor run`: what is known of the feeds (`live`), which list is
 /// open, what is selected, the days window, the filter. Keys change it through `handle(_:)`, a pure reducer
 /// that returns the effects the driver must perform; `BrowserScreen` renders it.
-public struct BrowserState: Sendable {
+package struct BrowserState: Sendable {
     /// Which list is open.
-    public enum Level: Sendable, Equatable {
+    package enum Level: Sendable, Equatable {
         /// The feeds, with the panel of the selected one.
         case feeds
         /// A feed's groups.
@@ -16,7 +16,7 @@ public struct BrowserState: Sendable {
     }
 
     /// What the driver must do after a key.
-    public enum Effect: Sendable, Equatable {
+    package enum Effect: Sendable, Equatable {
         /// Read a feed's stored items and groups into `stored`.
         case load(feed: String)
         /// Poll a feed now (within its rate limits).
@@ -26,44 +26,44 @@ public struct BrowserState: Sendable {
     }
 
     /// The days windows `d` steps through; nil is every day.
-    public static let windows: [Int?] = [1, 7, 30, 90, 360, nil]
+    package static let windows: [Int?] = [1, 7, 30, 90, 360, nil]
 
     /// The feeds and their polls.
-    public var live: LiveState
+    package var live: LiveState
     /// The list open.
-    public var level: Level = .feeds
+    package var level: Level = .feeds
     /// The feed chosen with the keys; nil until a key is pressed (the view then follows the feed that changed last).
-    public var chosenFeed: String?
+    package var chosenFeed: String?
     /// The selected row of the groups list.
-    public var groupRow = 0
+    package var groupRow = 0
     /// The selected row of the items list.
-    public var itemRow = 0
+    package var itemRow = 0
     /// The index in `windows` of the window in force.
-    public var window = BrowserState.windows.count - 1
+    package var window = BrowserState.windows.count - 1
     /// The filter of the open list.
-    public var filter = ""
+    package var filter = ""
     /// Whether the filter is being typed.
-    public var filtering = false
+    package var filtering = false
     /// Whether the keys are shown.
-    public var help = false
+    package var help = false
     /// The stored items of the open feed, once read.
-    public var stored: StoredFeed?
+    package var stored: StoredFeed?
     /// The latest lines of the log, oldest first.
-    public var log: [String] = []
+    package var log: [String] = []
     /// The time the view is drawn at (the days window counts back from it).
-    public var now: Date
+    package var now: Date
 
     /// The view of `live`'s feeds at `now`, showing the feeds.
-    public init(live: LiveState, now: Date) {
+    package init(live: LiveState, now: Date) {
         self.live = live
         self.now = now
     }
 
     /// The days of the window in force; nil for every day.
-    public var days: Int? { Self.windows[window] }
+    package var days: Int? { Self.windows[window] }
 
     /// `last N days` or `all days`.
-    public var windowLabel: String {
+    package var windowLabel: String {
         guard let days else { return "all days" }
         return days == 1 ? "last 1 day" : "last \(days) days"
     }
@@ -71,13 +71,13 @@ public struct BrowserState: Sendable {
     // MARK: - The lists
 
     /// The feeds shown (filtered when the feeds list is open).
-    public var feeds: [LiveView.FeedLine] {
+    package var feeds: [LiveView.FeedLine] {
         guard level == .feeds, !filter.isEmpty else { return live.lines }
         return live.lines.filter { matches($0.name) }
     }
 
     /// The selected feed: the one chosen, or the one that changed last, or the first.
-    public var selectedFeed: String? {
+    package var selectedFeed: String? {
         let names = feeds.map(\.name)
         if let chosenFeed, names.contains(chosenFeed) { return chosenFeed }
         if chosenFeed == nil, let focus = live.focus, names.contains(focus) { return focus }
@@ -85,19 +85,19 @@ public struct BrowserState: Sendable {
     }
 
     /// The groups of the open feed within the window (filtered when the groups list is open).
-    public var groups: [StoredFeed.GroupRow] {
+    package var groups: [StoredFeed.GroupRow] {
         guard case .groups(let feed) = level, let stored, stored.feed == feed else { return [] }
         return stored.groups(within: days, now: now).filter { filter.isEmpty || matches($0.title) }
     }
 
     /// The items of the open group within the window, newest first (filtered by title).
-    public var items: [Item] {
+    package var items: [Item] {
         guard case .items(let feed, let group) = level, let stored, stored.feed == feed else { return [] }
         return stored.items(of: group, within: days, now: now).filter { filter.isEmpty || matches($0.title) }
     }
 
     /// The feed the open list belongs to.
-    public var currentFeed: String? {
+    package var currentFeed: String? {
         switch level {
         case .feeds: selectedFeed
         case .groups(let feed), .items(let feed, _): feed
@@ -111,7 +111,7 @@ public struct BrowserState: Sendable {
     // MARK: - Keys
 
     /// The state after `key`, with what the driver must do.
-    public mutating func handle(_ key: Key) -> [Effect] {
+    package mutating func handle(_ key: Key) -> [Effect] {
         if key == .interrupt || (key == .character("q") && !filtering) { return [.quit] }
         if help {
             help = false

@@ -1,5 +1,5 @@
 /// A key pressed in the full-screen view.
-public enum Key: Sendable, Hashable {
+package enum Key: Sendable, Hashable {
     case up, down, left, right, enter, escape, backspace
     /// Ctrl-C (raw mode delivers it as a byte, not a signal).
     case interrupt
@@ -10,7 +10,7 @@ public enum Key: Sendable, Hashable {
 
     /// The keys in `bytes`, one read from a terminal in raw mode: arrows arrive as `ESC [ A`… (or `ESC O A`…),
     /// a lone `ESC` is Escape, unknown sequences and control bytes are dropped.
-    public static func parse(_ bytes: [UInt8]) -> [Key] {
+    package static func parse(_ bytes: [UInt8]) -> [Key] {
         var keys: [Key] = []
         var index = 0
         while index < bytes.count {

@@ -3,19 +3,19 @@ import MonitorCore
 
 /// A feed's stored items and groups, as the full-screen view browses them, with the counts and lists of a
 /// days window computed from them.
-public struct StoredFeed: Sendable, Equatable {
+package struct StoredFeed: Sendable, Equatable {
     /// A group of the feed with its counts in the window.
-    public struct GroupRow: Sendable, Equatable {
+    package struct GroupRow: Sendable, Equatable {
         /// The group's identifier.
-        public var id: String
+        package var id: String
         /// Its title.
-        public var title: String
+        package var title: String
         /// Its items in the window.
-        public var count: Int
+        package var count: Int
         /// Those items per value of the source's breakdown detail (EONET: open, closed), sorted by value.
-        public var breakdown: [(value: String, count: Int)]
+        package var breakdown: [(value: String, count: Int)]
 
-        public static func == (lhs: GroupRow, rhs: GroupRow) -> Bool {
+        package static func == (lhs: GroupRow, rhs: GroupRow) -> Bool {
             lhs.id == rhs.id && lhs.title == rhs.title && lhs.count == rhs.count
                 && lhs.breakdown.map(\.value) == rhs.breakdown.map(\.value)
                 && lhs.breakdown.map(\.count) == rhs.breakdown.map(\.count)
@@ -23,16 +23,16 @@ public struct StoredFeed: Sendable, Equatable {
     }
 
     /// The feed's name.
-    public var feed: String
+    package var feed: String
     /// Its groups as last stored, in catalog order.
-    public var catalog: [ItemGroup]
+    package var catalog: [ItemGroup]
     /// Its stored items.
-    public var items: [Item]
+    package var items: [Item]
     /// The detail counted per group (EONET: `status`), if any.
-    public var breakdownDetail: String?
+    package var breakdownDetail: String?
 
     /// A feed's stored state.
-    public init(feed: String, catalog: [ItemGroup], items: [Item], breakdownDetail: String?) {
+    package init(feed: String, catalog: [ItemGroup], items: [Item], breakdownDetail: String?) {
         self.feed = feed
         self.catalog = catalog
         self.items = items
@@ -40,14 +40,14 @@ public struct StoredFeed: Sendable, Equatable {
     }
 
     /// The items dated within `days` days before `now` (all when nil).
-    public func items(within days: Int?, now: Date) -> [Item] {
+    package func items(within days: Int?, now: Date) -> [Item] {
         guard let days else { return items }
         let since = now.addingTimeInterval(-Double(days) * 86_400)
         return items.filter { $0.date >= since }
     }
 
     /// Every group (the catalog's, then those met only in items) with its counts within the window.
-    public func groups(within days: Int?, now: Date) -> [GroupRow] {
+    package func groups(within days: Int?, now: Date) -> [GroupRow] {
         let window = items(within: days, now: now)
         var counts: [String: Int] = [:]
         var breakdowns: [String: [String: Int]] = [:]
@@ -72,7 +72,7 @@ public struct StoredFeed: Sendable, Equatable {
     }
 
     /// The items of `group` within the window, newest first.
-    public func items(of group: String, within days: Int?, now: Date) -> [Item] {
+    package func items(of group: String, within days: Int?, now: Date) -> [Item] {
         items(within: days, now: now).filter { $0.groups.contains(group) }.sorted {
             ($0.date, $0.id) > ($1.date, $1.id)
         }

@@ -2,8 +2,8 @@ import ArgumentParser
 import MonitorCore
 
 /// `monitor`: the root command.
-public struct MonitorCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct MonitorCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "monitor",
         abstract: "Watch GitHub activity, NASA natural events and what programs report, as feeds.yaml says.",
         discussion: """
@@ -17,11 +17,11 @@ public struct MonitorCommand: AsyncParsableCommand {
         subcommands: [Run.self, Events.self, Status.self, Validate.self, Sources.self, Notify.self, Init.self]
     )
 
-    public init() {}
+    package init() {}
 
     /// Makes standard output and error safe to write to (a closed pipe, a full disk, a closed stream); the
     /// executable calls it before `main()`.
-    public static func prepareStandardStreams() {
+    package static func prepareStandardStreams() {
         Console.prepare()
     }
 

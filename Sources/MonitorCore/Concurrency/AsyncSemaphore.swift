@@ -3,7 +3,7 @@ import Synchronization
 /// A counting semaphore for async code: at most `limit` holders at once, waiters served in order.
 /// A waiting task that is cancelled stops waiting and throws `CancellationError`. Thousands of waiters (one per
 /// feed) cost each `release` no more than one.
-public final class AsyncSemaphore: Sendable {
+package final class AsyncSemaphore: Sendable {
     private struct State {
         var available: Int
         /// The waiters in order from `head`; those before it were served or cancelled.
@@ -40,16 +40,16 @@ public final class AsyncSemaphore: Sendable {
 
     private let state: Mutex<State>
     /// The number of holders allowed at once.
-    public let limit: Int
+    package let limit: Int
 
     /// A semaphore allowing `limit` holders at once (at least 1).
-    public init(limit: Int) {
+    package init(limit: Int) {
         self.limit = max(1, limit)
         state = Mutex(State(available: max(1, limit)))
     }
 
     /// Waits for a permit.
-    public func acquire() async throws {
+    package func acquire() async throws {
         try Task.checkCancellation()
         let id = state.withLock { state -> UInt64? in
             if state.available > 0 {
@@ -85,7 +85,7 @@ public final class AsyncSemaphore: Sendable {
     }
 
     /// Returns a permit, waking the longest waiter.
-    public func release() {
+    package func release() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             guard let waiter = state.next() else {
                 state.available = min(state.available + 1, limit)
@@ -97,7 +97,7 @@ public final class AsyncSemaphore: Sendable {
     }
 
     /// Runs `body` holding a permit.
-    public func withPermit<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    package func withPermit<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         try await acquire()
         defer { release() }
         return try await body()

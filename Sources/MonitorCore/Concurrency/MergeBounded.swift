@@ -1,7 +1,7 @@
 /// Runs `operation` on each of `inputs`, at most `limit` at once, and merges the results into one stream in
 /// the order they complete: the classic apps' `merge(maxConcurrent:)`. The first error thrown ends the stream
 /// and cancels the operations still running; cancelling the consumer cancels them too.
-public func mergeBounded<Input: Sendable, Output: Sendable>(
+package func mergeBounded<Input: Sendable, Output: Sendable>(
     _ inputs: [Input], limit: Int, _ operation: @escaping @Sendable (Input) async throws -> Output
 ) -> AsyncThrowingStream<Output, any Error> {
     AsyncThrowingStream { continuation in

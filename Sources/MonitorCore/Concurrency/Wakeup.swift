@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A signal one task waits for: a signal given while nobody waits is kept for the next wait.
-public final class Wakeup: Sendable {
+package final class Wakeup: Sendable {
     private struct State {
         var signalled = false
         var waiter: CheckedContinuation<Void, Never>?
@@ -10,10 +10,10 @@ public final class Wakeup: Sendable {
     private let state = Mutex(State())
 
     /// A wake-up not yet signalled.
-    public init() {}
+    package init() {}
 
     /// Wakes the waiting task, or the next one to wait.
-    public func signal() {
+    package func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard let waiter = state.waiter else {
                 state.signalled = true
@@ -26,7 +26,7 @@ public final class Wakeup: Sendable {
     }
 
     /// Returns when signalled (at once when a signal is kept) or when the task is cancelled.
-    public func wait() async {
+    package func wait() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state -> Bool in

@@ -3,16 +3,16 @@ import Foundation
 /// Validates a configuration tree against the settings and the declarations of the known sources.
 ///
 /// Every problem of the file is reported, not only the first; no key is ever silently ignored.
-public struct ConfigValidator: Sendable {
+package struct ConfigValidator: Sendable {
     /// The known sources, by type.
-    public var sources: [any FeedSource.Type]
+    package var sources: [any FeedSource.Type]
     /// The known notifiers, by type.
-    public var notifiers: [any Notifier.Type]
+    package var notifiers: [any Notifier.Type]
     /// The environment for `${VAR}` interpolation.
-    public var environment: [String: String]
+    package var environment: [String: String]
 
     /// A validator for the given sources, notifiers and environment.
-    public init(
+    package init(
         sources: [any FeedSource.Type], notifiers: [any Notifier.Type] = [], environment: [String: String]
     ) {
         self.sources = sources
@@ -21,7 +21,7 @@ public struct ConfigValidator: Sendable {
     }
 
     /// The configuration, when `root` is valid, and every problem found.
-    public func validate(_ root: ConfigValue?) -> (config: MonitorConfig?, diagnostics: [Diagnostic]) {
+    package func validate(_ root: ConfigValue?) -> (config: MonitorConfig?, diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         guard let root else {
             let message = "the file is empty: it needs a 'feeds:' list (`monitor init` writes a starter)"
@@ -128,7 +128,7 @@ public struct ConfigValidator: Sendable {
 
     /// The common feed options merged with a source's own: a source's option replaces a common one of the
     /// same name.
-    public static func specs(of source: any FeedSource.Type) -> [OptionSpec] {
+    package static func specs(of source: any FeedSource.Type) -> [OptionSpec] {
         let own = source.options.map(\.spec)
         return FeedConfig.commonSpecs.filter { common in !own.contains { $0.name == common.name } } + own
     }
@@ -222,7 +222,7 @@ public struct ConfigValidator: Sendable {
     }
 
     /// The common notifier options merged with a notifier's own.
-    public static func specs(of notifier: any Notifier.Type) -> [OptionSpec] {
+    package static func specs(of notifier: any Notifier.Type) -> [OptionSpec] {
         let own = notifier.options.map(\.spec)
         return NotifierConfig.commonSpecs.filter { common in !own.contains { $0.name == common.name } } + own
     }

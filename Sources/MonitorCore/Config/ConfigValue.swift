@@ -1,7 +1,7 @@
 /// A configuration document as a plain tree with positions: what the app's YAML loader hands to the core.
-public struct ConfigValue: Sendable, Hashable {
+package struct ConfigValue: Sendable, Hashable {
     /// How a scalar was written, which decides where an interpolation error inside it points.
-    public enum ScalarStyle: Sendable, Hashable {
+    package enum ScalarStyle: Sendable, Hashable {
         /// Unquoted, on one line.
         case plain
         /// In single or double quotes.
@@ -11,7 +11,7 @@ public struct ConfigValue: Sendable, Hashable {
     }
 
     /// The value itself.
-    public enum Content: Sendable, Hashable {
+    package enum Content: Sendable, Hashable {
         /// An empty value, `~` or `null`.
         case null
         /// A scalar's text, not yet typed.
@@ -23,18 +23,18 @@ public struct ConfigValue: Sendable, Hashable {
     }
 
     /// The value itself.
-    public var content: Content
+    package var content: Content
     /// Where the value starts.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// A value at `location`.
-    public init(_ content: Content, at location: SourceLocation) {
+    package init(_ content: Content, at location: SourceLocation) {
         self.content = content
         self.location = location
     }
 
     /// What kind of value this is, for messages: "a mapping", "a list", "a scalar", "an empty value".
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch content {
         case .null: "an empty value"
         case .scalar: "a scalar"
@@ -45,16 +45,16 @@ public struct ConfigValue: Sendable, Hashable {
 }
 
 /// One `key: value` pair of a mapping.
-public struct ConfigEntry: Sendable, Hashable {
+package struct ConfigEntry: Sendable, Hashable {
     /// The key's text.
-    public var key: String
+    package var key: String
     /// Where the key is.
-    public var keyLocation: SourceLocation
+    package var keyLocation: SourceLocation
     /// The value.
-    public var value: ConfigValue
+    package var value: ConfigValue
 
     /// A pair.
-    public init(key: String, keyLocation: SourceLocation, value: ConfigValue) {
+    package init(key: String, keyLocation: SourceLocation, value: ConfigValue) {
         self.key = key
         self.keyLocation = keyLocation
         self.value = value

@@ -1,28 +1,28 @@
 /// A problem found in a configuration file, pointing at the text that causes it.
-public struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
+package struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     /// How serious the problem is.
-    public enum Severity: String, Sendable, Hashable {
+    package enum Severity: String, Sendable, Hashable {
         case error
         case warning
     }
 
     /// How serious the problem is.
-    public var severity: Severity
+    package var severity: Severity
     /// What is wrong, in one sentence without a trailing period.
-    public var message: String
+    package var message: String
     /// Where; nil for a problem of the whole file.
-    public var location: SourceLocation?
+    package var location: SourceLocation?
     /// True when the problem is that something is missing: such problems are dropped when a syntax error
     /// may have removed the missing text.
-    public var isAbsence: Bool
+    package var isAbsence: Bool
 
     /// An error at `location`.
-    public static func error(_ message: String, at location: SourceLocation?, isAbsence: Bool = false) -> Diagnostic {
+    package static func error(_ message: String, at location: SourceLocation?, isAbsence: Bool = false) -> Diagnostic {
         Diagnostic(severity: .error, message: message, location: location, isAbsence: isAbsence)
     }
 
     /// `LINE:COL: error: MESSAGE`.
-    public var description: String {
+    package var description: String {
         let place = location.map { "\($0): " } ?? ""
         return "\(place)\(severity.rawValue): \(message)"
     }

@@ -1,23 +1,23 @@
 /// Renders diagnostics the way compilers do: `PATH:LINE:COL: error: MESSAGE`, the source line, and a caret.
-public struct DiagnosticRenderer: Sendable {
+package struct DiagnosticRenderer: Sendable {
     /// The file name shown in front of every diagnostic.
-    public var path: String
+    package var path: String
     /// The text of the file, for the quoted source lines.
-    public var source: String
+    package var source: String
     /// Whether to colour `error:` and the caret with ANSI escapes.
-    public var colors: Bool
+    package var colors: Bool
     /// Places of secret values (tokens): masked with `*` wherever a source line is quoted.
-    public var secrets: [SourceSpan] = []
+    package var secrets: [SourceSpan] = []
 
     /// A renderer for diagnostics of `source`, read from `path`.
-    public init(path: String, source: String, colors: Bool = false) {
+    package init(path: String, source: String, colors: Bool = false) {
         self.path = path
         self.source = source
         self.colors = colors
     }
 
     /// Every diagnostic, sorted by position, each followed by its source line and caret, then a count.
-    public func render(_ diagnostics: [Diagnostic]) -> String {
+    package func render(_ diagnostics: [Diagnostic]) -> String {
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
         var output = ""
         for diagnostic in sorted(diagnostics) {
@@ -31,7 +31,7 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     /// The diagnostics in the order they are shown: by position, file-wide ones first.
-    public func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    package func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.enumerated().sorted { left, right in
             switch (left.element.location, right.element.location) {
             case let (l?, r?) where l != r: return l < r
@@ -82,16 +82,16 @@ public struct DiagnosticRenderer: Sendable {
 }
 
 /// A stretch of one line of a configuration file.
-public struct SourceSpan: Sendable, Hashable {
+package struct SourceSpan: Sendable, Hashable {
     /// The line, from 1.
-    public var line: Int
+    package var line: Int
     /// The first column, from 1.
-    public var column: Int
+    package var column: Int
     /// How many characters.
-    public var length: Int
+    package var length: Int
 
     /// A span.
-    public init(line: Int, column: Int, length: Int) {
+    package init(line: Int, column: Int, length: Int) {
         self.line = line
         self.column = column
         self.length = length

@@ -1,11 +1,11 @@
 /// Durations as written in `feeds.yaml`: `500ms`, `90s`, `15m`, `1h`, `2d`, or combined, `1h30m`.
-public enum DurationFormat {
+package enum DurationFormat {
     private static let units: [(suffix: String, milliseconds: Int64)] = [
         ("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000),
     ]
 
     /// The duration `text` stands for, or nil when it is not a duration.
-    public static func parse(_ text: String) -> Duration? {
+    package static func parse(_ text: String) -> Duration? {
         var rest = Substring(text.trimmingWhitespace())
         guard !rest.isEmpty else { return nil }
         var total: Int64 = 0
@@ -25,7 +25,7 @@ public enum DurationFormat {
     }
 
     /// The shortest way to write `duration`: `15m`, `1h30m`, `90s` is `1m30s`, `0s`.
-    public static func string(_ duration: Duration) -> String {
+    package static func string(_ duration: Duration) -> String {
         var milliseconds = duration.milliseconds
         guard milliseconds > 0 else { return "0s" }
         var output = ""
@@ -38,14 +38,14 @@ public enum DurationFormat {
 }
 
 /// Sizes as written in `feeds.yaml`: `512KiB`, `32MiB`, `1GB`, or a plain number of bytes.
-public enum ByteSizeFormat {
+package enum ByteSizeFormat {
     private static let units: [(suffix: String, bytes: Int)] = [
         ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10), ("GB", 1_000_000_000), ("MB", 1_000_000),
         ("KB", 1000), ("kB", 1000), ("B", 1), ("", 1),
     ]
 
     /// The number of bytes `text` stands for, or nil.
-    public static func parse(_ text: String) -> Int? {
+    package static func parse(_ text: String) -> Int? {
         let trimmed = text.trimmingWhitespace()
         let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, let number = Int(digits) else { return nil }
@@ -56,7 +56,7 @@ public enum ByteSizeFormat {
     }
 
     /// `bytes` in the largest binary unit that divides it: `32MiB`, `1500B`.
-    public static func string(_ bytes: Int) -> String {
+    package static func string(_ bytes: Int) -> String {
         for unit in units.prefix(3) where bytes >= unit.bytes && bytes % unit.bytes == 0 {
             return "\(bytes / unit.bytes)\(unit.suffix)"
         }

@@ -1,5 +1,5 @@
 /// Something that declares an option of `feeds.yaml`: a typed `FeedOption`, or a plain `OptionSpec`.
-public protocol OptionDeclaration: Sendable {
+package protocol OptionDeclaration: Sendable {
     /// The declaration: name, type, default, doc.
     var spec: OptionSpec { get }
 }
@@ -11,21 +11,21 @@ public protocol OptionDeclaration: Sendable {
 /// static let keep = FeedOption<Int>("keep", .integer(1...300), default: 50, doc: "How many events the feed keeps")
 /// static let limit = FeedOption<Int?>("limit", .integer(1...Int.max), doc: "At most this many events")
 /// ```
-public struct FeedOption<Value: Sendable>: OptionDeclaration {
+package struct FeedOption<Value: Sendable>: OptionDeclaration {
     /// The declaration.
-    public let spec: OptionSpec
+    package let spec: OptionSpec
     private let read: @Sendable (OptionValue?) -> Value
 
     /// The option's name.
-    public var name: String { spec.name }
+    package var name: String { spec.name }
 
     /// The value in `options`, else the default.
-    public func value(in options: FeedOptions) -> Value { read(options[spec.name]) }
+    package func value(in options: FeedOptions) -> Value { read(options[spec.name]) }
 }
 
 extension FeedOption where Value: OptionType {
     /// An option whose value is `value` when the key is absent.
-    public init(_ name: String, _ kind: OptionSpec.Kind, default value: Value, secret: Bool = false, doc: String) {
+    package init(_ name: String, _ kind: OptionSpec.Kind, default value: Value, secret: Bool = false, doc: String) {
         spec = OptionSpec(name, kind, default: value.optionValue(as: kind), secret: secret, doc: doc)
         read = { $0.flatMap(Value.init(optionValue:)) ?? value }
     }
@@ -33,7 +33,7 @@ extension FeedOption where Value: OptionType {
 
 extension FeedOption {
     /// An option without a default: nil when the key is absent.
-    public init<Wrapped: OptionType>(
+    package init<Wrapped: OptionType>(
         _ name: String, _ kind: OptionSpec.Kind, required: Bool = false, secret: Bool = false, doc: String
     ) where Value == Wrapped? {
         spec = OptionSpec(name, kind, required: required, secret: secret, doc: doc)
@@ -43,18 +43,18 @@ extension FeedOption {
 
 extension FeedOptions {
     /// The value of a typed option, written or default.
-    public subscript<Value>(_ option: FeedOption<Value>) -> Value { option.value(in: self) }
+    package subscript<Value>(_ option: FeedOption<Value>) -> Value { option.value(in: self) }
 }
 
 // MARK: - OptionDeclaration
 
 extension OptionSpec: OptionDeclaration {
     /// The declaration itself.
-    public var spec: OptionSpec { self }
+    package var spec: OptionSpec { self }
 }
 
 /// A Swift type an option's value is read as.
-public protocol OptionType: Sendable {
+package protocol OptionType: Sendable {
     /// The value of a validated option, nil when it is of another type.
     init?(optionValue: OptionValue)
     /// The value as an option of `kind`.
@@ -63,7 +63,7 @@ public protocol OptionType: Sendable {
 
 extension Int: OptionType {
     /// A whole number or a size in bytes.
-    public init?(optionValue: OptionValue) {
+    package init?(optionValue: OptionValue) {
         switch optionValue {
         case .integer(let value), .byteSize(let value): self = value
         default: return nil
@@ -71,7 +71,7 @@ extension Int: OptionType {
     }
 
     /// A size for a `byteSize` option, else a whole number.
-    public func optionValue(as kind: OptionSpec.Kind) -> OptionValue {
+    package func optionValue(as kind: OptionSpec.Kind) -> OptionValue {
         if case .byteSize = kind { return .byteSize(self) }
         return .integer(self)
     }
@@ -79,55 +79,55 @@ extension Int: OptionType {
 
 extension String: OptionType {
     /// Text, a choice or a URL.
-    public init?(optionValue: OptionValue) {
+    package init?(optionValue: OptionValue) {
         guard case .string(let value) = optionValue else { return nil }
         self = value
     }
 
     /// Text.
-    public func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .string(self) }
+    package func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .string(self) }
 }
 
 extension Bool: OptionType {
     /// `true` or `false`.
-    public init?(optionValue: OptionValue) {
+    package init?(optionValue: OptionValue) {
         guard case .boolean(let value) = optionValue else { return nil }
         self = value
     }
 
     /// A boolean.
-    public func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .boolean(self) }
+    package func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .boolean(self) }
 }
 
 extension Duration: OptionType {
     /// A duration.
-    public init?(optionValue: OptionValue) {
+    package init?(optionValue: OptionValue) {
         guard case .duration(let value) = optionValue else { return nil }
         self = value
     }
 
     /// A duration.
-    public func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .duration(self) }
+    package func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .duration(self) }
 }
 
 extension Array: OptionType where Element == String {
     /// A list of words.
-    public init?(optionValue: OptionValue) {
+    package init?(optionValue: OptionValue) {
         guard case .list(let value) = optionValue else { return nil }
         self = value
     }
 
     /// A list.
-    public func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .list(self) }
+    package func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .list(self) }
 }
 
 extension Dictionary: OptionType where Key == String, Value == String {
     /// A mapping of names to text.
-    public init?(optionValue: OptionValue) {
+    package init?(optionValue: OptionValue) {
         guard case .mapping(let value) = optionValue else { return nil }
         self = value
     }
 
     /// A mapping.
-    public func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .mapping(self) }
+    package func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .mapping(self) }
 }

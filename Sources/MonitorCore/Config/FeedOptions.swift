@@ -1,70 +1,70 @@
 /// The validated options of one feed: every declared option with its value (or default) and where it was set.
-public struct FeedOptions: Sendable {
+package struct FeedOptions: Sendable {
     /// One option's value and where it came from.
-    public struct Setting: Sendable {
+    package struct Setting: Sendable {
         /// The typed value.
-        public var value: OptionValue
+        package var value: OptionValue
         /// Where the value was written; nil for a default.
-        public var location: SourceLocation?
+        package var location: SourceLocation?
     }
 
     /// The settings by option name; options absent with no default are absent here too.
-    public private(set) var settings: [String: Setting]
+    package private(set) var settings: [String: Setting]
     /// Where the feed's mapping starts.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Options from settings.
-    public init(_ settings: [String: Setting] = [:], location: SourceLocation = SourceLocation(line: 1, column: 1)) {
+    package init(_ settings: [String: Setting] = [:], location: SourceLocation = SourceLocation(line: 1, column: 1)) {
         self.settings = settings
         self.location = location
     }
 
     /// Sets `name` to `value`, as if written at `location`.
-    public mutating func set(_ name: String, _ value: OptionValue, at location: SourceLocation? = nil) {
+    package mutating func set(_ name: String, _ value: OptionValue, at location: SourceLocation? = nil) {
         settings[name] = Setting(value: value, location: location)
     }
 
     /// Whether the user wrote `name` in the file (a default does not count).
-    public func isSet(_ name: String) -> Bool { settings[name]?.location != nil }
+    package func isSet(_ name: String) -> Bool { settings[name]?.location != nil }
 
     /// Where `name` was written, else where the feed starts.
-    public func location(of name: String) -> SourceLocation { settings[name]?.location ?? location }
+    package func location(of name: String) -> SourceLocation { settings[name]?.location ?? location }
 
     /// The value of `name`, written or default.
-    public subscript(name: String) -> OptionValue? { settings[name]?.value }
+    package subscript(name: String) -> OptionValue? { settings[name]?.value }
 
     /// A text option's value.
-    public func string(_ name: String) -> String? {
+    package func string(_ name: String) -> String? {
         if case .string(let value)? = self[name] { value } else { nil }
     }
 
     /// A whole-number option's value.
-    public func integer(_ name: String) -> Int? {
+    package func integer(_ name: String) -> Int? {
         if case .integer(let value)? = self[name] { value } else { nil }
     }
 
     /// A boolean option's value.
-    public func boolean(_ name: String) -> Bool? {
+    package func boolean(_ name: String) -> Bool? {
         if case .boolean(let value)? = self[name] { value } else { nil }
     }
 
     /// A duration option's value.
-    public func duration(_ name: String) -> Duration? {
+    package func duration(_ name: String) -> Duration? {
         if case .duration(let value)? = self[name] { value } else { nil }
     }
 
     /// A size option's value in bytes.
-    public func byteSize(_ name: String) -> Int? {
+    package func byteSize(_ name: String) -> Int? {
         if case .byteSize(let value)? = self[name] { value } else { nil }
     }
 
     /// A list option's value.
-    public func list(_ name: String) -> [String]? {
+    package func list(_ name: String) -> [String]? {
         if case .list(let value)? = self[name] { value } else { nil }
     }
 
     /// A mapping option's value.
-    public func mapping(_ name: String) -> [String: String]? {
+    package func mapping(_ name: String) -> [String: String]? {
         if case .mapping(let value)? = self[name] { value } else { nil }
     }
 }

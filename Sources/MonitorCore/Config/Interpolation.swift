@@ -1,23 +1,23 @@
 import Foundation
 
 /// `${VAR}`, `${VAR:-default}` and `${VAR:?message}` in configuration values; `$${` stands for a literal `${`.
-public enum Interpolation {
+package enum Interpolation {
     /// Why a value could not be expanded, and where in it (a character offset).
-    public struct Failure: Error, Sendable, Hashable {
+    package struct Failure: Error, Sendable, Hashable {
         /// What is wrong.
-        public var message: String
+        package var message: String
         /// The offset, in characters, of the `${` that failed.
-        public var offset: Int
+        package var offset: Int
 
         /// A failure at `offset`.
-        public init(message: String, offset: Int) {
+        package init(message: String, offset: Int) {
             self.message = message
             self.offset = offset
         }
     }
 
     /// `text` with every reference replaced from `environment`.
-    public static func expand(_ text: String, environment: [String: String]) -> Result<String, Failure> {
+    package static func expand(_ text: String, environment: [String: String]) -> Result<String, Failure> {
         guard text.contains("$") else { return .success(text) }
         var output = ""
         var index = text.startIndex

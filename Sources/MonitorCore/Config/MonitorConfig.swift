@@ -1,14 +1,14 @@
 /// A validated `feeds.yaml`: the global settings, the feeds and the notifiers.
-public struct MonitorConfig: Sendable {
+package struct MonitorConfig: Sendable {
     /// The `settings:` section, with defaults for what is absent.
-    public var settings: Settings
+    package var settings: Settings
     /// The feeds, in file order.
-    public var feeds: [FeedConfig]
+    package var feeds: [FeedConfig]
     /// The `notify:` list, in file order.
-    public var notifiers: [NotifierConfig]
+    package var notifiers: [NotifierConfig]
 
     /// A configuration.
-    public init(settings: Settings, feeds: [FeedConfig], notifiers: [NotifierConfig] = []) {
+    package init(settings: Settings, feeds: [FeedConfig], notifiers: [NotifierConfig] = []) {
         self.settings = settings
         self.feeds = feeds
         self.notifiers = notifiers
@@ -16,42 +16,42 @@ public struct MonitorConfig: Sendable {
 }
 
 /// The `settings:` section of `feeds.yaml`.
-public struct Settings: Sendable, Equatable {
+package struct Settings: Sendable, Equatable {
     /// HTTP requests in flight across all feeds.
-    public var concurrency: Int
+    package var concurrency: Int
     /// The poll interval of a feed that sets none.
-    public var interval: Duration
+    package var interval: Duration
     /// The time limit of one HTTP request.
-    public var timeout: Duration
+    package var timeout: Duration
     /// The largest response body accepted, in bytes.
-    public var maxBody: Int
+    package var maxBody: Int
     /// How many times a transient failure is retried.
-    public var retries: Int
+    package var retries: Int
 
     /// `concurrency`: HTTP requests in flight across all feeds.
-    public static let concurrency = FeedOption<Int>(
+    package static let concurrency = FeedOption<Int>(
         "concurrency", .integer(1...256), default: 4, doc: "HTTP requests in flight across all feeds")
     /// `interval`: the poll interval of a feed that sets none.
-    public static let interval = FeedOption<Duration>(
+    package static let interval = FeedOption<Duration>(
         "interval", .duration(), default: .seconds(15 * 60), doc: "Poll interval of a feed that sets none")
     /// `timeout`: the time limit of one HTTP request.
-    public static let timeout = FeedOption<Duration>(
+    package static let timeout = FeedOption<Duration>(
         "timeout", .duration(), default: .seconds(30), doc: "Time limit of one HTTP request")
     /// `max_body`: the largest response body accepted.
-    public static let maxBody = FeedOption<Int>(
+    package static let maxBody = FeedOption<Int>(
         "max_body", .byteSize, default: 32 << 20, doc: "Largest response body accepted; a larger one fails its request")
     /// `retries`: how many times a transient failure is retried.
-    public static let retries = FeedOption<Int>(
+    package static let retries = FeedOption<Int>(
         "retries", .integer(0...10), default: 2,
         doc: "Retries of a transient failure (connection error, timeout, 5xx, 429)")
 
     /// The declarations of the settings, which `feeds.yaml` is validated against and `monitor sources` lists.
-    public static let specs: [OptionSpec] = [
+    package static let specs: [OptionSpec] = [
         concurrency.spec, interval.spec, timeout.spec, maxBody.spec, retries.spec,
     ]
 
     /// The settings from validated options.
-    public init(_ options: FeedOptions) {
+    package init(_ options: FeedOptions) {
         concurrency = options[Self.concurrency]
         interval = options[Self.interval]
         timeout = options[Self.timeout]
@@ -60,22 +60,22 @@ public struct Settings: Sendable, Equatable {
     }
 
     /// The defaults.
-    public init() { self.init(FeedOptions.defaults(of: Self.specs)) }
+    package init() { self.init(FeedOptions.defaults(of: Self.specs)) }
 }
 
 /// One validated feed of `feeds.yaml`.
-public struct FeedConfig: Sendable {
+package struct FeedConfig: Sendable {
     /// The unique name that output and `monitor events NAME` use.
-    public var name: String
+    package var name: String
     /// The source type, such as `github`.
-    public var type: String
+    package var type: String
     /// Every option, the common ones included, with defaults filled in.
-    public var options: FeedOptions
+    package var options: FeedOptions
     /// Where the feed's mapping starts.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// A feed.
-    public init(name: String, type: String, options: FeedOptions, location: SourceLocation) {
+    package init(name: String, type: String, options: FeedOptions, location: SourceLocation) {
         self.name = name
         self.type = type
         self.options = options
@@ -83,14 +83,14 @@ public struct FeedConfig: Sendable {
     }
 
     /// `interval`: the feed's poll interval; nil for `settings.interval`.
-    public static let interval = FeedOption<Duration?>(
+    package static let interval = FeedOption<Duration?>(
         "interval", .duration(), doc: "Poll interval (default: settings.interval)")
     /// `concurrency`: the feed's own limit of requests in flight; nil for `settings.concurrency`.
-    public static let concurrency = FeedOption<Int?>(
+    package static let concurrency = FeedOption<Int?>(
         "concurrency", .integer(1...256), doc: "HTTP requests of this feed in flight (at most settings.concurrency)")
 
     /// The options every feed has, whatever its type.
-    public static let commonSpecs: [OptionSpec] = [
+    package static let commonSpecs: [OptionSpec] = [
         OptionSpec(
             "name", .string(placeholder: "name", format: FeedConfig.checkName), required: true,
             doc: "Unique name of the feed, as output and `monitor events NAME` show it"),
@@ -102,7 +102,7 @@ public struct FeedConfig: Sendable {
     ]
 
     /// Checks a feed name: letters, digits, `.`, `_` and `-`, starting with a letter or digit.
-    @Sendable public static func checkName(_ name: String) -> String? {
+    @Sendable package static func checkName(_ name: String) -> String? {
         guard let first = name.first, first.isASCII, first.isLetter || first.isNumber,
             name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
         else {
@@ -114,7 +114,7 @@ public struct FeedConfig: Sendable {
 
 extension FeedOptions {
     /// Options holding the defaults of `specs`.
-    public static func defaults(of specs: [OptionSpec]) -> FeedOptions {
+    package static func defaults(of specs: [OptionSpec]) -> FeedOptions {
         var options = FeedOptions()
         for spec in specs {
             if let value = spec.defaultValue { options.set(spec.name, value) }

@@ -1,16 +1,16 @@
 /// One validated notifier of the `notify:` list of `feeds.yaml`.
-public struct NotifierConfig: Sendable {
+package struct NotifierConfig: Sendable {
     /// The unique name that notifications, `monitor status` and `monitor notify test NAME` use.
-    public var name: String
+    package var name: String
     /// The notifier type, such as `webhook`.
-    public var type: String
+    package var type: String
     /// Every option, the common ones included, with defaults filled in.
-    public var options: FeedOptions
+    package var options: FeedOptions
     /// Where the notifier's mapping starts.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// A notifier.
-    public init(name: String, type: String, options: FeedOptions, location: SourceLocation) {
+    package init(name: String, type: String, options: FeedOptions, location: SourceLocation) {
         self.name = name
         self.type = type
         self.options = options
@@ -18,42 +18,42 @@ public struct NotifierConfig: Sendable {
     }
 
     /// The feeds it is told about; nil for every feed.
-    public var feeds: [String]? { options[Self.feeds] }
+    package var feeds: [String]? { options[Self.feeds] }
 
     /// The events it is told about.
-    public var events: Set<FeedNotification.Event> {
+    package var events: Set<FeedNotification.Event> {
         Set(options[Self.on].compactMap(FeedNotification.Event.init(rawValue:)))
     }
 
     /// Whether it is told about `event` of `feed`.
-    public func wants(_ event: FeedNotification.Event, of feed: String) -> Bool {
+    package func wants(_ event: FeedNotification.Event, of feed: String) -> Bool {
         events.contains(event) && (feeds?.contains(feed) ?? true)
     }
 
     /// `feeds`: only these feeds.
-    public static let feeds = FeedOption<[String]?>(
+    package static let feeds = FeedOption<[String]?>(
         "feeds", .list(placeholder: "feed names"), doc: "Only these feeds (default: every feed)")
     /// `on`: the events notified.
-    public static let on = FeedOption<[String]>(
+    package static let on = FeedOption<[String]>(
         "on", .list(placeholder: "events"), default: ["new", "failed", "recovered"],
         doc: "The events notified: new, failed, recovered, stale")
 
     /// `max_pending`: the most notifications that wait for the notifier.
-    public static let maxPending = FeedOption<Int>(
+    package static let maxPending = FeedOption<Int>(
         "max_pending", .integer(1...1_000_000), default: 1000,
         doc: "At most this many notifications wait for it (its receiver down); beyond it the oldest are dropped")
     /// `max_age`: the longest a notification waits.
-    public static let maxAge = FeedOption<Duration>(
+    package static let maxAge = FeedOption<Duration>(
         "max_age", .duration(minimum: .seconds(60)), default: .seconds(7 * 86_400),
         doc: "A notification not delivered within this time is dropped")
 
     /// How much of the outbox it may hold.
-    public var bounds: OutboxBounds {
+    package var bounds: OutboxBounds {
         OutboxBounds(count: options[Self.maxPending], age: options[Self.maxAge])
     }
 
     /// The options every notifier has, whatever its type.
-    public static let commonSpecs: [OptionSpec] = [
+    package static let commonSpecs: [OptionSpec] = [
         OptionSpec(
             "name", .string(placeholder: "name", format: FeedConfig.checkName), required: true,
             doc: "Unique name of the notifier, as `monitor status` and `monitor notify test NAME` show it"),

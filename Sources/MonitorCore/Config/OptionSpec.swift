@@ -1,7 +1,7 @@
 /// The declaration of one option: its name, type, default and one-line documentation.
-public struct OptionSpec: Sendable {
+package struct OptionSpec: Sendable {
     /// The type of an option's value, with its bounds.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// Any text; `format`, when given, is a check returning an error message or nil.
         case string(placeholder: String = "text", format: (@Sendable (String) -> String?)? = nil)
         /// A whole number within `range`.
@@ -29,20 +29,20 @@ public struct OptionSpec: Sendable {
     }
 
     /// The key in `feeds.yaml`.
-    public var name: String
+    package var name: String
     /// The type of the value.
-    public var kind: Kind
+    package var kind: Kind
     /// The value when the key is absent; nil when there is none.
-    public var defaultValue: OptionValue?
+    package var defaultValue: OptionValue?
     /// One line saying what the option does.
-    public var doc: String
+    package var doc: String
     /// Whether the key must be present.
-    public var isRequired: Bool
+    package var isRequired: Bool
     /// Whether the value is a secret, never shown.
-    public var isSecret: Bool
+    package var isSecret: Bool
 
     /// Declares an option.
-    public init(
+    package init(
         _ name: String, _ kind: Kind, default defaultValue: OptionValue? = nil, required: Bool = false,
         secret: Bool = false, doc: String
     ) {
@@ -55,7 +55,7 @@ public struct OptionSpec: Sendable {
     }
 
     /// The type as shown by `monitor sources` and in messages: "integer 1…300", "duration", "open|closed|all".
-    public var typeDescription: String {
+    package var typeDescription: String {
         switch kind {
         case .string(let placeholder, _): placeholder
         case .integer(let range) where range.upperBound == Int.max: "integer ≥ \(range.lowerBound)"

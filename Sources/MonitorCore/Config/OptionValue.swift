@@ -1,5 +1,5 @@
 /// A typed option value.
-public enum OptionValue: Sendable, Hashable, CustomStringConvertible {
+package enum OptionValue: Sendable, Hashable, CustomStringConvertible {
     case string(String)
     case integer(Int)
     case boolean(Bool)
@@ -11,7 +11,7 @@ public enum OptionValue: Sendable, Hashable, CustomStringConvertible {
     case mapping([String: String])
 
     /// The value as a user would write it in `feeds.yaml`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .string(let value): value
         case .integer(let value): String(value)

@@ -1,7 +1,7 @@
 /// "Did you mean …?" suggestions for misspelt keys and names.
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word`, when it is close enough to be a likely typo.
-    public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+    package static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let lowered = word.lowercased()
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
@@ -14,7 +14,7 @@ public enum Suggestion {
     }
 
     /// The number of insertions, deletions, substitutions and swaps of neighbours that turn `a` into `b`.
-    public static func editDistance(_ a: String, _ b: String) -> Int {
+    package static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         if a.isEmpty { return b.count }

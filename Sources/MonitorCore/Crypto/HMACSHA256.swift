@@ -1,11 +1,11 @@
 /// HMAC-SHA256 (RFC 2104), the signature of notification bodies: a receiver that knows the secret checks
 /// `X-Monitor-Signature-256: sha256=<hex>` against the body it got.
-public enum HMACSHA256 {
+package enum HMACSHA256 {
     /// The header that carries a body's signature.
-    public static let headerName = "X-Monitor-Signature-256"
+    package static let headerName = "X-Monitor-Signature-256"
 
     /// The MAC of `message` under `key`, 32 bytes.
-    public static func mac(key: [UInt8], message: some Collection<UInt8>) -> [UInt8] {
+    package static func mac(key: [UInt8], message: some Collection<UInt8>) -> [UInt8] {
         var block = key.count > SHA256.blockCount ? SHA256.hash(key) : key
         block += [UInt8](repeating: 0, count: SHA256.blockCount - block.count)
         var inner = SHA256()
@@ -19,13 +19,13 @@ public enum HMACSHA256 {
     }
 
     /// The MAC of `message` under `key` in lower-case hexadecimal, 64 characters.
-    public static func hex(key: [UInt8], message: [UInt8]) -> String {
+    package static func hex(key: [UInt8], message: [UInt8]) -> String {
         hexadecimal(mac(key: key, message: message))
     }
 
     /// The header that signs `body` with `secret` (its UTF-8 bytes are the key):
     /// `X-Monitor-Signature-256: sha256=<hex>`.
-    public static func signatureHeader(secret: String, body: [UInt8]) -> (name: String, value: String) {
+    package static func signatureHeader(secret: String, body: [UInt8]) -> (name: String, value: String) {
         (headerName, "sha256=" + hex(key: Array(secret.utf8), message: body))
     }
 

@@ -1,23 +1,23 @@
 /// What the display shows of a feed while it is polled: the tally's groups with their counts and phases, and
 /// progress.
-public struct FeedView: Sendable {
+package struct FeedView: Sendable {
     /// The feed's name.
-    public var feed: String
+    package var feed: String
     /// Every group with its count so far (0 included), in catalog order, then groups met only in items.
-    public var groups: [PollReport.GroupCount]
+    package var groups: [PollReport.GroupCount]
     /// Distinct items so far.
-    public var items: Int
+    package var items: Int
     /// New items so far.
-    public var new: Int
+    package var new: Int
     /// Requests done.
-    public var done: Int
+    package var done: Int
     /// Requests expected, when known.
-    public var total: Int?
+    package var total: Int?
 
     /// The view of a poll's tally. Each group's phase is `failed` when a failure names it, `done` when it is
     /// completed (or when the tally replaces nothing: a source that keeps the newest items, or a view of stored
     /// items), else `pending`, with its stored count standing in.
-    public init(feed: String, tally: PollTally) {
+    package init(feed: String, tally: PollTally) {
         self.feed = feed
         groups = tally.groupCounts(final: false)
         items = tally.items.count

@@ -5,44 +5,44 @@
 /// A request answered 304 Not Modified is reported as `unchanged`: the core then carries the stored items of
 /// that group (or of the whole feed) into the poll, whatever the source's retention. A source never reads its
 /// stored items back.
-public struct Findings: Sendable {
+package struct Findings: Sendable {
     private let send: @Sendable (SourceUpdate) -> Void
 
     /// Findings handing every update to `send`, in order.
-    public init(_ send: @escaping @Sendable (SourceUpdate) -> Void) {
+    package init(_ send: @escaping @Sendable (SourceUpdate) -> Void) {
         self.send = send
     }
 
     /// The groups known up front, in the order to show them; a group without items still shows with 0.
-    public func groups(_ groups: [ItemGroup]) { send(.groups(groups)) }
+    package func groups(_ groups: [ItemGroup]) { send(.groups(groups)) }
 
     /// Requests done out of the total known so far (nil while the total is unknown).
-    public func progress(done: Int, total: Int?) { send(.progress(done: done, total: total)) }
+    package func progress(done: Int, total: Int?) { send(.progress(done: done, total: total)) }
 
     /// Items from one response; an item found again replaces the earlier one with the same id.
-    public func items(_ items: [Item]) {
+    package func items(_ items: [Item]) {
         if !items.isEmpty { send(.items(items)) }
     }
 
     /// One item.
-    public func item(_ item: Item) { send(.items([item])) }
+    package func item(_ item: Item) { send(.items([item])) }
 
     /// A sub-request failed: the poll goes on and ends `partial` (`failed` when nothing else succeeded); the
     /// stored items of `group`, when given, are kept.
-    public func failed(_ what: String, _ message: String, group: String? = nil) {
+    package func failed(_ what: String, _ message: String, group: String? = nil) {
         send(.failure(SubRequestFailure(what: what, message: message, group: group)))
     }
 
     /// A sub-request failed.
-    public func failed(_ failure: SubRequestFailure) { send(.failure(failure)) }
+    package func failed(_ failure: SubRequestFailure) { send(.failure(failure)) }
 
     /// A sub-request succeeded and the items of `groups` are all in (even none); with no groups, a sub-request
     /// that fills no group of its own (one repository of a search) succeeded.
-    public func completed(_ groups: [String] = []) { send(.completed(groups: groups)) }
+    package func completed(_ groups: [String] = []) { send(.completed(groups: groups)) }
 
     /// The requests of `groups` were answered 304 Not Modified: their stored items count again.
-    public func unchanged(groups: [String]) { send(.unchanged(groups: groups)) }
+    package func unchanged(groups: [String]) { send(.unchanged(groups: groups)) }
 
     /// The feed's request was answered 304 Not Modified: every stored item counts again.
-    public func unchanged() { send(.feedUnchanged) }
+    package func unchanged() { send(.feedUnchanged) }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON value whose objects keep their keys in order, for output that scripts read and people skim.
-public indirect enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+package indirect enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByNilLiteral
 {
     case null
@@ -12,19 +12,19 @@ public indirect enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, 
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
 
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .integer(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(nilLiteral: ()) { self = .null }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int) { self = .integer(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(nilLiteral: ()) { self = .null }
 
     /// A string, or null.
-    public static func optional(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+    package static func optional(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
 
     /// A date as ISO 8601 in UTC, `2026-11-22T04:10:00Z`.
-    public static func date(_ date: Date) -> JSONValue { .string(ISO8601.string(date)) }
+    package static func date(_ date: Date) -> JSONValue { .string(ISO8601.string(date)) }
 
     /// The value as compact JSON text on one line.
-    public var text: String {
+    package var text: String {
         var output = ""
         write(to: &output)
         return output
@@ -78,20 +78,20 @@ public indirect enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, 
         output += "\""
     }
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.text == rhs.text }
-    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.text == rhs.text }
+    package func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }
 
 /// ISO 8601 dates in UTC, as the APIs and the JSON output write them.
-public enum ISO8601 {
+package enum ISO8601 {
     /// `2026-11-22T04:10:00Z`.
-    public static func string(_ date: Date) -> String {
+    package static func string(_ date: Date) -> String {
         date.formatted(.iso8601)
     }
 
     /// The date of `2026-11-22T04:10:00Z`, with or without fractional seconds or an offset; nil for another text
     /// or a date that does not exist (`parse(_:)` says why).
-    public static func date(_ text: String) -> Date? {
+    package static func date(_ text: String) -> Date? {
         try? parse(text).get()
     }
 }

@@ -1,16 +1,16 @@
 import Foundation
 
 /// Where the engine gets the time and how it waits: the real clock, or one a test controls.
-public struct PollClock: Sendable {
+package struct PollClock: Sendable {
     /// The current wall-clock time.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
     /// Waits `duration` (throws when cancelled).
-    public var sleep: @Sendable (Duration) async throws -> Void
+    package var sleep: @Sendable (Duration) async throws -> Void
     /// A random fraction in 0..<1, for jitter.
-    public var random: @Sendable () -> Double
+    package var random: @Sendable () -> Double
 
     /// A clock from its parts.
-    public init(
+    package init(
         now: @escaping @Sendable () -> Date, sleep: @escaping @Sendable (Duration) async throws -> Void,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
@@ -20,5 +20,5 @@ public struct PollClock: Sendable {
     }
 
     /// The system's clock.
-    public static let system = PollClock(now: { Date() }, sleep: { try await Task.sleep(for: $0) })
+    package static let system = PollClock(now: { Date() }, sleep: { try await Task.sleep(for: $0) })
 }

@@ -5,26 +5,26 @@ import Synchronization
 /// What the core hands a source for one poll: its options, its HTTP client, the ids it stored, its values and
 /// a logger. A source never creates these itself, and never sees its stored items: a 304 is reported as
 /// `Findings.unchanged`, and the core carries them.
-public struct PollContext: Sendable {
+package struct PollContext: Sendable {
     /// The feed's name.
-    public var feed: String
+    package var feed: String
     /// The feed's validated options.
-    public var options: FeedOptions
+    package var options: FeedOptions
     /// The HTTP client for this poll.
-    public var http: FeedHTTP
+    package var http: FeedHTTP
     /// The ids of the items stored for the feed before this poll (to stop paging where the last poll ended).
-    public var known: Set<String>
+    package var known: Set<String>
     /// Values the source keeps between polls; what it sets is stored with the poll's results.
-    public var values: SourceValues
+    package var values: SourceValues
     /// The logger, labelled with the feed.
-    public var logger: Logger
+    package var logger: Logger
     /// The clock.
-    public var clock: PollClock
+    package var clock: PollClock
     /// How many of the feed's requests may be in flight at once (the feed's limit within the global one).
-    public var concurrency: Int
+    package var concurrency: Int
 
     /// A context.
-    public init(
+    package init(
         feed: String, options: FeedOptions, http: FeedHTTP, known: Set<String> = [], values: SourceValues,
         logger: Logger,
         clock: PollClock, concurrency: Int
@@ -41,20 +41,20 @@ public struct PollContext: Sendable {
 }
 
 /// Small text values a source keeps between polls (a cached search result and when it was made).
-public final class SourceValues: Sendable {
+package final class SourceValues: Sendable {
     private let state: Mutex<(stored: [String: String], changed: [String: String?])>
 
     /// Values starting from those stored.
-    public init(_ stored: [String: String]) {
+    package init(_ stored: [String: String]) {
         state = Mutex((stored, [:]))
     }
 
     /// The value of `key`, as changed in this poll or as stored.
-    public subscript(key: String) -> String? {
+    package subscript(key: String) -> String? {
         get { state.withLock { $0.changed[key] ?? $0.stored[key] } }
         set { state.withLock { $0.changed[key] = .some(newValue) } }
     }
 
     /// The values changed in this poll (nil: removed).
-    public var changes: [String: String?] { state.withLock { $0.changed } }
+    package var changes: [String: String?] { state.withLock { $0.changed } }
 }

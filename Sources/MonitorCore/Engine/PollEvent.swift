@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the engine reports while it polls feeds.
-public enum PollEvent: Sendable {
+package enum PollEvent: Sendable {
     /// A poll's display changed: the catalog joined with the running counts and progress.
     case view(FeedView)
     /// A poll ended.

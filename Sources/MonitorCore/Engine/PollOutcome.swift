@@ -3,23 +3,23 @@ import Foundation
 /// What a finished poll comes to: how it ended, the items to store, the counts to report and the feed's new
 /// record. A pure function of the poll's tally, the record and what the requests did, so that every rule of a
 /// poll's end is tested on its own.
-public struct PollOutcome: Sendable {
+package struct PollOutcome: Sendable {
     /// How the poll ended.
-    public var status: PollReport.Status
+    package var status: PollReport.Status
     /// What failed and why, safe for a terminal; nil when nothing did.
-    public var error: String?
+    package var error: String?
     /// The feed's whole item set to store, newest first; nil when the poll failed (the stored items stay).
-    public var items: [Item]?
+    package var items: [Item]?
     /// The group catalog to store; nil when the poll failed.
-    public var catalog: [ItemGroup]?
+    package var catalog: [ItemGroup]?
     /// Every group with its counts; none when the poll failed.
-    public var groups: [PollReport.GroupCount]
+    package var groups: [PollReport.GroupCount]
     /// The new items, newest first.
-    public var newItems: [Item]
+    package var newItems: [Item]
     /// The ids of the new items.
-    public var newIDs: Set<String>
+    package var newIDs: Set<String>
     /// The feed's record after the poll.
-    public var record: FeedRecord
+    package var record: FeedRecord
 
     /// The outcome of a poll whose updates folded into `tally`.
     ///
@@ -31,7 +31,7 @@ public struct PollOutcome: Sendable {
     ///   `partial` when some failed; else `not_modified` when every request was answered 304, or, for a source
     ///   that sent no request (an external program), when it said the feed was unchanged and found no item;
     ///   else `ok`.
-    public init(tally: PollTally, record: FeedRecord, statistics: FeedHTTP.Statistics, thrown: String?) {
+    package init(tally: PollTally, record: FeedRecord, statistics: FeedHTTP.Statistics, thrown: String?) {
         let failures = tally.failures.map { "\($0.what): \($0.message)" }.joined(separator: "; ")
         var record = record
         if thrown != nil || (!tally.failures.isEmpty && !tally.succeeded) {

@@ -1,9 +1,9 @@
 import Foundation
 
 /// The outcome of one poll of one feed: what `run --once` prints, as text or as a JSON line.
-public struct PollReport: Sendable {
+package struct PollReport: Sendable {
     /// How a poll ended.
-    public enum Status: String, Sendable, Hashable {
+    package enum Status: String, Sendable, Hashable {
         /// Every request succeeded.
         case ok
         /// Every request was answered 304: nothing changed.
@@ -15,26 +15,26 @@ public struct PollReport: Sendable {
     }
 
     /// A group with its counts.
-    public struct GroupCount: Sendable, Hashable {
+    package struct GroupCount: Sendable, Hashable {
         /// Where a group stands while its feed polls: its response pending, in, or failed.
-        public enum GroupPhase: String, Sendable, Hashable, Codable { case pending, done, failed }
+        package enum GroupPhase: String, Sendable, Hashable, Codable { case pending, done, failed }
 
         /// The group's identifier.
-        public var id: String
+        package var id: String
         /// Its title.
-        public var title: String
+        package var title: String
         /// How many of the feed's items are in it.
-        public var count: Int
+        package var count: Int
         /// How many of those are new.
-        public var new: Int
+        package var new: Int
         /// How many of those have each value of the source's `breakdown` detail (items without it are left out);
         /// empty when the source names none.
-        public var breakdown: [String: Int]
+        package var breakdown: [String: Int]
         /// Whether its count is known yet (while polling), or its request failed.
-        public var phase: GroupPhase = .done
+        package var phase: GroupPhase = .done
 
         /// A count.
-        public init(id: String, title: String, count: Int, new: Int, breakdown: [String: Int] = [:]) {
+        package init(id: String, title: String, count: Int, new: Int, breakdown: [String: Int] = [:]) {
             self.id = id
             self.title = title
             self.count = count
@@ -44,50 +44,50 @@ public struct PollReport: Sendable {
     }
 
     /// The feed's name.
-    public var feed: String
+    package var feed: String
     /// Its source type.
-    public var type: String
+    package var type: String
     /// How the poll ended.
-    public var status: Status
+    package var status: Status
     /// What failed and why; nil when nothing did.
-    public var error: String?
+    package var error: String?
     /// Requests sent, retries included.
-    public var requests: Int
+    package var requests: Int
     /// Requests answered 304.
-    public var notModified: Int
+    package var notModified: Int
     /// Response body bytes received.
-    public var bytes: Int
+    package var bytes: Int
     /// How many items the feed has after the poll, each counted once.
-    public var items: Int
+    package var items: Int
     /// How many of them are new.
-    public var new: Int
+    package var new: Int
     /// Every group with its counts (a group without items shows with 0).
-    public var groups: [GroupCount]
+    package var groups: [GroupCount]
     /// The newest items, newest first.
-    public var latest: [Item]
+    package var latest: [Item]
     /// The ids of the new items among `latest` and beyond.
-    public var newIDs: Set<String>
+    package var newIDs: Set<String>
     /// When the poll started.
-    public var started: Date
+    package var started: Date
     /// How long it took.
-    public var duration: Duration
+    package var duration: Duration
     /// The server's rate limit as last reported.
-    public var rateLimit: RateLimit?
+    package var rateLimit: RateLimit?
     /// Before this time the feed is not polled again.
-    public var notBefore: Date?
+    package var notBefore: Date?
     /// The shortest interval the server allows between polls (`X-Poll-Interval`).
-    public var minimumInterval: Duration?
+    package var minimumInterval: Duration?
     /// How many polls in a row have failed, this one included (0 when it did not fail).
-    public var failures: Int = 0
+    package var failures: Int = 0
     /// Every new item of the poll, newest first.
-    public var newItems: [Item] = []
+    package var newItems: [Item] = []
     /// Whether this was the feed's first poll that stored anything (every item is then new).
-    public var isFirstSync = false
+    package var isFirstSync = false
     /// Why the state could not be reached, when that is why the poll failed: the state's failure, not the feed's.
-    public var unreachableState: StateError?
+    package var unreachableState: StateError?
 
     /// A report.
-    public init(
+    package init(
         feed: String, type: String, status: Status, error: String? = nil, requests: Int = 0, notModified: Int = 0,
         bytes: Int = 0, items: Int = 0, new: Int = 0, groups: [GroupCount] = [], latest: [Item] = [],
         newIDs: Set<String> = [], started: Date, duration: Duration = .zero, rateLimit: RateLimit? = nil,
@@ -112,10 +112,10 @@ public struct PollReport: Sendable {
     }
 
     /// Whether the poll counts as a failure for the exit code.
-    public var isFailure: Bool { status == .failed || status == .partial }
+    package var isFailure: Bool { status == .failed || status == .partial }
 
     /// The report as the JSON object of `run --once --format json` (schema 1).
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [(key: String, value: JSONValue)] = [
             ("schema", 1), ("feed", .string(feed)), ("type", .string(type)), ("status", .string(status.rawValue)),
             ("error", .optional(error)), ("requests", .integer(requests)), ("notModified", .integer(notModified)),
@@ -162,7 +162,7 @@ public struct PollReport: Sendable {
 
 extension Item {
     /// The item as JSON: `{"id","title","date","groups","url","details":{…}}`, plus `"new"` when given.
-    public func json(isNew: Bool? = nil) -> JSONValue {
+    package func json(isNew: Bool? = nil) -> JSONValue {
         var object: [(key: String, value: JSONValue)] = [
             ("id", .string(id)), ("title", .string(title)), ("date", .date(date)),
             ("groups", .array(groups.map { .string($0) })), ("url", .optional(url)),

@@ -7,37 +7,37 @@ import Logging
 /// updates into a `PollTally` step by step (the classic apps' `scan`) showing each step and preparing each batch
 /// of items for the state as it comes, decides the outcome with the pure `PollOutcome`, and commits it in one
 /// transaction.
-public struct PollRunner: Sendable {
+package struct PollRunner: Sendable {
     /// The state.
-    public var store: any StateStoring
+    package var store: any StateStoring
     /// Where requests go.
-    public var transport: any HTTPTransport
+    package var transport: any HTTPTransport
     /// The global settings.
-    public var settings: Settings
+    package var settings: Settings
     /// How requests are sent.
-    public var policy: HTTPPolicy
+    package var policy: HTTPPolicy
     /// The limit of requests in flight across all feeds.
-    public var globalLimiter: AsyncSemaphore
+    package var globalLimiter: AsyncSemaphore
     /// The rate-limit budgets all feeds polled by this runner share (per API origin and credential); kept in the
     /// state when it shares them with other instances (PostgreSQL).
-    public var budgets: RateBudgets
+    package var budgets: RateBudgets
     /// The clock.
-    public var clock: PollClock
+    package var clock: PollClock
     /// The logger.
-    public var logger: Logger
+    package var logger: Logger
     /// How many of the newest items a report lists.
-    public var latestCount = 10
+    package var latestCount = 10
     /// Where polls and their requests are counted.
-    public var metrics = MonitorMetrics.disabled
+    package var metrics = MonitorMetrics.disabled
     /// The notifiers to plan notifications for, each poll's written to the outbox in its commit; nil for none.
-    public var outbox: NotificationOutbox?
+    package var outbox: NotificationOutbox?
     /// The shared schedule the scheduler claims feeds from (a PostgreSQL state); nil to schedule alone.
-    public var leasing: FeedLeases?
+    package var leasing: FeedLeases?
 
     /// A runner; the global limiter allows `settings.concurrency` requests in flight. A state that keeps rate budgets
     /// for several instances (``RateBudgetStoring``) keeps the runner's: a request counts there as in flight for
     /// twice the request timeout at most.
-    public init(
+    package init(
         store: any StateStoring, transport: any HTTPTransport, settings: Settings, clock: PollClock = .system,
         logger: Logger
     ) {
@@ -55,7 +55,7 @@ public struct PollRunner: Sendable {
     }
 
     /// The limit of the feed's own requests in flight: its `concurrency`, within the global one.
-    public func concurrency(of feed: FeedConfig) -> Int {
+    package func concurrency(of feed: FeedConfig) -> Int {
         min(feed.options[FeedConfig.concurrency] ?? settings.concurrency, settings.concurrency)
     }
 
@@ -63,7 +63,7 @@ public struct PollRunner: Sendable {
     /// Only a poll that ends (ok, not modified or partial) stores its items and validators; a failed or
     /// cancelled one leaves them as they were. The poll is counted in `metrics`, unless it was cancelled.
     /// With `lease`, the results are committed only while the lease holds, with the feed's next schedule.
-    public func poll(
+    package func poll(
         _ feed: FeedConfig, source: any FeedSource, events: AsyncStream<PollEvent>.Continuation? = nil,
         lease: HeldLease? = nil
     ) async -> PollReport {

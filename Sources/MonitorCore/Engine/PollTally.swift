@@ -7,44 +7,44 @@
 /// newest; a `replace` tally starts empty, and the stored items of a group come back when its request is
 /// answered 304 (`unchanged`) or fails. Until a `replace` poll settles a group, the stored counts stand in
 /// for it on the display.
-public struct PollTally: Sendable {
+package struct PollTally: Sendable {
     /// The counts of one group.
-    public struct Totals: Sendable, Hashable {
+    package struct Totals: Sendable, Hashable {
         /// Items in the group.
-        public var count = 0
+        package var count = 0
         /// New items in the group.
-        public var new = 0
+        package var new = 0
         /// Items by their value of the source's breakdown detail (items without it are left out).
-        public var breakdown: [String: Int] = [:]
+        package var breakdown: [String: Int] = [:]
     }
 
     /// The groups known up front, in order: the stored catalog until the source announces its own.
-    public private(set) var catalog: [ItemGroup]
+    package private(set) var catalog: [ItemGroup]
     /// The items so far by id.
-    public private(set) var items: [String: Item] = [:]
+    package private(set) var items: [String: Item] = [:]
     /// The counts of each group so far.
-    public private(set) var totals: [String: Totals] = [:]
+    package private(set) var totals: [String: Totals] = [:]
     /// Ids of the items not stored before this poll.
-    public private(set) var newIDs: Set<String> = []
+    package private(set) var newIDs: Set<String> = []
     /// Requests done.
-    public private(set) var done = 0
+    package private(set) var done = 0
     /// Requests expected, when known.
-    public private(set) var total: Int?
+    package private(set) var total: Int?
     /// Sub-requests that failed.
-    public private(set) var failures: [SubRequestFailure] = []
+    package private(set) var failures: [SubRequestFailure] = []
     /// Groups whose items are all in: completed, or answered 304.
-    public private(set) var settled: Set<String> = []
+    package private(set) var settled: Set<String> = []
     /// Whether the feed's request was answered 304 (every group is then settled).
-    public private(set) var feedUnchanged = false
+    package private(set) var feedUnchanged = false
     /// Whether any sub-request succeeded (items, a completed group, a 304): a poll with failures and no
     /// success has failed.
-    public private(set) var succeeded = false
+    package private(set) var succeeded = false
     /// Whether the source reported any item (items carried from the state do not count).
-    public private(set) var foundItems = false
+    package private(set) var foundItems = false
     /// How the poll's items combine with those stored.
-    public let retention: ItemRetention
+    package let retention: ItemRetention
     /// For a `replace` poll, the stored counts shown for groups not yet settled; nil otherwise.
-    public let standIn: [String: Totals]?
+    package let standIn: [String: Totals]?
 
     private var catalogIDs: Set<String>
     private let known: Set<String>
@@ -54,7 +54,7 @@ public struct PollTally: Sendable {
     private let breakdown: String?
 
     /// The tally a poll starts from, knowing what was stored and counting each group's `breakdown` detail.
-    public init(stored snapshot: FeedSnapshot, retention: ItemRetention, breakdown: String? = nil) {
+    package init(stored snapshot: FeedSnapshot, retention: ItemRetention, breakdown: String? = nil) {
         self.init(stored: snapshot, known: Set(snapshot.items.map(\.id)), retention: retention, breakdown: breakdown)
     }
 
@@ -79,7 +79,7 @@ public struct PollTally: Sendable {
     }
 
     /// The stored items alone, every group settled: what the display shows before the poll's first update.
-    public static func stored(_ snapshot: FeedSnapshot, breakdown: String? = nil) -> PollTally {
+    package static func stored(_ snapshot: FeedSnapshot, breakdown: String? = nil) -> PollTally {
         PollTally(stored: snapshot, retention: .keepNewest(.max), breakdown: breakdown)
     }
 
@@ -92,15 +92,15 @@ public struct PollTally: Sendable {
     }
 
     /// The groups whose failure keeps their stored items.
-    public var failedGroups: Set<String> { Set(failures.compactMap(\.group)) }
+    package var failedGroups: Set<String> { Set(failures.compactMap(\.group)) }
 
     /// The items, newest first.
-    public var sortedItems: [Item] {
+    package var sortedItems: [Item] {
         items.values.sorted { ($0.date, $0.id) > ($1.date, $1.id) }
     }
 
     /// The tally after one update.
-    public mutating func apply(_ update: SourceUpdate) {
+    package mutating func apply(_ update: SourceUpdate) {
         switch update {
         case .groups(let groups):
             catalog = groups
@@ -133,7 +133,7 @@ public struct PollTally: Sendable {
     /// Every group with its counts: the catalog's in order (0 included), then those met only in items. While
     /// polling (`final` false) a `replace` poll shows the stored counts of a group it has not settled yet, as
     /// `pending`; at the end every group shows what was found. A group whose request failed is `failed`.
-    public func groupCounts(final: Bool) -> [PollReport.GroupCount] {
+    package func groupCounts(final: Bool) -> [PollReport.GroupCount] {
         let failed = failedGroups
         var seen: Set<String> = []
         var groups: [PollReport.GroupCount] = []

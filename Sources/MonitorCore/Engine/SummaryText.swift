@@ -1,9 +1,9 @@
 import Foundation
 
 /// The text summaries of finished polls. Text from the network is made safe for a terminal here.
-public enum SummaryText {
+package enum SummaryText {
     /// The first line of every summary: `NAME (TYPE): STATUS — N items, N new, N requests (N not modified), 1.2s`.
-    public static func headline(_ report: PollReport) -> String {
+    package static func headline(_ report: PollReport) -> String {
         let status = report.status.rawValue.replacingOccurrences(of: "_", with: " ")
         var parts = ["\(report.items) item\(report.items == 1 ? "" : "s")", "\(report.new) new"]
         let requests = "\(report.requests) request\(report.requests == 1 ? "" : "s")"
@@ -17,7 +17,7 @@ public enum SummaryText {
     }
 
     /// The headline, the groups with their counts and what is new, then the latest items.
-    public static func standard(_ report: PollReport, now: Date, latest: Int = 5) -> String {
+    package static func standard(_ report: PollReport, now: Date, latest: Int = 5) -> String {
         var output = headline(report)
         if !report.groups.isEmpty {
             output += table(
@@ -38,7 +38,7 @@ public enum SummaryText {
     }
 
     /// Rows as a table indented by two spaces, columns separated by two spaces.
-    public static func table(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
+    package static func table(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
         let all = [header] + rows
         let widths = (0..<header.count).map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
@@ -53,13 +53,13 @@ public enum SummaryText {
     }
 
     /// `1.2s`, `350ms`.
-    public static func seconds(_ duration: Duration) -> String {
+    package static func seconds(_ duration: Duration) -> String {
         let milliseconds = duration.milliseconds
         return milliseconds < 1000 ? "\(milliseconds)ms" : String(format: "%.1fs", Double(milliseconds) / 1000)
     }
 
     /// Twelve characters: `       04:10` today, `Nov 21 04:10` this year, `2025-11-21  ` before; always UTC.
-    public static func shortDate(_ date: Date, now: Date) -> String {
+    package static func shortDate(_ date: Date, now: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)

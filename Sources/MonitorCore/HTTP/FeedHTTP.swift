@@ -5,18 +5,18 @@ import Synchronization
 /// The HTTP client a source gets for one poll. It makes every request conditional on the validators stored
 /// for its URL and credential, retries transient failures with backoff, never hammers a rate limit, keeps
 /// within the feed's and the global limit of requests in flight, and counts what it did.
-public final class FeedHTTP: Sendable {
+package final class FeedHTTP: Sendable {
     /// What a poll's requests did.
-    public struct Statistics: Sendable, Hashable {
+    package struct Statistics: Sendable, Hashable {
         /// Requests sent, retries included.
-        public var requests = 0
+        package var requests = 0
         /// Requests answered 304.
-        public var notModified = 0
+        package var notModified = 0
         /// Response body bytes received.
-        public var bytes = 0
+        package var bytes = 0
 
         /// Statistics.
-        public init(requests: Int = 0, notModified: Int = 0, bytes: Int = 0) {
+        package init(requests: Int = 0, notModified: Int = 0, bytes: Int = 0) {
             self.requests = requests
             self.notModified = notModified
             self.bytes = bytes
@@ -35,14 +35,14 @@ public final class FeedHTTP: Sendable {
     }
 
     /// Until when, and why, a server holds requests back.
-    public typealias Hold = RateBudgets.Hold
+    package typealias Hold = RateBudgets.Hold
 
     /// The resource of a request that names none, and of a response that says none.
-    public static let defaultResource = "core"
+    package static let defaultResource = "core"
 
     private let transport: any HTTPTransport
     /// How requests are sent: its limits (`timeout`, `maxBody`) are the settings' and bound a source's other work too.
-    public let policy: HTTPPolicy
+    package let policy: HTTPPolicy
     private let sourcePolicy: any HTTPSourcePolicy
     private let budgets: RateBudgets
     private let limiters: [AsyncSemaphore]
@@ -56,7 +56,7 @@ public final class FeedHTTP: Sendable {
     /// `sourcePolicy` adds what the source's API says beyond the generic headers; `budgets` are the rate limits
     /// shared with the other feeds of the run (by default this client's own). What the requests do is recorded in
     /// `metrics`.
-    public init(
+    package init(
         transport: any HTTPTransport, policy: HTTPPolicy, sourcePolicy: any HTTPSourcePolicy = GenericHTTPPolicy(),
         budgets: RateBudgets = RateBudgets(), limiters: [AsyncSemaphore], validators: [ValidatorKey: Validators] = [:],
         rateLimit: RateLimit? = nil, clock: PollClock = .system, logger: Logger,
@@ -84,25 +84,25 @@ public final class FeedHTTP: Sendable {
     }
 
     /// What the poll's requests did so far.
-    public var statistics: Statistics { state.withLock { $0.statistics } }
+    package var statistics: Statistics { state.withLock { $0.statistics } }
     /// Validators learned in this poll, to be stored with its results.
-    public var updatedValidators: [ValidatorKey: Validators] { state.withLock { $0.updated } }
+    package var updatedValidators: [ValidatorKey: Validators] { state.withLock { $0.updated } }
     /// The rate limit of the default resource as the server reported it last, else of any other.
-    public var rateLimit: RateLimit? {
+    package var rateLimit: RateLimit? {
         state.withLock { $0.rateLimits[Self.defaultResource] ?? $0.rateLimits.sorted { $0.key < $1.key }.first?.value }
     }
     /// Until when and why the feed must not be polled again because its default resource is held back (rate
     /// limit, `Retry-After`).
-    public var hold: Hold? { state.withLock { $0.blocked[Self.defaultResource] } }
+    package var hold: Hold? { state.withLock { $0.blocked[Self.defaultResource] } }
     /// The latest hold of any resource.
-    public var latestHold: Hold? { state.withLock { $0.blocked.values.max { $0.until < $1.until } } }
+    package var latestHold: Hold? { state.withLock { $0.blocked.values.max { $0.until < $1.until } } }
     /// The shortest poll interval the server asked for (the source policy's, e.g. `X-Poll-Interval`), at most
     /// ``HTTPPolicy/maximumPollInterval``.
-    public var minimumInterval: Duration? { state.withLock { $0.minimumInterval } }
+    package var minimumInterval: Duration? { state.withLock { $0.minimumInterval } }
 
     /// Forgets the validators of `url` (with `credential`): the source could not use the body it was answered,
     /// so the next request must not be answered 304 for it (the stored ones are removed with the poll's results).
-    public func forget(_ url: String, credential: String? = nil) {
+    package func forget(_ url: String, credential: String? = nil) {
         let key = ValidatorKey(url: url, credentialValue: credential)
         state.withLock { $0.updated[key] = Validators(etag: nil, lastModified: nil) }
     }
@@ -112,7 +112,7 @@ public final class FeedHTTP: Sendable {
     /// counts against (GitHub's `core`, `search`): an exhausted one fails the request at once without sending
     /// it, while the others go on. A 304 is returned (never retried), not thrown, unless the request sent no
     /// validator; an error status, a rate limit or a failure after the retries is thrown as a `FetchError`.
-    public func get(
+    package func get(
         _ url: String, headers: HTTPHeaders = [:], credential: String? = nil,
         resource: String = FeedHTTP.defaultResource
     ) async throws -> HTTPResponse {

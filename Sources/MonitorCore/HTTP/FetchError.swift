@@ -1,9 +1,9 @@
 import Foundation
 
 /// Why a request of a poll failed, in words for people.
-public struct FetchError: Error, Sendable, CustomStringConvertible {
+package struct FetchError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
-    public enum Reason: Sendable, Hashable {
+    package enum Reason: Sendable, Hashable {
         /// The server answered with an error status; `message` is what it said, when short and readable.
         case status(Int, message: String?)
         /// The server's rate limit is exhausted, or it asked to wait longer than a few seconds.
@@ -17,16 +17,16 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The URL asked.
-    public var url: String
+    package var url: String
     /// What went wrong.
-    public var reason: Reason
+    package var reason: Reason
     /// How many times the request was sent.
-    public var attempts: Int
+    package var attempts: Int
     /// The time limit that applied, for the message of a timeout.
-    public var timeout: Duration
+    package var timeout: Duration
 
     /// Whether a retry later in the same poll could succeed.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         switch reason {
         case .status(let code, _): code >= 500 || code == 429
         case .transport(.timeout), .transport(.connection): true
@@ -34,7 +34,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         let tries = attempts > 1 ? " (after \(attempts) attempts)" : ""
         switch reason {
         case .status(let code, let message):
@@ -59,7 +59,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A date as `2026-11-22 05:00:00 UTC`.
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
@@ -70,9 +70,9 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
 }
 
 /// Reason phrases of the status codes a feed meets.
-public enum HTTPStatus {
+package enum HTTPStatus {
     /// "Not Found" for 404; "" for a code without a phrase here.
-    public static func reason(_ code: Int) -> String {
+    package static func reason(_ code: Int) -> String {
         switch code {
         case 200: "OK"
         case 304: "Not Modified"

@@ -1,31 +1,31 @@
 import Foundation
 
 /// How the core sends requests: identity, limits, retries, and how far a server's timing headers are believed.
-public struct HTTPPolicy: Sendable {
+package struct HTTPPolicy: Sendable {
     /// The longest a server can hold a feed back: a `Retry-After` (seconds or an HTTP date), an
     /// `X-RateLimit-Reset` or a source's own rate limit is cut to one hour from the answer. GitHub's limits reset
     /// within the hour, so a longer wait is a broken or hostile server and would lock the feed out for good.
-    public static let maximumHold: Duration = .seconds(3600)
+    package static let maximumHold: Duration = .seconds(3600)
     /// The longest poll interval a server can ask for (GitHub's `X-Poll-Interval`): one hour, for the same reason.
-    public static let maximumPollInterval: Duration = .seconds(3600)
+    package static let maximumPollInterval: Duration = .seconds(3600)
 
     /// The `User-Agent` of every request.
-    public var userAgent: String
+    package var userAgent: String
     /// The time limit of one request, from sending it to the last byte of its body.
-    public var timeout: Duration
+    package var timeout: Duration
     /// The largest body accepted.
-    public var maxBody: Int
+    package var maxBody: Int
     /// Retries of a transient failure.
-    public var retries: Int
+    package var retries: Int
     /// The first retry waits up to this long; each next one twice as long, with jitter.
-    public var retryBaseDelay: Duration
+    package var retryBaseDelay: Duration
     /// The longest wait between retries.
-    public var retryMaxDelay: Duration
+    package var retryMaxDelay: Duration
     /// A `Retry-After` up to this long is waited out once; a longer one fails the request at once.
-    public var shortRetryAfter: Duration
+    package var shortRetryAfter: Duration
 
     /// The policy for `settings`.
-    public init(settings: Settings) {
+    package init(settings: Settings) {
         userAgent = "monitor/\(MonitorVersion.current)"
         timeout = settings.timeout
         maxBody = settings.maxBody
@@ -36,13 +36,13 @@ public struct HTTPPolicy: Sendable {
     }
 
     /// `until`, but no later than ``maximumHold`` after `now`.
-    public static func capped(_ until: Date, now: Date) -> Date {
+    package static func capped(_ until: Date, now: Date) -> Date {
         min(until, now.addingTimeInterval(maximumHold.seconds))
     }
 
     /// A stored hold as far as it is believed: no later than ``maximumHold`` after the poll that learned it
     /// (`lastPoll`), so that a date stored by an older version (`2099`) does not lock the feed out.
-    public static func believed(notBefore: Date?, lastPoll: Date?) -> Date? {
+    package static func believed(notBefore: Date?, lastPoll: Date?) -> Date? {
         guard let notBefore, let lastPoll else { return nil }
         return capped(notBefore, now: lastPoll)
     }

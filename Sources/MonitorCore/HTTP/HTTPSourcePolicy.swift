@@ -4,7 +4,7 @@
 /// counts and the caps of ``HTTPPolicy``. A source names here what only its API says: which rate limit an answer
 /// counted against, the poll interval it asks for, and error answers that are rate limits without saying so in
 /// headers. Whatever a policy returns is capped like the generic headers.
-public protocol HTTPSourcePolicy: Sendable {
+package protocol HTTPSourcePolicy: Sendable {
     /// The rate limit `response` counted against, when the API names it (GitHub's `x-ratelimit-resource`);
     /// nil: the one the request named.
     func rateLimitResource(of response: HTTPResponse) -> String?
@@ -16,15 +16,15 @@ public protocol HTTPSourcePolicy: Sendable {
 }
 
 extension HTTPSourcePolicy {
-    public func rateLimitResource(of response: HTTPResponse) -> String? { nil }
-    public func pollInterval(of response: HTTPResponse) -> Duration? { nil }
-    public func hiddenRateLimit(of response: HTTPResponse, message: String?) -> (wait: Duration, reason: String)? {
+    package func rateLimitResource(of response: HTTPResponse) -> String? { nil }
+    package func pollInterval(of response: HTTPResponse) -> Duration? { nil }
+    package func hiddenRateLimit(of response: HTTPResponse, message: String?) -> (wait: Duration, reason: String)? {
         nil
     }
 }
 
 /// The policy of a source whose API needs nothing beyond the generic rules.
-public struct GenericHTTPPolicy: HTTPSourcePolicy {
+package struct GenericHTTPPolicy: HTTPSourcePolicy {
     /// The generic policy.
-    public init() {}
+    package init() {}
 }

@@ -1,24 +1,24 @@
 /// One HTTP request, as the core hands it to a transport.
-public struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     /// The method, `GET` unless said otherwise.
-    public var method: String
+    package var method: String
     /// The absolute URL.
-    public var url: String
+    package var url: String
     /// The header fields to send.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The time limit of the whole exchange.
-    public var timeout: Duration
+    package var timeout: Duration
     /// The largest body accepted; a larger one fails with `TransportError.bodyTooLarge` without being buffered
     /// (unless `truncatesBody`).
-    public var maxBody: Int
+    package var maxBody: Int
     /// The body to send (a notification's); empty for none.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// A body larger than `maxBody` is cut to its first `maxBody` bytes (the rest is not read) instead of failing
     /// the request: for answers whose body matters little, like a webhook's.
-    public var truncatesBody: Bool
+    package var truncatesBody: Bool
 
     /// A request.
-    public init(
+    package init(
         method: String = "GET", url: String, headers: HTTPHeaders, timeout: Duration, maxBody: Int, body: [UInt8] = [],
         truncatesBody: Bool = false
     ) {
@@ -33,16 +33,16 @@ public struct HTTPRequest: Sendable {
 }
 
 /// A response with its whole body.
-public struct HTTPResponse: Sendable {
+package struct HTTPResponse: Sendable {
     /// The status code.
-    public var status: Int
+    package var status: Int
     /// The header fields received.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body.
-    public var body: [UInt8]
+    package var body: [UInt8]
 
     /// A response.
-    public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+    package init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -50,7 +50,7 @@ public struct HTTPResponse: Sendable {
 }
 
 /// Why a transport could not get a response.
-public enum TransportError: Error, Sendable, Hashable {
+package enum TransportError: Error, Sendable, Hashable {
     /// The time limit ran out.
     case timeout
     /// No connection, or it broke (the detail says how).
@@ -62,7 +62,7 @@ public enum TransportError: Error, Sendable, Hashable {
 }
 
 /// The small seam the core sends HTTP through; the app adapts AsyncHTTPClient to it, tests may substitute it.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response with its body, or throws a `TransportError`.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }

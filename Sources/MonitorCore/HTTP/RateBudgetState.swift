@@ -3,9 +3,9 @@ import Foundation
 /// What one rate budget knows of its server's limit, and the rules that decide whether a request may be sent:
 /// the same for the budget of one instance (``RateBudgets``) and for a budget several instances share
 /// (``RateBudgetStoring``), whose requests in flight are those of every instance.
-public struct RateBudgetState: Sendable, Hashable {
+package struct RateBudgetState: Sendable, Hashable {
     /// What ``decide(inFlight:now:)`` says of a request.
-    public enum Decision: Sendable, Hashable {
+    package enum Decision: Sendable, Hashable {
         /// It may be sent.
         case send
         /// The budget is closed until the hold ends.
@@ -15,14 +15,14 @@ public struct RateBudgetState: Sendable, Hashable {
     }
 
     /// The least remaining count the server reported in this window, nil when unknown.
-    public var lowest: Int?
+    package var lowest: Int?
     /// When the window resets.
-    public var reset: Date?
+    package var reset: Date?
     /// A hold the server asked for (an exhausted limit, `Retry-After`, a source's hidden limit).
-    public var hold: RateBudgets.Hold?
+    package var hold: RateBudgets.Hold?
 
     /// A state; by default nothing is known.
-    public init(lowest: Int? = nil, reset: Date? = nil, hold: RateBudgets.Hold? = nil) {
+    package init(lowest: Int? = nil, reset: Date? = nil, hold: RateBudgets.Hold? = nil) {
         self.lowest = lowest
         self.reset = reset
         self.hold = hold
@@ -30,7 +30,7 @@ public struct RateBudgetState: Sendable, Hashable {
 
     /// Whether one more request may be sent at `now` while `inFlight` requests wait for their answers. A hold that
     /// is over is forgotten, and so is the count of a window that is over (unknown until the next answer).
-    public mutating func decide(inFlight: Int, now: Date) -> Decision {
+    package mutating func decide(inFlight: Int, now: Date) -> Decision {
         if let hold {
             if hold.until > now { return .held(hold) }
             self.hold = nil
@@ -52,7 +52,7 @@ public struct RateBudgetState: Sendable, Hashable {
 
     /// Learns the count and reset an answer reported: a late answer from a window that is over changes nothing, a
     /// new window starts from its count, and within a window the least count wins.
-    public mutating func learn(_ limit: RateLimit) {
+    package mutating func learn(_ limit: RateLimit) {
         guard let reported = limit.remaining else { return }
         let remaining = max(reported, 0)
         switch (reset, limit.reset) {
@@ -67,7 +67,7 @@ public struct RateBudgetState: Sendable, Hashable {
     }
 
     /// Closes the budget until `hold.until`; a later hold already there stays.
-    public mutating func hold(_ hold: RateBudgets.Hold) {
+    package mutating func hold(_ hold: RateBudgets.Hold) {
         if let existing = self.hold, existing.until >= hold.until { return }
         self.hold = hold
     }

@@ -11,7 +11,7 @@ import Foundation
 /// count and reset by the rules of ``RateBudgetState/learn(_:)``; a hold written by one instance (an exhausted
 /// limit, `Retry-After`, a secondary limit) is obeyed by all of them. A state without it (SQLite) is used by one
 /// instance, whose budgets are its own; ``RateBudgets`` asks it only of budgets with a credential.
-public protocol RateBudgetStoring: Sendable {
+package protocol RateBudgetStoring: Sendable {
     /// Takes one request from `key`'s budget at `now` under `ticket` (chosen by the caller, so that a request whose
     /// answer was not waited for can still be ended): counted in flight until ended or until `expires`, it returns
     /// `.send(ticket)`; or the hold that keeps it from being sent; or `.wait` when requests in flight (of any

@@ -13,18 +13,18 @@ import Synchronization
 /// keyed by a fingerprint of the credential, never the credential itself. With ``Sharing``, the budgets of tokens are
 /// kept in a state several instances share (``RateBudgetStoring``), and a request goes only when both this instance's
 /// budget and the shared one let it.
-public final class RateBudgets: Sendable {
+package final class RateBudgets: Sendable {
     /// Which budget a request spends.
-    public struct Key: Sendable, Hashable {
+    package struct Key: Sendable, Hashable {
         /// `scheme://host:port`, lowercased.
-        public var origin: String
+        package var origin: String
         /// The fingerprint of the credential (`ValidatorKey.fingerprint`), "" without one.
-        public var credential: String
+        package var credential: String
         /// The rate limit's resource (`core`, `search`…).
-        public var resource: String
+        package var resource: String
 
         /// The key of a request to `url` with `credential` counting against `resource`.
-        public init(url: String, credential: String?, resource: String) {
+        package init(url: String, credential: String?, resource: String) {
             origin = Self.origin(of: url)
             self.credential = credential.map(ValidatorKey.fingerprint) ?? ""
             self.resource = resource
@@ -39,61 +39,61 @@ public final class RateBudgets: Sendable {
     }
 
     /// Why and until when a budget is closed.
-    public struct Hold: Sendable, Hashable {
+    package struct Hold: Sendable, Hashable {
         /// Until when nothing is sent.
-        public var until: Date
+        package var until: Date
         /// Why, in a few words (`rate limit exhausted`).
-        public var reason: String
+        package var reason: String
 
         /// A hold.
-        public init(until: Date, reason: String) {
+        package init(until: Date, reason: String) {
             self.until = until
             self.reason = reason
         }
     }
 
     /// What ``spend(_:now:)`` decided.
-    public enum Spend: Sendable, Hashable {
+    package enum Spend: Sendable, Hashable {
         /// The request may be sent; `ticket` is its place in the shared budget, nil when none was asked.
         case send(ticket: Int64?)
         /// The budget is closed until the hold ends: the request is not sent.
         case held(Hold)
 
         /// The hold, nil when the request may be sent.
-        public var hold: Hold? {
+        package var hold: Hold? {
             if case .held(let hold) = self { return hold }
             return nil
         }
 
         /// The ticket that ends the request in the shared budget, nil when there is none.
-        public var ticket: Int64? {
+        package var ticket: Int64? {
             if case .send(let ticket) = self { return ticket }
             return nil
         }
     }
 
     /// The budgets kept in a state several instances share: how they are asked.
-    public struct Sharing: Sendable {
+    package struct Sharing: Sendable {
         /// The state.
-        public var store: any RateBudgetStoring
+        package var store: any RateBudgetStoring
         /// How long a request counts as in flight for the other instances when this one never ends it (it died):
         /// longer than a request may take.
-        public var flight: Duration
+        package var flight: Duration
         /// How long the state is waited for before this instance decides alone, on its own budget.
-        public var patience: Duration
+        package var patience: Duration
         /// How long to wait before asking again while the requests in flight of other instances may use up what is
         /// left: doubled at each wait, up to ``longestRetry``.
-        public var retry: Duration
+        package var retry: Duration
         /// Where a state that cannot be asked is told.
-        public var logger: Logger
+        package var logger: Logger
         /// How long a state that could not be asked is left alone (each instance deciding on its own budget) before
         /// it is asked again: once, by the first request after it.
-        public var probe: Duration
+        package var probe: Duration
         /// The runner's clock, which times the ``probe``.
-        public var clock: @Sendable () -> Date
+        package var clock: @Sendable () -> Date
 
         /// Budgets kept in `store`.
-        public init(
+        package init(
             store: any RateBudgetStoring, flight: Duration, patience: Duration = .seconds(5),
             retry: Duration = .milliseconds(100), logger: Logger, probe: Duration = .seconds(10),
             clock: @escaping @Sendable () -> Date = { Date() }
@@ -109,11 +109,11 @@ public final class RateBudgets: Sendable {
     }
 
     /// Why a budget whose count is 0 is closed.
-    public static let exhausted = "rate limit exhausted"
+    package static let exhausted = "rate limit exhausted"
 
     /// How long after the shared state learned a hold or a reset it is believed, whatever date was stored (by an
     /// instance whose clock is ahead, or a broken row): ``HTTPPolicy/maximumHold``, as for one instance's.
-    public static let believedFor = HTTPPolicy.maximumHold
+    package static let believedFor = HTTPPolicy.maximumHold
 
     /// The longest wait before asking the shared state again while other instances' requests may use up what is
     /// left.
@@ -151,12 +151,12 @@ public final class RateBudgets: Sendable {
 
     private let budgets = Mutex(Budgets())
     /// The state the budgets are shared through, nil when they are this instance's alone.
-    public let sharing: Sharing?
+    package let sharing: Sharing?
 
     /// Empty budgets: nothing is known of any server. With `sharing`, every decision about a token's budget (a key
     /// with a credential) is also the shared state's, with the requests in flight of every instance; when it cannot
     /// be asked (within its patience), this instance's own budget decides alone and a warning is logged.
-    public init(sharing: Sharing? = nil) {
+    package init(sharing: Sharing? = nil) {
         self.sharing = sharing
     }
 
@@ -164,7 +164,7 @@ public final class RateBudgets: Sendable {
     /// requests in flight may have used up what is left, waits for their answers first (of this instance; those of
     /// others are asked about again every `sharing.retry`). Every request let through must be ended with
     /// ``settle(_:answer:ticket:)`` and its ticket. `now` is read again after each wait.
-    public func spend(_ key: Key, now currentTime: @autoclosure @Sendable () -> Date) async throws -> Spend {
+    package func spend(_ key: Key, now currentTime: @autoclosure @Sendable () -> Date) async throws -> Spend {
         var retry = sharing?.retry ?? .zero
         while true {
             if let hold = try await spendLocally(key, now: currentTime()) { return .held(hold) }
@@ -252,7 +252,7 @@ public final class RateBudgets: Sendable {
     /// capped), or nil when there was no answer or it said nothing of the limit, and the ticket it was given.
     /// The shared state is told even when the caller is cancelled (a poll stopped by a signal, a reload, a removed
     /// feed), within its patience, so that the request does not stay in flight for every instance.
-    public func settle(_ key: Key, answer limit: RateLimit?, ticket: Int64? = nil) async {
+    package func settle(_ key: Key, answer limit: RateLimit?, ticket: Int64? = nil) async {
         update(key, limit, ending: true)
         guard let sharing = sharing(of: key), ticket != nil || limit?.remaining != nil else { return }
         let stored = Self.stored(key)
@@ -276,7 +276,7 @@ public final class RateBudgets: Sendable {
     }
 
     /// Learns a rate limit reported for `key` by the answer to a request that counted against another budget.
-    public func learn(_ limit: RateLimit, for key: Key) async {
+    package func learn(_ limit: RateLimit, for key: Key) async {
         update(key, limit, ending: false)
         guard let sharing = sharing(of: key), limit.remaining != nil else { return }
         let stored = Self.stored(key)
@@ -298,7 +298,7 @@ public final class RateBudgets: Sendable {
 
     /// Closes `key`'s budget until `hold.until` (a later hold already there stays), for every instance when the
     /// budgets are shared.
-    public func hold(_ key: Key, _ hold: Hold) async {
+    package func hold(_ key: Key, _ hold: Hold) async {
         budgets.withLock { $0.budgets[key, default: Budget()].state.hold(hold) }
         guard let sharing = sharing(of: key) else { return }
         let stored = Self.stored(key)

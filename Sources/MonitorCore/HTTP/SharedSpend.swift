@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a shared rate budget says of a request.
-public enum SharedSpend: Sendable, Hashable {
+package enum SharedSpend: Sendable, Hashable {
     /// It may be sent; `ticket` ends it.
     case send(ticket: Int64)
     /// The budget is closed until the hold ends.

@@ -7,22 +7,22 @@ import Foundation
 /// mapping, which maps ICU's code and data into the process (1.25 MB resident, measured) on the first request of
 /// every poll; `encodedHost` gives the same text for any host without a `%` escape or an `xn--` label, so only those
 /// — percent-encoded and internationalised names — are decoded, and each host is named as it was before.
-public struct URLOrigin: Sendable, Hashable {
+package struct URLOrigin: Sendable, Hashable {
     /// The scheme, lowercased.
-    public var scheme: String
+    package var scheme: String
     /// The host, lowercased; an IPv6 address keeps its brackets.
-    public var host: String
+    package var host: String
     /// The port the URL names, nil when it names none.
-    public var port: Int?
+    package var port: Int?
 
     /// The origin of `url`; nil when it is not a URL with a scheme and a host.
-    public init?(_ url: String) {
+    package init?(_ url: String) {
         guard let components = URLComponents(string: url) else { return nil }
         self.init(components)
     }
 
     /// The origin of `components`; nil without a scheme or a host.
-    public init?(_ components: URLComponents) {
+    package init?(_ components: URLComponents) {
         guard let scheme = components.scheme, let host = Self.host(of: components) else { return nil }
         self.scheme = scheme.lowercased()
         self.host = host.lowercased()
@@ -30,12 +30,12 @@ public struct URLOrigin: Sendable, Hashable {
     }
 
     /// The port, or the scheme's default one (443 for `https`, 80 for `http`, else 0) when the URL names none.
-    public var effectivePort: Int {
+    package var effectivePort: Int {
         port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
     }
 
     /// `components.host` — decoded only when the written host needs it (see the type's documentation).
-    public static func host(of components: URLComponents) -> String? {
+    package static func host(of components: URLComponents) -> String? {
         guard let written = components.encodedHost else { return nil }
         if written.utf8.contains(UInt8(ascii: "%")) || written.lowercased().contains("xn--") { return components.host }
         return written

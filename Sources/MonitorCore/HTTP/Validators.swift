@@ -1,37 +1,37 @@
 import Foundation
 
 /// The validators of a response, sent back to make the next request conditional.
-public struct Validators: Sendable, Hashable, Codable {
+package struct Validators: Sendable, Hashable, Codable {
     /// The `ETag`, exactly as received (quotes and `W/` included).
-    public var etag: String?
+    package var etag: String?
     /// The `Last-Modified`, exactly as received.
-    public var lastModified: String?
+    package var lastModified: String?
 
     /// Validators.
-    public init(etag: String?, lastModified: String?) {
+    package init(etag: String?, lastModified: String?) {
         self.etag = etag
         self.lastModified = lastModified
     }
 
     /// Whether there is anything to send back.
-    public var isEmpty: Bool { etag == nil && lastModified == nil }
+    package var isEmpty: Bool { etag == nil && lastModified == nil }
 }
 
 /// Validators are kept per URL and per credential: an answer depends on who asks.
-public struct ValidatorKey: Sendable, Hashable {
+package struct ValidatorKey: Sendable, Hashable {
     /// The URL asked.
-    public var url: String
+    package var url: String
     /// A fingerprint of the credential ("" without one): never the credential itself.
-    public var credential: String
+    package var credential: String
 
     /// A key.
-    public init(url: String, credential: String) {
+    package init(url: String, credential: String) {
         self.url = url
         self.credential = credential
     }
 
     /// The key of `url` asked with `credential`.
-    public init(url: String, credentialValue: String?) {
+    package init(url: String, credentialValue: String?) {
         self.init(url: url, credential: credentialValue.map(Self.fingerprint) ?? "")
     }
 
@@ -39,7 +39,7 @@ public struct ValidatorKey: Sendable, Hashable {
     /// credential without storing it: the SHA-256 of `monitor-credential:` and the credential, all 256 bits in
     /// lower-case hexadecimal (64 characters), "" for an empty credential. The prefix keeps it from matching a
     /// plain SHA-256 of the token computed elsewhere.
-    public static func fingerprint(_ credential: String) -> String {
+    package static func fingerprint(_ credential: String) -> String {
         guard !credential.isEmpty else { return "" }
         return HMACSHA256.hexadecimal(SHA256.hash(Array("monitor-credential:\(credential)".utf8)))
     }
@@ -51,19 +51,19 @@ public struct ValidatorKey: Sendable, Hashable {
 }
 
 /// What a server said of its rate limit in its last answer.
-public struct RateLimit: Sendable, Hashable, Codable {
+package struct RateLimit: Sendable, Hashable, Codable {
     /// Requests allowed per window.
-    public var limit: Int?
+    package var limit: Int?
     /// Requests left in this window.
-    public var remaining: Int?
+    package var remaining: Int?
     /// When the window resets.
-    public var reset: Date?
+    package var reset: Date?
     /// Which limit (`core`, `search`): the request's, or the one the source's policy reads from the response.
-    public var resource: String?
+    package var resource: String?
 
     /// The rate limit read from the generic `x-ratelimit-limit`, `-remaining` and `-reset` headers, when there
     /// are any; `resource` is the request's (a source's policy may name another).
-    public init?(headers: HTTPHeaders, resource: String? = nil) {
+    package init?(headers: HTTPHeaders, resource: String? = nil) {
         // A count below zero means nothing: such a header is ignored ("-1/-5 remaining" would be shown).
         let count = { (name: String) in
             headers[name].flatMap { Int($0.trimmingWhitespace()) }.flatMap { $0 >= 0 ? $0 : nil }

@@ -1,22 +1,22 @@
 import Foundation
 
 /// One thing a feed reports: a GitHub event, an EONET natural event.
-public struct Item: Sendable, Hashable, Codable {
+package struct Item: Sendable, Hashable, Codable {
     /// Unique within its feed.
-    public var id: String
+    package var id: String
     /// A readable title or sentence.
-    public var title: String
+    package var title: String
     /// When it happened (for EONET: its newest activity).
-    public var date: Date
+    package var date: Date
     /// The groups it belongs to: EONET categories, GitHub event types.
-    public var groups: [String]
+    package var groups: [String]
     /// Its web page, when it has one.
-    public var url: String?
+    package var url: String?
     /// Plugin-specific details, in the order the plugin gives them.
-    public var details: [Detail]
+    package var details: [Detail]
 
     /// An item.
-    public init(id: String, title: String, date: Date, groups: [String], url: String? = nil, details: [Detail] = []) {
+    package init(id: String, title: String, date: Date, groups: [String], url: String? = nil, details: [Detail] = []) {
         self.id = id
         self.title = title
         self.date = date
@@ -26,7 +26,7 @@ public struct Item: Sendable, Hashable, Codable {
     }
 
     /// The value of the detail named `name`.
-    public func detail(_ name: String) -> String? {
+    package func detail(_ name: String) -> String? {
         details.first { $0.name == name }?.value
     }
 
@@ -61,28 +61,28 @@ public struct Item: Sendable, Hashable, Codable {
 }
 
 /// A named, plugin-specific fact about an item ("status": "open", "magnitude": "35 kts").
-public struct Detail: Sendable, Hashable, Codable {
+package struct Detail: Sendable, Hashable, Codable {
     /// The name, a lower-case word.
-    public var name: String
+    package var name: String
     /// The value, as text.
-    public var value: String
+    package var value: String
 
     /// A detail.
-    public init(_ name: String, _ value: String) {
+    package init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
     }
 }
 
 /// A group a feed knows up front, such as an EONET category.
-public struct ItemGroup: Sendable, Hashable, Codable {
+package struct ItemGroup: Sendable, Hashable, Codable {
     /// The identifier items name in their `groups`.
-    public var id: String
+    package var id: String
     /// The title shown for it.
-    public var title: String
+    package var title: String
 
     /// A group.
-    public init(id: String, title: String) {
+    package init(id: String, title: String) {
         self.id = id
         self.title = title
     }

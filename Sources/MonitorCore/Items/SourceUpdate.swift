@@ -1,5 +1,5 @@
 /// What a source's poll reports, in order, through its `Findings`: the core folds these into the poll's tally.
-public enum SourceUpdate: Sendable {
+package enum SourceUpdate: Sendable {
     /// The groups known up front (EONET's categories, with titles); a group without items still shows with 0.
     case groups([ItemGroup])
     /// Requests done out of the total known so far (nil while the total is unknown).
@@ -19,16 +19,16 @@ public enum SourceUpdate: Sendable {
 }
 
 /// A failed sub-request of a poll, such as one EONET category.
-public struct SubRequestFailure: Sendable, Hashable, Error {
+package struct SubRequestFailure: Sendable, Hashable, Error {
     /// What failed, for people: "category 'wildfires'".
-    public var what: String
+    package var what: String
     /// Why.
-    public var message: String
+    package var message: String
     /// The group whose items could not be fetched; its stored items are kept.
-    public var group: String?
+    package var group: String?
 
     /// A failure.
-    public init(what: String, message: String, group: String? = nil) {
+    package init(what: String, message: String, group: String? = nil) {
         self.what = what
         self.message = message
         self.group = group

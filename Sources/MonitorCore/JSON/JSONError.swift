@@ -1,8 +1,8 @@
 /// Why a JSON document was refused, and where: the path of the value (`events[3].geometry[0].date`) once the
 /// readers of the enclosing values added it with `at(_:)`.
-public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     /// One step of a path.
-    public enum Step: Sendable, Hashable {
+    package enum Step: Sendable, Hashable {
         /// An object's member.
         case key(String)
         /// A list's element.
@@ -45,7 +45,7 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     package static func value(_ message: String) -> JSONError { JSONError(.value(message)) }
 
     /// `expected a string`, or `null where a value is needed` when `found` is a null.
-    public static func mismatch(_ expected: String, _ found: JSONReader.Kind) -> JSONError {
+    package static func mismatch(_ expected: String, _ found: JSONReader.Kind) -> JSONError {
         .value(found == .null ? "null where a value is needed" : "expected \(expected)")
     }
 
@@ -53,7 +53,7 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     package static func missing(_ key: String) -> JSONError { .value("missing '\(key)'") }
 
     /// The error with `step` put before its path.
-    public func at(_ step: Step) -> JSONError {
+    package func at(_ step: Step) -> JSONError {
         var error = self
         error.path.insert(step, at: 0)
         return error
@@ -80,7 +80,7 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `not valid JSON: the body ends early, after 1024 bytes`, `at events[0].id: expected a string`.
-    public var description: String {
+    package var description: String {
         let what: String
         switch problem {
         case .truncated(0): return "not valid JSON: the body is empty"

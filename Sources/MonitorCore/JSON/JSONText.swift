@@ -1,14 +1,14 @@
 /// Where a string is in a JSON document: its bytes between the quotes, as `JSONReader` found them.
-public struct JSONText: Sendable, Hashable {
+package struct JSONText: Sendable, Hashable {
     /// The offset of its first byte, after the opening quote.
-    public var start: Int
+    package var start: Int
     /// The offset of its closing quote.
-    public var end: Int
+    package var end: Int
     /// Whether it has a backslash escape.
-    public var escaped: Bool
+    package var escaped: Bool
     /// Whether all its bytes are ASCII.
-    public var ascii: Bool
+    package var ascii: Bool
 
     /// Its length in bytes, as written.
-    public var count: Int { end - start }
+    package var count: Int { end - start }
 }

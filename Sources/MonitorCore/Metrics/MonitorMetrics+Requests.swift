@@ -3,16 +3,16 @@ import CoreMetrics
 extension MonitorMetrics {
     /// What one feed's HTTP requests record: each answer by status code, transport failures, 304s, bytes and the
     /// rate limits the answers report.
-    public struct Requests: Sendable {
+    package struct Requests: Sendable {
         /// Records nothing.
-        public static let disabled = MonitorMetrics.disabled.requests(feed: "")
+        package static let disabled = MonitorMetrics.disabled.requests(feed: "")
 
         let metrics: MonitorMetrics
         /// The feed's label value.
         let feed: String
 
         /// Records an answer with `status` and a body of `bytes` bytes.
-        public func answered(status: Int, bytes: Int) {
+        package func answered(status: Int, bytes: Int) {
             Counter(
                 label: Name.requests, dimensions: [("feed", feed), ("code", String(status))],
                 factory: metrics.factory
@@ -22,19 +22,19 @@ extension MonitorMetrics {
         }
 
         /// Records a request that got no answer (a transport failure: refused, reset, timed out, too large).
-        public func failed() {
+        package func failed() {
             Counter(label: Name.requests, dimensions: [("feed", feed), ("code", "error")], factory: metrics.factory)
                 .increment()
         }
 
         /// Records a conditional request answered 304 Not Modified.
-        public func notModified() {
+        package func notModified() {
             Counter(label: Name.notModified, dimensions: [("feed", feed)], factory: metrics.factory).increment()
         }
 
         /// Records the `remaining` count of `limit`, reported for `resource` by the server of `url` (only its
         /// scheme, host and port are shown).
-        public func rateLimit(_ limit: RateLimit, resource: String, url: String) {
+        package func rateLimit(_ limit: RateLimit, resource: String, url: String) {
             guard let remaining = limit.remaining else { return }
             let dimensions = [("origin", MonitorMetrics.origin(of: url)), ("resource", metrics.resource(resource))]
             Gauge(label: Name.rateLimitRemaining, dimensions: dimensions, factory: metrics.factory).record(remaining)

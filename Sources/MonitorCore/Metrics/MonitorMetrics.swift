@@ -9,56 +9,56 @@ import Synchronization
 /// records into a registry of its own. Label values are user text (feed and notifier names) or bounded words
 /// (statuses, codes); none is ever a URL with a credential, a token or a header. See the README's "Metrics" for
 /// what each metric means.
-public struct MonitorMetrics: Sendable {
+package struct MonitorMetrics: Sendable {
     /// The name of each metric.
-    public enum Name {
+    package enum Name {
         /// Polls by `feed` and `status` (`ok`, `partial`, `failed`, `not_modified`): counter.
-        public static let polls = "monitor_polls_total"
+        package static let polls = "monitor_polls_total"
         /// How long polls took, by `feed`: histogram in seconds.
-        public static let pollDuration = "monitor_poll_duration_seconds"
+        package static let pollDuration = "monitor_poll_duration_seconds"
         /// Items stored after the last poll that stored them, by `feed`: gauge.
-        public static let items = "monitor_items"
+        package static let items = "monitor_items"
         /// New items found, by `feed`: counter.
-        public static let newItems = "monitor_new_items_total"
+        package static let newItems = "monitor_new_items_total"
         /// HTTP requests sent, by `feed` and `code` (the status, or `error` when no answer came): counter.
-        public static let requests = "monitor_http_requests_total"
+        package static let requests = "monitor_http_requests_total"
         /// Conditional requests answered 304 Not Modified, by `feed`: counter.
-        public static let notModified = "monitor_http_not_modified_total"
+        package static let notModified = "monitor_http_not_modified_total"
         /// Response body bytes received, by `feed`: counter.
-        public static let responseBytes = "monitor_http_response_bytes_total"
+        package static let responseBytes = "monitor_http_response_bytes_total"
         /// The requests left in a server's rate limit as it last reported, by `origin` and `resource`: gauge.
-        public static let rateLimitRemaining = "monitor_rate_limit_remaining"
+        package static let rateLimitRemaining = "monitor_rate_limit_remaining"
         /// When the last successful poll of a feed ended, in Unix seconds, by `feed`: gauge.
-        public static let lastSuccess = "monitor_last_success_timestamp_seconds"
+        package static let lastSuccess = "monitor_last_success_timestamp_seconds"
         /// Notifications waiting in the outbox, by `notifier`: gauge.
-        public static let notificationsPending = "monitor_notifications_pending"
+        package static let notificationsPending = "monitor_notifications_pending"
         /// Notifications whose delivery failed, by `notifier`: counter.
-        public static let notificationsFailed = "monitor_notifications_failed_total"
+        package static let notificationsFailed = "monitor_notifications_failed_total"
         /// Notifications dropped undelivered, their notifier's bounds exceeded, by `notifier`: counter.
-        public static let notificationsDropped = "monitor_notifications_dropped_total"
+        package static let notificationsDropped = "monitor_notifications_dropped_total"
         /// Feeds whose lease this instance holds: gauge.
-        public static let leasesHeld = "monitor_leases_held"
+        package static let leasesHeld = "monitor_leases_held"
     }
 
     /// The upper bounds of the poll duration histogram's buckets: from a poll answered at once by a 304 to one
     /// paging through a slow API.
-    public static let pollDurationBuckets: [Duration] = [
+    package static let pollDurationBuckets: [Duration] = [
         .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
         .milliseconds(2500), .seconds(5), .seconds(10), .seconds(30), .seconds(60),
     ]
 
     /// The most resources (`x-ratelimit-resource`) shown: a server naming a new one in every answer would
     /// otherwise grow the metrics without bound. The rest show as `other`.
-    public static let resourceLimit = 32
+    package static let resourceLimit = 32
 
     /// Metrics that record nothing.
-    public static let disabled = MonitorMetrics(factory: NOOPMetricsHandler.instance)
+    package static let disabled = MonitorMetrics(factory: NOOPMetricsHandler.instance)
 
     let factory: any MetricsFactory
     private let resources: Resources
 
     /// Metrics recorded into `factory`.
-    public init(factory: any MetricsFactory) {
+    package init(factory: any MetricsFactory) {
         self.factory = factory
         resources = Resources()
     }
@@ -67,7 +67,7 @@ public struct MonitorMetrics: Sendable {
 
     /// Records a poll that ended with `report`: its status and duration; when it did not fail, its stored and
     /// new items and the time it ended as the feed's last success.
-    public func polled(_ report: PollReport) {
+    package func polled(_ report: PollReport) {
         let feed = [("feed", Self.label(report.feed))]
         Counter(label: Name.polls, dimensions: feed + [("status", report.status.rawValue)], factory: factory)
             .increment()
@@ -82,7 +82,7 @@ public struct MonitorMetrics: Sendable {
     }
 
     /// What the requests of `feed`'s polls record.
-    public func requests(feed: String) -> Requests {
+    package func requests(feed: String) -> Requests {
         Requests(metrics: self, feed: Self.label(feed))
     }
 
@@ -90,13 +90,13 @@ public struct MonitorMetrics: Sendable {
 
     /// Records that `count` notifications of `notifier` (its name in the feeds file, never its URL) wait in the
     /// outbox.
-    public func notificationsPending(notifier: String, count: Int) {
+    package func notificationsPending(notifier: String, count: Int) {
         Gauge(label: Name.notificationsPending, dimensions: [("notifier", Self.notifier(notifier))], factory: factory)
             .record(count)
     }
 
     /// Records that a delivery by `notifier` (its name in the feeds file, never its URL) failed.
-    public func notificationFailed(notifier: String) {
+    package func notificationFailed(notifier: String) {
         Counter(
             label: Name.notificationsFailed, dimensions: [("notifier", Self.notifier(notifier))], factory: factory
         ).increment()
@@ -104,7 +104,7 @@ public struct MonitorMetrics: Sendable {
 
     /// Records that a notification of `notifier` (its name in the feeds file, never its URL) was dropped
     /// undelivered, its bounds exceeded.
-    public func notificationDropped(notifier: String) {
+    package func notificationDropped(notifier: String) {
         Counter(
             label: Name.notificationsDropped, dimensions: [("notifier", Self.notifier(notifier))], factory: factory
         ).increment()
@@ -114,7 +114,7 @@ public struct MonitorMetrics: Sendable {
     package var isEnabled: Bool { !(factory is NOOPMetricsHandler) }
 
     /// Records that this instance holds the leases of `count` feeds.
-    public func leasesHeld(_ count: Int) {
+    package func leasesHeld(_ count: Int) {
         Gauge(label: Name.leasesHeld, dimensions: [], factory: factory).record(count)
     }
 

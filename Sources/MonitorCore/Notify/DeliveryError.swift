@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a delivery failed, and whether a later attempt may succeed. Its message never holds a secret.
-public enum DeliveryError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum DeliveryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A later attempt may succeed (a connection error, a timeout, a 5xx, a 408 or 429, a command's non-zero exit);
     /// `after` is how long the receiver asked to wait (`Retry-After`), already capped.
     case retry(String, after: Duration? = nil)
@@ -9,17 +9,17 @@ public enum DeliveryError: Error, Sendable, Hashable, CustomStringConvertible {
     case permanent(String)
 
     /// What failed.
-    public var message: String {
+    package var message: String {
         switch self {
         case .retry(let message, _), .permanent(let message): message
         }
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// A `Retry-After` value (seconds, or an HTTP date) as a wait from `now`, cut to ``HTTPPolicy/maximumHold``
     /// like the feeds'; nil when it is neither.
-    public static func retryAfter(_ value: String, now: Date) -> Duration? {
+    package static func retryAfter(_ value: String, now: Date) -> Duration? {
         FeedHTTP.retryAfter(value, now: now)
     }
 }

@@ -6,7 +6,7 @@ extension FeedNotification {
     /// "groups","details":{name: value}}],"error"}`. Dates are ISO 8601 in UTC, `url` and `error` are null when
     /// absent, and every text is without control characters (a line break becomes a space), so the body is one
     /// line of valid JSON whatever the network sent.
-    public func jsonBody() -> [UInt8] {
+    package func jsonBody() -> [UInt8] {
         Array(json.text.utf8)
     }
 

@@ -5,9 +5,9 @@ import Foundation
 /// It is written to the state's outbox in the transaction of the poll it reports and delivered after that commit,
 /// with the same `id` every time it is sent, so a receiver can drop a repeat. Its json body is schema 1 of the
 /// notification format documented in the README.
-public struct FeedNotification: Sendable, Hashable, Codable {
+package struct FeedNotification: Sendable, Hashable, Codable {
     /// What happened to the feed.
-    public enum Event: String, Sendable, Hashable, Codable, CaseIterable {
+    package enum Event: String, Sendable, Hashable, Codable, CaseIterable {
         /// The poll found items that were not stored before (never on a feed's first sync).
         case new
         /// The feed started failing (sent once, when it starts).
@@ -21,29 +21,29 @@ public struct FeedNotification: Sendable, Hashable, Codable {
     }
 
     /// The most items one notification carries; `total` says how many there were.
-    public static let maximumItems = 50
+    package static let maximumItems = 50
 
     /// Unique, the same on every delivery of this notification (the `Idempotency-Key` of a webhook).
-    public var id: String
+    package var id: String
     /// The notifier's name in `feeds.yaml`.
-    public var notifier: String
+    package var notifier: String
     /// The feed's name.
-    public var feed: String
+    package var feed: String
     /// The feed's `type`.
-    public var type: String
+    package var type: String
     /// What happened.
-    public var event: Event
+    package var event: Event
     /// When the poll that this notification reports ended.
-    public var at: Date
+    package var at: Date
     /// How many items the event concerns (for `new`: how many new items, of which `items` holds the newest 50).
-    public var total: Int
+    package var total: Int
     /// The newest items first, at most `maximumItems`.
-    public var items: [Item]
+    package var items: [Item]
     /// The feed's error, for `failed` and `stale`.
-    public var error: String?
+    package var error: String?
 
     /// A notification; `items` is cut to the newest `maximumItems`.
-    public init(
+    package init(
         id: String, notifier: String, feed: String, type: String, event: Event, at: Date, total: Int,
         items: [Item], error: String? = nil
     ) {

@@ -11,14 +11,14 @@ import Synchronization
 /// delays no other, and no delivery ever fails a poll. Only each notifier's oldest notification (its head) is read,
 /// never the whole outbox, and each notifier keeps at most what its ``OutboxBounds`` allow: the oldest beyond them
 /// are dropped, each one reported.
-public final class NotificationDelivery: Sendable {
+package final class NotificationDelivery: Sendable {
     /// How failed deliveries are spaced: the one ``MonitorCore/Backoff``, from 5 s to 15 minutes by default.
-    public typealias Backoff = MonitorCore.Backoff
+    package typealias Backoff = MonitorCore.Backoff
 
     /// What one attempt came to, or what became of a notification dropped without one.
-    public struct Attempt: Sendable, Hashable {
+    package struct Attempt: Sendable, Hashable {
         /// How it ended.
-        public enum Result: Sendable, Hashable {
+        package enum Result: Sendable, Hashable {
             /// Delivered: the receiver's answer.
             case delivered(String)
             /// Failed; tried again from `next`.
@@ -30,9 +30,9 @@ public final class NotificationDelivery: Sendable {
         }
 
         /// The notification.
-        public var notification: FeedNotification
+        package var notification: FeedNotification
         /// How it ended.
-        public var result: Result
+        package var result: Result
 
         /// An attempt.
         package init(notification: FeedNotification, result: Result) {
@@ -78,7 +78,7 @@ public final class NotificationDelivery: Sendable {
     /// A delivery of `store`'s outbox through `notifiers` (by name), each keeping at most what its `bounds` allow (a
     /// notifier without bounds keeps everything); `observer` hears of every attempt and drop, `metrics` counts the
     /// failed and dropped ones and how many each notifier has pending.
-    public init(
+    package init(
         store: any StateStoring, notifiers: [String: any Notifier], bounds: [String: OutboxBounds] = [:],
         clock: PollClock = .system, backoff: Backoff = Backoff(),
         logger: Logger, observer: (@Sendable (Attempt) -> Void)? = nil, metrics: MonitorMetrics = .disabled
@@ -94,7 +94,7 @@ public final class NotificationDelivery: Sendable {
 
     /// Replaces the notifiers and their bounds (the feeds file was reloaded); notifications of a notifier no longer
     /// configured stay in the outbox.
-    public func setNotifiers(_ notifiers: [String: any Notifier], bounds: [String: OutboxBounds] = [:]) {
+    package func setNotifiers(_ notifiers: [String: any Notifier], bounds: [String: OutboxBounds] = [:]) {
         configured.withLock { $0 = Configured(notifiers: notifiers, bounds: bounds) }
     }
 
@@ -106,7 +106,7 @@ public final class NotificationDelivery: Sendable {
     /// concurrently. Only each notifier's head is read, one at a time, never the whole outbox. Returns the drops,
     /// then the attempts in outbox order.
     @discardableResult
-    public func deliverDue(all: Bool = false, holding: Set<String> = []) async -> [Attempt] {
+    package func deliverDue(all: Bool = false, holding: Set<String> = []) async -> [Attempt] {
         await round(all: all, holding: holding).attempts
     }
 
@@ -195,7 +195,7 @@ public final class NotificationDelivery: Sendable {
     /// Delivers until cancelled: everything in the outbox at once, then what polls commit (woken by `wakeup`) and
     /// what is due again after a failure. When the state could not be read or an attempt not recorded, it tries
     /// again after `backoff.base` (or at a wakeup), so that a passing store error never stalls the delivery.
-    public func run(wakeup: Wakeup) async {
+    package func run(wakeup: Wakeup) async {
         var all = true
         while !Task.isCancelled {
             let round = await round(all: all, holding: [])

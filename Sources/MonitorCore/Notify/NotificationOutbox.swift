@@ -2,24 +2,24 @@ import Synchronization
 
 /// What the polls of a run share with its delivery: the notifiers to plan notifications for, and a wake-up for
 /// the delivery each time a poll committed some.
-public final class NotificationOutbox: Sendable {
+package final class NotificationOutbox: Sendable {
     private let current: Mutex<[NotifierConfig]>
     /// Signalled after each commit that added notifications.
-    public let wakeup = Wakeup()
+    package let wakeup = Wakeup()
 
     /// An outbox planning for `notifiers`.
-    public init(notifiers: [NotifierConfig]) {
+    package init(notifiers: [NotifierConfig]) {
         current = Mutex(notifiers)
     }
 
     /// The notifiers of the feeds file (replaced when it is reloaded).
-    public var notifiers: [NotifierConfig] {
+    package var notifiers: [NotifierConfig] {
         get { current.withLock { $0 } }
         set { current.withLock { $0 = newValue } }
     }
 
     /// A poll committed `notifications` to the state: wakes the delivery.
-    public func committed(_ notifications: [FeedNotification]) {
+    package func committed(_ notifications: [FeedNotification]) {
         if !notifications.isEmpty { wakeup.signal() }
     }
 }

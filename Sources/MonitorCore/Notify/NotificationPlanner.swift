@@ -8,10 +8,10 @@ import Foundation
 /// - `recovered`: the poll did not fail and the one before did (once);
 /// - `stale`: the feed has had no new item for longer than its `expect_update_within`, and had not at its previous
 ///   poll (once, when it becomes stale); sent only to notifiers that ask for it in `on:`.
-public enum NotificationPlanner {
+package enum NotificationPlanner {
     /// The events of a poll that ended as `report` says, the feed's record being `previous` before it and `record`
     /// after it.
-    public static func events(
+    package static func events(
         of report: PollReport, previous: FeedRecord?, record: FeedRecord, staleAfter: Duration?
     ) -> [FeedNotification.Event] {
         let wasFailing = (previous?.failures ?? 0) > 0
@@ -33,7 +33,7 @@ public enum NotificationPlanner {
 
     /// The notifications of a poll of `feed`: one per notifier and event it asks for, with a new id from `makeID`
     /// each.
-    public static func notifications(
+    package static func notifications(
         of report: PollReport, feed: FeedConfig, previous: FeedRecord?, record: FeedRecord,
         notifiers: [NotifierConfig], makeID: () -> String = { UUID().uuidString.lowercased() }
     ) -> [FeedNotification] {

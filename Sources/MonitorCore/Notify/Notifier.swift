@@ -8,7 +8,7 @@ import Logging
 /// can validate the `notify:` list of `feeds.yaml` against it and `monitor sources` can list it. The core decides
 /// what to send (``NotificationPlanner``), keeps it in the state's outbox until it is delivered and retries it
 /// (``NotificationDelivery``); a notifier only delivers one notification once and says how that went.
-public protocol Notifier: Sendable {
+package protocol Notifier: Sendable {
     /// The `type:` that selects this notifier in `feeds.yaml`.
     static var type: String { get }
     /// One line saying where a notifier of this type delivers.
@@ -33,24 +33,24 @@ public protocol Notifier: Sendable {
 
 extension Notifier {
     /// No checks beyond each option's own.
-    public static func check(_ options: FeedOptions) -> [Diagnostic] { [] }
+    package static func check(_ options: FeedOptions) -> [Diagnostic] { [] }
 }
 
 /// What the core gives a notifier: the HTTP seam of the feeds, the limits of the settings, the environment.
-public struct NotifierContext: Sendable {
+package struct NotifierContext: Sendable {
     /// Where requests go: the same client stack as the feeds' (timeouts, body caps), without redirects.
-    public var transport: any HTTPTransport
+    package var transport: any HTTPTransport
     /// The time limit of one delivery (a notifier's own `timeout` may replace it).
-    public var timeout: Duration
+    package var timeout: Duration
     /// The largest answer read.
-    public var maxBody: Int
+    package var maxBody: Int
     /// `monitor`'s environment, of which a command gets a few harmless variables.
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// The logger.
-    public var logger: Logger
+    package var logger: Logger
 
     /// A context.
-    public init(
+    package init(
         transport: any HTTPTransport, timeout: Duration, maxBody: Int, environment: [String: String], logger: Logger
     ) {
         self.transport = transport
@@ -62,12 +62,12 @@ public struct NotifierContext: Sendable {
 }
 
 /// A receiver's answer to a delivery that succeeded.
-public struct DeliveryReceipt: Sendable, Hashable {
+package struct DeliveryReceipt: Sendable, Hashable {
     /// The answer in a few words: `HTTP 200`, `exit 0`.
-    public var answer: String
+    package var answer: String
 
     /// A receipt.
-    public init(_ answer: String) {
+    package init(_ answer: String) {
         self.answer = answer
     }
 }

@@ -1,19 +1,19 @@
 /// A notification written for one target: the body to send and how to label it.
-public struct RenderedNotification: Sendable {
+package struct RenderedNotification: Sendable {
     /// The body, UTF-8.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// The `Content-Type` of the body.
-    public var contentType: String
+    package var contentType: String
     /// Headers the format adds (ntfy's `Title` and `Tags`), in order; their values are ASCII without line breaks.
-    public var headers: [(String, String)]
+    package var headers: [(String, String)]
 
     /// A rendered notification.
-    public init(body: [UInt8], contentType: String, headers: [(String, String)] = []) {
+    package init(body: [UInt8], contentType: String, headers: [(String, String)] = []) {
         self.body = body
         self.contentType = contentType
         self.headers = headers
     }
 
     /// The body as text.
-    public var text: String { String(decoding: body, as: UTF8.self) }
+    package var text: String { String(decoding: body, as: UTF8.self) }
 }

@@ -3,21 +3,21 @@ import Foundation
 /// How retries after failures are spaced: `base` after the first failure, twice that after the second, and so on up
 /// to `maximum`. Each caller names its base and cap: a notifier's deliveries (5 s to 15 minutes), a failing feed (its
 /// interval to an hour, ``PollSchedule``), a feed whose state cannot be reached (a few seconds to its interval).
-public struct Backoff: Sendable, Hashable {
+package struct Backoff: Sendable, Hashable {
     /// The wait after the first failure; each next one waits twice as long.
-    public var base: Duration
+    package var base: Duration
     /// The longest wait.
-    public var maximum: Duration
+    package var maximum: Duration
 
     /// A backoff from `base` to `maximum` (by default a notifier's: 5 s to 15 minutes).
-    public init(base: Duration = .seconds(5), maximum: Duration = .seconds(15 * 60)) {
+    package init(base: Duration = .seconds(5), maximum: Duration = .seconds(15 * 60)) {
         self.base = base
         self.maximum = maximum
     }
 
     /// The wait after `failures` failures in a row, without jitter: `base × 2^(failures-1)`, at most `maximum` (`base`
     /// for one failure or none).
-    public func step(after failures: Int) -> Duration {
+    package func step(after failures: Int) -> Duration {
         min(base * (1 << min(max(failures - 1, 0), 30)), maximum)
     }
 
@@ -25,7 +25,7 @@ public struct Backoff: Sendable, Hashable {
     /// ``step(after:)``. A `retryAfter` asked for (capped at ``HTTPPolicy/maximumHold``) can only lengthen it: the wait
     /// is then the longer of the two and never less than `base`, so that a `Retry-After: 0` or a date in the past
     /// cannot make a receiver be asked again at once.
-    public func delay(afterAttempts attempts: Int, retryAfter: Duration?, random: Double) -> Duration {
+    package func delay(afterAttempts attempts: Int, retryAfter: Duration?, random: Double) -> Duration {
         let backoff = Duration.milliseconds(Int64(step(after: attempts).seconds * (0.5 + random / 2) * 1000))
         guard let retryAfter else { return backoff }
         return max(min(retryAfter, HTTPPolicy.maximumHold), backoff, base)

@@ -4,7 +4,7 @@ import Foundation
 /// it, so that it is never polled by two instances at once and its results are committed under its lease.
 extension FeedScheduler {
     /// What ``pollOnce(_:source:runner:leasing:events:)`` did.
-    public enum OncePoll: Sendable {
+    package enum OncePoll: Sendable {
         /// The feed was polled (or could not be: the report says why).
         case polled(PollReport)
         /// Another instance holds the feed: it was not polled.
@@ -15,7 +15,7 @@ extension FeedScheduler {
     /// results committed only while it holds, its next due time counted from this poll), reporting to `events`
     /// (`.finished` included). A feed another instance holds is skipped, with a `.lease` event naming the holder; one
     /// the server holds back is reported as not polled, as without a shared schedule.
-    public static func pollOnce(
+    package static func pollOnce(
         _ feed: FeedConfig, source: any FeedSource, runner: PollRunner, leasing: FeedLeases,
         events: AsyncStream<PollEvent>.Continuation
     ) async -> OncePoll {

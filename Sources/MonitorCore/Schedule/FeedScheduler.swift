@@ -8,18 +8,18 @@ import Synchronization
 /// ones restart; the others go on. A feed can be asked to poll at once (``pollNow(feed:)``) unless the server
 /// holds it back. At most `pollsInFlight(concurrency:)` polls run at once: a poll holds its feed's stored state
 /// from its start, so thousands of due feeds must not all start and wait for a request.
-public final class FeedScheduler: Sendable {
+package final class FeedScheduler: Sendable {
     /// A feed as scheduled: its configuration and the source that polls it.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// The feed.
-        public var feed: FeedConfig
+        package var feed: FeedConfig
         /// Its source.
-        public var source: any FeedSource
+        package var source: any FeedSource
         /// What identifies the configuration: a change restarts the feed.
-        public var signature: String
+        package var signature: String
 
         /// An entry; `signature` should change whenever the feed's configuration does.
-        public init(feed: FeedConfig, source: any FeedSource, signature: String) {
+        package init(feed: FeedConfig, source: any FeedSource, signature: String) {
             self.feed = feed
             self.source = source
             self.signature = signature
@@ -27,7 +27,7 @@ public final class FeedScheduler: Sendable {
     }
 
     /// What ``pollNow(feed:)`` did.
-    public enum PollNow: Sendable, Hashable {
+    package enum PollNow: Sendable, Hashable {
         /// The feed's wait was cut short: it polls at once, and its interval starts again from that poll.
         case polling
         /// The feed is being polled already (or is starting, its first poll to come): no other poll is asked for.
@@ -167,10 +167,10 @@ public final class FeedScheduler: Sendable {
     /// Whether the state answers, as the feeds find it: said once for all of them.
     private let reachability = StateReachability()
     /// The longest initial delay, so that feeds started together do not all fire at once.
-    public let stagger: Duration
+    package let stagger: Duration
 
     /// A scheduler polling through `runner`, reporting to `events`. Its feeds run while `run()` does.
-    public init(runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, stagger: Duration = .seconds(2)) {
+    package init(runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, stagger: Duration = .seconds(2)) {
         current = Mutex((runner, Self.slots(for: runner)))
         self.events = events
         self.stagger = stagger
@@ -178,14 +178,14 @@ public final class FeedScheduler: Sendable {
     }
 
     /// The runner feeds started from now on poll through (settings change it: restart the feeds after).
-    public var runner: PollRunner {
+    package var runner: PollRunner {
         get { current.withLock { $0.runner } }
         set { current.withLock { $0 = (newValue, Self.slots(for: newValue)) } }
     }
 
     /// How many polls run at once: enough to keep `concurrency` requests in flight while other polls read and
     /// write their state, few enough that the polls waiting for a request hold little.
-    public static func pollsInFlight(concurrency: Int) -> Int {
+    package static func pollsInFlight(concurrency: Int) -> Int {
         max(4, 2 * concurrency)
     }
 
@@ -194,11 +194,11 @@ public final class FeedScheduler: Sendable {
     }
 
     /// The names of the feeds scheduled.
-    public var feeds: [String] { running.withLock { $0.keys.sorted() } }
+    package var feeds: [String] { running.withLock { $0.keys.sorted() } }
 
     /// Runs every feed `apply` starts as a child task, until `shutdown()` or cancellation; returns when all
     /// of them have ended. No feed's task outlives it.
-    public func run() async {
+    package func run() async {
         await withDiscardingTaskGroup { group in
             for await start in starts.stream {
                 group.addTask {
@@ -218,7 +218,7 @@ public final class FeedScheduler: Sendable {
     /// Replaces the set of feeds: starts the new ones, stops the removed ones, restarts the changed ones.
     /// Returns the names started, stopped and restarted.
     @discardableResult
-    public func apply(_ entries: [Entry]) async -> (started: [String], stopped: [String], restarted: [String]) {
+    package func apply(_ entries: [Entry]) async -> (started: [String], stopped: [String], restarted: [String]) {
         guard (try? await changing.acquire()) != nil else { return ([], [], []) }
         defer { changing.release() }
         let wanted = Dictionary(entries.map { ($0.feed.name, $0) }, uniquingKeysWith: { $1 })
@@ -244,13 +244,13 @@ public final class FeedScheduler: Sendable {
     /// Asks `feed` to poll now rather than at the end of its wait, without restarting it: its interval then
     /// starts again from that poll. A server's hold (`Retry-After`, an exhausted rate limit, its minimum poll
     /// interval) is still obeyed, and a poll already running is not doubled: the answer says which happened.
-    public func pollNow(feed: String) -> PollNow {
+    package func pollNow(feed: String) -> PollNow {
         guard let control = running.withLock({ $0[feed]?.control }) else { return .notScheduled }
         return control.pollNow(now: runner.clock.now())
     }
 
     /// Stops every feed and waits for their polls to end (an in-flight poll is cancelled; nothing of it is stored).
-    public func stopAll() async {
+    package func stopAll() async {
         // Cancelled while waiting for a change in progress: the feeds are stopped all the same.
         let serialised = (try? await changing.acquire()) != nil
         defer { if serialised { changing.release() } }
@@ -258,7 +258,7 @@ public final class FeedScheduler: Sendable {
     }
 
     /// Stops every feed, then ends `run()`.
-    public func shutdown() async {
+    package func shutdown() async {
         await stopAll()
         starts.continuation.finish()
     }

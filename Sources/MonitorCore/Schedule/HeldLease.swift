@@ -3,18 +3,18 @@ import Synchronization
 
 /// A lease held while its feed is polled: renewed next to the poll, and used by the poll's commit, which writes the
 /// feed's next schedule (from `next`) with the results only while the lease's term still holds.
-public final class HeldLease: Sendable {
+package final class HeldLease: Sendable {
     /// Where the feed's next poll stands after a poll: when it is due, its back-off, and the server's hold.
-    public struct Next: Sendable, Hashable {
+    package struct Next: Sendable, Hashable {
         /// When the feed is due again.
-        public var due: Date
+        package var due: Date
         /// The back-off included in `due`, after failures.
-        public var backoff: Duration
+        package var backoff: Duration
         /// Until when the server holds the feed back, if it does.
-        public var heldUntil: Date?
+        package var heldUntil: Date?
 
         /// A schedule.
-        public init(due: Date, backoff: Duration = .zero, heldUntil: Date? = nil) {
+        package init(due: Date, backoff: Duration = .zero, heldUntil: Date? = nil) {
             self.due = due
             self.backoff = backoff
             self.heldUntil = heldUntil
@@ -22,7 +22,7 @@ public final class HeldLease: Sendable {
     }
 
     /// What became of the poll's results.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         /// Not committed yet (or the poll stored nothing).
         case pending
         /// Committed under the lease, with the next schedule.
@@ -32,26 +32,26 @@ public final class HeldLease: Sendable {
     }
 
     /// The state.
-    public let store: any FeedLeasing
+    package let store: any FeedLeasing
     /// The next schedule after the poll that made `report`.
-    public let next: @Sendable (PollReport) -> Next
+    package let next: @Sendable (PollReport) -> Next
     private let state: Mutex<(lease: FeedLease, outcome: Outcome)>
 
     /// `lease` of `store`, the next schedule computed by `next`.
-    public init(_ lease: FeedLease, store: any FeedLeasing, next: @escaping @Sendable (PollReport) -> Next) {
+    package init(_ lease: FeedLease, store: any FeedLeasing, next: @escaping @Sendable (PollReport) -> Next) {
         self.store = store
         self.next = next
         state = Mutex((lease, .pending))
     }
 
     /// The lease as last renewed.
-    public var lease: FeedLease {
+    package var lease: FeedLease {
         get { state.withLock { $0.lease } }
         set { state.withLock { $0.lease = newValue } }
     }
 
     /// What became of the poll's results.
-    public var outcome: Outcome {
+    package var outcome: Outcome {
         get { state.withLock { $0.outcome } }
         set { state.withLock { $0.outcome = newValue } }
     }

@@ -2,16 +2,16 @@ import Foundation
 
 /// When a feed is polled next: its interval with a little jitter, never before the server allows, backing off
 /// exponentially while it fails. Pure functions, so the rules are tested with any clock.
-public struct PollSchedule: Sendable, Hashable {
+package struct PollSchedule: Sendable, Hashable {
     /// The feed's interval.
-    public var interval: Duration
+    package var interval: Duration
     /// The jitter, as a fraction of the interval either way (0.1: ±10%).
-    public var jitter: Double
+    package var jitter: Double
     /// The longest back-off of a failing feed (the interval itself when that is longer).
-    public var backOffCap: Duration
+    package var backOffCap: Duration
 
     /// A schedule for `interval`, jittered by ±10%, backing off to at most an hour.
-    public init(interval: Duration, jitter: Double = 0.1, backOffCap: Duration = .seconds(3600)) {
+    package init(interval: Duration, jitter: Double = 0.1, backOffCap: Duration = .seconds(3600)) {
         self.interval = interval
         self.jitter = jitter
         self.backOffCap = backOffCap
@@ -23,7 +23,7 @@ public struct PollSchedule: Sendable, Hashable {
     ///   - failures: how many polls in a row failed (0 after a success).
     ///   - minimumInterval: the shortest interval the server allows (`X-Poll-Interval`).
     ///   - random: a fraction in 0..<1 choosing the jitter.
-    public func delay(failures: Int, minimumInterval: Duration?, random: Double) -> Duration {
+    package func delay(failures: Int, minimumInterval: Duration?, random: Double) -> Duration {
         var delay = interval
         if failures > 0 {
             // interval, 2×, 4×… up to the cap (or the interval itself when that is longer).
@@ -37,14 +37,14 @@ public struct PollSchedule: Sendable, Hashable {
     /// The wait before a feed asks its state again after `failures` calls in a row found it unreachable: from 5 s (or
     /// the interval when shorter), doubling, up to the interval (between half and the whole of each, at random): the
     /// feed is polled within an interval of the state answering again, however long it was away.
-    public func unreachableStateDelay(failures: Int, random: Double) -> Duration {
+    package func unreachableStateDelay(failures: Int, random: Double) -> Duration {
         Backoff(base: min(.seconds(5), interval), maximum: interval).delay(
             afterAttempts: failures, retryAfter: nil, random: random)
     }
 
     /// The next poll after one that ran from `started` to `finished`: `delay` after it started, in cadence;
     /// slots that passed while it ran are skipped, not stacked; never before `notBefore`.
-    public func plan(
+    package func plan(
         started: Date, finished: Date, failures: Int, minimumInterval: Duration?, notBefore: Date?, random: Double
     ) -> (due: Date, skipped: Int) {
         let step = delay(failures: failures, minimumInterval: minimumInterval, random: random).seconds

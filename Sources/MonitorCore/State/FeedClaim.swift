@@ -1,13 +1,13 @@
 /// What a claim of a feed found, in one round trip to the state: the feed's row in the shared schedule as the claim
 /// left it, and the lease when it was claimed.
-public struct FeedClaim: Sendable, Hashable {
+package struct FeedClaim: Sendable, Hashable {
     /// The feed's row: when it was claimed, its due time is the poll's (the claim does not change it).
-    public var slot: FeedSlot
+    package var slot: FeedSlot
     /// The lease, when the feed was claimed; nil when it was not due, held back or leased by another instance.
-    public var lease: FeedLease?
+    package var lease: FeedLease?
 
     /// A claim's answer.
-    public init(slot: FeedSlot, lease: FeedLease? = nil) {
+    package init(slot: FeedSlot, lease: FeedLease? = nil) {
         self.slot = slot
         self.lease = lease
     }

@@ -1,16 +1,16 @@
 import Foundation
 
 /// The instance holding a feed's lease on a shared schedule (``FeedLeasing``), as an instance sees it.
-public struct FeedHolder: Sendable, Hashable {
+package struct FeedHolder: Sendable, Hashable {
     /// The holder's owner id (`hostname:pid:random`), as stored: text from the database, to be shown cleaned.
-    public var owner: String
+    package var owner: String
     /// Until when its lease holds, unless renewed.
-    public var until: Date
+    package var until: Date
     /// Whether the holder is the instance that sees it (polling the feed under its lease).
-    public var isThisInstance: Bool
+    package var isThisInstance: Bool
 
     /// A holder.
-    public init(owner: String, until: Date, isThisInstance: Bool) {
+    package init(owner: String, until: Date, isThisInstance: Bool) {
         self.owner = owner
         self.until = until
         self.isThisInstance = isThisInstance

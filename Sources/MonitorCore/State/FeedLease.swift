@@ -2,18 +2,18 @@ import Foundation
 
 /// One instance's claim on a feed for a while: it alone polls the feed until `expires`, and its results are stored
 /// only while `term` is still the feed's term (a later claim, by another instance once this one expired, raises it).
-public struct FeedLease: Sendable, Hashable {
+package struct FeedLease: Sendable, Hashable {
     /// The feed.
-    public var feed: String
+    package var feed: String
     /// The instance holding it.
-    public var owner: String
+    package var owner: String
     /// The fencing term: one more than the feed's previous claim's.
-    public var term: Int64
+    package var term: Int64
     /// Until when it holds, unless renewed.
-    public var expires: Date
+    package var expires: Date
 
     /// A lease.
-    public init(feed: String, owner: String, term: Int64, expires: Date) {
+    package init(feed: String, owner: String, term: Int64, expires: Date) {
         self.feed = feed
         self.owner = owner
         self.term = term

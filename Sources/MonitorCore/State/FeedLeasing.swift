@@ -5,7 +5,7 @@ import Synchronization
 /// by one instance for a lease, renewed while it polls, and its results are stored only while the lease's term
 /// still holds. The feed's next due time, back-off and server hold are written with its results, so they survive
 /// restarts and move with the feed. A state without it (SQLite) is scheduled by each instance alone.
-public protocol FeedLeasing: StateStoring {
+package protocol FeedLeasing: StateStoring {
     /// Adds `feeds` to the schedule, due at `now`; feeds already scheduled keep their times.
     func schedule(feeds: [String], now: Date) async throws
 
@@ -40,20 +40,20 @@ public protocol FeedLeasing: StateStoring {
 }
 
 /// A feed's row in the shared schedule.
-public struct FeedSlot: Sendable, Hashable {
+package struct FeedSlot: Sendable, Hashable {
     /// When it is due.
-    public var due: Date
+    package var due: Date
     /// Until when the server holds it back, if it does.
-    public var heldUntil: Date?
+    package var heldUntil: Date?
     /// The instance that holds its lease, if one does (it may have expired: see `expires`).
-    public var owner: String?
+    package var owner: String?
     /// Until when that lease holds.
-    public var expires: Date?
+    package var expires: Date?
     /// The term of its latest claim.
-    public var term: Int64
+    package var term: Int64
 
     /// A row.
-    public init(due: Date, heldUntil: Date? = nil, owner: String? = nil, expires: Date? = nil, term: Int64 = 0) {
+    package init(due: Date, heldUntil: Date? = nil, owner: String? = nil, expires: Date? = nil, term: Int64 = 0) {
         self.due = due
         self.heldUntil = heldUntil
         self.owner = owner
@@ -62,13 +62,13 @@ public struct FeedSlot: Sendable, Hashable {
     }
 
     /// The instance holding the feed at `now`: nil when no lease holds then.
-    public func holder(at now: Date) -> String? {
+    package func holder(at now: Date) -> String? {
         guard let owner, let expires, expires > now else { return nil }
         return owner
     }
 
     /// When the feed may be claimed next, seen at `now`: once due, not held back and not leased.
-    public func claimable(at now: Date) -> Date {
+    package func claimable(at now: Date) -> Date {
         var when = due
         if let heldUntil, heldUntil > when { when = heldUntil }
         if holder(at: now) != nil, let expires, expires > when { when = expires }
@@ -77,16 +77,16 @@ public struct FeedSlot: Sendable, Hashable {
 }
 
 /// How an instance schedules its feeds through a ``FeedLeasing`` state: the state, and the instance's owner id.
-public struct FeedLeases: Sendable {
+package struct FeedLeases: Sendable {
     /// The state.
-    public var store: any FeedLeasing
+    package var store: any FeedLeasing
     /// The instance, as its leases name it: `hostname:pid:random` by default.
-    public var owner: String
+    package var owner: String
     /// How many feeds this instance holds now.
     private let count = LeaseCount()
 
     /// Leases of `store` for `owner`.
-    public init(store: any FeedLeasing, owner: String = FeedLeases.makeOwner()) {
+    package init(store: any FeedLeasing, owner: String = FeedLeases.makeOwner()) {
         self.store = store
         self.owner = owner
     }
@@ -109,7 +109,7 @@ public struct FeedLeases: Sendable {
     }
 
     /// An owner id naming this process: `hostname:pid:random`.
-    public static func makeOwner() -> String {
+    package static func makeOwner() -> String {
         let random = String(UInt32.random(in: 0...UInt32.max), radix: 16)
         return "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(random)"
     }

@@ -6,7 +6,7 @@
 /// prepared (the same bytes in every field, checked by a seeded hash of them), and makes the form itself otherwise
 /// (an item carried from the state, an item a later batch replaced). What a commit writes is the same with or
 /// without it.
-public struct PreparedItems: Sendable {
+package struct PreparedItems: Sendable {
     /// One item as it was prepared, with its stored form. Neither the item nor its stored form is kept, only a hash
     /// of the item (the poll's tally keeps the item): the stored form is nearly always the item itself, and is made
     /// again in the commit for the few items that had control characters to remove.
@@ -22,14 +22,14 @@ public struct PreparedItems: Sendable {
     private var entries: [String: Entry] = [:]
 
     /// None prepared.
-    public init() {}
+    package init() {}
 
     /// How many items are prepared.
-    public var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// Prepares the stored form of `items`; an item met again replaces the earlier one with the same id, as it
     /// does in the poll's tally.
-    public mutating func add(_ items: [Item]) {
+    package mutating func add(_ items: [Item]) {
         entries.reserveCapacity(entries.count + items.count)
         for item in items {
             let (id, entry) = Self.entry(item)
@@ -42,7 +42,7 @@ public struct PreparedItems: Sendable {
 
     /// Prepares `items` as ``add(_:)`` does, a large batch in up to `parts` slices at once (one per core, so that the
     /// poll's last and largest answer is ready for the commit sooner); the result is the same, in the same order.
-    public mutating func add(_ items: [Item], parts: Int) async {
+    package mutating func add(_ items: [Item], parts: Int) async {
         let slices = min(parts, items.count / Self.minimumSlice)
         guard slices > 1 else { return add(items) }
         let size = (items.count + slices - 1) / slices

@@ -2,27 +2,27 @@ import Foundation
 import GRDB
 
 /// Why the state could not be opened, read or written, said for people: no SQL, no error domains.
-public struct StateError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct StateError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, naming the file.
-    public var message: String
+    package var message: String
     /// Whether the state's database could not be reached or did not answer (no connection, a connection ended, no
     /// answer within the deadline): no fault of any feed, and over once the database answers again.
-    public var isUnreachable: Bool
+    package var isUnreachable: Bool
 
     /// An error saying `message`.
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
         isUnreachable = false
     }
 
     /// The state's database could not be reached or did not answer: `message` says which and why.
-    public static func unreachable(_ message: String) -> StateError {
+    package static func unreachable(_ message: String) -> StateError {
         var error = StateError(message)
         error.isUnreachable = true
         return error
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// The state directory `path` cannot be made or looked at: the system's reason for `code`.
     static func directory(_ path: String, _ code: Int32) -> StateError {

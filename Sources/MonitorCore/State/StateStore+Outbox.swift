@@ -6,7 +6,7 @@ import GRDB
 /// the order written) and never the whole table.
 extension StateStore {
     /// How long a notification its receiver refused (a 4xx) is kept, for `monitor status`, before it is dropped.
-    public static let refusedNotificationLifetime: TimeInterval = 7 * 86_400
+    package static let refusedNotificationLifetime: TimeInterval = 7 * 86_400
 
     /// Adds `notifications` to the outbox in the transaction `db`, then drops what the bounds of their notifiers no
     /// longer allow at `created`; returns the notifications dropped, oldest first.
@@ -118,7 +118,7 @@ extension StateStore {
 
     /// Every notification in the outbox, in the order the polls wrote them: those still to deliver, and (with
     /// `refused`) those their receiver refused.
-    public func outbox(refused: Bool) async throws -> [OutboxEntry] {
+    package func outbox(refused: Bool) async throws -> [OutboxEntry] {
         try await read { db in
             let decoder = JSONDecoder()
             let condition = refused ? "" : "WHERE failedPermanently IS NULL"
@@ -130,7 +130,7 @@ extension StateStore {
 
     /// The oldest notification `notifier` has still to deliver, through the index of its queue: its rows are read
     /// one at a time, in order, until one decodes.
-    public func nextNotification(of notifier: String) async throws -> OutboxEntry? {
+    package func nextNotification(of notifier: String) async throws -> OutboxEntry? {
         try await read { db in
             let decoder = JSONDecoder()
             let rows = try Row.fetchCursor(
@@ -147,12 +147,12 @@ extension StateStore {
     }
 
     /// How many notifications `notifier` has still to deliver, counted on the index of its queue.
-    public func pendingCount(of notifier: String) async throws -> Int {
+    package func pendingCount(of notifier: String) async throws -> Int {
         try await read { db in try Self.queueLength(notifier, db) }
     }
 
     /// Drops what the bounds of each notifier of `bounds` no longer allow at `now`, in one transaction.
-    public func dropNotifications(beyond bounds: [String: OutboxBounds], now: Date) async throws
+    package func dropNotifications(beyond bounds: [String: OutboxBounds], now: Date) async throws
         -> [DroppedNotification]
     {
         guard !bounds.isEmpty else { return [] }
@@ -162,7 +162,7 @@ extension StateStore {
     }
 
     /// Records that notification `id` of `notifier` was delivered at `time`: it leaves the outbox.
-    public func delivered(_ id: String, notifier: String, at time: Date) async throws {
+    package func delivered(_ id: String, notifier: String, at time: Date) async throws {
         try await write { db in
             try db.execute(sql: "DELETE FROM notification WHERE id = ?", arguments: [id])
             try db.execute(
@@ -176,7 +176,7 @@ extension StateStore {
     /// Records that delivering notification `id` of `notifier` failed at `time` with `error` (never a secret):
     /// it is tried again from `nextAttempt`, or, when `refused`, kept for
     /// ``refusedNotificationLifetime`` and not tried again.
-    public func failed(
+    package func failed(
         _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
     ) async throws {
         try await write { db in
@@ -199,7 +199,7 @@ extension StateStore {
 
     /// Drops the refused notifications older than ``refusedNotificationLifetime`` at `now`; returns how many.
     @discardableResult
-    public func dropExpiredNotifications(now: Date) async throws -> Int {
+    package func dropExpiredNotifications(now: Date) async throws -> Int {
         try await write { db in
             try db.execute(
                 sql: "DELETE FROM notification INDEXED BY notification_refused WHERE failedPermanently < ?",
@@ -209,7 +209,7 @@ extension StateStore {
     }
 
     /// What the outbox holds for each notifier that has or had notifications, by name.
-    public func notifierStatuses() async throws -> [NotifierStatus] {
+    package func notifierStatuses() async throws -> [NotifierStatus] {
         try await read { db in
             var statuses: [String: NotifierStatus] = [:]
             for row in try Row.fetchAll(
@@ -239,22 +239,22 @@ extension StateStore {
 }
 
 /// One notification of the outbox, with how its deliveries went.
-public struct OutboxEntry: Sendable, Hashable {
+package struct OutboxEntry: Sendable, Hashable {
     /// The notification.
-    public var notification: FeedNotification
+    package var notification: FeedNotification
     /// How many deliveries failed.
-    public var attempts: Int
+    package var attempts: Int
     /// Not to be tried again before this time; nil for at once.
-    public var nextAttempt: Date?
+    package var nextAttempt: Date?
     /// Why the last delivery failed.
-    public var lastError: String?
+    package var lastError: String?
     /// When its receiver refused it (it is not tried again); nil while it is to be delivered.
-    public var refusedAt: Date?
+    package var refusedAt: Date?
     /// Its place in the outbox: a notification written later has a larger one.
-    public var sequence: Int64
+    package var sequence: Int64
 
     /// An entry.
-    public init(
+    package init(
         notification: FeedNotification, attempts: Int = 0, nextAttempt: Date? = nil, lastError: String? = nil,
         refusedAt: Date? = nil, sequence: Int64 = 0
     ) {
@@ -268,24 +268,24 @@ public struct OutboxEntry: Sendable, Hashable {
 }
 
 /// What the state knows of one notifier's deliveries, for `monitor status`.
-public struct NotifierStatus: Sendable, Hashable {
+package struct NotifierStatus: Sendable, Hashable {
     /// The notifier's name.
-    public var name: String
+    package var name: String
     /// Notifications still to deliver.
-    public var pending = 0
+    package var pending = 0
     /// Notifications its receiver refused, kept for a while.
-    public var refused = 0
+    package var refused = 0
     /// Notifications dropped undelivered, its bounds exceeded (`max_pending`, `max_age`), ever.
-    public var dropped = 0
+    package var dropped = 0
     /// Why its last failed delivery failed.
-    public var lastError: String?
+    package var lastError: String?
     /// When that was.
-    public var lastErrorAt: Date?
+    package var lastErrorAt: Date?
     /// When it last delivered one.
-    public var lastDelivered: Date?
+    package var lastDelivered: Date?
 
     /// The status of a notifier with nothing stored.
-    public init(name: String) {
+    package init(name: String) {
         self.name = name
     }
 }

@@ -7,19 +7,19 @@ import GRDB
 /// A poll's results are written in one transaction, so a poll that fails or is interrupted leaves the
 /// previous state intact; SQLite's locking (WAL mode, a busy timeout) lets two processes share the file.
 /// Credentials are never written: validators are keyed by a fingerprint.
-public final class StateStore: Sendable {
+package final class StateStore: Sendable {
     /// The database file's name inside the state directory.
-    public static let fileName = "state.sqlite"
+    package static let fileName = "state.sqlite"
 
     private let database: any DatabaseWriter
     /// The database file.
-    public let path: String
+    package let path: String
 
     /// What opening the state did that its user should hear of (modes made private), nil when nothing.
     package let notice: String?
 
     /// Opens (creating when needed) the state in `directory`: 0700, its files 0600 (see ``StateDirectory``).
-    public init(directory: URL) throws {
+    package init(directory: URL) throws {
         path = directory.appendingPathComponent(Self.fileName).path
         try StateDirectory.prepare(directory.path)
         var configuration = Configuration()
@@ -56,7 +56,7 @@ public final class StateStore: Sendable {
     /// Opens the state in `directory` for reading only, nil when there is none yet: nothing is created, migrated
     /// or written, so a read-only state (a backup, another user's) can be shown. A store opened so refuses
     /// `commit`.
-    public static func reading(directory: URL) throws -> StateStore? {
+    package static func reading(directory: URL) throws -> StateStore? {
         let path = directory.appendingPathComponent(Self.fileName).path
         var status = stat()
         guard stat(path, &status) == 0 else {
@@ -99,7 +99,7 @@ public final class StateStore: Sendable {
     }
 
     /// The default state directory: `$XDG_STATE_HOME/monitor`, else `~/.local/state/monitor`.
-    public static func defaultDirectory(environment: [String: String]) -> URL {
+    package static func defaultDirectory(environment: [String: String]) -> URL {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return URL(fileURLWithPath: state).appendingPathComponent("monitor")
         }
@@ -266,7 +266,7 @@ public final class StateStore: Sendable {
     /// of `run --once`. The WAL stays beside the file for the next process, which reads it (readers, read-only ones
     /// included, read a state through its WAL) and checkpoints it when it grows past SQLite's 1,000 pages. When the
     /// sync fails, the usual checkpoint at close is kept.
-    public func finishWriting() async {
+    package func finishWriting() async {
         guard let pool = database as? DatabasePool else { return }
         try? await pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -290,7 +290,7 @@ public final class StateStore: Sendable {
     }
 
     /// Everything stored for `feed`, read in one transaction.
-    public func snapshot(feed: String) async throws -> FeedSnapshot {
+    package func snapshot(feed: String) async throws -> FeedSnapshot {
         try await read { db in
             let record = try Self.record(feed, db)
             return FeedSnapshot(
@@ -317,32 +317,32 @@ public final class StateStore: Sendable {
     }
 
     /// The record of `feed` alone (no items), nil when it was never polled.
-    public func record(feed: String) async throws -> FeedRecord? {
+    package func record(feed: String) async throws -> FeedRecord? {
         try await read { db in try Self.record(feed, db) }
     }
 
     /// The records of every feed ever polled, by name.
-    public func records() async throws -> [FeedRecord] {
+    package func records() async throws -> [FeedRecord] {
         try await read { db in
             try Row.fetchAll(db, sql: "SELECT \(Self.recordColumns) FROM feed ORDER BY name").map(Self.record)
         }
     }
 
     /// The names of the feeds ever polled, in order.
-    public func feedNames() async throws -> [String] {
+    package func feedNames() async throws -> [String] {
         try await read { db in try String.fetchAll(db, sql: "SELECT name FROM feed ORDER BY name") }
     }
 
     /// The items of `feed`, newest first (items of the same date by id, descending): only those of `group` when
     /// given, dated at or after `since` when given, at most `limit`. The database selects them through its
     /// indexes; only the items returned are read.
-    public func items(feed: String, group: String? = nil, since: Date? = nil, limit: Int? = nil) async throws -> [Item]
+    package func items(feed: String, group: String? = nil, since: Date? = nil, limit: Int? = nil) async throws -> [Item]
     {
         try await read { db in try Self.items(feed, group: group, since: since, limit: limit, db) }
     }
 
     /// The groups of `feed`'s last poll, in order.
-    public func groups(feed: String) async throws -> [ItemGroup] {
+    package func groups(feed: String) async throws -> [ItemGroup] {
         try await read { db in
             try Row.fetchAll(
                 db, sql: "SELECT id, title FROM itemGroup WHERE feed = ? ORDER BY position", arguments: [feed]
@@ -446,7 +446,7 @@ public final class StateStore: Sendable {
     /// Writes a poll's results in one transaction: the feed's record, and of its items, groups, validators and
     /// values only what differs from what is stored. Returns the rows written.
     @discardableResult
-    public func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics {
+    package func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return try await write { db in

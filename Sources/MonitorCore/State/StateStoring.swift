@@ -6,7 +6,7 @@ import Foundation
 /// Every implementation keeps the same guarantees: a poll's results are written in one transaction, so a poll that
 /// fails or is interrupted changes nothing; items are read newest first, items of the same date by id descending;
 /// text is stored without control characters; credentials are never written.
-public protocol StateStoring: AnyObject, Sendable {
+package protocol StateStoring: AnyObject, Sendable {
     /// The state named for people, in messages: a file's path, or a database's URL without its password.
     var location: String { get }
 
@@ -78,18 +78,18 @@ public protocol StateStoring: AnyObject, Sendable {
 
 extension StateStoring {
     /// Nothing: each commit is durable by itself, and closing costs nothing (PostgreSQL).
-    public func finishWriting() async {}
+    package func finishWriting() async {}
 
     /// The items of `feed`, newest first: only those of `group` when given, dated at or after `since` when given,
     /// at most `limit`.
-    public func items(feed: String, group: String? = nil, since: Date? = nil, limit: Int? = nil) async throws
+    package func items(feed: String, group: String? = nil, since: Date? = nil, limit: Int? = nil) async throws
         -> [Item]
     {
         try await items(of: feed, group: group, since: since, limit: limit)
     }
 
     /// The notifications still to deliver, in the order the polls wrote them.
-    public func outbox() async throws -> [OutboxEntry] {
+    package func outbox() async throws -> [OutboxEntry] {
         try await outbox(refused: false)
     }
 }
