@@ -155,7 +155,8 @@ let package = Package(
 
         // MARK: - Tests
 
-        /// Fixtures, the stub transport, the manual clock and event waits: no NIO, so a plugin's tests stay small.
+        /// Fixtures, the stub transport, a state in memory, the manual clock and event waits: no NIO and no database,
+        /// so a plugin's tests stay small.
         .target(
             name: "TestSupport",
             dependencies: [
