@@ -19,7 +19,7 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
 
 @Suite("Every example of every source, the way a linter runs its rules' examples")
 struct SourceExamplesTests {
-    /// The registered sources and the one written in this target from the README.
+    /// The registered sources and the one written in this target from docs/architecture.md.
     static let sources: [any FeedSource.Type] = Registry.sources + [QuakeSource.self]
 
     @Test(
