@@ -98,13 +98,13 @@ package final class MonitorService: Service, Sendable {
             sources: options.sources, notifiers: options.notifiers, environment: options.environment)
         let screen = options.fullScreen && options.format == .text ? TerminalSession() : nil
         let browser = screen.map {
-            FullScreenDisplay(terminal: $0, store: options.store, feeds: initial.feeds, sources: sources(of: initial))
+            FullScreenDisplay(terminal: $0, store: options.store, feeds: initial.feeds, sources: initial.sources)
         }
         let display: any RunView =
             browser
             ?? LiveDisplay(
                 format: options.format, terminal: options.terminal, feeds: initial.feeds,
-                sources: sources(of: initial), output: options.output, width: options.width)
+                sources: initial.sources, output: options.output, width: options.width)
         defer { display.finish() }
         let current = Current(start(initial.settings))
         let config = Current(initial)
@@ -206,7 +206,7 @@ package final class MonitorService: Service, Sendable {
             return generation
         }
         latest.value = config
-        display.setFeeds(config.feeds, sources: sources(of: config))
+        display.setFeeds(config.feeds, sources: config.sources)
         var current = generation
         var restartedAll = false
         if config.settings != generation.settings {
@@ -245,22 +245,15 @@ package final class MonitorService: Service, Sendable {
             environment: options.environment, logger: options.logger)
     }
 
-    private func sources(of config: MonitorConfig) -> [String: any FeedSource] {
-        Dictionary(
-            config.feeds.compactMap { feed in
-                options.sources.first { $0.type == feed.type }.map { (feed.name, $0.init(options: feed.options)) }
-            }, uniquingKeysWith: { $1 })
-    }
-
     private func entries(of config: MonitorConfig) -> [FeedScheduler.Entry] {
         config.feeds.compactMap { feed in
-            guard let type = options.sources.first(where: { $0.type == feed.type }) else { return nil }
+            guard let source = config.sources[feed.name] else { return nil }
             let signature =
                 feed.type + "|"
                 + feed.options.settings.keys.sorted().map { key in
                     "\(key)=\(feed.options[key].map { "\($0)" } ?? "")"
                 }.joined(separator: "|")
-            return FeedScheduler.Entry(feed: feed, source: type.init(options: feed.options), signature: signature)
+            return FeedScheduler.Entry(feed: feed, source: source, signature: signature)
         }
     }
 }

@@ -32,12 +32,7 @@ struct PollSession {
             attempts = await delivery.deliverDue(all: true)
         }
         let runner = configured
-        // Validation guarantees every type is registered.
-        let sources = Dictionary(
-            config.feeds.compactMap { feed in
-                Registry.source(named: feed.type).map { (feed.name, $0.init(options: feed.options)) }
-            },
-            uniquingKeysWith: { $1 })
+        let sources = config.sources
         let display = RunDisplay(
             format: format, terminal: Console.isTerminal(onStandardError: false), sources: sources,
             feeds: config.feeds.map(\.name))
