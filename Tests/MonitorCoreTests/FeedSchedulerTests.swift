@@ -192,6 +192,62 @@ struct FeedSchedulerTests {
         await fixture.finish()
     }
 
+    @Test("the once policy polls each feed once, due or not, at most pollsInFlight at a time; then run returns")
+    func oncePolicy() async throws {
+        let waiting = Watched<[CheckedContinuation<Void, Never>]>([])
+        let transport = StubTransport { _ in
+            await withCheckedContinuation { continuation in waiting.update { $0.append(continuation) } }
+            return HTTPResponse(status: 200, body: Array("1".utf8))
+        }
+        var settings = Settings()
+        settings.retries = 0
+        let harness = try PollHarness(settings: settings)
+        let runner = PollRunner(
+            store: harness.store, transport: transport, settings: settings, logger: Logger(label: "test"))
+        let (stream, continuation) = AsyncStream<PollEvent>.makeStream()
+        // A stagger of an hour: the once policy does not wait for it.
+        let scheduler = FeedScheduler(runner: runner, events: continuation, stagger: .seconds(3600), policy: .once)
+        let bound = FeedScheduler.pollsInFlight(concurrency: settings.concurrency)
+        let feeds = 2 * bound + 3
+        let names = (0..<feeds).map { "f\($0)" }
+        await scheduler.apply(
+            names.map { name in
+                let feed = PollHarness.feed(
+                    ScriptedSource.self, name: name,
+                    options: ["urls": .list(["http://x/\(name)"]), "interval": .duration(.seconds(3600))])
+                return FeedScheduler.Entry(feed: feed, source: ScriptedSource(options: feed.options), signature: "")
+            })
+        let run = Task {
+            await scheduler.run()
+            continuation.finish()
+        }
+        // The requests of the polls in flight wait at the server; each is let through, one at a time.
+        for _ in 0..<feeds {
+            try await waiting.wait { !$0.isEmpty }
+            waiting.update { $0.removeFirst().resume() }
+        }
+        await run.value
+        var events: [PollEvent] = []
+        for await event in stream { events.append(event) }
+        var running = 0
+        var most = 0
+        var finished: [String] = []
+        for event in events {
+            switch event {
+            case .polling: running += 1
+            case .finished(let report):
+                running -= 1
+                #expect(report.status == .ok)
+                finished.append(report.feed)
+            case .scheduled: Issue.record("a once poll is not scheduled: \(event)")
+            default: continue
+            }
+            most = max(most, running)
+        }
+        #expect(most == bound)
+        #expect(finished.sorted() == names.sorted())
+    }
+
     @Test("a poll that overruns its interval is not stacked: the next slot is skipped")
     func noOverlap() async throws {
         let inFlight = Mutex((now: 0, most: 0))
