@@ -1,3 +1,5 @@
+import MonitorCore
+
 /// The `text` format: the summary as plain text, one line per fact, ending in a line break.
 enum PlainTextMessage {
     static func render(_ summary: NotificationSummary) -> RenderedNotification {

@@ -1,3 +1,5 @@
+import MonitorCore
+
 /// The `slack` format: an incoming-webhook message `{"text": …}` in Slack's mrkdwn, at most 3,000 characters.
 enum SlackMessage {
     /// The longest text, in UTF-16 code units (Slack cuts a section at 3,000 characters).

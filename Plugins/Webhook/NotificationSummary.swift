@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 
 /// What the chat and text formats say about a notification, its texts cleaned of control characters and cut to
 /// length, before each format escapes them for its target.
