@@ -102,12 +102,15 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        /// The JSON the EONET API writes, from Swift data: shared by the stand-in and the tests' fixtures.
+        .target(name: "Samples", dependencies: ["MonitorCore"]),
         /// A local stand-in for the GitHub and EONET APIs on 127.0.0.1, from generated data.
         .executableTarget(
             name: "monitor-standin",
             dependencies: [
                 "MonitorCore",
                 "LoopbackHTTP",
+                "Samples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/StandIn"
@@ -154,7 +157,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "MonitorCore", .product(name: "Logging", package: "swift-log"),
+                "MonitorCore", "Samples", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             path: "Tests/TestSupport"
