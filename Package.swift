@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.20.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
     ],
     targets: [
         // MARK: - Sources
@@ -44,6 +45,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 "CSQLiteOptions",
                 "CProcessControl",
             ]
@@ -143,7 +145,11 @@ let package = Package(
         // MARK: - Notifiers (Plugins/ holds them too)
 
         /// `type: webhook`: an HTTP POST of each notification through the feeds' transport.
-        .target(name: "WebhookNotifier", dependencies: ["MonitorCore"], path: "Plugins/Webhook"),
+        .target(
+            name: "WebhookNotifier",
+            dependencies: ["MonitorCore", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Plugins/Webhook"
+        ),
         /// `type: command`: a program run per notification, in a process group of its own.
         .target(
             name: "CommandNotifier",
@@ -206,8 +212,18 @@ let package = Package(
             name: "MonitorAppTests",
             dependencies: ["MonitorApp", "MonitorCore", "TestSupport", "LoopbackHTTP", "GitHubSource", "EONETSource"]
         ),
-        .testTarget(name: "GitHubSourceTests", dependencies: ["GitHubSource", "MonitorCore", "TestSupport"]),
-        .testTarget(name: "EONETSourceTests", dependencies: ["EONETSource", "MonitorCore", "TestSupport"]),
+        .testTarget(
+            name: "GitHubSourceTests",
+            dependencies: [
+                "GitHubSource", "MonitorCore", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "EONETSourceTests",
+            dependencies: [
+                "EONETSource", "MonitorCore", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         /// Runs real processes (scripts written by the tests) through the exec source.
         .testTarget(
             name: "ExecSourceTests",
