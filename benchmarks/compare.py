@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs commands that print a JSON line with "seconds" (and "cpuSeconds"), alternately, RUNS times each, under
 /usr/bin/time; prints per command the medians of wall, CPU (user + system), in-process seconds and CPU, and the
-peak RSS.  Usage: benchmarks/compare.py RUNS LABEL=COMMAND ...  (BENCHMARKS.md, figures 3 and 3b)."""
+peak RSS.  Usage: benchmarks/compare.py RUNS LABEL=COMMAND ...  (BENCHMARKS.md, figures 3 and 3c)."""
 import json, os, statistics, subprocess, sys, tempfile
 TIME = os.path.join(tempfile.mkdtemp(), "time.txt")
 runs = int(sys.argv[1]); tools = [a.split('=',1) for a in sys.argv[2:]]

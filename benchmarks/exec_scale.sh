@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Exec sources at scale (BENCHMARKS.md, "Exec: memory per item" and "Exec: an item with 100,000 groups"): the peak
+# Exec sources at scale (BENCHMARKS.md, "Exec: memory per item" and "Exec: one item in 100,000 groups"): the peak
 # RSS and CPU of `monitor run --once` with an exec program writing N small items, on a fresh state and then on the
 # state that run filled; and of one item in 100,000 groups. Everything runs in a temporary directory, removed at
 # the end; /usr/bin/time (GNU time) measures.

@@ -21,7 +21,7 @@ enum ExecMessage: Sendable, Hashable {
     /// Opaque text handed back to the next run.
     case cursor(String)
 
-    /// The message keys, in the order the README lists them.
+    /// The message keys, in the order docs/exec-protocol.md lists them.
     static let kinds = ["group", "progress", "item", "failure", "unchanged", "cursor"]
     /// The longest cursor, in UTF-8 bytes.
     static let maxCursor = 64 << 10

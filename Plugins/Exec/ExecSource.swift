@@ -1,7 +1,7 @@
 import MonitorCore
 
 /// The `exec` source: a program in any language, run once per poll, that reports on its standard output in
-/// JSON lines (protocol version 1, described in the README and in ``ExecMessage``).
+/// JSON lines (protocol version 1, described in docs/exec-protocol.md and in ``ExecMessage``).
 ///
 /// The program is started from `command` (an argv, never through a shell) in a process group of its own, with
 /// `MONITOR_PROTOCOL`, `MONITOR_FEED`, `MONITOR_CURSOR` and the feed's `env`; its standard input holds one JSON

@@ -36,10 +36,9 @@ package final class HTTPClientTransport: HTTPTransport {
     /// `monitor run` calls it while the state opens (mostly waiting on the disk), so that the first poll's request
     /// does not pay for it after.
     ///
-    /// A process's first request through AsyncHTTPClient costs about 5 ms of CPU before its `connect` (BENCHMARKS.md
-    /// §1, sixth round): the Swift runtime instantiating the generic types of the request's path (the client's
-    /// `executeCancellable`, its connection pool, NIO's `ClientBootstrap`) and checking their protocol conformances,
-    /// once per process. The only way through that path is a request, so this one goes to a loopback port that nothing
+    /// A process's first request through AsyncHTTPClient pays, before its `connect`, for the Swift runtime
+    /// instantiating the generic types of the request's path (the client's `executeCancellable`, its connection pool,
+    /// NIO's `ClientBootstrap`) and checking their protocol conformances, once per process. The only way through that path is a request, so this one goes to a loopback port that nothing
     /// can answer: a socket of this process bound to `127.0.0.1`, never listening, to which the kernel refuses the
     /// connection at once (no packet leaves the host, no server sees it, no feed's host is looked up). Its failure is
     /// the expected outcome and is not reported; when the socket cannot be made, nothing is done. Never throws, returns
@@ -98,9 +97,8 @@ package final class HTTPClientTransport: HTTPTransport {
 
     /// Waits for `timer`, a task scheduled on an event loop; cancelled, throws `CancellationError` and
     /// cancels `timer`, which its event loop then drops at once. (`Task.sleep`, cancelled, returns at once too but
-    /// keeps its timer, ≈ 700 bytes of a task and a dispatch timer, until the deadline passes: swiftlang/swift#60441.
-    /// As the timer of every request it left one behind for the whole `timeout` after each answer: 4 MiB at 1,000
-    /// feeds polled every 5 s.)
+    /// keeps its task and timer until the deadline passes, swiftlang/swift#60441: as a request's timer it would hold
+    /// memory for the whole `timeout` after each answer.)
     static func wait(for timer: Scheduled<Void>) async throws {
         do {
             try await withTaskCancellationHandler {

@@ -5,8 +5,8 @@ import GitHubSource
 import MonitorCore
 import WebhookNotifier
 
-/// The built-in feed sources, in the order `monitor sources` lists them (README "Adding a source" says every
-/// file and line a new one needs).
+/// The built-in feed sources, in the order `monitor sources` lists them ("Adding a source" in docs/architecture.md
+/// says every file and line a new one needs).
 package enum Registry {
     /// Every source `feeds.yaml` can name in `type:`.
     package static let sources: [any FeedSource.Type] = [

@@ -1,8 +1,8 @@
 import Foundation
 import MonitorCore
 
-/// A third source, written from the README's "Adding a source" alone: the earthquakes of a USGS-style GeoJSON
-/// feed, grouped by magnitude band. It keeps the whole set (`.replace`) and says `unchanged` on a 304, so
+/// A third source, written from "Adding a source" in docs/architecture.md alone: the earthquakes of a USGS-style
+/// GeoJSON feed, grouped by magnitude band. It keeps the whole set (`.replace`) and says `unchanged` on a 304, so
 /// that the core carries its stored quakes into the poll.
 struct QuakeSource: FeedSource {
     static let type = "quakes"

@@ -19,7 +19,7 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
 
 @Suite("Every example of every source, the way a linter runs its rules' examples")
 struct SourceExamplesTests {
-    /// The registered sources and the one written in this target from the README.
+    /// The registered sources and the one written in this target from docs/architecture.md.
     static let sources: [any FeedSource.Type] = Registry.sources + [QuakeSource.self]
 
     @Test(
@@ -49,7 +49,7 @@ struct SourceExamplesTests {
 
     /// Polls `example`'s polls in order against one state, each answered from its recorded answers.
     static func run<Source: FeedSource>(_ source: Source.Type, _ example: SourceExample) async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let feed = PollHarness.feed(source, name: "example", options: example.options)
         for (index, poll) in example.polls.enumerated() {
             let before = try await harness.store.items(feed: "example")

@@ -4,9 +4,9 @@ import Foundation
 /// check go by.
 ///
 /// The host is read as written when it is plain ASCII. `URLComponents.host` decodes every host through ICU's IDNA
-/// mapping, which maps ICU's code and data into the process (1.25 MB resident, measured) on the first request of
-/// every poll; `encodedHost` gives the same text for any host without a `%` escape or an `xn--` label, so only those
-/// — percent-encoded and internationalised names — are decoded, and each host is named as it was before.
+/// mapping, which maps ICU's code and data into the process on the first request of every poll; `encodedHost`
+/// gives the same text for any host without a `%` escape or an `xn--` label, so only those — percent-encoded and
+/// internationalised names — are decoded, and each host gets the name `URLComponents.host` gives it, lowercased.
 package struct URLOrigin: Sendable, Hashable {
     /// The scheme, lowercased.
     package var scheme: String

@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// Every metric is made from `factory`, never from the global `MetricsSystem`, so that each run — and each test —
 /// records into a registry of its own. Label values are user text (feed and notifier names) or bounded words
-/// (statuses, codes); none is ever a URL with a credential, a token or a header. See the README's "Metrics" for
-/// what each metric means.
+/// (statuses, codes); none is ever a URL with a credential, a token or a header. See docs/metrics.md for what
+/// each metric means.
 package struct MonitorMetrics: Sendable {
     /// The name of each metric.
     package enum Name {

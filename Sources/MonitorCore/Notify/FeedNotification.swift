@@ -4,7 +4,7 @@ import Foundation
 ///
 /// It is written to the state's outbox in the transaction of the poll it reports and delivered after that commit,
 /// with the same `id` every time it is sent, so a receiver can drop a repeat. Its json body is schema 1 of the
-/// notification format documented in the README.
+/// notification format documented in docs/notification-formats.md.
 package struct FeedNotification: Sendable, Hashable, Codable {
     /// What happened to the feed.
     package enum Event: String, Sendable, Hashable, Codable, CaseIterable {

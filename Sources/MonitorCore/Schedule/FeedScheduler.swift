@@ -285,8 +285,7 @@ package final class FeedScheduler: Sendable {
     }
 
     /// What `body` returns, run as a child task: the memory its calls take is given back when it ends, not kept by
-    /// the feed's task while it sleeps until its next poll (a task keeps the stack it grew until it ends: 10,000
-    /// feeds would keep 20 KiB each).
+    /// the feed's task while it sleeps until its next poll (a task keeps the stack it grew until it ends).
     private static func apart<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
         await withTaskGroup(of: T.self) { group in
             group.addTask(operation: body)
@@ -303,9 +302,9 @@ package final class FeedScheduler: Sendable {
         var hold: Hold?
     }
 
-    /// A feed's task, as long as the feed is scheduled. A task keeps the largest frame its calls grew until it ends
-    /// (measured: 7 KiB a feed when the poll's report was planned here), so this loop keeps only its ``Step``: the
-    /// first read of the record, and each poll with its report and its plan, run ``apart(_:)``.
+    /// A feed's task, as long as the feed is scheduled. A task keeps the largest frame its calls grew until it ends,
+    /// so this loop keeps only its ``Step``: the first read of the record, and each poll with its report and its plan,
+    /// run ``apart(_:)``.
     private static func loop(_ start: Start) async {
         if let leasing = start.runner.leasing {
             // The schedule is shared with other instances: claim the feed from it (FeedScheduler+Leases).
