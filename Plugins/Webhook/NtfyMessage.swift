@@ -1,5 +1,4 @@
 import Foundation
-import MonitorCore
 
 /// The `ntfy` format: the summary as a plain-text body of at most 4,096 bytes (ntfy makes a longer one an
 /// attachment), with the headline in a `Title` header and the event as an emoji in `Tags`.

@@ -1,5 +1,3 @@
-import MonitorCore
-
 /// The `text` format: the summary as plain text, one line per fact, ending in a line break.
 enum PlainTextMessage {
     static func render(_ summary: NotificationSummary) -> RenderedNotification {

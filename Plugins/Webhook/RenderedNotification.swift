@@ -1,5 +1,3 @@
-import MonitorCore
-
 /// A notification written for one target: the body to send and how to label it.
 struct RenderedNotification: Sendable {
     /// The body, UTF-8.
