@@ -20,14 +20,15 @@ extension ExecSource {
                 + "; else " + echo(next) + "; fi"
             return .list(["/bin/sh", "-c", script])
         }
+        /// The first run of each program: the two quakes, both new. No request is sent, so no answer is recorded.
+        let first = SourceExample.Poll(
+            answers: [:], expect: .init(status: .ok, items: ["q2", "q1"], groups: ["m6": 1, "m5": 1], new: 2))
         return [
             SourceExample(
                 "items and a cursor, then unchanged since that cursor: the stored items stay",
                 options: ["command": program([fiji, tonga], then: [#"{"unchanged":true}"#])],
                 polls: [
-                    SourceExample.Poll(
-                        answers: [:],
-                        expect: .init(status: .ok, items: ["q2", "q1"], groups: ["m6": 1, "m5": 1], new: 2)),
+                    first,
                     SourceExample.Poll(
                         answers: [:],
                         expect: .init(status: .notModified, items: ["q2", "q1"], groups: ["m6": 1, "m5": 1], new: 0)),
@@ -38,9 +39,7 @@ extension ExecSource {
                     "command": program([fiji, tonga], then: [failure, kermadec]), "retention": .string("replace"),
                 ],
                 polls: [
-                    SourceExample.Poll(
-                        answers: [:],
-                        expect: .init(status: .ok, items: ["q2", "q1"], groups: ["m6": 1, "m5": 1], new: 2)),
+                    first,
                     SourceExample.Poll(
                         answers: [:],
                         expect: .init(status: .partial, items: ["q3", "q2"], groups: ["m6": 1, "m5": 1], new: 1)),
