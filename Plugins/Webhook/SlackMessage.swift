@@ -21,32 +21,11 @@ enum SlackMessage {
     /// Text escaped per Slack's rules (`&`, `<`, `>` as entities, so no `<!channel>`, `<@U123>` or `<url|text>`
     /// survives) with every `@` followed by a zero-width space.
     static func escaped(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "@": output += "@\u{200B}"
-            default: output.append(character)
-            }
-        }
-        return output
+        text.escaped(by: ["&": "&amp;", "<": "&lt;", ">": "&gt;", "@": "@\u{200B}"])
     }
 
     /// A link for `<link|title>`: `|`, `<`, `>` percent-encoded so the link cannot end early, `&` as `&amp;`.
     static func link(_ url: String) -> String {
-        var output = ""
-        for character in url {
-            switch character {
-            case "|": output += "%7C"
-            case "<": output += "%3C"
-            case ">": output += "%3E"
-            case "&": output += "&amp;"
-            default: output.append(character)
-            }
-        }
-        return output
+        url.escaped(by: ["|": "%7C", "<": "%3C", ">": "%3E", "&": "&amp;"])
     }
 }
