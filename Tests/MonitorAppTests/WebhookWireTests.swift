@@ -4,7 +4,8 @@ import MonitorApp
 import MonitorCore
 import TestSupport
 import Testing
-import WebhookNotifier
+
+@testable import WebhookNotifier
 
 /// A webhook notifier POSTing to `url` through the app's real HTTP client (redirects not followed).
 private func webhook(
