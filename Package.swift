@@ -184,6 +184,7 @@ let package = Package(
             name: "LoopbackHTTPTests",
             dependencies: [
                 "LoopbackHTTP",
+                "MonitorCore",
                 "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -191,7 +192,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "MonitorYAMLTests", dependencies: ["MonitorYAML", "TestSupport"]),
+        .testTarget(name: "MonitorYAMLTests", dependencies: ["MonitorYAML", "MonitorCore", "TestSupport"]),
         .testTarget(
             name: "MonitorCoreTests",
             dependencies: [
