@@ -202,7 +202,12 @@ let package = Package(
         ),
         .testTarget(
             name: "MonitorAppTests",
-            dependencies: ["MonitorApp", "MonitorCore", "TestSupport", "LoopbackHTTP", "GitHubSource", "EONETSource"]
+            dependencies: [
+                "MonitorApp", "MonitorCore", "TestSupport", "LoopbackHTTP", "GitHubSource", "EONETSource",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         .testTarget(name: "GitHubSourceTests", dependencies: ["GitHubSource", "MonitorCore", "TestSupport"]),
         .testTarget(name: "EONETSourceTests", dependencies: ["EONETSource", "MonitorCore", "TestSupport"]),
