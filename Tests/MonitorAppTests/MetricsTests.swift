@@ -14,9 +14,11 @@ private func read(_ export: MetricsExport) throws -> PrometheusText {
 }
 
 /// Runs a metrics server for `export` on 127.0.0.1 with `limits`, as a service of a group, while `body` runs; then
-/// stops it.
+/// stops it. By default its deadlines are ten minutes: a busy machine can hold a test's connection for longer than the
+/// server's 10 s head timeout before it sends its request (seen, for a malformed request answered nothing).
 private func withMetricsServer(
-    _ limits: MetricsServer.Limits = MetricsServer.Limits(), export: MetricsExport = MetricsExport(),
+    _ limits: MetricsServer.Limits = MetricsServer.Limits(headTimeout: .minutes(10), idleTimeout: .minutes(10)),
+    export: MetricsExport = MetricsExport(),
     _ body: (MetricsServer) async throws -> Void
 ) async throws {
     let server = try await MetricsServer.bind(
