@@ -59,28 +59,41 @@ struct MetricsDeadlinesTests {
         try channel.writeOutbound(HTTPServerResponsePart.end(nil))
     }
 
+    /// Expects `channel` open 1 ms before `milliseconds` after the opening and closed at it, having written nothing
+    /// more.
+    private static func expectClosed(
+        _ channel: EmbeddedChannel, at milliseconds: Int64, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        advance(channel, to: milliseconds - 1)
+        #expect(channel.isActive, sourceLocation: sourceLocation)
+        advance(channel, to: milliseconds)
+        #expect(!channel.isActive, sourceLocation: sourceLocation)
+        #expect(try written(channel) == "", sourceLocation: sourceLocation)
+    }
+
+    /// Sends `GET /metrics` on `channel`, expects it handed to the server whole, and answers it as the server does.
+    private static func scrape(_ channel: EmbeddedChannel, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try channel.writeInbound(ByteBuffer(string: "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"))
+        #expect(try parts(channel) == ["head GET /metrics", "end"], sourceLocation: sourceLocation)
+        try answer(channel)
+        #expect(
+            try written(channel) == "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nok\n", sourceLocation: sourceLocation)
+    }
+
     @Test("bytes of a head do not put the head timeout off: half a head at 0 and 0.6 s, closed at 1 s, unanswered")
     func halfAHead() throws {
         let channel = try Self.open(MetricsServer.Limits(headTimeout: .seconds(1), idleTimeout: .minutes(10)))
         try channel.writeInbound(ByteBuffer(string: "GET /metrics HTTP/1.1\r\nHost: x"))
         Self.advance(channel, to: 600)
         try channel.writeInbound(ByteBuffer(string: "\r\nUser-Agent: slow"))
-        Self.advance(channel, to: 999)
-        #expect(channel.isActive)
-        Self.advance(channel, to: 1000)
-        #expect(!channel.isActive)
-        #expect(try Self.written(channel) == "")
+        try Self.expectClosed(channel, at: 1000)
         #expect(try Self.parts(channel) == [])
     }
 
     @Test("nothing sent at all: closed at the head timeout, not a moment before")
     func silent() throws {
         let channel = try Self.open(MetricsServer.Limits(headTimeout: .milliseconds(200), idleTimeout: .minutes(10)))
-        Self.advance(channel, to: 199)
-        #expect(channel.isActive)
-        Self.advance(channel, to: 200)
-        #expect(!channel.isActive)
-        #expect(try Self.written(channel) == "")
+        try Self.expectClosed(channel, at: 200)
     }
 
     @Test("an answer's end starts the idle timeout: answered at 0.9 s, open until 5.899 s, closed at 5.9 s")
@@ -93,31 +106,20 @@ struct MetricsDeadlinesTests {
         try Self.answer(channel)
         #expect(try Self.written(channel) == "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nok\n")
         // Past the head timeouts of the opening (1 s) and of the head (1.5 s): the idle timeout replaced them.
-        Self.advance(channel, to: 5899)
-        #expect(channel.isActive)
-        Self.advance(channel, to: 5900)
-        #expect(!channel.isActive)
-        #expect(try Self.written(channel) == "")
+        try Self.expectClosed(channel, at: 5900)
     }
 
     @Test("a whole head starts the head timeout again, also after an answer: the request and its answer within it")
     func headRestartsTheHeadTimeout() throws {
         let channel = try Self.open(MetricsServer.Limits(headTimeout: .seconds(1), idleTimeout: .seconds(3)))
         Self.advance(channel, to: 800)
-        try channel.writeInbound(ByteBuffer(string: "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"))
-        try Self.answer(channel)
-        #expect(try Self.parts(channel) == ["head GET /metrics", "end"])
-        #expect(try Self.written(channel) == "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nok\n")
+        try Self.scrape(channel)
         // Answered at 0.8 s: the next head comes within the idle timeout, at 3.3 s, and its body never ends.
         Self.advance(channel, to: 3300)
         try channel.writeInbound(ByteBuffer(string: "POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nab"))
         #expect(try Self.parts(channel) == ["head POST /metrics", "body 2"])
         // Past the idle timeout of the answer (3.8 s): the head's timeout replaced it.
-        Self.advance(channel, to: 4299)
-        #expect(channel.isActive)
-        Self.advance(channel, to: 4300)
-        #expect(!channel.isActive)
-        #expect(try Self.written(channel) == "")
+        try Self.expectClosed(channel, at: 4300)
     }
 
     @Test("one connection beyond the cap closes the one quiet the longest; a head or an answer counts as activity")
