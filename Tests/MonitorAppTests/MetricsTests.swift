@@ -88,7 +88,7 @@ struct MetricsTests {
                 return HTTPResponse(status: 304, headers: one ? ["X-RateLimit-Remaining": "40"] : [:])
             }
         }
-        let harness = try PollHarness()
+        let harness = PollHarness()
         var settings = Settings()
         settings.retries = 0
         var runner = PollRunner(
@@ -157,7 +157,7 @@ struct MetricsTests {
             continuation.finish()
             throw CancellationError()
         }
-        let harness = try PollHarness()
+        let harness = PollHarness()
         var runner = PollRunner(
             store: harness.store, transport: transport, settings: Settings(), logger: Logger(label: "test"))
         runner.metrics = export.metrics
