@@ -199,12 +199,13 @@ let package = Package(
             name: "LoopbackHTTPTests",
             dependencies: [
                 "LoopbackHTTP",
+                "MonitorCore",
                 "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "MonitorYAMLTests", dependencies: ["MonitorYAML", "TestSupport"]),
+        .testTarget(name: "MonitorYAMLTests", dependencies: ["MonitorYAML", "MonitorCore", "TestSupport"]),
         .testTarget(
             name: "MonitorCoreTests",
             dependencies: [
@@ -226,6 +227,7 @@ let package = Package(
                 "MonitorApp", "MonitorCore", "MonitorSQLite", "TestSupport", "LoopbackHTTP", "GitHubSource",
                 "WebhookNotifier", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
