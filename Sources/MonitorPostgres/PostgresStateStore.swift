@@ -5,7 +5,7 @@ import NIOSSL
 import PostgresNIO
 import Synchronization
 
-/// The state in a PostgreSQL database: the same tables, guarantees and answers as the SQLite ``StateStore``.
+/// The state in a PostgreSQL database: the same tables, guarantees and answers as `SQLiteStateStore`.
 ///
 /// A poll's results are written in one transaction, which first takes the lock of the feed's row, so that two
 /// writers of one feed (two processes) follow each other; a failed or interrupted transaction is rolled back and
@@ -147,6 +147,12 @@ package final class PostgresStateStore: StateStoring {
                 try await connection.query("COMMIT", logger: logger)
                 return .value(value)
             } catch let failure {
+                // A connection the failure ended has nothing to roll back (the server does it), and a ROLLBACK sent on
+                // it would never be answered (PostgresNIO drops what is written to a closed connection): the call
+                // would wait for its deadline. It is closed at once.
+                if connection.isClosed || PostgresFailure.endsConnection(failure) {
+                    return .failed(failure, broken: true)
+                }
                 do {
                     try await connection.query("ROLLBACK", logger: logger)
                 } catch {

@@ -1,0 +1,19 @@
+/// A notification written for one target: the body to send and how to label it.
+struct RenderedNotification: Sendable {
+    /// The body, UTF-8.
+    var body: [UInt8]
+    /// The `Content-Type` of the body.
+    var contentType: String
+    /// Headers the format adds (ntfy's `Title` and `Tags`), in order; their values are ASCII without line breaks.
+    var headers: [(String, String)]
+
+    /// A rendered notification.
+    init(body: [UInt8], contentType: String, headers: [(String, String)] = []) {
+        self.body = body
+        self.contentType = contentType
+        self.headers = headers
+    }
+
+    /// The body as text.
+    var text: String { String(decoding: body, as: UTF8.self) }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import GRDB
+import MonitorCore
+
+/// The notifications outbox: what polls had to tell, written in the transaction of the poll, removed once
+/// delivered. The delivery reads each notifier's queue through the index `notification_queue` (its pending rows in
+/// the order written) and never the whole table.
+extension SQLiteStateStore {
+    /// Drops the notifications of `notifier` still to deliver that `bounds` no longer allow at `now`, in the
+    /// transaction `db`: those older than its age, then its oldest beyond its count, each counted in the notifier's
+    /// status. Read through the indexes of the notifier's queue: the rows that stay are counted, not read. Returns
+    /// them, oldest first.
+    static func drop(_ notifier: String, beyond bounds: OutboxBounds, now: Date, _ db: Database) throws
+        -> [DroppedNotification]
+    {
+        let columns = "rowid, content"
+        var rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT \(columns) FROM notification INDEXED BY notification_age
+                    WHERE notifier = ? AND failedPermanently IS NULL AND created < ? ORDER BY rowid
+                    """), arguments: [notifier, bounds.oldest(at: now).timeIntervalSince1970]
+        ).map { (row: $0, reason: bounds.ageReason) }
+        let count = try queueLength(notifier, db)
+        let excess = count - rows.count - bounds.count
+        if excess > 0 {
+            let aged = Set(rows.map { $0.row[0] as Int64 })
+            // The oldest beyond the count, past those already dropped for their age.
+            rows += try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(columns) FROM notification INDEXED BY notification_queue
+                        WHERE notifier = ? AND failedPermanently IS NULL ORDER BY rowid LIMIT ?
+                        """), arguments: [notifier, excess + aged.count]
+            ).filter { !aged.contains($0[0]) }.prefix(excess).map {
+                (row: $0, reason: bounds.countReason(notifier: notifier))
+            }
+            rows.sort { ($0.row[0] as Int64) < ($1.row[0] as Int64) }
+        }
+        // A row that does not decode (written by a later version) is left for that version, as the reads leave it.
+        let decoder = JSONDecoder()
+        let dropped = rows.compactMap { row, reason in
+            decoded(row[1], decoder).map {
+                (rowid: row[0] as Int64, DroppedNotification(notification: $0, reason: reason))
+            }
+        }
+        guard !dropped.isEmpty else { return [] }
+        for (rowid, _) in dropped {
+            try db.cachedStatement(sql: "DELETE FROM notification WHERE rowid = ?").execute(arguments: [rowid])
+        }
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO notifier (name, dropped) VALUES (?, ?)
+                ON CONFLICT (name) DO UPDATE SET dropped = dropped + excluded.dropped
+                """
+        ).execute(arguments: [notifier, dropped.count])
+        return dropped.map(\.1)
+    }
+
+    /// How many notifications `notifier` has still to deliver, counted on the index of its queue.
+    private static func queueLength(_ notifier: String, _ db: Database) throws -> Int {
+        try Int.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT COUNT(*) FROM notification INDEXED BY notification_queue
+                    WHERE notifier = ? AND failedPermanently IS NULL
+                    """), arguments: [notifier]) ?? 0
+    }
+
+    /// The notification stored as `content`, nil when it does not decode (written by a later version).
+    private static func decoded(_ content: String, _ decoder: JSONDecoder) -> FeedNotification? {
+        try? decoder.decode(FeedNotification.self, from: Data(content.utf8))
+    }
+
+    /// The columns ``entry(_:_:)`` reads.
+    private static let entryColumns = "content, attempts, nextAttempt, lastError, failedPermanently, rowid"
+
+    /// The entry of a row of ``entryColumns``; nil for a row that does not decode (written by a later version),
+    /// which is left for that version.
+    private static func entry(_ row: Row, _ decoder: JSONDecoder) -> OutboxEntry? {
+        guard let notification = decoded(row[0], decoder) else { return nil }
+        return OutboxEntry(
+            notification: notification, attempts: row[1],
+            nextAttempt: (row[2] as Double?).map(Date.init(timeIntervalSince1970:)), lastError: row[3],
+            refusedAt: (row[4] as Double?).map(Date.init(timeIntervalSince1970:)), sequence: row[5])
+    }
+
+    package func outbox(refused: Bool) async throws -> [OutboxEntry] {
+        try await read { db in
+            let decoder = JSONDecoder()
+            let condition = refused ? "" : "WHERE failedPermanently IS NULL"
+            return try Row.fetchAll(
+                db, sql: "SELECT \(Self.entryColumns) FROM notification \(condition) ORDER BY rowid"
+            ).compactMap { Self.entry($0, decoder) }
+        }
+    }
+
+    /// The oldest notification `notifier` has still to deliver, through the index of its queue: its rows are read
+    /// one at a time, in order, until one decodes.
+    package func nextNotification(of notifier: String) async throws -> OutboxEntry? {
+        try await read { db in
+            let decoder = JSONDecoder()
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(Self.entryColumns) FROM notification INDEXED BY notification_queue
+                        WHERE notifier = ? AND failedPermanently IS NULL ORDER BY rowid
+                        """), arguments: [notifier])
+            while let row = try rows.next() {
+                if let entry = Self.entry(row, decoder) { return entry }
+            }
+            return nil
+        }
+    }
+
+    package func pendingCount(of notifier: String) async throws -> Int {
+        try await read { db in try Self.queueLength(notifier, db) }
+    }
+
+    package func dropNotifications(beyond bounds: [String: OutboxBounds], now: Date) async throws
+        -> [DroppedNotification]
+    {
+        guard !bounds.isEmpty else { return [] }
+        return try await write { db in
+            try bounds.sorted { $0.key < $1.key }.flatMap { try Self.drop($0.key, beyond: $0.value, now: now, db) }
+        }
+    }
+
+    package func delivered(_ id: String, notifier: String, at time: Date) async throws {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM notification WHERE id = ?", arguments: [id])
+            try db.execute(
+                sql: """
+                    INSERT INTO notifier (name, lastDelivered) VALUES (?, ?)
+                    ON CONFLICT (name) DO UPDATE SET lastDelivered = excluded.lastDelivered
+                    """, arguments: [notifier, time.timeIntervalSince1970])
+        }
+    }
+
+    package func failed(
+        _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
+    ) async throws {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE notification SET attempts = attempts + 1, lastError = ?, nextAttempt = ?,
+                        failedPermanently = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    error, nextAttempt?.timeIntervalSince1970, refused ? time.timeIntervalSince1970 : nil, id,
+                ])
+            try db.execute(
+                sql: """
+                    INSERT INTO notifier (name, lastError, lastErrorAt) VALUES (?, ?, ?)
+                    ON CONFLICT (name) DO UPDATE SET lastError = excluded.lastError, lastErrorAt = excluded.lastErrorAt
+                    """, arguments: [notifier, error, time.timeIntervalSince1970])
+        }
+    }
+
+    @discardableResult
+    package func dropExpiredNotifications(now: Date) async throws -> Int {
+        try await write { db in
+            try db.execute(
+                sql: "DELETE FROM notification INDEXED BY notification_refused WHERE failedPermanently < ?",
+                arguments: [now.timeIntervalSince1970 - OutboxEntry.refusedLifetime])
+            return db.changesCount
+        }
+    }
+
+    package func notifierStatuses() async throws -> [NotifierStatus] {
+        try await read { db in
+            var statuses: [String: NotifierStatus] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT name, lastError, lastErrorAt, lastDelivered, dropped FROM notifier")
+            {
+                var status = NotifierStatus(name: row[0])
+                status.lastError = row[1]
+                status.lastErrorAt = (row[2] as Double?).map(Date.init(timeIntervalSince1970:))
+                status.lastDelivered = (row[3] as Double?).map(Date.init(timeIntervalSince1970:))
+                status.dropped = row[4]
+                statuses[status.name] = status
+            }
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT notifier, SUM(failedPermanently IS NULL), SUM(failedPermanently IS NOT NULL)
+                    FROM notification GROUP BY notifier
+                    """)
+            {
+                let name: String = row[0]
+                statuses[name, default: NotifierStatus(name: name)].pending = row[1]
+                statuses[name, default: NotifierStatus(name: name)].refused = row[2]
+            }
+            return statuses.values.sorted { $0.name < $1.name }
+        }
+    }
+}
