@@ -111,16 +111,28 @@ struct GitHubPoll: Sendable {
 
     /// The `owner/name`s of a repository search's answer, in order; odd names are left out.
     static func repositories(in body: [UInt8]) throws -> [String] {
-        struct Answer: Decodable {
-            struct Repository: Decodable {
-                var fullName: String?
+        var reader = JSONReader(body)
+        var names: [String]?
+        do throws(JSONError) {
+            try reader.members { (key, reader) throws(JSONError) in
+                guard SnakeKey(key, in: reader).is("items"), try reader.kind() == .array else { return }
+                var found: [String] = []
+                try reader.elements { (reader) throws(JSONError) in
+                    // An element that is not an object with a text (or no) `full_name` is left out.
+                    var name: String?
+                    let valid = try reader.strictObject { (key, reader, valid) throws(JSONError) in
+                        if key.is("full_name") { name = try reader.strictString(&valid) }
+                    }
+                    if valid, let name { found.append(name) }
+                }
+                names = found
             }
-            var items: [Lossy<Repository>]
+            try reader.end()
+        } catch {
+            names = nil
         }
-        guard let answer = try? GitHubEvent.decoder.decode(Answer.self, from: Data(body)) else {
-            throw SourceError("the search response has no list of repositories")
-        }
-        return answer.items.compactMap { $0.value?.fullName }.filter(GitHubEvent.isRepositoryName)
+        guard let names else { throw SourceError("the search response has no list of repositories") }
+        return names.filter(GitHubEvent.isRepositoryName)
     }
 }
 

@@ -331,6 +331,41 @@ package struct JSONReader: Sendable {
         }
     }
 
+    /// Reads the object that must come next, handing `body` each member's key with the reader at its value; a value
+    /// `body` leaves unread is skipped. An error gets the member's key put before its path.
+    @inlinable
+    package mutating func members(_ body: (JSONText, inout JSONReader) throws(JSONError) -> Void) throws(JSONError) {
+        try enterObject()
+        var index = 0
+        while let key = try nextKey(index) {
+            index += 1
+            skipWhitespace()
+            let start = offset
+            do throws(JSONError) {
+                try body(key, &self)
+                if offset == start { try skip() }
+            } catch {
+                throw error.at(.key(string(key)))
+            }
+        }
+    }
+
+    /// Reads the list that must come next, `body` reading each element; an error gets the element's index put
+    /// before its path.
+    @inlinable
+    package mutating func elements(_ body: (inout JSONReader) throws(JSONError) -> Void) throws(JSONError) {
+        try enterArray()
+        var index = 0
+        while try nextElement(index) {
+            do throws(JSONError) {
+                try body(&self)
+            } catch {
+                throw error.at(.index(index))
+            }
+            index += 1
+        }
+    }
+
     /// `body` on the bytes of `span`, as written (escapes not decoded).
     @inlinable
     package func withBytes<R>(of span: JSONText, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
