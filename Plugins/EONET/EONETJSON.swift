@@ -30,29 +30,19 @@ enum EONETJSON {
             try reader.members { (key, reader) throws(JSONError) in
                 guard reader.key(key, is: "events") else { return }
                 found = true
-                try reader.enterArray()
-                let document = reader.bytes
-                try document.withUnsafeBufferPointer { (buffer) throws(JSONError) in
-                    var scanner = EONETEventScanner(
-                        document: document, buffer: buffer, requested: requested, selected: selected)
-                    var making = EONETItems(requested: requested, selected: selected)
-                    var element = 0
-                    while try reader.nextElement(element) {
-                        let event: EONETEventScanner.Event
-                        if scanning, let (usual, end) = scanner.event(at: reader.offset, depth: reader.depth) {
-                            reader.move(to: end)
-                            scanned += 1
-                            event = usual
-                        } else {
-                            event = try reader.member(.index(element)) { (reader: inout JSONReader) throws(JSONError) in
-                                making.event(try EONETEvent(from: &reader, previous: making.categories))
-                            }
-                        }
-                        switch event {
-                        case .item(let item): items.append(item)
-                        case .undated(let id): undated.append(id)
-                        }
-                        element += 1
+                var scanner = EONETEventScanner(requested: requested, selected: selected)
+                var making = EONETItems(requested: requested, selected: selected)
+                try reader.elements { (reader) throws(JSONError) in
+                    let event: EONETEventScanner.Event
+                    if scanning, let usual = scanner.event(&reader) {
+                        scanned += 1
+                        event = usual
+                    } else {
+                        event = making.event(try EONETEvent(from: &reader, previous: making.categories))
+                    }
+                    switch event {
+                    case .item(let item): items.append(item)
+                    case .undated(let id): undated.append(id)
                     }
                 }
             }

@@ -130,9 +130,10 @@ public struct JSONReader: Sendable {
     }
 
     /// The key of the object's next member, its `:` read; nil at the object's end (its `}` read). `index`
-    /// counts the members read before.
+    /// counts the members read before. A key that is `likely` (ASCII letters: the member that usually comes next) is
+    /// compared in place instead of scanned.
     @inlinable @inline(__always)
-    public mutating func nextKey(_ index: Int) throws(JSONError) -> JSONText? {
+    public mutating func nextKey(_ index: Int, likely: StaticString = "") throws(JSONError) -> JSONText? {
         skipWhitespace()
         guard offset < bytes.count else { throw .truncated(bytes.count) }
         if bytes[offset] == UInt8(ascii: "}") {
@@ -147,7 +148,16 @@ public struct JSONReader: Sendable {
             guard offset < bytes.count else { throw .truncated(bytes.count) }
         }
         guard bytes[offset] == UInt8(ascii: "\"") else { throw .syntax("expected a key in quotes", offset) }
-        let key = try scanString()
+        let length = likely.utf8CodeUnitCount
+        let key: JSONText
+        if offset + length + 1 < bytes.count, bytes[offset + length + 1] == UInt8(ascii: "\""),
+            bytes.withUnsafeBufferPointer({ memoryEqual($0.baseAddress! + offset + 1, likely.utf8Start, length) })
+        {
+            key = JSONText(start: offset + 1, end: offset + 1 + length, escaped: false, ascii: true)
+            offset += length + 2
+        } else {
+            key = try scanString()
+        }
         skipWhitespace()
         guard offset < bytes.count else { throw .truncated(bytes.count) }
         guard bytes[offset] == UInt8(ascii: ":") else { throw .syntax("expected ':'", offset) }
@@ -180,6 +190,15 @@ public struct JSONReader: Sendable {
         guard key.count == name.utf8CodeUnitCount else { return false }
         return bytes.withUnsafeBufferPointer { buffer in
             memoryEqual(buffer.baseAddress! + key.start, name.utf8Start, key.count)
+        }
+    }
+
+    /// Whether `one` and `other` are the same bytes, as written.
+    @inlinable
+    public func same(_ one: JSONText, _ other: JSONText) -> Bool {
+        guard one.count == other.count else { return false }
+        return bytes.withUnsafeBufferPointer {
+            memoryEqual($0.baseAddress! + one.start, $0.baseAddress! + other.start, one.count)
         }
     }
 
@@ -743,15 +762,22 @@ public struct JSONReader: Sendable {
     }
 }
 
-/// Whether `count` bytes at `a` and `b` are equal.
-@inlinable
+/// Whether `count` bytes at `a` and `b` are equal, compared eight at a time (no call into libc for a key).
+@inlinable @inline(__always)
 func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-    var index = 0
-    while index < count {
-        guard a[index] == b[index] else { return false }
-        index += 1
+    guard count >= 8 else {
+        for index in 0..<count where a[index] != b[index] { return false }
+        return true
     }
-    return true
+    @inline(__always) func word(_ pointer: UnsafePointer<UInt8>, _ index: Int) -> UInt64 {
+        UnsafeRawPointer(pointer + index).loadUnaligned(as: UInt64.self)
+    }
+    var index = 0
+    while index + 8 <= count {
+        guard word(a, index) == word(b, index) else { return false }
+        index += 8
+    }
+    return index == count || word(a, count - 8) == word(b, count - 8)
 }
 
 extension StaticString {

@@ -9,6 +9,15 @@ public struct JSONText: Sendable, Hashable {
     /// Whether all its bytes are ASCII.
     public var ascii: Bool
 
+    /// A span of the document.
+    @usableFromInline
+    init(start: Int, end: Int, escaped: Bool, ascii: Bool) {
+        self.start = start
+        self.end = end
+        self.escaped = escaped
+        self.ascii = ascii
+    }
+
     /// Its length in bytes, as written.
     public var count: Int { end - start }
 }
