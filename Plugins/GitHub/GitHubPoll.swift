@@ -2,7 +2,7 @@ import Foundation
 import MonitorCore
 
 /// One poll of a github feed: the events of its target, page by page, or of the top repositories of its
-/// search, concurrently.
+/// search, as many at once as the core allows.
 struct GitHubPoll: Sendable {
     /// What the feed follows.
     let target: GitHubTarget
@@ -53,11 +53,8 @@ struct GitHubPoll: Sendable {
 
     private func followSearch(query: String, top: Int, _ found: Findings) async throws {
         let repos = try await repositories(query: query, top: top)
-        let total = 1 + repos.count
-        var done = 1
-        found.progress(done: done, total: total)
         let pager = self.pager
-        let outcomes = mergeBounded(repos, limit: context.concurrency) { repo -> Outcome in
+        try await context.fetchEach(repos, after: 1, progress: found) { repo -> Outcome in
             do {
                 return .items(try await pager.fetch(pager.api.events("repos/\(repo)", perPage: pager.perPage)))
             } catch let error as FetchError where error.isRepositoryFailure {
@@ -65,8 +62,7 @@ struct GitHubPoll: Sendable {
             } catch let error as SourceError {
                 return .failure(SubRequestFailure(what: "repository '\(repo)'", message: error.message))
             }
-        }
-        for try await outcome in outcomes {
+        } report: { outcome in
             switch outcome {
             case .items(let items):
                 found.items(items)
@@ -74,8 +70,6 @@ struct GitHubPoll: Sendable {
             case .failure(let failure):
                 found.failed(failure)
             }
-            done += 1
-            found.progress(done: done, total: total)
         }
     }
 
