@@ -9,7 +9,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
@@ -32,24 +31,26 @@ let package = Package(
         ),
         /// A YAML node tree with line/column marks, parsed by libyaml.
         .target(name: "MonitorYAML", dependencies: ["CLibYAML"]),
-        /// The SQLite settings Swift cannot reach (variadic C functions), for the state.
-        .target(name: "CSQLiteOptions", linkerSettings: [.linkedLibrary("sqlite3")]),
         /// The process calls Swift cannot make (variadic `prctl`, spawn options it does not import), for the programs.
         .target(name: "CProcessControl"),
-        /// Feed-source protocol, configuration model and validation, items, HTTP seam, state.
+        /// Feed-source protocol, configuration model and validation, items, HTTP seam, the state's protocol.
         .target(
             name: "MonitorCore",
             dependencies: [
-                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-                "CSQLiteOptions",
                 "CProcessControl",
             ]
         ),
-        /// The state in PostgreSQL: the same store protocol as the SQLite state, through PostgresNIO (kept out of
-        /// the core, so that the sources and their tests do not build it).
+        /// The SQLite settings Swift cannot reach (variadic C functions), for MonitorSQLite.
+        .target(name: "CSQLiteOptions", linkerSettings: [.linkedLibrary("sqlite3")]),
+        /// The state in a SQLite file, through GRDB (kept out of the core, so that the sources and their tests do not
+        /// build it).
+        .target(
+            name: "MonitorSQLite",
+            dependencies: ["MonitorCore", "CSQLiteOptions", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        /// The state in PostgreSQL: the same store protocol as the SQLite state, through PostgresNIO.
         .target(
             name: "MonitorPostgres",
             dependencies: [
@@ -67,6 +68,7 @@ let package = Package(
             dependencies: [
                 "MonitorCore",
                 "MonitorPostgres",
+                "MonitorSQLite",
                 "MonitorYAML",
                 "GitHubSource",
                 "EONETSource",
@@ -76,13 +78,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
@@ -118,6 +118,7 @@ let package = Package(
             dependencies: [
                 "MonitorCore",
                 "MonitorPostgres",
+                "MonitorSQLite",
                 "EONETSource",
                 "GitHubSource",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -128,7 +129,11 @@ let package = Package(
 
         // MARK: - Feed sources (Plugins/ holds feed sources, not SwiftPM package plugins)
 
-        .target(name: "GitHubSource", dependencies: ["MonitorCore"], path: "Plugins/GitHub"),
+        .target(
+            name: "GitHubSource",
+            dependencies: ["MonitorCore", .product(name: "Logging", package: "swift-log")],
+            path: "Plugins/GitHub"
+        ),
         .target(name: "EONETSource", dependencies: ["MonitorCore"], path: "Plugins/EONET"),
         /// `type: exec`: an external program speaking JSON lines, run as a process of its own group.
         .target(
@@ -150,7 +155,8 @@ let package = Package(
 
         // MARK: - Tests
 
-        /// Fixtures, the stub transport, the manual clock and event waits: no NIO, so a plugin's tests stay small.
+        /// Fixtures, the stub transport, a state in memory, the manual clock and event waits: no NIO and no database,
+        /// so a plugin's tests stay small.
         .target(
             name: "TestSupport",
             dependencies: [
@@ -165,7 +171,7 @@ let package = Package(
         .target(
             name: "PostgresTestSupport",
             dependencies: [
-                "MonitorCore", "MonitorPostgres", "TestSupport",
+                "MonitorCore", "MonitorPostgres", "MonitorSQLite", "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -177,7 +183,7 @@ let package = Package(
             name: "MonitorPostgresTests",
             dependencies: [
                 "MonitorPostgres", "MonitorCore", "MonitorApp", "TestSupport", "PostgresTestSupport", "LoopbackHTTP",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -186,9 +192,7 @@ let package = Package(
                 "LoopbackHTTP",
                 "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "MonitorYAMLTests", dependencies: ["MonitorYAML", "TestSupport"]),
@@ -196,12 +200,26 @@ let package = Package(
             name: "MonitorCoreTests",
             dependencies: [
                 "MonitorCore", "TestSupport", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        /// The SQLite store's own parts (its file, its migrations, its batched writes), beside the state tests that
+        /// run against both databases.
+        .testTarget(
+            name: "MonitorSQLiteTests",
+            dependencies: [
+                "MonitorSQLite", "MonitorCore", "TestSupport", "PostgresTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
             name: "MonitorAppTests",
-            dependencies: ["MonitorApp", "MonitorCore", "TestSupport", "LoopbackHTTP", "GitHubSource", "EONETSource"]
+            dependencies: [
+                "MonitorApp", "MonitorCore", "MonitorSQLite", "TestSupport", "LoopbackHTTP", "GitHubSource",
+                "WebhookNotifier", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(name: "GitHubSourceTests", dependencies: ["GitHubSource", "MonitorCore", "TestSupport"]),
         .testTarget(name: "EONETSourceTests", dependencies: ["EONETSource", "MonitorCore", "TestSupport"]),
@@ -213,20 +231,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        /// The notifiers against real receivers: an HTTP server on 127.0.0.1, real scripts.
-        .testTarget(
-            name: "NotifierTests",
-            dependencies: [
-                "WebhookNotifier", "CommandNotifier", "MonitorApp", "MonitorCore", "TestSupport", "LoopbackHTTP",
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
+        /// The command notifier against real scripts (the webhook's wire is tested through the app's transport, in
+        /// MonitorAppTests).
+        .testTarget(name: "NotifierTests", dependencies: ["CommandNotifier", "MonitorCore", "TestSupport"]),
         /// Runs the built `monitor` executable as a user would.
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "monitor", "TestSupport", "PostgresTestSupport", "LoopbackHTTP", "MonitorCore", "MonitorPostgres",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "MonitorSQLite", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MonitorCore
 import MonitorPostgres
+import MonitorSQLite
 
 extension BenchCommand {
     /// `monitor-bench outbox`: what a poll's commit costs, with the delivery round it wakes, while a receiver that is
@@ -47,7 +48,7 @@ extension BenchCommand {
             if let state {
                 store = try await PostgresStateStore.open(try PostgresURL(parsing: state))
             } else {
-                store = try StateStore(directory: directory)
+                store = try SQLiteStateStore(directory: directory)
             }
             let bounds = maxPending.map { [notifier: OutboxBounds(count: $0, age: .seconds(7 * 86_400))] } ?? [:]
             var written = 0

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MonitorCore
 import MonitorPostgres
+import MonitorSQLite
 
 extension BenchCommand {
     /// `monitor-bench commit`: the state write of a poll, in rows and time, on a fresh state file.
@@ -46,7 +47,7 @@ extension BenchCommand {
                 store = try await PostgresStateStore.open(try PostgresURL(parsing: state))
                 feed = "bench-\(UUID().uuidString.prefix(8))"
             } else {
-                store = try StateStore(directory: directory)
+                store = try SQLiteStateStore(directory: directory)
             }
             var newest = items
             let (first, firstTime) = try await Self.timed {

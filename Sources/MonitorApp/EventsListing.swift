@@ -2,7 +2,7 @@ import Foundation
 import MonitorCore
 
 /// The listing of `monitor events`, as pure functions. The items are selected by the state
-/// (`StateStore.items(feed:group:since:limit:)`); this renders them.
+/// (`StateStoring.items(feed:group:since:limit:)`); this renders them.
 package enum EventsListing {
     /// The earliest date `--days N` keeps: N days of 86,400 seconds before `now`.
     package static func since(days: Int, now: Date) -> Date {

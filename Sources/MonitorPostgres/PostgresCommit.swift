@@ -39,7 +39,7 @@ struct PostgresCommit {
         }
         if let groups = commit.groups {
             statistics.groupRows = try await writeCatalog(
-                groups.map { ItemGroup(id: TerminalText.sanitized($0.id), title: TerminalText.sanitized($0.title)) })
+                groups.map(StoredItem.storable))
         }
         for (key, validators) in commit.validators where try await writeValidators(validators, key) {
             statistics.validatorRows += 1

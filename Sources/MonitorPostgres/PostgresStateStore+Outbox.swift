@@ -4,7 +4,7 @@ import MonitorCore
 import PostgresNIO
 
 /// The notifications outbox in PostgreSQL: the same rows and answers as the SQLite state's
-/// (`StateStore+Outbox.swift`), written by `commit` in the poll's transaction.
+/// (`SQLiteStateStore+Outbox.swift`), written by `commit` in the poll's transaction.
 extension PostgresStateStore {
     /// The columns ``entry(_:)`` reads.
     private typealias EntryRow = (String, Int, Double?, String?, Double?, Int64)
@@ -203,7 +203,7 @@ extension PostgresStateStore {
 
     @discardableResult
     package func dropExpiredNotifications(now: Date) async throws -> Int {
-        let before = now.timeIntervalSince1970 - StateStore.refusedNotificationLifetime
+        let before = now.timeIntervalSince1970 - OutboxEntry.refusedLifetime
         return try await transaction { connection in
             var dropped = 0
             for try await _ in try await connection.query(

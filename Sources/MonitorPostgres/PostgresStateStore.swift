@@ -5,7 +5,7 @@ import NIOSSL
 import PostgresNIO
 import Synchronization
 
-/// The state in a PostgreSQL database: the same tables, guarantees and answers as the SQLite ``StateStore``.
+/// The state in a PostgreSQL database: the same tables, guarantees and answers as `SQLiteStateStore`.
 ///
 /// A poll's results are written in one transaction, which first takes the lock of the feed's row, so that two
 /// writers of one feed (two processes) follow each other; a failed or interrupted transaction is rolled back and

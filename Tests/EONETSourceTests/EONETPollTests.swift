@@ -14,7 +14,7 @@ struct EONETPollTests {
 
     @Test("counts per category equal the fixture's, zero-count categories included, in the server's order")
     func countsPerCategory() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer()
         let (report, views) = await harness.poll(EONETSource.self, feed: planetFeed(), transport: server.transport)
         #expect(report.status == .ok)
@@ -37,7 +37,7 @@ struct EONETPollTests {
 
     @Test("an event in two categories counts in both and once in the total, whichever response came last")
     func eventInTwoCategories() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer()
         let report = await harness.poll(EONETSource.self, feed: planetFeed(), transport: server.transport).report
         let stored = try await harness.store.items(feed: "planet")
@@ -52,7 +52,7 @@ struct EONETPollTests {
 
     @Test("the category list is asked first, then each category's events with status, days and limit")
     func exactURLs() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer()
         let feed = planetFeed([
             "status": .string("open"), "days": .integer(30), "limit": .integer(5), "concurrency": .integer(1),
@@ -70,7 +70,7 @@ struct EONETPollTests {
 
     @Test("an API root with a trailing slash is not doubled, and the default asks for everything of 360 days")
     func trailingSlash() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer()
         let feed = planetFeed(["api": .string("http://eonet.test/api/v3/"), "categories": .list(["snow"])])
         _ = await harness.poll(EONETSource.self, feed: feed, transport: server.transport)
@@ -113,7 +113,7 @@ struct EONETPollTests {
             Window(status: "all", days: 1, counts: ["dustHaze": 1], distinct: 1),
         ])
     func window(_ window: Window) async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer()
         let feed = planetFeed(["status": .string(window.status), "days": .integer(window.days)])
         let report = await harness.poll(EONETSource.self, feed: feed, transport: server.transport).report
@@ -128,7 +128,7 @@ struct EONETPollTests {
 
     @Test("the days filter: a 30-day feed keeps only the events active in the last 30 days")
     func daysFilter() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer()
         let feed = planetFeed(["days": .integer(30), "categories": .list(["wildfires"])])
         let report = await harness.poll(EONETSource.self, feed: feed, transport: server.transport).report
@@ -142,7 +142,7 @@ struct EONETPollTests {
 
     @Test("only the categories asked for are fetched and shown, in the server's order, and items name only them")
     func selectedCategories() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer()
         let feed = planetFeed(["categories": .list(["wildfires", "floods", "wildfires"])])
         let (report, views) = await harness.poll(EONETSource.self, feed: feed, transport: server.transport)
@@ -180,7 +180,7 @@ struct EONETPollTests {
             ),
         ])
     func unknownCategory(categories: [String], message: String) async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer()
         let report = await harness.poll(
             EONETSource.self, feed: planetFeed(["categories": .list(categories)]), transport: server.transport
@@ -193,7 +193,7 @@ struct EONETPollTests {
 
     @Test("one failing category makes the poll partial, names it, and keeps its stored events poll after poll")
     func failingCategory() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer()
         let first = await harness.poll(EONETSource.self, feed: planetFeed(), transport: server.transport).report
         #expect(first.status == .ok)
@@ -233,7 +233,7 @@ struct EONETPollTests {
 
     @Test("a category failing on the first poll shows 0 and the others are counted")
     func failingOnFirstPoll() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer()
         server.fail(["severeStorms"])
         let report = await harness.poll(EONETSource.self, feed: planetFeed(), transport: server.transport).report
@@ -247,7 +247,7 @@ struct EONETPollTests {
 
     @Test("a category answering something that is not EONET JSON fails that category only")
     func undecodableCategory() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let transport = StubTransport { request in
             if request.url.contains("category=volcanoes") {
                 return HTTPResponse(status: 200, body: Array(#"{"events": [{"id": "EONET_1", "geometry": 3}]}"#.utf8))
@@ -266,7 +266,7 @@ struct EONETPollTests {
 
     @Test("the validators of an answer that could not be read are not kept: the next request is not a 304 for it")
     func undecodableCategoryKeepsNoValidators() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let transport = StubTransport { request in
             var response = EONETFixtures.response(to: request)
             response.headers.set("ETag", #""v1""#)
@@ -297,7 +297,7 @@ struct EONETPollTests {
             ),
         ])
     func categoriesFail(response: HTTPResponse, message: String) async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let transport = StubTransport { _ in response }
         let report = await harness.poll(EONETSource.self, feed: planetFeed(), transport: transport).report
         #expect(report.status == .failed)
@@ -307,7 +307,7 @@ struct EONETPollTests {
 
     @Test("answered 304 everywhere, a poll is not_modified and counts the stored events again")
     func notModified() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer(etags: true)
         let first = await harness.poll(EONETSource.self, feed: planetFeed(), transport: server.transport).report
         #expect(first.status == .ok)
@@ -336,7 +336,7 @@ struct EONETPollTests {
 
     @Test("stored events counted again after a 304 name only the categories polled now")
     func notModifiedAfterNarrowing() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer(etags: true)
         _ = await harness.poll(EONETSource.self, feed: planetFeed(), transport: server.transport)
         let (report, views) = await harness.poll(
@@ -351,7 +351,7 @@ struct EONETPollTests {
 
     @Test("the categories option is checked against the saved list when /categories answers 304")
     func unknownCategoryAfterNotModified() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer(etags: true)
         let all = await harness.poll(
             EONETSource.self, feed: planetFeed(["categories": .list(["snow"])]), transport: server.transport

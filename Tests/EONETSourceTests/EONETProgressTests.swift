@@ -10,7 +10,7 @@ import Testing
 struct EONETProgressTests {
     @Test("at most `concurrency` category downloads are in flight, and that many at once", arguments: [1, 2, 4])
     func boundedConcurrency(limit: Int) async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer(together: limit)
         let feed = planetFeed(["concurrency": .integer(limit)])
         let report = await harness.poll(EONETSource.self, feed: feed, transport: server.transport).report
@@ -23,7 +23,7 @@ struct EONETProgressTests {
     func cappedBySettings() async throws {
         var settings = Settings()
         settings.concurrency = 3
-        let harness = try PollHarness(settings: settings)
+        let harness = PollHarness(settings: settings)
         let server = EONETServer(together: 3)
         let feed = planetFeed(["concurrency": .integer(8)])
         _ = await harness.poll(EONETSource.self, feed: feed, transport: server.transport)
@@ -32,7 +32,7 @@ struct EONETProgressTests {
 
     @Test("the default concurrency is 2, as the classic app's maxConcurrent")
     func defaultConcurrency() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer(together: 2)
         _ = await harness.poll(EONETSource.self, feed: planetFeed(), transport: server.transport)
         #expect(server.maxInFlight == 2)
@@ -40,7 +40,7 @@ struct EONETProgressTests {
 
     @Test("progress counts requests done of 1 + the categories, step by step up to (14, 14)")
     func progress() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer()
         let views = await harness.poll(EONETSource.self, feed: planetFeed(), transport: server.transport).views
         var steps: [[Int?]] = []
@@ -50,7 +50,7 @@ struct EONETProgressTests {
 
     @Test("the first poll shows every category at 0 from the start, then each count as its response arrives")
     func firstPollStartsAtZero() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer()
         let feed = planetFeed(["concurrency": .integer(1)])
         let views = await harness.poll(EONETSource.self, feed: feed, transport: server.transport).views
@@ -67,7 +67,7 @@ struct EONETProgressTests {
 
     @Test("a later poll shows the stored counts first, then replaces them one category at a time")
     func laterPollStartsFromStoredCounts() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer()
         let feed = planetFeed(["concurrency": .integer(1)])
         _ = await harness.poll(EONETSource.self, feed: feed, transport: server.transport)

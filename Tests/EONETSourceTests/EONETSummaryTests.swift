@@ -8,7 +8,7 @@ import Testing
 struct EONETSummaryTests {
     @Test("the counts table of a first poll, rendered whole")
     func firstPoll() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let server = EONETServer()
         let source = EONETSource(options: planetFeed().options)
         let report = await harness.poll(

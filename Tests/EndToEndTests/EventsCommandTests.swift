@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorSQLite
 import TestSupport
 import Testing
 
@@ -8,7 +9,7 @@ struct EventsCommandTests {
     /// A state holding the feed `planet` (eonet): items dated whole minutes before `now`, three pairs of them
     /// sharing a date, and one item whose title and details carry control characters.
     static func prepare(_ directory: TemporaryDirectory, now: Date) async throws -> [Item] {
-        let store = try StateStore(directory: directory.url.appendingPathComponent("state"))
+        let store = try SQLiteStateStore(directory: directory.url.appendingPathComponent("state"))
         let minute: Double = 60
         // Whole minutes, so that the listing's minutes do not depend on when the test runs.
         let base = (now.timeIntervalSince1970 / minute).rounded(.down) * minute

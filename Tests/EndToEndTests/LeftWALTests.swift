@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import MonitorCore
+import MonitorSQLite
 import TestSupport
 import Testing
 
@@ -31,7 +32,7 @@ struct LeftWALTests {
         }
         // Closing did not copy the WAL into the file: the poll's pages are still in the WAL.
         let state = directory.url.appendingPathComponent("state")
-        let database = state.appendingPathComponent(StateStore.fileName).path
+        let database = state.appendingPathComponent(SQLiteStateStore.fileName).path
         let wal = try FileManager.default.attributesOfItem(atPath: database + "-wal")[.size] as? Int ?? 0
         #expect(wal > 0)
         #expect(FileManager.default.fileExists(atPath: database + "-shm"))
@@ -51,7 +52,10 @@ struct LeftWALTests {
 
         // No file of the state, nor its directory, can be written: the readers still read the WAL's pages.
         let names = try FileManager.default.contentsOfDirectory(atPath: state.path).sorted()
-        #expect(names == [StateStore.fileName, StateStore.fileName + "-shm", StateStore.fileName + "-wal"])
+        #expect(
+            names == [
+                SQLiteStateStore.fileName, SQLiteStateStore.fileName + "-shm", SQLiteStateStore.fileName + "-wal",
+            ])
         for name in names { #expect(chmod(state.appendingPathComponent(name).path, 0o444) == 0) }
         #expect(chmod(state.path, 0o555) == 0)
         defer { chmod(state.path, 0o755) }

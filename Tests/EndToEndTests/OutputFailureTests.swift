@@ -1,12 +1,13 @@
 import Foundation
 import LoopbackHTTP
 import MonitorCore
+import MonitorSQLite
 import TestSupport
 import Testing
 
 /// A state directory holding one stored feed, `planet`, with two items.
 private func storedPlanet(in directory: TemporaryDirectory) async throws {
-    let store = try StateStore(directory: directory.url.appendingPathComponent("state"))
+    let store = try SQLiteStateStore(directory: directory.url.appendingPathComponent("state"))
     var record = FeedRecord(name: "planet", type: "eonet")
     record.status = "ok"
     record.itemCount = 2
@@ -49,7 +50,7 @@ struct OutputFailureTests {
             ["status", "--state", "state"], output: .closed, in: directory.url)
         #expect(result.status == 1)
         #expect(result.stderr == "monitor: error: cannot write to standard output: it is closed\n")
-        let store = try StateStore(directory: directory.url.appendingPathComponent("state"))
+        let store = try SQLiteStateStore(directory: directory.url.appendingPathComponent("state"))
         #expect(try await store.items(feed: "planet").map(\.title) == ["Fire 2", "Fire 1"])
     }
 

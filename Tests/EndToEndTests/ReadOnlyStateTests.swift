@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorSQLite
 import TestSupport
 import Testing
 
@@ -15,7 +16,7 @@ struct ReadOnlyStateTests {
         let directory = try TemporaryDirectory()
         try directory.write("feeds.yaml", "feeds:\n  - name: planet\n    type: eonet\n")
         let state = directory.url.appendingPathComponent("state")
-        let store = try StateStore(directory: state)
+        let store = try SQLiteStateStore(directory: state)
         var record = FeedRecord(name: "planet", type: "eonet")
         record.status = "ok"
         record.itemCount = 1
@@ -33,7 +34,7 @@ struct ReadOnlyStateTests {
         #expect(writable.status.status == 0)
         #expect(writable.events.status == 0)
 
-        let database = state.appendingPathComponent(StateStore.fileName).path
+        let database = state.appendingPathComponent(SQLiteStateStore.fileName).path
         let names = try FileManager.default.contentsOfDirectory(atPath: state.path).sorted()
         #expect(chmod(database, 0o444) == 0)
         #expect(chmod(state.path, 0o555) == 0)

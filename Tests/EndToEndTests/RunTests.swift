@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import MonitorCore
+import MonitorSQLite
 import TestSupport
 import Testing
 
@@ -212,7 +213,7 @@ struct RunTests {
             // That it stops at all is bounded by the suite's time limit; how fast is for benchmarks, not a test.
             #expect(try await monitor.waitForExit() == 0)
         }
-        let store = try StateStore(directory: directory.url.appendingPathComponent("state"))
+        let store = try SQLiteStateStore(directory: directory.url.appendingPathComponent("state"))
         #expect(try await store.items(feed: "planet").count == 13)
         #expect(try await store.items(feed: "rxswift").count == 30)
         #expect(try await store.records().map(\.status) == ["ok", "ok"])

@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import MonitorCore
+import MonitorSQLite
 import TestSupport
 import Testing
 
@@ -33,7 +34,7 @@ struct StateModesTests {
         }
         let parent = directory.url.appendingPathComponent("parent").path
         let state = parent + "/state"
-        let database = state + "/" + StateStore.fileName
+        let database = state + "/" + SQLiteStateStore.fileName
         // run --once leaves its WAL (and the shared memory file) beside the database.
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: state).sorted() == [
@@ -89,8 +90,8 @@ struct StateModesTests {
     func madePrivate() async throws {
         let directory = try TemporaryDirectory()
         let state = directory.url.appendingPathComponent("state")
-        let database = state.appendingPathComponent(StateStore.fileName).path
-        _ = try StateStore(directory: state)
+        let database = state.appendingPathComponent(SQLiteStateStore.fileName).path
+        _ = try SQLiteStateStore(directory: state)
         #expect(chmod(state.path, 0o755) == 0)
         #expect(chmod(database, 0o644) == 0)
         try await withTestHTTPServer(eonetAnswer) { server in

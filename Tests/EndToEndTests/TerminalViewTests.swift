@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorSQLite
 import TestSupport
 import Testing
 
@@ -162,7 +163,7 @@ struct TerminalViewTests {
         let items = try await tmux.waitForScreen("the wildfires") {
             $0.contains("monitor › planet › Wildfires") && $0.contains("\(wildfires) items, newest first, all days")
         }
-        let store = try StateStore(directory: directory.url.appendingPathComponent("state"))
+        let store = try SQLiteStateStore(directory: directory.url.appendingPathComponent("state"))
         let stored = try await store.items(feed: "planet").filter { $0.groups.contains("wildfires") }
             .sorted { ($0.date, $0.id) > ($1.date, $1.id) }
         #expect(stored.count == wildfires)

@@ -16,7 +16,7 @@ struct ExecFailureTests {
     @Test("a crashing program fails the poll with the last lines of its standard error; stored items stay")
     func crash() async throws {
         let scripts = ExecScripts()
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let ok = scripts.feed(["sh", "-c", "echo '\(good)'"], name: "crashy")
         #expect(await harness.poll(ExecSource.self, feed: ok, transport: noHTTP).report.status == .ok)
         let program = """
@@ -43,7 +43,7 @@ struct ExecFailureTests {
     @Test("a line that is not a message fails the poll with its line number, counting blank lines")
     func garbage() async throws {
         let scripts = ExecScripts()
-        let harness = try PollHarness()
+        let harness = PollHarness()
         try scripts.write("out", good + "\n\n\u{1B}]0;pwned\u{07}Traceback: oops\n" + good + "\n")
         let feed = scripts.feed(["cat", scripts.path("out")])
         let report = await harness.poll(ExecSource.self, feed: feed, transport: noHTTP).report
@@ -55,7 +55,7 @@ struct ExecFailureTests {
     @Test("a program that cannot be started fails the poll saying why", arguments: UnstartableProgram.cases)
     func cannotStart(name: String) async throws {
         let program = try UnstartableProgram(name)
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let env = program.searchPath.map { ["env": OptionValue.mapping(["PATH": $0])] } ?? [:]
         let feed = ExecScripts().feed([program.program, "--flag"], options: env)
         let report = await harness.poll(ExecSource.self, feed: feed, transport: noHTTP).report
@@ -83,7 +83,7 @@ struct ExecFailureTests {
             ),
         ])
     func stderrSecretsHidden(script: String, said: String) async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let token = "t0k3n-s3cr3t-value"
         let feed = ExecScripts().feed(
             ["sh", "-c", script + "; exit 1"],
@@ -105,7 +105,7 @@ struct ExecFailureTests {
         ])
     func hang(prefix: String, label: String) async throws {
         let scripts = ExecScripts()
-        let harness = try PollHarness()
+        let harness = PollHarness()
         // The shell starts a child in its group, records both pids, says it started and waits forever.
         let script = "\(prefix)sleep 1000 & echo \"$$ $!\" > \(scripts.path("pids")); echo '\(good)'; wait"
         let feed = scripts.feed(["sh", "-c", script], options: ["timeout": .duration(.seconds(1))])
@@ -122,7 +122,7 @@ struct ExecFailureTests {
     @Test("a program that exits 0 leaving a child behind: the poll is ok and the child is killed")
     func leftoverChild() async throws {
         let scripts = ExecScripts()
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let script = "sleep 1000 & echo $! > \(scripts.path("pids")); echo '\(good)'"
         let report = await harness.poll(ExecSource.self, feed: scripts.feed(["sh", "-c", script]), transport: noHTTP)
             .report
@@ -134,7 +134,7 @@ struct ExecFailureTests {
     @Test("without a timeout of its own a run may last settings.timeout × 2")
     func defaultTimeout() async throws {
         let scripts = ExecScripts()
-        var harness = try PollHarness()
+        var harness = PollHarness()
         harness.settings.timeout = .seconds(1)
         let feed = scripts.feed(["sleep", "1000"])
         let report = await harness.poll(ExecSource.self, feed: feed, transport: noHTTP).report
@@ -144,7 +144,7 @@ struct ExecFailureTests {
     @Test("a program flooding its output fails at settings.max_body and is ended")
     func flood() async throws {
         let scripts = ExecScripts()
-        var harness = try PollHarness()
+        var harness = PollHarness()
         harness.settings.maxBody = 64 << 10
         let script = "echo $$ > \(scripts.path("pids")); yes '{\"progress\":{\"done\":1}}'"
         let feed = scripts.feed(["sh", "-c", script])
@@ -157,7 +157,7 @@ struct ExecFailureTests {
     @Test("cancelling the poll (monitor stopping) ends the program and everything it started")
     func cancelled() async throws {
         let scripts = ExecScripts()
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let script =
             "sleep 1000 & echo \"$$ $!\" > \(scripts.path("pids")); echo '{\"progress\":{\"done\":1,\"total\":9}}'; wait"
         let feed = scripts.feed(["sh", "-c", script])

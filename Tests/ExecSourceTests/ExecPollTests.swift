@@ -39,7 +39,7 @@ struct ExecPollTests {
     @Test("exact counts per group from a program; an item in two groups counts in both and once in the total")
     func countsPerGroup() async throws {
         let scripts = ExecScripts()
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let (report, views) = await harness.poll(
             ExecSource.self, feed: try scripts.python(bands),
             transport: StubTransport { _ in throw CancellationError() })
@@ -64,7 +64,7 @@ struct ExecPollTests {
         let scripts = ExecScripts()
         try scripts.write("answer-1", item("a1") + "\n" + #"{"cursor":"etag=\"v1\" since=2025"}"# + "\n")
         try scripts.write("answer-2", item("a2") + "\n" + #"{"cursor":"v2"}"# + "\n")
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let feed = scripts.feed(["sh", "-c", "cd \(scripts.directory.url.path) && \(recorder)"], name: "rec")
         let transport = StubTransport { _ in throw CancellationError() }
 
@@ -93,7 +93,7 @@ struct ExecPollTests {
         try scripts.write("answer-1", item("a1") + "\n" + #"{"cursor":"good"}"# + "\n")
         try scripts.write("answer-2", item("a2") + "\n" + #"{"cursor":"bad"}"# + "\n")
         try scripts.write("status-2", "4")
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let feed = scripts.feed(["sh", "-c", "cd \(scripts.directory.url.path) && \(recorder)"], name: "rec")
         let transport = StubTransport { _ in throw CancellationError() }
 
@@ -112,7 +112,7 @@ struct ExecPollTests {
         try scripts.write("answer-1", item("a1") + "\n" + #"{"cursor":"good"}"# + "\n")
         try scripts.write(
             "answer-2", #"{"failure":{"what":"feed","message":"HTTP 503"}}"# + "\n" + #"{"cursor":"bad"}"# + "\n")
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let feed = scripts.feed(["sh", "-c", "cd \(scripts.directory.url.path) && \(recorder)"], name: "rec")
         let transport = StubTransport { _ in throw CancellationError() }
 
@@ -130,7 +130,7 @@ struct ExecPollTests {
         let scripts = ExecScripts()
         try scripts.write("answer-1", item("a1") + "\n" + #"{"cursor":"v1"}"# + "\n")
         try scripts.write("answer-2", item("a2") + "\n" + #"{"cursor":"page=2\u0000rest"}"# + "\n")
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let feed = scripts.feed(["sh", "-c", "cd \(scripts.directory.url.path) && \(recorder)"], name: "rec")
         let transport = StubTransport { _ in throw CancellationError() }
 
@@ -151,7 +151,7 @@ struct ExecPollTests {
     @Test("an item in 100,000 groups is counted and stored in each, once", .timeLimit(.minutes(1)))
     func hundredThousandGroups() async throws {
         let scripts = ExecScripts()
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let program = """
             import json
             groups = ["g%06d" % number for number in range(100000)]
@@ -182,7 +182,7 @@ struct ExecPollTests {
             [#"{"group":{"id":"a","title":"A"}}"#, item("x1"), item("x2"), item("x3", groups: #"["a","b"]"#)]
                 .joined(separator: "\n") + "\n" + #"{"cursor":"c1"}"#)
         try scripts.write("answer-2", #"{"unchanged":true}"# + "\n")
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let feed = scripts.feed(
             ["sh", "-c", "cd \(scripts.directory.url.path) && \(recorder)"], name: "rec",
             options: ["retention": .string("replace")])
@@ -215,7 +215,7 @@ struct ExecPollTests {
         try scripts.write(
             "answer-2",
             item("k5") + "\n" + #"{"failure":{"what":"page 2","message":"HTTP 503","group":"a"}}"# + "\n")
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let feed = scripts.feed(
             ["sh", "-c", "cd \(scripts.directory.url.path) && \(recorder)"], name: "rec", options: ["keep": .integer(3)]
         )

@@ -65,7 +65,7 @@ struct USGSExampleTests {
                     "command": .list(["python3", script, "--min-magnitude", "4.5"]),
                     "retention": .string("replace"), "env": .mapping(["USGS_API": server.baseURL]),
                 ])
-            let harness = try PollHarness()
+            let harness = PollHarness()
             let transport = StubTransport { _ in throw CancellationError() }
 
             let first = await harness.poll(ExecSource.self, feed: feed, transport: transport).report
@@ -112,7 +112,7 @@ struct USGSExampleTests {
             let url = server.baseURL + "/feed.geojson"
             let feed = PollHarness.feed(
                 ExecSource.self, name: "quakes", options: ["command": .list(["python3", script, "--url", url])])
-            let harness = try PollHarness()
+            let harness = PollHarness()
             let transport = StubTransport { _ in throw CancellationError() }
             let report = await harness.poll(ExecSource.self, feed: feed, transport: transport).report
             #expect(report.status == .failed)

@@ -26,7 +26,7 @@ private func pushes(_ count: Int, firstID: Int, minutesAgo: Double = 1) -> [GitH
 struct GitHubPollingTests {
     @Test("the first sync follows the Link header exactly as given, page by page")
     func firstSync() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = GitHubFixtures.API()
         api.setEvents(pushes(260, firstID: 90_000), of: path)
         let transport = api.transport()
@@ -84,7 +84,7 @@ struct GitHubPollingTests {
             ),
         ])
     func keep(keep: Int, urls: [String], items: Int) async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = GitHubFixtures.API()
         api.setEvents(pushes(260, firstID: 90_000), of: path)
         let transport = api.transport()
@@ -102,7 +102,7 @@ struct GitHubPollingTests {
         "every request carries the API's headers, and Authorization only with a token",
         arguments: [nil, "", "ghp_example0123456789"])
     func headers(token: String?) async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = GitHubFixtures.API(token: token.flatMap { $0.isEmpty ? nil : $0 })
         api.setEvents(pushes(40, firstID: 1000), of: path)
         let transport = api.transport()
@@ -131,7 +131,7 @@ struct GitHubPollingTests {
 
     @Test("a second poll of an unchanged repository is one request answered 304: not_modified, nothing new")
     func notModified() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = GitHubFixtures.API()
         api.setEvents(pushes(120, firstID: 5000), of: path)
         let first = await harness.poll(GitHubSource.self, feed: feed(api), transport: api.transport()).report
@@ -157,7 +157,7 @@ struct GitHubPollingTests {
 
     @Test("new events on top are counted exactly, and paging stops at the first known event")
     func newEvents() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = GitHubFixtures.API()
         let options: [String: OptionValue] = ["keep": .integer(300)]
         api.setEvents(pushes(250, firstID: 5000, minutesAgo: 10), of: path)
@@ -179,7 +179,7 @@ struct GitHubPollingTests {
 
     @Test("with keep reached, the oldest events make room for the new ones")
     func newEventsKeep() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = GitHubFixtures.API()
         api.setEvents(pushes(80, firstID: 5000, minutesAgo: 10), of: path)
         _ = await harness.poll(GitHubSource.self, feed: feed(api), transport: api.transport())
@@ -194,7 +194,7 @@ struct GitHubPollingTests {
 
     @Test("more new events than a page: the next page is followed until it reaches a known event, no further")
     func newEventsOverTwoPages() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = GitHubFixtures.API()
         api.setEvents(pushes(150, firstID: 5000, minutesAgo: 300), of: path)
         let first = await harness.poll(
@@ -220,7 +220,7 @@ struct GitHubPollingTests {
 
     @Test("only the listed types become items; the others still count towards keep and stop the paging")
     func typesFilter() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = GitHubFixtures.API()
         let start = ManualClock.start
         // 40 events, newest first, cycling Push, Watch, Issues, Push…
@@ -264,7 +264,7 @@ struct GitHubPollingTests {
 
     @Test("an unknown event type and the slim payloads of 2025 still make items")
     func unknownAndSlim() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = GitHubFixtures.API()
         let start = ManualClock.start
         api.setEvents(
@@ -306,7 +306,7 @@ struct GitHubPollingTests {
 
     @Test("an event that cannot be read is left out, the others still make items")
     func oddEvent() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let events = GitHubFixtures.eventsJSON(pushes(2, firstID: 11))
         // An element without an id or a date between the two good ones.
         let body = events.replacingOccurrences(of: "},{\"id\"", with: "},{\"type\":\"PushEvent\"},{\"id\"")
@@ -322,7 +322,7 @@ struct GitHubPollingTests {
 
     @Test("a response that is not a list of events fails the poll with a readable error")
     func notEvents() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array(#"{"message":"hello"}"#.utf8)) }
         let report = await harness.poll(
             GitHubSource.self, feed: PollHarness.feed(GitHubSource.self, name: "rx", options: ["repo": .string(repo)]),
@@ -334,7 +334,7 @@ struct GitHubPollingTests {
 
     @Test("a next page on another host is not followed (it would be sent the token)")
     func foreignNextPage() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let body = GitHubFixtures.eventsJSON(pushes(30, firstID: 100))
         let transport = StubTransport { _ in
             HTTPResponse(
@@ -356,7 +356,7 @@ struct GitHubPollingTests {
         "an organisation's or a user's events are followed the same way",
         arguments: [("org", "swift-server", "orgs/swift-server"), ("user", "kzaher", "users/kzaher")])
     func orgAndUser(option: String, name: String, eventsPath: String) async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = GitHubFixtures.API()
         api.setEvents(pushes(170, firstID: 300), of: eventsPath)
         let transport = api.transport()

@@ -27,7 +27,7 @@ struct SecondaryLimit: Sendable, CustomTestStringConvertible {
 struct GitHubRateLimitTests {
     @Test("a primary rate limit (403, x-ratelimit-remaining: 0) fails with the reset time; no request before it")
     func primary() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = GitHubFixtures.API()
         api.setEvents(
             GitHubFixtures.pushes(5, repo: "ReactiveX/RxSwift", firstID: 10, newest: ManualClock.start), of: path)
@@ -84,7 +84,7 @@ struct GitHubRateLimitTests {
             SecondaryLimit(status: 403, retryAfter: nil, detail: "HTTP 403: secondary rate limit"),
         ])
     func secondary(_ limit: SecondaryLimit) async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = GitHubFixtures.API()
         var headers: HTTPHeaders = GitHubFixtures.rateLimitHeaders(
             limit: 5000, remaining: 4990, reset: ManualClock.start.addingTimeInterval(3000))
@@ -111,7 +111,7 @@ struct GitHubRateLimitTests {
 
     @Test("a 403 that is no rate limit fails the poll with GitHub's message, without holding the feed back")
     func forbidden() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = GitHubFixtures.API()
         api.override("\(path)/events", with: GitHubFixtures.API.error(403, "Resource not accessible by integration"))
         let report = await harness.poll(

@@ -43,7 +43,7 @@ private func eventsURL(_ name: String) -> String {
 struct GitHubSearchTests {
     @Test("one search, then the events of each of the top 5 repositories; the newest `keep` across them are kept")
     func follows() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = api()
         let transport = api.transport()
         let clock = ManualClock.fixed()
@@ -77,7 +77,7 @@ struct GitHubSearchTests {
 
     @Test("the search is reused while younger than search_every, then made again")
     func cachedSearch() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = api()
         let clock = ManualClock.fixed()
         let options: [String: OptionValue] = ["search_every": .duration(.seconds(3600))]
@@ -112,7 +112,7 @@ struct GitHubSearchTests {
 
     @Test("a cached search made for another query or top is not reused")
     func otherQuery() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = api()
         api.setSearch("language:rust", finds: ["a/six"])
         let clock = ManualClock.fixed()
@@ -132,7 +132,7 @@ struct GitHubSearchTests {
 
     @Test("a repository that fails makes the poll partial; the others still count")
     func partial() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = api()
         api.override("repos/vapor/vapor/events", with: GitHubFixtures.API.error(404, "Not Found"))
         let report = await harness.poll(
@@ -149,7 +149,7 @@ struct GitHubSearchTests {
 
     @Test("a rate limit on one repository fails the whole poll")
     func rateLimitedRepository() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = api()
         let reset = ManualClock.start.addingTimeInterval(720)
         api.override(
@@ -172,7 +172,7 @@ struct GitHubSearchTests {
 
     @Test("a rate-limited search falls back to the repositories found before")
     func rateLimitedSearch() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = api()
         let clock = ManualClock.fixed()
         _ = await harness.poll(GitHubSource.self, feed: feed(api), transport: api.transport(), clock: clock.pollClock)

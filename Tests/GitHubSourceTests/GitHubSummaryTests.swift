@@ -20,7 +20,7 @@ private func event(
 struct GitHubSummaryTests {
     @Test("event types by count with what is new, the latest events with their repository, the rate limit")
     func summary() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let api = GitHubFixtures.API()
         let path = "repos/\(repo)"
         api.setEvents(

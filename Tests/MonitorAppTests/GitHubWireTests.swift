@@ -2,6 +2,7 @@ import Foundation
 import GitHubSource
 import LoopbackHTTP
 import MonitorCore
+import MonitorSQLite
 import TestSupport
 import Testing
 
@@ -43,7 +44,7 @@ struct GitHubWireTests {
             GitHubFixtures.pushes(130, repo: "a/b", firstID: 7000, newest: Date(timeIntervalSince1970: 1_795_323_600)),
             of: "repos/a/b")
         try await withTestHTTPServer({ TestResponse(api.serve(HTTPRequest($0))) }) { server in
-            let harness = try PollHarness()
+            let harness = PollHarness()
             let feed = PollHarness.feed(
                 GitHubSource.self, name: "ab",
                 options: [
@@ -87,7 +88,8 @@ struct GitHubWireTests {
             GitHubFixtures.pushes(30, repo: "a/b", firstID: 7000, newest: Date(timeIntervalSince1970: 1_795_323_600)),
             of: "repos/a/b")
         try await withTestHTTPServer({ TestResponse(api.serve(HTTPRequest($0))) }) { server in
-            let harness = try PollHarness()
+            let directory = try TemporaryDirectory()
+            let harness = PollHarness(store: try SQLiteStateStore(directory: directory.url), keeping: directory)
             let feed = PollHarness.feed(
                 GitHubSource.self, name: "ab",
                 options: [
@@ -128,9 +130,9 @@ struct GitHubWireTests {
             #expect(after.items.map(\.id) == stored.items.map(\.id))
             // The old row is gone; the validators are under the SHA-256 fingerprint again.
             #expect(after.validators == [current: validators])
-            for name in try FileManager.default.contentsOfDirectory(atPath: harness.directory.url.path)
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
             where name.hasPrefix("state.sqlite") {
-                let bytes = try Data(contentsOf: harness.directory.url.appendingPathComponent(name))
+                let bytes = try Data(contentsOf: directory.url.appendingPathComponent(name))
                 #expect(bytes.range(of: Data(token.utf8)) == nil, "the token is in \(name)")
             }
 

@@ -3,18 +3,22 @@ import Logging
 import LoopbackHTTP
 import MonitorApp
 import MonitorCore
+import MonitorSQLite
 import Synchronization
 import TestSupport
 import Testing
 
-/// Polls scripted feeds through the real HTTP stack (AsyncHTTPClient) against a real server on 127.0.0.1.
+/// Polls scripted feeds through the real HTTP stack (AsyncHTTPClient) against a real server on 127.0.0.1, into a
+/// SQLite state.
 struct Wire {
     let harness: PollHarness
     let transport: HTTPClientTransport
     let runner: PollRunner
 
     init(settings: Settings = Settings(), clock: PollClock = .system) throws {
-        harness = try PollHarness(settings: settings)
+        let directory = try TemporaryDirectory()
+        harness = PollHarness(
+            store: try SQLiteStateStore(directory: directory.url), keeping: directory, settings: settings)
         transport = HTTPClientTransport(timeout: settings.timeout, concurrency: settings.concurrency)
         var runner = PollRunner(
             store: harness.store, transport: transport, settings: settings, clock: clock,

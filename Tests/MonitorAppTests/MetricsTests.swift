@@ -86,7 +86,7 @@ struct MetricsTests {
                 return HTTPResponse(status: 304, headers: one ? ["X-RateLimit-Remaining": "40"] : [:])
             }
         }
-        let harness = try PollHarness()
+        let harness = PollHarness()
         var settings = Settings()
         settings.retries = 0
         var runner = PollRunner(
@@ -155,7 +155,7 @@ struct MetricsTests {
             continuation.finish()
             throw CancellationError()
         }
-        let harness = try PollHarness()
+        let harness = PollHarness()
         var runner = PollRunner(
             store: harness.store, transport: transport, settings: Settings(), logger: Logger(label: "test"))
         runner.metrics = export.metrics

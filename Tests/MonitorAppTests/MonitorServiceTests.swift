@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MonitorApp
 import MonitorCore
+import MonitorSQLite
 import ServiceLifecycle
 import TestSupport
 import Testing
@@ -30,7 +31,7 @@ struct MonitorServiceTests {
     @Test("editing the feeds file while it runs: valid, then invalid, then valid again")
     func editsTheConfig() async throws {
         let directory = try TemporaryDirectory()
-        let store = try StateStore(directory: directory.url.appendingPathComponent("state"))
+        let store = try SQLiteStateStore(directory: directory.url.appendingPathComponent("state"))
         let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array("1".utf8)) }
         let feed = { (name: String) in
             "  - {name: \(name), type: scripted, urls: [\"http://x/\(name)\"], interval: 1h}\n"
@@ -88,7 +89,7 @@ struct MonitorServiceTests {
     @Test("a feeds file removed while it runs is reported as removed, not as empty, and the feeds keep running")
     func removedConfig() async throws {
         let directory = try TemporaryDirectory()
-        let store = try StateStore(directory: directory.url.appendingPathComponent("state"))
+        let store = try SQLiteStateStore(directory: directory.url.appendingPathComponent("state"))
         let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array("1".utf8)) }
         let text = "feeds:\n  - {name: a, type: scripted, urls: [\"http://x/a\"], interval: 1h}\n"
         let path = try directory.write("feeds.yaml", text).path

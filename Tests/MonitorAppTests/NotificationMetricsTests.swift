@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MonitorCore
+import MonitorSQLite
 import Synchronization
 import TestSupport
 import Testing
@@ -35,7 +36,7 @@ struct NotificationMetricsTests {
     @Test("two notifications to a receiver failing once: pending 2, then 2 (1 failure), then 0")
     func pendingAndFailed() async throws {
         let directory = try TemporaryDirectory()
-        let store = try StateStore(directory: directory.url)
+        let store = try SQLiteStateStore(directory: directory.url)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         var record = FeedRecord(name: "rx", type: "github")
         record.lastPoll = now
@@ -84,7 +85,7 @@ struct NotificationMetricsTests {
     @Test("drops counted by notifier: one by a poll's commit (reported as an event), one by a round of the delivery")
     func dropped() async throws {
         let directory = try TemporaryDirectory()
-        let store = try StateStore(directory: directory.url)
+        let store = try SQLiteStateStore(directory: directory.url)
         let export = MetricsExport()
         let answer = Watched("2")
         var runner = PollRunner(

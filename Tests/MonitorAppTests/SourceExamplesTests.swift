@@ -53,7 +53,7 @@ struct SourceExamplesTests {
 
     /// Polls `example`'s polls in order against one state, each answered from its recorded answers.
     static func run<Source: FeedSource>(_ source: Source.Type, _ example: SourceExample) async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let feed = PollHarness.feed(source, name: "example", options: example.options)
         for (index, poll) in example.polls.enumerated() {
             let before = try await harness.store.items(feed: "example")

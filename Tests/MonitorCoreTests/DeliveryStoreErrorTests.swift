@@ -5,13 +5,13 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// A real SQLite state whose outbox reads (`nextNotification(of:)`) and records (`delivered`, `failed`) fail the number
+/// A state whose outbox reads (`nextNotification(of:)`) and records (`delivered`, `failed`) fail the number
 /// of times asked, then work: a store that has a passing problem.
 private final class FlakyStore: ForwardingStore {
     let base: any StateStoring
     private let failures: Mutex<(reads: Int, records: Int)>
 
-    init(_ base: StateStore, failingReads reads: Int = 0, failingRecords records: Int = 0) {
+    init(_ base: any StateStoring, failingReads reads: Int = 0, failingRecords records: Int = 0) {
         self.base = base
         failures = Mutex((reads, records))
     }
@@ -81,9 +81,9 @@ struct DeliveryStoreErrorTests {
     static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
     static let backoff = NotificationDelivery.Backoff(base: .seconds(5), maximum: .seconds(900))
 
-    /// A state in `directory` with one notification of `chat` in its outbox, never attempted.
-    private func store(in directory: TemporaryDirectory) async throws -> StateStore {
-        let store = try StateStore(directory: directory.url)
+    /// A state with one notification of `chat` in its outbox, never attempted.
+    private func holdingOne() async throws -> MemoryState {
+        let store = MemoryState()
         var record = FeedRecord(name: "rx", type: "github")
         record.lastPoll = NotificationFixtures.at
         let notification = FeedNotification(
@@ -115,8 +115,7 @@ struct DeliveryStoreErrorTests {
 
     @Test("the outbox cannot be read: the loop waits the backoff's base, then delivers")
     func failedRead() async throws {
-        let directory = try TemporaryDirectory()
-        let store = FlakyStore(try await store(in: directory), failingReads: 1)
+        let store = FlakyStore(try await holdingOne(), failingReads: 1)
         let notifier = CountingNotifier(failing: 0)
         let clock = ManualClock()
         let start = clock.now
@@ -135,8 +134,7 @@ struct DeliveryStoreErrorTests {
 
     @Test("a failed attempt cannot be recorded: the loop waits the backoff's base, then tries again and delivers")
     func failedRecord() async throws {
-        let directory = try TemporaryDirectory()
-        let store = FlakyStore(try await store(in: directory), failingRecords: 1)
+        let store = FlakyStore(try await holdingOne(), failingRecords: 1)
         let notifier = CountingNotifier(failing: 1)
         let clock = ManualClock()
         let start = clock.now

@@ -31,7 +31,7 @@ private final class SchedulerFixture: Sendable {
     init(transport: any HTTPTransport) throws {
         var settings = Settings()
         settings.retries = 0
-        harness = try PollHarness(settings: settings)
+        harness = PollHarness(settings: settings)
         let runner = PollRunner(
             store: harness.store, transport: transport, settings: settings, clock: clock.pollClock,
             logger: Logger(label: "test"))

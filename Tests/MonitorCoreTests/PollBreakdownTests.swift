@@ -47,7 +47,7 @@ private struct PlainSource: FeedSource {
 struct PollBreakdownTests {
     @Test("each group's items are counted by their value of the detail; items without it are left out")
     func breakdown() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let transport = StubTransport { _ in HTTPResponse(status: 200) }
         let report = await harness.poll(
             KindsSource.self, feed: PollHarness.feed(KindsSource.self), transport: transport
@@ -62,7 +62,7 @@ struct PollBreakdownTests {
     @Test("a source that names no detail gets no breakdown")
     func none() async throws {
         #expect(PlainSource.breakdown == nil)
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let transport = StubTransport { _ in HTTPResponse(status: 200) }
         let report = await harness.poll(
             PlainSource.self, feed: PollHarness.feed(PlainSource.self), transport: transport

@@ -45,7 +45,7 @@ struct PollRunnerTests {
 
     @Test("with thousands of groups, showing a poll stays in proportion to it: not every step lists every group")
     func manyGroupsViews() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let urls = (0..<4_000).map { "http://x/g" + String(10_000 + $0) }
         let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array("1".utf8)) }
         let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(urls)])

@@ -107,7 +107,7 @@ struct RateBudgetsTests {
 struct GenericHTTPPolicyTests {
     @Test("a 403 saying 'secondary rate limit' and X-Poll-Interval mean nothing to a source without GitHub's policy")
     func genericRules() async throws {
-        let harness = try PollHarness()
+        let harness = PollHarness()
         let transport = StubTransport { request in
             request.url.hasSuffix("/a")
                 ? HTTPResponse(

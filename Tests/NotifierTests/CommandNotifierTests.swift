@@ -48,7 +48,7 @@ struct CommandNotifierTests {
             "sh", "-c",
             "cat >> \(dir)/got; echo >> \(dir)/got; test -f \(dir)/ready || { echo 'not ready' >&2; exit 1; }",
         ])
-        let store = try await Fixtures.store(in: directory, holding: [Fixtures.notification(notifier: "script")])
+        let store = try await Fixtures.store(holding: [Fixtures.notification(notifier: "script")])
         let delivery = NotificationDelivery(store: store, notifiers: ["script": notifier], logger: Fixtures.logger)
         let first = await delivery.deliverDue(all: true)
         #expect(first.count == 1)
@@ -79,7 +79,6 @@ struct CommandNotifierTests {
             ("printf '%s' \"$TOKEN\" >&2; printf '=%.0s' $(seq 1 295) >&2", "…" + String(repeating: "=", count: 295)),
         ])
     func stderrSecretsHidden(script: String, said: String) async throws {
-        let directory = try TemporaryDirectory()
         let token = "t0k3n-s3cr3t-value"
         let notifier = CommandNotifier(
             name: "script",
@@ -88,7 +87,7 @@ struct CommandNotifierTests {
                 "env": .mapping(["TOKEN": token, "PLACE": "x1", "EMPTY": ""]),
             ]),
             context: Fixtures.context(StubTransport { _ in HTTPResponse(status: 500) }))
-        let store = try await Fixtures.store(in: directory, holding: [Fixtures.notification(notifier: "script")])
+        let store = try await Fixtures.store(holding: [Fixtures.notification(notifier: "script")])
         let delivery = NotificationDelivery(store: store, notifiers: ["script": notifier], logger: Fixtures.logger)
         let attempts = await delivery.deliverDue(all: true)
         #expect(attempts.count == 1)
@@ -133,7 +132,7 @@ struct CommandNotifierTests {
                 StubTransport { _ in HTTPResponse(status: 500) },
                 environment: program.searchPath.map { ["PATH": $0] } ?? [:]))
         let store = try await Fixtures.store(
-            in: program.directory, holding: [Fixtures.notification(notifier: "script")])
+            holding: [Fixtures.notification(notifier: "script")])
         let delivery = NotificationDelivery(store: store, notifiers: ["script": notifier], logger: Fixtures.logger)
         let attempts = await delivery.deliverDue(all: true)
         #expect(attempts.map(\.result) == [.refused(program.message)])

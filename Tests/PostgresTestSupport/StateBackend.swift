@@ -1,6 +1,7 @@
 import Foundation
 import MonitorCore
 import MonitorPostgres
+import MonitorSQLite
 import TestSupport
 import Testing
 
@@ -62,18 +63,18 @@ package final class TestState: Sendable {
     /// How error messages name it: the SQLite file, or the URL without its password.
     package var location: String {
         if let url { return url.description }
-        return directory?.url.appendingPathComponent(StateStore.fileName).path ?? ""
+        return directory?.url.appendingPathComponent(SQLiteStateStore.fileName).path ?? ""
     }
 
     /// Opens the state for writing, creating it when needed (as `monitor run` does).
     package func open() async throws -> any StateStoring {
         if let url { return try await PostgresStateStore.open(url) }
-        return try StateStore(directory: directory!.url)
+        return try SQLiteStateStore(directory: directory!.url)
     }
 
     /// Opens the state for reading only, nil when nothing is stored yet (as `monitor status` does).
     package func reading() async throws -> (any StateStoring)? {
         if let url { return try await PostgresStateStore.reading(url) }
-        return try StateStore.reading(directory: directory!.url)
+        return try SQLiteStateStore.reading(directory: directory!.url)
     }
 }

@@ -4,8 +4,6 @@ import MonitorCore
 
 /// Polls a source as the engine does, against a transport of the test's choosing and a fresh state.
 package struct PollHarness: Sendable {
-    /// The state directory, removed when the harness goes.
-    package let directory: TemporaryDirectory
     /// The state.
     package let store: any StateStoring
     /// The settings polls run with.
@@ -13,17 +11,15 @@ package struct PollHarness: Sendable {
     /// What owns the state, when the harness did not make it.
     private var owner: (any Sendable)? = nil
 
-    /// A harness with an empty state and default settings (no retry delay worth waiting for).
-    package init(settings: Settings = Settings()) throws {
-        directory = try TemporaryDirectory()
-        store = try StateStore(directory: directory.url)
+    /// A harness with an empty state in memory and default settings (no retry delay worth waiting for).
+    package init(settings: Settings = Settings()) {
+        store = MemoryState()
         self.settings = settings
     }
 
     /// A harness polling into `store` (an empty state of the test's choosing, such as one in PostgreSQL), keeping
     /// `owner` (what removes the state when it goes) for as long as the harness.
-    package init(store: any StateStoring, keeping owner: (any Sendable)?, settings: Settings = Settings()) throws {
-        directory = try TemporaryDirectory()
+    package init(store: any StateStoring, keeping owner: (any Sendable)?, settings: Settings = Settings()) {
         self.store = store
         self.owner = owner
         self.settings = settings

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MonitorCore
 import MonitorPostgres
+import MonitorSQLite
 
 /// The `--state` option of the commands that read or write the stored state: a directory holding the SQLite file,
 /// or a PostgreSQL database (`postgres://USER[:PASSWORD]@HOST[:PORT]/DB`); `$MONITOR_STATE` when not given.
@@ -24,7 +25,7 @@ struct StateOptions: ParsableArguments {
     /// The directory: `--state` or `$MONITOR_STATE`, else the XDG default.
     var directory: URL {
         if let given { return URL(fileURLWithPath: given) }
-        return StateStore.defaultDirectory(environment: ProcessInfo.processInfo.environment)
+        return SQLiteStateStore.defaultDirectory(environment: ProcessInfo.processInfo.environment)
     }
 
     /// The PostgreSQL database named (its password from `$PGPASSWORD` when the URL has none), nil when the state is a
@@ -46,7 +47,7 @@ struct StateOptions: ParsableArguments {
         let database = try database()
         do {
             if let database { return try await PostgresStateStore.open(database) }
-            let store = try StateStore(directory: directory)
+            let store = try SQLiteStateStore(directory: directory)
             if let notice = store.notice { Console.error("monitor: warning: \(notice)\n") }
             return store
         } catch {
@@ -70,7 +71,7 @@ struct StateOptions: ParsableArguments {
     /// printed all the same, and exits 1).
     func reading() async throws -> (any StateStoring)? {
         if let database = try database() { return try await PostgresStateStore.reading(database) }
-        return try StateStore.reading(directory: directory)
+        return try SQLiteStateStore.reading(directory: directory)
     }
 
     /// Prints why the state cannot be opened, and returns the exit code that says so.

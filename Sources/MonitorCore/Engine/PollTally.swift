@@ -190,7 +190,7 @@ package struct PollTally: Sendable {
 
     private mutating func add(_ item: Item, replacing: Bool) {
         var item = item
-        // The id as the state stores it (`StateStore.storable`): spelled with control characters, it is the same
+        // The id as the state stores it (`StoredItem.storable`): spelled with control characters, it is the same
         // item, and not new again on the next poll.
         if item.id.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) { item.id = TerminalText.sanitized(item.id) }
         if let old = items[item.id] {

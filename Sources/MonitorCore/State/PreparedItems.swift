@@ -1,4 +1,4 @@
-/// The stored form of a poll's items (``StateStore/storable(_:)`` and ``StoredItem``: control characters removed,
+/// The stored form of a poll's items (``StoredItem/storable(_:)`` and ``StoredItem``: control characters removed,
 /// groups and details packed, the fingerprint), made as each batch of items arrives, while the poll's other
 /// requests are still waiting on the network, so that the commit at the poll's end only writes.
 ///
@@ -63,7 +63,7 @@ package struct PreparedItems: Sendable {
 
     /// `item` prepared, with its id as the tally keeps it (`PollTally`: sanitized only when it has to be).
     private static func entry(_ item: Item) -> (id: String, entry: Entry) {
-        let stored = StateStore.storable(item)
+        let stored = StoredItem.storable(item)
         var kept = item
         if kept.id != stored.id { kept.id = stored.id }
         return (kept.id, Entry(hash: hash(kept), packed: StoredItem(stored), sanitized: stored != kept))
@@ -99,9 +99,9 @@ package struct PreparedItems: Sendable {
     /// now.
     package func stored(_ item: Item) -> (item: Item, packed: StoredItem) {
         if let entry = entries[item.id], entry.hash == Self.hash(item) {
-            return (entry.sanitized ? StateStore.storable(item) : item, entry.packed)
+            return (entry.sanitized ? StoredItem.storable(item) : item, entry.packed)
         }
-        let stored = StateStore.storable(item)
+        let stored = StoredItem.storable(item)
         return (stored, StoredItem(stored))
     }
 }

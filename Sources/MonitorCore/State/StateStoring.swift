@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where the state is kept: what the poll runner, the service and the commands read and write, whichever the
-/// database (the SQLite file of ``StateStore``, or PostgreSQL).
+/// database (the SQLite file of `SQLiteStateStore`, or PostgreSQL).
 ///
 /// Every implementation keeps the same guarantees: a poll's results are written in one transaction, so a poll that
 /// fails or is interrupted changes nothing; items are read newest first, items of the same date by id descending;
@@ -56,13 +56,13 @@ package protocol StateStoring: AnyObject, Sendable {
     func delivered(_ id: String, notifier: String, at time: Date) async throws
 
     /// Records that delivering notification `id` of `notifier` failed at `time` with `error` (never a secret): it is
-    /// tried again from `nextAttempt`, or, when `refused`, kept for `StateStore.refusedNotificationLifetime` and not
+    /// tried again from `nextAttempt`, or, when `refused`, kept for `OutboxEntry.refusedLifetime` and not
     /// tried again.
     func failed(
         _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
     ) async throws
 
-    /// Drops the refused notifications older than `StateStore.refusedNotificationLifetime` at `now`; returns how
+    /// Drops the refused notifications older than `OutboxEntry.refusedLifetime` at `now`; returns how
     /// many.
     @discardableResult
     func dropExpiredNotifications(now: Date) async throws -> Int

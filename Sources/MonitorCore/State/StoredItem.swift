@@ -33,6 +33,23 @@ package struct StoredItem {
         fingerprint = Int64(bitPattern: hash.value)
     }
 
+    /// `item` as it is stored: its id, title, link, groups and details without control characters, which SQLite's
+    /// text would cut at a NUL and a terminal would obey.
+    package static func storable(_ item: Item) -> Item {
+        var item = item
+        item.id = TerminalText.sanitized(item.id)
+        item.title = TerminalText.sanitized(item.title)
+        item.url = item.url.map { TerminalText.sanitized($0) }
+        item.groups = item.groups.map { TerminalText.sanitized($0) }
+        item.details = item.details.map { Detail(TerminalText.sanitized($0.name), TerminalText.sanitized($0.value)) }
+        return item
+    }
+
+    /// `group` as it is stored: without control characters.
+    package static func storable(_ group: ItemGroup) -> ItemGroup {
+        ItemGroup(id: TerminalText.sanitized(group.id), title: TerminalText.sanitized(group.title))
+    }
+
     private static let separator: UInt8 = 0x1F
     private static let escape: UInt8 = 0x1A
 

@@ -1,6 +1,7 @@
 import Foundation
 import GitHubSource
 import MonitorCore
+import MonitorSQLite
 import TestSupport
 import Testing
 
@@ -11,7 +12,8 @@ private let token = "ghp_N3verShowMeAnywhere0123456789abcdef"
 struct GitHubTokenTests {
     @Test("the token is not in any report, summary, stored value or byte of the state files")
     func neverStored() async throws {
-        let harness = try PollHarness()
+        let directory = try TemporaryDirectory()
+        let harness = PollHarness(store: try SQLiteStateStore(directory: directory.url), keeping: directory)
         let api = GitHubFixtures.API(token: token)
         let start = ManualClock.start
         api.setEvents(GitHubFixtures.pushes(150, repo: "a/b", firstID: 500, newest: start), of: "repos/a/b")
@@ -63,14 +65,14 @@ struct GitHubTokenTests {
             #expect(snapshot.validators.keys.allSatisfy { $0.credential == ValidatorKey.fingerprint(token) })
         }
 
-        let files = try FileManager.default.contentsOfDirectory(atPath: harness.directory.url.path)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
         #expect(files.contains("state.sqlite"))
-        #expect(harness.store.location == harness.directory.url.appendingPathComponent("state.sqlite").path)
+        #expect(harness.store.location == directory.url.appendingPathComponent("state.sqlite").path)
         let needle = Data(token.utf8)
         let fingerprint = Data(ValidatorKey.fingerprint(token).utf8)
         var sawFingerprint = false
         for name in files where name.hasPrefix("state.sqlite") {
-            let bytes = try Data(contentsOf: harness.directory.url.appendingPathComponent(name))
+            let bytes = try Data(contentsOf: directory.url.appendingPathComponent(name))
             #expect(bytes.range(of: needle) == nil, "the token is in \(name)")
             if bytes.range(of: fingerprint) != nil { sawFingerprint = true }
         }

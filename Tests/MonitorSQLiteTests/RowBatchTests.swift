@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
+import MonitorCore
 import TestSupport
 import Testing
 
-@testable import MonitorCore
+@testable import MonitorSQLite
 
 @Suite("Rows bound straight to SQLite (RowBatch) are stored exactly as given")
 struct RowBatchTests {
@@ -118,7 +119,7 @@ struct RowBatchTests {
     @Test("items with empty, emoji and non-Latin text, no URL and exact dates are committed and read back unchanged")
     func itemsRoundTrip() async throws {
         let directory = try TemporaryDirectory()
-        let store = try StateStore(directory: directory.url)
+        let store = try SQLiteStateStore(directory: directory.url)
         // Without the packing separators: the state removes control characters from what it stores.
         let texts = Self.texts.filter { !$0.unicodeScalars.contains { $0.value < 0x20 } }
         let items = (0..<150).map { n in

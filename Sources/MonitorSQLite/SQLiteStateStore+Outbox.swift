@@ -1,47 +1,16 @@
 import Foundation
 import GRDB
+import MonitorCore
 
 /// The notifications outbox: what polls had to tell, written in the transaction of the poll, removed once
 /// delivered. The delivery reads each notifier's queue through the index `notification_queue` (its pending rows in
 /// the order written) and never the whole table.
-extension StateStore {
-    /// How long a notification its receiver refused (a 4xx) is kept, for `monitor status`, before it is dropped.
-    package static let refusedNotificationLifetime: TimeInterval = 7 * 86_400
-
-    /// Adds `notifications` to the outbox in the transaction `db`, then drops what the bounds of their notifiers no
-    /// longer allow at `created`; returns the notifications dropped, oldest first.
-    static func enqueue(
-        _ notifications: [FeedNotification], bounds: [String: OutboxBounds], created: Date, _ db: Database
-    ) throws -> [DroppedNotification] {
-        guard !notifications.isEmpty else { return [] }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        for notification in notifications {
-            try db.cachedStatement(
-                sql: """
-                    INSERT OR IGNORE INTO notification (id, notifier, feed, event, created, content)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """
-            ).execute(
-                arguments: [
-                    notification.id, notification.notifier, notification.feed, notification.event.rawValue,
-                    created.timeIntervalSince1970,
-                    String(decoding: try encoder.encode(notification), as: UTF8.self),
-                ])
-        }
-        var dropped: [DroppedNotification] = []
-        for notifier in Set(notifications.map(\.notifier)).sorted() {
-            guard let bounds = bounds[notifier] else { continue }
-            dropped += try drop(notifier, beyond: bounds, now: created, db)
-        }
-        return dropped
-    }
-
+extension SQLiteStateStore {
     /// Drops the notifications of `notifier` still to deliver that `bounds` no longer allow at `now`, in the
     /// transaction `db`: those older than its age, then its oldest beyond its count, each counted in the notifier's
     /// status. Read through the indexes of the notifier's queue: the rows that stay are counted, not read. Returns
     /// them, oldest first.
-    private static func drop(_ notifier: String, beyond bounds: OutboxBounds, now: Date, _ db: Database) throws
+    static func drop(_ notifier: String, beyond bounds: OutboxBounds, now: Date, _ db: Database) throws
         -> [DroppedNotification]
     {
         let columns = "rowid, content"
@@ -116,8 +85,6 @@ extension StateStore {
             refusedAt: (row[4] as Double?).map(Date.init(timeIntervalSince1970:)), sequence: row[5])
     }
 
-    /// Every notification in the outbox, in the order the polls wrote them: those still to deliver, and (with
-    /// `refused`) those their receiver refused.
     package func outbox(refused: Bool) async throws -> [OutboxEntry] {
         try await read { db in
             let decoder = JSONDecoder()
@@ -146,12 +113,10 @@ extension StateStore {
         }
     }
 
-    /// How many notifications `notifier` has still to deliver, counted on the index of its queue.
     package func pendingCount(of notifier: String) async throws -> Int {
         try await read { db in try Self.queueLength(notifier, db) }
     }
 
-    /// Drops what the bounds of each notifier of `bounds` no longer allow at `now`, in one transaction.
     package func dropNotifications(beyond bounds: [String: OutboxBounds], now: Date) async throws
         -> [DroppedNotification]
     {
@@ -161,7 +126,6 @@ extension StateStore {
         }
     }
 
-    /// Records that notification `id` of `notifier` was delivered at `time`: it leaves the outbox.
     package func delivered(_ id: String, notifier: String, at time: Date) async throws {
         try await write { db in
             try db.execute(sql: "DELETE FROM notification WHERE id = ?", arguments: [id])
@@ -173,9 +137,6 @@ extension StateStore {
         }
     }
 
-    /// Records that delivering notification `id` of `notifier` failed at `time` with `error` (never a secret):
-    /// it is tried again from `nextAttempt`, or, when `refused`, kept for
-    /// ``refusedNotificationLifetime`` and not tried again.
     package func failed(
         _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
     ) async throws {
@@ -197,18 +158,16 @@ extension StateStore {
         }
     }
 
-    /// Drops the refused notifications older than ``refusedNotificationLifetime`` at `now`; returns how many.
     @discardableResult
     package func dropExpiredNotifications(now: Date) async throws -> Int {
         try await write { db in
             try db.execute(
                 sql: "DELETE FROM notification INDEXED BY notification_refused WHERE failedPermanently < ?",
-                arguments: [now.timeIntervalSince1970 - Self.refusedNotificationLifetime])
+                arguments: [now.timeIntervalSince1970 - OutboxEntry.refusedLifetime])
             return db.changesCount
         }
     }
 
-    /// What the outbox holds for each notifier that has or had notifications, by name.
     package func notifierStatuses() async throws -> [NotifierStatus] {
         try await read { db in
             var statuses: [String: NotifierStatus] = [:]
@@ -235,57 +194,5 @@ extension StateStore {
             }
             return statuses.values.sorted { $0.name < $1.name }
         }
-    }
-}
-
-/// One notification of the outbox, with how its deliveries went.
-package struct OutboxEntry: Sendable, Hashable {
-    /// The notification.
-    package var notification: FeedNotification
-    /// How many deliveries failed.
-    package var attempts: Int
-    /// Not to be tried again before this time; nil for at once.
-    package var nextAttempt: Date?
-    /// Why the last delivery failed.
-    package var lastError: String?
-    /// When its receiver refused it (it is not tried again); nil while it is to be delivered.
-    package var refusedAt: Date?
-    /// Its place in the outbox: a notification written later has a larger one.
-    package var sequence: Int64
-
-    /// An entry.
-    package init(
-        notification: FeedNotification, attempts: Int = 0, nextAttempt: Date? = nil, lastError: String? = nil,
-        refusedAt: Date? = nil, sequence: Int64 = 0
-    ) {
-        self.notification = notification
-        self.attempts = attempts
-        self.nextAttempt = nextAttempt
-        self.lastError = lastError
-        self.refusedAt = refusedAt
-        self.sequence = sequence
-    }
-}
-
-/// What the state knows of one notifier's deliveries, for `monitor status`.
-package struct NotifierStatus: Sendable, Hashable {
-    /// The notifier's name.
-    package var name: String
-    /// Notifications still to deliver.
-    package var pending = 0
-    /// Notifications its receiver refused, kept for a while.
-    package var refused = 0
-    /// Notifications dropped undelivered, its bounds exceeded (`max_pending`, `max_age`), ever.
-    package var dropped = 0
-    /// Why its last failed delivery failed.
-    package var lastError: String?
-    /// When that was.
-    package var lastErrorAt: Date?
-    /// When it last delivered one.
-    package var lastDelivered: Date?
-
-    /// The status of a notifier with nothing stored.
-    package init(name: String) {
-        self.name = name
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorSQLite
 import PostgresTestSupport
 import TestSupport
 import Testing
@@ -86,7 +87,7 @@ struct StateStoreTests {
     @Test("an item id is stored and listed without control characters; ids differing only by them are one item")
     func controlCharactersInIDs() async throws {
         let directory = try TemporaryDirectory()
-        let store = try StateStore(directory: directory.url)
+        let store = try SQLiteStateStore(directory: directory.url)
         var record = FeedRecord(name: "planet", type: "eonet")
         record.status = "ok"
         let date = Date(timeIntervalSince1970: 1)
@@ -107,7 +108,7 @@ struct StateStoreTests {
             Item(id: "EONET_10", title: "third", date: date, groups: ["fires"]),
             Item(id: "EONET_9", title: "second", date: date, groups: ["fires"]),
         ]
-        let reader = try #require(try StateStore.reading(directory: directory.url))
+        let reader = try #require(try SQLiteStateStore.reading(directory: directory.url))
         #expect(try await reader.snapshot(feed: "planet").items.sorted { $0.id < $1.id } == cleaned)
         #expect(try await reader.items(feed: "planet").sorted { $0.id < $1.id } == cleaned)
         #expect(try await reader.items(feed: "planet", group: "fires").sorted { $0.id < $1.id } == cleaned)
@@ -134,7 +135,8 @@ struct StateStoreTests {
         #expect(try await state.reading() == nil)
         if let directory = state.directory {
             #expect(
-                !FileManager.default.fileExists(atPath: directory.url.appendingPathComponent(StateStore.fileName).path))
+                !FileManager.default.fileExists(
+                    atPath: directory.url.appendingPathComponent(SQLiteStateStore.fileName).path))
         }
         if let server = state.server, let url = state.url {
             #expect(
@@ -154,11 +156,12 @@ struct StateStoreTests {
     @Test("the default directory follows XDG_STATE_HOME, else ~/.local/state")
     func defaultDirectory() {
         #expect(
-            StateStore.defaultDirectory(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/home/u"]).path
+            SQLiteStateStore.defaultDirectory(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/home/u"]).path
                 == "/x/state/monitor")
-        #expect(StateStore.defaultDirectory(environment: ["HOME": "/home/u"]).path == "/home/u/.local/state/monitor")
         #expect(
-            StateStore.defaultDirectory(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/u"]).path
+            SQLiteStateStore.defaultDirectory(environment: ["HOME": "/home/u"]).path == "/home/u/.local/state/monitor")
+        #expect(
+            SQLiteStateStore.defaultDirectory(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/u"]).path
                 == "/home/u/.local/state/monitor")
     }
 

@@ -1,13 +1,14 @@
 import Foundation
 import GRDB
 import MonitorCore
+import MonitorSQLite
 import PostgresTestSupport
 import TestSupport
 import Testing
 
 @Suite("A poll's commit that fails leaves none of its notifications in the outbox, in SQLite and in PostgreSQL")
 struct OutboxRollbackTests {
-    static let now = OutboxStoreTests.now
+    static let now = Fixtures.at
     static let later = now.addingTimeInterval(60)
 
     /// A commit of `rx` polled at `at` with `notifications` and the source values `values`.
@@ -34,7 +35,7 @@ struct OutboxRollbackTests {
                 EXECUTE FUNCTION refuse_boom()
                 """, database: url.database)
         } else if let directory = state.directory {
-            let queue = try DatabaseQueue(path: directory.url.appendingPathComponent(StateStore.fileName).path)
+            let queue = try DatabaseQueue(path: directory.url.appendingPathComponent(SQLiteStateStore.fileName).path)
             try await queue.write { db in
                 try db.execute(
                     sql: """
@@ -52,12 +53,12 @@ struct OutboxRollbackTests {
     func failedInsertRollsBack(backend: StateBackend) async throws {
         let state = try await backend.makeState()
         let store = try await state.open()
-        try await store.commit(Self.commit([OutboxStoreTests.notification("a")], at: Self.now), feed: "rx")
+        try await store.commit(Self.commit([Fixtures.notification("a")], at: Self.now), feed: "rx")
         try await Self.refuseBoom(in: state)
         await #expect(throws: (any Error).self) {
             try await store.commit(
                 Self.commit(
-                    [OutboxStoreTests.notification("b"), OutboxStoreTests.notification("boom")], at: Self.later,
+                    [Fixtures.notification("b"), Fixtures.notification("boom")], at: Self.later,
                     values: ["cursor": "c2"]), feed: "rx")
         }
         #expect(try await store.outbox(refused: true).map(\.notification.id) == ["a"])
@@ -72,10 +73,10 @@ struct OutboxRollbackTests {
     func nulInValue() async throws {
         let state = try await StateBackend.postgres.makeState()
         let store = try await state.open()
-        try await store.commit(Self.commit([OutboxStoreTests.notification("a")], at: Self.now), feed: "rx")
+        try await store.commit(Self.commit([Fixtures.notification("a")], at: Self.now), feed: "rx")
         await #expect(throws: (any Error).self) {
             try await store.commit(
-                Self.commit([OutboxStoreTests.notification("b")], at: Self.later, values: ["cursor": "c\u{0}2"]),
+                Self.commit([Fixtures.notification("b")], at: Self.later, values: ["cursor": "c\u{0}2"]),
                 feed: "rx")
         }
         #expect(try await store.outbox(refused: true).map(\.notification.id) == ["a"])
@@ -86,11 +87,11 @@ struct OutboxRollbackTests {
     func readOnly() async throws {
         let state = try await StateBackend.sqlite.makeState()
         let store = try await state.open()
-        try await store.commit(Self.commit([OutboxStoreTests.notification("a")], at: Self.now), feed: "rx")
+        try await store.commit(Self.commit([Fixtures.notification("a")], at: Self.now), feed: "rx")
         let reader = try #require(try await state.reading())
         await #expect(throws: (any Error).self) {
             try await reader.commit(
-                Self.commit([OutboxStoreTests.notification("b")], at: Self.later), feed: "rx")
+                Self.commit([Fixtures.notification("b")], at: Self.later), feed: "rx")
         }
         #expect(try await store.outbox(refused: true).map(\.notification.id) == ["a"])
     }

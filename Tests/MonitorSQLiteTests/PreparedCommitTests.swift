@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
+import MonitorCore
 import PostgresTestSupport
 import TestSupport
 import Testing
 
-@testable import MonitorCore
+@testable import MonitorSQLite
 
 @Suite("A commit with the items' stored form prepared during the poll writes exactly what one without it writes")
 struct PreparedCommitTests {
@@ -130,7 +131,7 @@ struct PreparedCommitTests {
         let statistics = try await store.commit(Self.commit(committed, prepared: sliced), feed: "planet")
         #expect(statistics.itemsInserted == 2000)
         #expect(statistics.memberRows == StateWriteTests.members(1...2000))
-        #expect(try await store.items(feed: "planet") == committed.map(StateStore.storable))
+        #expect(try await store.items(feed: "planet") == committed.map(StoredItem.storable))
     }
 
     @Test("an item whose id has control characters is prepared under the id the state stores")
@@ -142,7 +143,7 @@ struct PreparedCommitTests {
         let (stored, packed) = prepared.stored(asTallied)
         #expect(stored.id == "a-1")
         #expect(stored.groups == ["g"])
-        #expect(packed.fingerprint == StoredItem(StateStore.storable(asTallied)).fingerprint)
+        #expect(packed.fingerprint == StoredItem(StoredItem.storable(asTallied)).fingerprint)
         #expect(packed.groups == StoredItem.pack(["g"]))
     }
 }
@@ -151,7 +152,7 @@ struct PreparedCommitTests {
 struct FreshStateTests {
     /// `sqlite_master` of the database file in `directory`, read on a connection of its own.
     static func schema(_ directory: URL) throws -> [[String?]] {
-        let queue = try DatabaseQueue(path: directory.appendingPathComponent(StateStore.fileName).path)
+        let queue = try DatabaseQueue(path: directory.appendingPathComponent(SQLiteStateStore.fileName).path)
         return try queue.read { db in
             try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
                 .map { [$0[0], $0[1], $0[2], $0[3]] }
@@ -163,7 +164,7 @@ struct FreshStateTests {
     )
     func sameSchema() async throws {
         let fresh = try TemporaryDirectory()
-        let store = try StateStore(directory: fresh.url)
+        let store = try SQLiteStateStore(directory: fresh.url)
         #expect(try await store.write { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 1)
         #expect(try await store.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
         try await store.commit(StateWriteTests.commit(StateWriteTests.items(1...3)), feed: "planet")
@@ -172,8 +173,8 @@ struct FreshStateTests {
         let existing = try TemporaryDirectory()
         #expect(
             FileManager.default.createFile(
-                atPath: existing.url.appendingPathComponent(StateStore.fileName).path, contents: Data()))
-        let other = try StateStore(directory: existing.url)
+                atPath: existing.url.appendingPathComponent(SQLiteStateStore.fileName).path, contents: Data()))
+        let other = try SQLiteStateStore(directory: existing.url)
         #expect(try await other.write { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 1)
 
         let schema = try Self.schema(fresh.url)
@@ -181,14 +182,14 @@ struct FreshStateTests {
         #expect(schema.map { $0[1] ?? "" }.contains("item"))
         #expect(schema.map { $0[1] ?? "" }.contains("itemGroupMember_by_date"))
         let migrations = { (directory: URL) throws -> [String] in
-            try DatabaseQueue(path: directory.appendingPathComponent(StateStore.fileName).path).read {
+            try DatabaseQueue(path: directory.appendingPathComponent(SQLiteStateStore.fileName).path).read {
                 try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
             }
         }
         #expect(try migrations(fresh.url).count == 5)
         #expect(try migrations(fresh.url) == migrations(existing.url))
         // A fresh state opened again is no longer fresh: it keeps its items.
-        let reopened = try StateStore(directory: fresh.url)
+        let reopened = try SQLiteStateStore(directory: fresh.url)
         #expect(try await reopened.items(feed: "planet") == StateWriteTests.items(1...3))
         _ = other
         _ = store

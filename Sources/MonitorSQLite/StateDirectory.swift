@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 
 /// The state directory kept private: what it holds (every feed's items, each notifier's last error) is for its owner
 /// alone, and a state that someone else could change could make `monitor` send what they wrote.
@@ -16,12 +17,12 @@ enum StateDirectory {
         var status = stat()
         if stat(path, &status) != 0 {
             let code = errno
-            guard code == ENOENT else { throw StateError.directory(path, code) }
+            guard code == ENOENT else { throw SQLiteFailure.directory(path, code) }
             if try create(path) { return }
             // Made meanwhile by another process: checked as any existing one.
-            guard stat(path, &status) == 0 else { throw StateError.directory(path, errno) }
+            guard stat(path, &status) == 0 else { throw SQLiteFailure.directory(path, errno) }
         }
-        guard status.st_mode & S_IFMT == S_IFDIR else { throw StateError.notADirectory(path, status.st_mode) }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw SQLiteFailure.notADirectory(path, status.st_mode) }
         if status.st_uid != geteuid() && status.st_uid != 0 {
             throw StateError(
                 "\(path) belongs to another user (uid \(status.st_uid)), who could change the state it holds: "
@@ -43,7 +44,7 @@ enum StateDirectory {
         guard descriptor >= 0 else {
             var status = stat()
             if errno == EEXIST, stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-                throw StateError.notAFile(path)
+                throw SQLiteFailure.notAFile(path)
             }
             // Left to SQLite, which says why, when it cannot be made here.
             return false
@@ -78,14 +79,14 @@ enum StateDirectory {
                 return false
             case ENOENT:
                 let parent = (path as NSString).deletingLastPathComponent
-                guard !parent.isEmpty, parent != path else { throw StateError.directory(path, code) }
+                guard !parent.isEmpty, parent != path else { throw SQLiteFailure.directory(path, code) }
                 _ = try create(parent)
                 guard mkdir(path, 0o700) == 0 else {
                     if errno == EEXIST { return false }
-                    throw StateError.directory(path, errno)
+                    throw SQLiteFailure.directory(path, errno)
                 }
             default:
-                throw StateError.directory(path, code)
+                throw SQLiteFailure.directory(path, code)
             }
         }
         _ = chmod(path, 0o700)

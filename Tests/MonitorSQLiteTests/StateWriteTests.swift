@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
+import MonitorCore
 import PostgresTestSupport
 import TestSupport
 import Testing
 
-@testable import MonitorCore
+@testable import MonitorSQLite
 
 @Suite(
     "The state (SQLite and PostgreSQL): a commit writes only what changed, reads go through the indexes, v1 files migrate"
@@ -248,18 +249,19 @@ struct StateWriteTests {
                 "\(plans[1])")
             return
         }
-        let plans = try await DatabaseQueue(path: directory.url.appendingPathComponent(StateStore.fileName).path).read {
-            db in
-            try [
-                "SELECT \(columns) FROM item WHERE feed = 'planet' AND date >= 1 ORDER BY date DESC, id DESC LIMIT 20",
-                """
-                SELECT \(columns.split(separator: ", ").map { "item.\($0)" }.joined(separator: ", "))
-                FROM itemGroupMember AS member JOIN item ON item.feed = member.feed AND item.id = member.id
-                WHERE member.feed = 'planet' AND member.groupId = 'fires' AND member.date >= 1
-                ORDER BY member.date DESC, member.id DESC LIMIT 20
-                """,
-            ].map { sql in try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String } }
-        }
+        let plans = try await DatabaseQueue(path: directory.url.appendingPathComponent(SQLiteStateStore.fileName).path)
+            .read {
+                db in
+                try [
+                    "SELECT \(columns) FROM item WHERE feed = 'planet' AND date >= 1 ORDER BY date DESC, id DESC LIMIT 20",
+                    """
+                    SELECT \(columns.split(separator: ", ").map { "item.\($0)" }.joined(separator: ", "))
+                    FROM itemGroupMember AS member JOIN item ON item.feed = member.feed AND item.id = member.id
+                    WHERE member.feed = 'planet' AND member.groupId = 'fires' AND member.date >= 1
+                    ORDER BY member.date DESC, member.id DESC LIMIT 20
+                    """,
+                ].map { sql in try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String } }
+            }
         #expect(plans[0] == ["SEARCH item USING INDEX item_by_date (feed=? AND date>?)"])
         #expect(
             plans[1] == [
@@ -271,7 +273,7 @@ struct StateWriteTests {
     @Test("a v1 state file migrates to v2 and keeps its items, record, catalog, validators and values")
     func migration() async throws {
         let directory = try TemporaryDirectory()
-        let path = directory.url.appendingPathComponent(StateStore.fileName).path
+        let path = directory.url.appendingPathComponent(SQLiteStateStore.fileName).path
         // The v1 schema and rows, as the v1 store wrote them (JSON groups and details).
         try await DatabaseQueue(path: path).write { db in
             try db.execute(
@@ -308,7 +310,7 @@ struct StateWriteTests {
                     INSERT INTO sourceValue VALUES ('planet', 'k', 'v');
                     """)
         }
-        let store = try StateStore(directory: directory.url)
+        let store = try SQLiteStateStore(directory: directory.url)
         let expected = [
             Item(
                 id: "EONET_1", title: "Fire &amp; smoke", date: Date(timeIntervalSince1970: 300), groups: ["wildfires"],
@@ -342,6 +344,6 @@ struct StateWriteTests {
             feed: "planet")
         #expect(again.rows == 1)
         // Opening it again migrates nothing more.
-        #expect(try await StateStore(directory: directory.url).items(feed: "planet") == expected)
+        #expect(try await SQLiteStateStore(directory: directory.url).items(feed: "planet") == expected)
     }
 }

@@ -1,14 +1,14 @@
 import Foundation
 import Logging
 import MonitorCore
-import TestSupport
 
-/// What the notifier tests share: notifications, contexts, an outbox and a reference HMAC.
-enum Fixtures {
-    static let at = Date(timeIntervalSince1970: 1_800_000_000)
+/// What the notifier tests share (CommandNotifierTests; WebhookWireTests, which sends through the app's transport):
+/// notifications, contexts, an outbox and a reference HMAC.
+package enum Fixtures {
+    package static let at = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// A `new` notification of feed `rx` with three items.
-    static func notification(_ id: String = "3f1c2a9e-0000-4000-8000-000000000001", notifier: String = "chat")
+    package static func notification(_ id: String = "3f1c2a9e-0000-4000-8000-000000000001", notifier: String = "chat")
         -> FeedNotification
     {
         FeedNotification(
@@ -20,10 +20,11 @@ enum Fixtures {
             })
     }
 
-    static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    package static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// A context sending through `transport`.
-    static func context(_ transport: any HTTPTransport, environment: [String: String] = [:]) -> NotifierContext {
+    package static func context(_ transport: any HTTPTransport, environment: [String: String] = [:]) -> NotifierContext
+    {
         NotifierContext(
             transport: transport, timeout: .seconds(30), maxBody: 1 << 20,
             environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"].merging(environment) {
@@ -32,17 +33,15 @@ enum Fixtures {
     }
 
     /// Options holding `values` as if validated.
-    static func options(_ values: [String: OptionValue]) -> FeedOptions {
+    package static func options(_ values: [String: OptionValue]) -> FeedOptions {
         var options = FeedOptions()
         for (name, value) in values { options.set(name, value) }
         return options
     }
 
-    /// A state in `directory` whose outbox holds `notifications`, committed as one poll of `rx`.
-    static func store(in directory: TemporaryDirectory, holding notifications: [FeedNotification]) async throws
-        -> StateStore
-    {
-        let store = try StateStore(directory: directory.url)
+    /// A state whose outbox holds `notifications`, committed as one poll of `rx`.
+    package static func store(holding notifications: [FeedNotification]) async throws -> MemoryState {
+        let store = MemoryState()
         var record = FeedRecord(name: "rx", type: "github")
         record.lastPoll = at
         try await store.commit(
@@ -53,7 +52,7 @@ enum Fixtures {
     }
 
     /// The HMAC-SHA256 of `body` under `key` in hexadecimal, computed by python3's `hmac` in a real process.
-    static func pythonHMAC(key: String, body: [UInt8]) async throws -> String {
+    package static func pythonHMAC(key: String, body: [UInt8]) async throws -> String {
         let (_, output, _) = try await ChildProcess.run(
             "/usr/bin/env",
             [

@@ -83,9 +83,8 @@ struct WebhookWireTests {
             return count <= 2 ? .text("busy", status: 503) : .text("ok")
         }) { server in
             try await withTransport { transport in
-                let directory = try TemporaryDirectory()
                 let notification = Fixtures.notification()
-                let store = try await Fixtures.store(in: directory, holding: [notification])
+                let store = try await Fixtures.store(holding: [notification])
                 let (attempts, heard) = AsyncStream<NotificationDelivery.Attempt>.makeStream()
                 let delivery = NotificationDelivery(
                     store: store, notifiers: ["chat": webhook(server.baseURL + "/hook", transport: transport)],
@@ -127,9 +126,7 @@ struct WebhookWireTests {
             .text("slow down", status: 429, headers: [("Retry-After", request.path == "/long" ? "99999" : "120")])
         }) { server in
             try await withTransport { transport in
-                let directory = try TemporaryDirectory()
                 let store = try await Fixtures.store(
-                    in: directory,
                     holding: [
                         Fixtures.notification("a", notifier: "short"), Fixtures.notification("b", notifier: "long"),
                     ])
@@ -160,9 +157,7 @@ struct WebhookWireTests {
                 headers: [("Retry-After", request.path == "/zero" ? "0" : "Wed, 21 Oct 2015 07:28:00 GMT")])
         }) { server in
             try await withTransport { transport in
-                let directory = try TemporaryDirectory()
                 let store = try await Fixtures.store(
-                    in: directory,
                     holding: [
                         Fixtures.notification("a", notifier: "zero"), Fixtures.notification("b", notifier: "past"),
                     ])
@@ -191,9 +186,7 @@ struct WebhookWireTests {
         let down = Watched(true)
         try await withTestHTTPServer({ _ in down.value ? .text("busy", status: 503) : .text("ok") }) { server in
             try await withTransport { transport in
-                let directory = try TemporaryDirectory()
                 let store = try await Fixtures.store(
-                    in: directory,
                     holding: ["a", "b", "c"].map { Fixtures.notification($0) })
                 let now = Fixtures.at
                 let delivery = NotificationDelivery(
@@ -227,9 +220,7 @@ struct WebhookWireTests {
             request.path == "/gone" ? .text("no such hook", status: 404) : .text("ok")
         }) { server in
             try await withTransport { transport in
-                let directory = try TemporaryDirectory()
                 let store = try await Fixtures.store(
-                    in: directory,
                     holding: [
                         Fixtures.notification("a", notifier: "gone"), Fixtures.notification("b", notifier: "fine"),
                     ])
@@ -315,8 +306,7 @@ struct WebhookWireTests {
         let answer = String(repeating: "=", count: 192) + echoed + " tail"
         try await withTestHTTPServer({ _ in .text(answer, status: 500) }) { server in
             try await withTransport { transport in
-                let directory = try TemporaryDirectory()
-                let store = try await Fixtures.store(in: directory, holding: [Fixtures.notification()])
+                let store = try await Fixtures.store(holding: [Fixtures.notification()])
                 let notifier = webhook(
                     server.baseURL + path, secret: secrets["secret"], headers: ["Authorization": secrets["header"]!],
                     transport: transport)
@@ -371,8 +361,7 @@ struct WebhookWireTests {
                 headers: chunked ? [("Transfer-Encoding", "chunked")] : [], body: huge)
         }) { server in
             try await withTransport { transport in
-                let directory = try TemporaryDirectory()
-                let store = try await Fixtures.store(in: directory, holding: [Fixtures.notification()])
+                let store = try await Fixtures.store(holding: [Fixtures.notification()])
                 let delivery = NotificationDelivery(
                     store: store, notifiers: ["chat": webhook(server.baseURL + "/ok", transport: transport)],
                     logger: Fixtures.logger)

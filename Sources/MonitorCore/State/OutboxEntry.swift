@@ -1,0 +1,56 @@
+import Foundation
+
+/// One notification of the outbox, with how its deliveries went.
+package struct OutboxEntry: Sendable, Hashable {
+    /// The notification.
+    package var notification: FeedNotification
+    /// How many deliveries failed.
+    package var attempts: Int
+    /// Not to be tried again before this time; nil for at once.
+    package var nextAttempt: Date?
+    /// Why the last delivery failed.
+    package var lastError: String?
+    /// When its receiver refused it (it is not tried again); nil while it is to be delivered.
+    package var refusedAt: Date?
+    /// Its place in the outbox: a notification written later has a larger one.
+    package var sequence: Int64
+
+    /// How long a notification its receiver refused (a 4xx) is kept, for `monitor status`, before it is dropped.
+    package static let refusedLifetime: TimeInterval = 7 * 86_400
+
+    /// An entry.
+    package init(
+        notification: FeedNotification, attempts: Int = 0, nextAttempt: Date? = nil, lastError: String? = nil,
+        refusedAt: Date? = nil, sequence: Int64 = 0
+    ) {
+        self.notification = notification
+        self.attempts = attempts
+        self.nextAttempt = nextAttempt
+        self.lastError = lastError
+        self.refusedAt = refusedAt
+        self.sequence = sequence
+    }
+}
+
+/// What the state knows of one notifier's deliveries, for `monitor status`.
+package struct NotifierStatus: Sendable, Hashable {
+    /// The notifier's name.
+    package var name: String
+    /// Notifications still to deliver.
+    package var pending = 0
+    /// Notifications its receiver refused, kept for a while.
+    package var refused = 0
+    /// Notifications dropped undelivered, its bounds exceeded (`max_pending`, `max_age`), ever.
+    package var dropped = 0
+    /// Why its last failed delivery failed.
+    package var lastError: String?
+    /// When that was.
+    package var lastErrorAt: Date?
+    /// When it last delivered one.
+    package var lastDelivered: Date?
+
+    /// The status of a notifier with nothing stored.
+    package init(name: String) {
+        self.name = name
+    }
+}

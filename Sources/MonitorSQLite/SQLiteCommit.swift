@@ -1,0 +1,247 @@
+import Foundation
+import GRDB
+import MonitorCore
+
+/// One poll's results written inside an open transaction: the feed's record, then of its items, groups, validators
+/// and values only what differs from what is stored, each row counted. New items and their group memberships go in
+/// several rows per statement (``RowBatch``).
+struct SQLiteCommit {
+    /// The database, inside a transaction.
+    var db: Database
+    /// The feed written.
+    var feed: String
+
+    /// Writes `commit`, whose rate limit is already encoded as `rateLimit`; returns the rows written.
+    func write(_ commit: PollCommit, rateLimit: String?) throws -> CommitStatistics {
+        var statistics = CommitStatistics()
+        let record = commit.record
+        try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO feed
+                    (name, type, status, lastPoll, lastSuccess, lastNew, lastError, failures, notBefore,
+                     minimumInterval, rateLimit, itemCount, holdReason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(
+            arguments: [
+                feed, record.type, record.status, record.lastPoll?.timeIntervalSince1970,
+                record.lastSuccess?.timeIntervalSince1970, record.lastNew?.timeIntervalSince1970, record.lastError,
+                record.failures, record.notBefore?.timeIntervalSince1970, record.minimumInterval?.seconds, rateLimit,
+                record.itemCount, record.holdReason,
+            ])
+        statistics.recordRows = 1
+        if let items = commit.items {
+            try writeItems(
+                items, prepared: commit.prepared, firstSeen: commit.firstSeen.timeIntervalSince1970, &statistics)
+        }
+        if let groups = commit.groups {
+            statistics.groupRows = try writeCatalog(
+                groups.map(StoredItem.storable))
+        }
+        for (key, validators) in commit.validators where try writeValidators(validators, key) {
+            statistics.validatorRows += 1
+        }
+        for (key, value) in commit.values where try writeValue(value, key) {
+            statistics.valueRows += 1
+        }
+        statistics.dropped = try enqueue(
+            commit.notifications, bounds: commit.bounds, created: commit.record.lastPoll ?? commit.firstSeen)
+        return statistics
+    }
+
+    // MARK: - Notifications
+
+    /// Adds `notifications` to the outbox, in this transaction: delivered only once the poll is committed. Then drops
+    /// what the bounds of their notifiers no longer allow at `created`; returns the notifications dropped, oldest
+    /// first.
+    private func enqueue(_ notifications: [FeedNotification], bounds: [String: OutboxBounds], created: Date) throws
+        -> [DroppedNotification]
+    {
+        guard !notifications.isEmpty else { return [] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        for notification in notifications {
+            try db.cachedStatement(
+                sql: """
+                    INSERT OR IGNORE INTO notification (id, notifier, feed, event, created, content)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(
+                arguments: [
+                    notification.id, notification.notifier, notification.feed, notification.event.rawValue,
+                    created.timeIntervalSince1970,
+                    String(decoding: try encoder.encode(notification), as: UTF8.self),
+                ])
+        }
+        var dropped: [DroppedNotification] = []
+        for notifier in Set(notifications.map(\.notifier)).sorted() {
+            guard let bounds = bounds[notifier] else { continue }
+            dropped += try SQLiteStateStore.drop(notifier, beyond: bounds, now: created, db)
+        }
+        return dropped
+    }
+
+    // MARK: - Items
+
+    /// Makes `items` the feed's stored item set, writing only what differs from what is stored: new items and their
+    /// group memberships inserted (several rows per statement), changed ones updated, those gone deleted.
+    private func writeItems(
+        _ items: [Item], prepared: PreparedItems, firstSeen: Double, _ statistics: inout CommitStatistics
+    ) throws {
+        // The stored fingerprints: an item whose fingerprint is unchanged is not written again.
+        var stored: [String: Int64] = [:]
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT id, fingerprint FROM item WHERE feed = ?"), arguments: [feed])
+        while let row = try rows.next() { stored[row[0]] = row[1] }
+        // A feed with nothing stored yet (a first poll) has nothing to delete: the ids kept are not collected, and
+        // `stored` only finds an id met twice in the poll.
+        let fresh = stored.isEmpty
+        stored.reserveCapacity(stored.count + items.count)
+        var kept = Set<String>()
+        if !fresh { kept.reserveCapacity(items.count) }
+        // New items and their memberships go in several rows per statement (a first poll's thousands).
+        var inserts = RowBatch(
+            table: "item",
+            columns: ["feed", "id", "title", "date", "groups", "url", "details", "firstSeen", "fingerprint"])
+        var members = RowBatch(table: "itemGroupMember", columns: ["feed", "groupId", "id", "date"])
+        for item in items {
+            let (item, packed) = prepared.stored(item)
+            if !fresh { kept.insert(item.id) }
+            switch stored.updateValue(packed.fingerprint, forKey: item.id) {
+            case nil:
+                let date = item.date.timeIntervalSince1970
+                try inserts.append(db) { row in
+                    row.append(.text(feed))
+                    row.append(.text(item.id))
+                    row.append(.text(item.title))
+                    row.append(.real(date))
+                    row.append(.text(packed.groups))
+                    row.append(item.url.map(RowValue.text) ?? .null)
+                    row.append(.text(packed.details))
+                    row.append(.real(firstSeen))
+                    row.append(.integer(packed.fingerprint))
+                }
+                statistics.itemsInserted += 1
+                statistics.memberRows += try item.eachGroupOnce { group in
+                    try members.append(db) { row in
+                        row.append(.text(feed))
+                        row.append(.text(group))
+                        row.append(.text(item.id))
+                        row.append(.real(date))
+                    }
+                }
+                continue
+            case packed.fingerprint?:
+                continue
+            default:
+                // The item may be one of the rows not written yet (an id met twice in the poll).
+                try inserts.flush(db)
+                try members.flush(db)
+                try db.cachedStatement(
+                    sql: """
+                        UPDATE item SET title = ?, date = ?, groups = ?, url = ?, details = ?, fingerprint = ?
+                        WHERE feed = ? AND id = ?
+                        """
+                ).execute(
+                    arguments: [
+                        item.title, item.date.timeIntervalSince1970, packed.groups, item.url, packed.details,
+                        packed.fingerprint, feed, item.id,
+                    ])
+                statistics.itemsUpdated += 1
+                statistics.memberRows += try deleteMembers(of: item.id)
+            }
+            statistics.memberRows += try insertMembers(item)
+        }
+        try inserts.flush(db)
+        try members.flush(db)
+        if fresh { return }
+        for id in stored.keys where !kept.contains(id) {
+            try db.cachedStatement(sql: "DELETE FROM item WHERE feed = ? AND id = ?").execute(arguments: [feed, id])
+            statistics.itemsDeleted += 1
+            statistics.memberRows += try deleteMembers(of: id)
+        }
+    }
+
+    /// Lists `item` under each of its groups (once each); returns the rows inserted.
+    func insertMembers(_ item: Item) throws -> Int {
+        try item.eachGroupOnce { group in
+            try db.cachedStatement(sql: "INSERT INTO itemGroupMember (feed, groupId, id, date) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [feed, group, item.id, item.date.timeIntervalSince1970])
+        }
+    }
+
+    /// Removes the item `id` from every group; returns the rows deleted.
+    private func deleteMembers(of id: String) throws -> Int {
+        try db.cachedStatement(sql: "DELETE FROM itemGroupMember WHERE feed = ? AND id = ?").execute(arguments: [
+            feed, id,
+        ])
+        return db.changesCount
+    }
+
+    // MARK: - Groups, validators, values
+
+    /// Makes the stored catalog `groups`, writing only the groups that differ; returns the rows written.
+    private func writeCatalog(_ groups: [ItemGroup]) throws -> Int {
+        var stored: [String: (title: String, position: Int)] = [:]
+        for row in try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT id, title, position FROM itemGroup WHERE feed = ?"), arguments: [feed])
+        {
+            stored[row[0]] = (row[1], row[2])
+        }
+        var written = 0
+        var kept = Set<String>()
+        for (position, group) in groups.enumerated() {
+            kept.insert(group.id)
+            if let current = stored[group.id], current.title == group.title, current.position == position { continue }
+            try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO itemGroup (feed, id, title, position) VALUES (?, ?, ?, ?)"
+            ).execute(arguments: [feed, group.id, group.title, position])
+            stored[group.id] = (group.title, position)
+            written += 1
+        }
+        for id in stored.keys where !kept.contains(id) {
+            try db.cachedStatement(sql: "DELETE FROM itemGroup WHERE feed = ? AND id = ?").execute(arguments: [
+                feed, id,
+            ])
+            written += 1
+        }
+        return written
+    }
+
+    /// Stores `validators` under `key` (empty ones delete the stored ones); returns whether a row was written.
+    private func writeValidators(_ validators: Validators, _ key: ValidatorKey) throws -> Bool {
+        let current = try Row.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT etag, lastModified FROM validator WHERE feed = ? AND url = ? AND credential = ?"),
+            arguments: [feed, key.url, key.credential]
+        ).map { Validators(etag: $0[0], lastModified: $0[1]) }
+        if validators.isEmpty {
+            guard current != nil else { return false }
+            try db.cachedStatement(sql: "DELETE FROM validator WHERE feed = ? AND url = ? AND credential = ?")
+                .execute(arguments: [feed, key.url, key.credential])
+        } else {
+            guard current != validators else { return false }
+            try db.cachedStatement(
+                sql:
+                    "INSERT OR REPLACE INTO validator (feed, url, credential, etag, lastModified) VALUES (?, ?, ?, ?, ?)"
+            ).execute(arguments: [feed, key.url, key.credential, validators.etag, validators.lastModified])
+        }
+        return true
+    }
+
+    /// Stores the source value `value` under `key` (nil deletes it); returns whether a row was written.
+    private func writeValue(_ value: String?, _ key: String) throws -> Bool {
+        let current = try String.fetchOne(
+            db.cachedStatement(sql: "SELECT value FROM sourceValue WHERE feed = ? AND key = ?"), arguments: [feed, key])
+        guard current != value else { return false }
+        if let value {
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO sourceValue (feed, key, value) VALUES (?, ?, ?)")
+                .execute(arguments: [feed, key, value])
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM sourceValue WHERE feed = ? AND key = ?").execute(arguments: [
+                feed, key,
+            ])
+        }
+        return true
+    }
+}

@@ -1,0 +1,283 @@
+import CSQLiteOptions
+import Foundation
+import GRDB
+import MonitorCore
+
+/// The embedded SQLite state: per feed its items, HTTP validators, group catalog, source values and record.
+///
+/// A poll's results are written in one transaction, so a poll that fails or is interrupted leaves the
+/// previous state intact; SQLite's locking (WAL mode, a busy timeout) lets two processes share the file.
+/// Credentials are never written: validators are keyed by a fingerprint.
+package final class SQLiteStateStore: StateStoring {
+    /// The database file's name inside the state directory.
+    package static let fileName = "state.sqlite"
+
+    private let database: any DatabaseWriter
+    /// The database file.
+    package let path: String
+
+    /// What opening the state did that its user should hear of (modes made private), nil when nothing.
+    package let notice: String?
+
+    /// The database file's path.
+    package var location: String { path }
+
+    /// Opens (creating when needed) the state in `directory`: 0700, its files 0600 (see ``StateDirectory``).
+    package init(directory: URL) throws {
+        path = directory.appendingPathComponent(Self.fileName).path
+        try StateDirectory.prepare(directory.path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.label = "monitor-state"
+        let path = self.path
+        if try StateDirectory.createDatabase(path) {
+            // A fresh state holds nothing to lose yet: switching the new file to WAL mode (a rollback-journal
+            // transaction) need not wait for the disk four times. GRDB sets `synchronous = NORMAL` right after
+            // the switch, before any table is created, and every later commit keeps that setting.
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = OFF") }
+        }
+        database = try SQLiteFailure.wrapping(path) {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try SQLiteSchema.migrator.migrate(pool)
+            // SQLite opens a file it may not write read-only without a word: find out now, not at the end of the
+            // first poll. (`user_version` is not otherwise used.)
+            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA user_version = 1") }
+            return pool
+        }
+        // Only once it opened, so that a state that cannot be written is left as it was.
+        notice =
+            StateDirectory.makePrivate(directory.path, database: path)
+            ? "the state \(directory.path) could be read by other users: made its directory 0700 and its files 0600"
+            : nil
+    }
+
+    private init(path: String, database: any DatabaseWriter) {
+        self.path = path
+        self.database = database
+        notice = nil
+    }
+
+    /// Opens the state in `directory` for reading only, nil when there is none yet: nothing is created, migrated
+    /// or written, so a read-only state (a backup, another user's) can be shown. A store opened so refuses
+    /// `commit`.
+    package static func reading(directory: URL) throws -> SQLiteStateStore? {
+        let path = directory.appendingPathComponent(Self.fileName).path
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw SQLiteFailure.unreadable(path, errno)
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw SQLiteFailure.notAFile(path) }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        configuration.label = "monitor-state"
+        return try SQLiteFailure.wrapping(path) {
+            var queue: DatabaseQueue
+            do {
+                queue = try DatabaseQueue(path: path, configuration: configuration)
+                _ = try queue.read { try $0.tableExists("feed") }
+            } catch let error as DatabaseError where [.SQLITE_CANTOPEN, .SQLITE_READONLY].contains(error.resultCode) {
+                // A WAL database in a directory that cannot be written has no shared-memory file and cannot get
+                // one: read it as an immutable file.
+                queue = try DatabaseQueue(
+                    path: "file:\(path.percentEncoded(keeping: "/"))?immutable=1", configuration: configuration)
+            }
+            let store = SQLiteStateStore(path: path, database: queue)
+            let current = try queue.read { db -> Bool? in
+                guard try db.tableExists("feed") else { return nil }
+                return try SQLiteSchema.migrator.hasCompletedMigrations(db)
+            }
+            switch current {
+            case nil: return nil
+            case true?: return store
+            // A state written by an earlier version is brought up to date first, when it can be written.
+            case false?:
+                do {
+                    return try SQLiteStateStore(directory: directory)
+                } catch {
+                    throw SQLiteFailure.olderVersion(path)
+                }
+            }
+        }
+    }
+
+    /// The default state directory: `$XDG_STATE_HOME/monitor`, else `~/.local/state/monitor`.
+    package static func defaultDirectory(environment: [String: String]) -> URL {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(fileURLWithPath: state).appendingPathComponent("monitor")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/state/monitor")
+    }
+
+    /// Makes every commit of this process durable with one `fdatasync` of the WAL (one last commit, of one page, with
+    /// `synchronous = FULL`; the commits before it wrote theirs with `NORMAL`, unsynced), then lets the file close
+    /// without a checkpoint: closing no longer copies the WAL into the database file and syncs both on the way out
+    /// of `run --once`. The WAL stays beside the file for the next process, which reads it (readers, read-only ones
+    /// included, read a state through its WAL) and checkpoints it when it grows past SQLite's 1,000 pages. When the
+    /// sync fails, the usual checkpoint at close is kept.
+    package func finishWriting() async {
+        guard let pool = database as? DatabasePool else { return }
+        try? await pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA user_version = 1")
+            if let connection = db.sqliteConnection {
+                _ = monitor_sqlite3_no_checkpoint_on_close(UnsafeMutableRawPointer(connection))
+            }
+        }
+    }
+
+    // MARK: - Transactions
+
+    /// Reads in one transaction; a database error becomes a ``StateError`` that says what it means.
+    func read<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+        try await SQLiteFailure.wrapping(path) { try await database.read(body) }
+    }
+
+    /// Writes in one transaction; a database error becomes a ``StateError`` that says what it means.
+    func write<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+        try await SQLiteFailure.wrapping(path) { try await database.write(body) }
+    }
+
+    // MARK: - Reading
+
+    private static let recordColumns = """
+        name, type, status, lastPoll, lastSuccess, lastNew, lastError, failures, notBefore, minimumInterval, \
+        rateLimit, itemCount, holdReason
+        """
+
+    private static func record(_ feed: String, _ db: Database) throws -> FeedRecord? {
+        try Row.fetchOne(
+            db, sql: "SELECT \(recordColumns) FROM feed WHERE name = ?", arguments: [feed]
+        ).map(record)
+    }
+
+    private static func record(_ row: Row) -> FeedRecord {
+        var record = FeedRecord(name: row[0], type: row[1])
+        record.status = row[2]
+        record.lastPoll = (row[3] as Double?).map(Date.init(timeIntervalSince1970:))
+        record.lastSuccess = (row[4] as Double?).map(Date.init(timeIntervalSince1970:))
+        record.lastNew = (row[5] as Double?).map(Date.init(timeIntervalSince1970:))
+        record.lastError = row[6]
+        record.failures = row[7]
+        // A hold or an interval beyond the caps (stored by an older version) is not believed.
+        record.notBefore = HTTPPolicy.believed(
+            notBefore: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)), lastPoll: record.lastPoll)
+        record.holdReason = record.notBefore == nil ? nil : row[12]
+        record.minimumInterval = (row[9] as Double?).map {
+            Duration.milliseconds(Int64(min($0, HTTPPolicy.maximumPollInterval.seconds) * 1000))
+        }
+        record.rateLimit = (row[10] as String?).flatMap {
+            try? JSONDecoder().decode(RateLimit.self, from: Data($0.utf8))
+        }
+        record.itemCount = row[11]
+        return record
+    }
+
+    /// The items of `feed`, newest first; `expected` is how many are likely (the record's count), so that a whole
+    /// feed's list is made at its size rather than grown to up to twice it.
+    private static func items(
+        _ feed: String, group: String?, since: Date?, limit: Int?, expected: Int = 0, _ db: Database
+    ) throws -> [Item] {
+        var sql: String
+        var arguments: StatementArguments = [feed]
+        if let group {
+            // Through the membership index, in its order: no sort, and no more rows read than are returned.
+            sql = """
+                SELECT item.id, item.title, item.date, item.groups, item.url, item.details
+                FROM itemGroupMember AS member JOIN item ON item.feed = member.feed AND item.id = member.id
+                WHERE member.feed = ? AND member.groupId = ?
+                """
+            arguments += [group]
+            if let since {
+                sql += " AND member.date >= ?"
+                arguments += [since.timeIntervalSince1970]
+            }
+            sql += " ORDER BY member.date DESC, member.id DESC"
+        } else {
+            sql = "SELECT id, title, date, groups, url, details FROM item WHERE feed = ?"
+            if let since {
+                sql += " AND date >= ?"
+                arguments += [since.timeIntervalSince1970]
+            }
+            sql += " ORDER BY date DESC, id DESC"
+        }
+        if let limit {
+            sql += " LIMIT ?"
+            arguments += [limit]
+        }
+        var items: [Item] = []
+        items.reserveCapacity(expected)
+        var groups = StoredItem.GroupReader()
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        while let row = try rows.next() {
+            items.append(
+                Item(
+                    id: row[0], title: row[1], date: Date(timeIntervalSince1970: row[2]),
+                    groups: groups.unpack(row[3]), url: row[4], details: StoredItem.unpackDetails(row[5])))
+        }
+        return items
+    }
+
+    private static func groups(_ feed: String, _ db: Database) throws -> [ItemGroup] {
+        try Row.fetchAll(db, sql: "SELECT id, title FROM itemGroup WHERE feed = ? ORDER BY position", arguments: [feed])
+            .map { ItemGroup(id: $0[0], title: $0[1]) }
+    }
+
+    package func snapshot(feed: String) async throws -> FeedSnapshot {
+        try await read { db in
+            let record = try Self.record(feed, db)
+            return FeedSnapshot(
+                record: record,
+                items: try Self.items(feed, group: nil, since: nil, limit: nil, expected: record?.itemCount ?? 0, db),
+                groups: try Self.groups(feed, db),
+                validators: Dictionary(
+                    try Row.fetchAll(
+                        db, sql: "SELECT url, credential, etag, lastModified FROM validator WHERE feed = ?",
+                        arguments: [feed]
+                    ).map { row in
+                        (
+                            ValidatorKey(url: row[0], credential: row[1]),
+                            Validators(etag: row[2], lastModified: row[3])
+                        )
+                    }, uniquingKeysWith: { $1 }),
+                values: Dictionary(
+                    try Row.fetchAll(db, sql: "SELECT key, value FROM sourceValue WHERE feed = ?", arguments: [feed])
+                        .map { ($0[0], $0[1]) }, uniquingKeysWith: { $1 }))
+        }
+    }
+
+    package func record(feed: String) async throws -> FeedRecord? {
+        try await read { db in try Self.record(feed, db) }
+    }
+
+    package func records() async throws -> [FeedRecord] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.recordColumns) FROM feed ORDER BY name").map(Self.record)
+        }
+    }
+
+    package func feedNames() async throws -> [String] {
+        try await read { db in try String.fetchAll(db, sql: "SELECT name FROM feed ORDER BY name") }
+    }
+
+    /// The items of `feed`, newest first, selected through the indexes: only the items returned are read.
+    package func items(of feed: String, group: String?, since: Date?, limit: Int?) async throws -> [Item] {
+        try await read { db in try Self.items(feed, group: group, since: since, limit: limit, db) }
+    }
+
+    package func groups(feed: String) async throws -> [ItemGroup] {
+        try await read { db in try Self.groups(feed, db) }
+    }
+
+    // MARK: - Writing
+
+    @discardableResult
+    package func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let rateLimit = try commit.record.rateLimit.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+        return try await write { db in try SQLiteCommit(db: db, feed: feed).write(commit, rateLimit: rateLimit) }
+    }
+}
