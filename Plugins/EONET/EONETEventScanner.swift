@@ -171,37 +171,20 @@ struct EONETEventScanner {
         seen |= member.rawValue
     }
 
-    /// The ids of the categories that come next (or null: none) into `categories`: each element an object, its
-    /// `id` trimmed (a null id left out), its `url` a string or null, its other members skipped.
+    /// The ids of the categories that come next (or null: none) into `categories`: each a reference whose `id` is
+    /// kept, trimmed (a null id left out).
     private mutating func readCategories(_ reader: inout JSONReader) throws(JSONError) {
         if try reader.null() { return }
         try reader.enterArray()
         var element = 0
         while try reader.nextElement(element) {
             element += 1
-            try reader.enterObject()
-            var seen: UInt16 = 0
-            var id: JSONText?
-            var members = 0
-            while let key = try reader.nextKey(members, likely: members == 0 ? "id" : "title") {
-                members += 1
-                guard key.ascii, !key.escaped else { throw Self.unusual }
-                if key.count == 2, reader.key(key, is: "id") {
-                    try Self.see(.id, in: &seen)
-                    id = try Self.optionalString(&reader).map { Self.trimmed($0, reader) }
-                } else if key.count == 3, reader.key(key, is: "url") {
-                    try Self.see(.url, in: &seen)
-                    _ = try Self.optionalString(&reader)
-                } else {
-                    try reader.skip()
-                }
-            }
-            if let id { categories.append(id) }
+            if let id = try Self.reference(&reader, second: "title").id { categories.append(id) }
         }
     }
 
     /// The URL of the first source that comes next (or null: none) whose URL is not null or blank, trimmed; nil when
-    /// there is none. Each element is an object whose `id` and `url` are strings or null, its other members skipped.
+    /// there is none.
     private static func firstSource(_ reader: inout JSONReader) throws(JSONError) -> JSONText? {
         if try reader.null() { return nil }
         var source: JSONText?
@@ -209,26 +192,36 @@ struct EONETEventScanner {
         var element = 0
         while try reader.nextElement(element) {
             element += 1
-            try reader.enterObject()
-            var seen: UInt16 = 0
-            var url: JSONText?
-            var members = 0
-            while let key = try reader.nextKey(members, likely: members == 0 ? "id" : "url") {
-                members += 1
-                guard key.ascii, !key.escaped else { throw unusual }
-                if key.count == 2, reader.key(key, is: "id") {
-                    try see(.id, in: &seen)
-                    _ = try optionalString(&reader)
-                } else if key.count == 3, reader.key(key, is: "url") {
-                    try see(.url, in: &seen)
-                    url = try optionalString(&reader).map { trimmed($0, reader) }
-                } else {
-                    try reader.skip()
-                }
-            }
+            let url = try reference(&reader, second: "url").url
             if source == nil, let url, url.count > 0 { source = url }
         }
         return source
+    }
+
+    /// The `{"id","url",…}` reference to a category or a source that comes next: its `id` and `url`, each a string or
+    /// null, trimmed; its other members skipped. `second`: the key that usually comes after the id.
+    private static func reference(
+        _ reader: inout JSONReader, second: StaticString
+    ) throws(JSONError) -> (id: JSONText?, url: JSONText?) {
+        try reader.enterObject()
+        var seen: UInt16 = 0
+        var id: JSONText?
+        var url: JSONText?
+        var members = 0
+        while let key = try reader.nextKey(members, likely: members == 0 ? "id" : second) {
+            members += 1
+            guard key.ascii, !key.escaped else { throw unusual }
+            if key.count == 2, reader.key(key, is: "id") {
+                try see(.id, in: &seen)
+                id = try optionalString(&reader).map { trimmed($0, reader) }
+            } else if key.count == 3, reader.key(key, is: "url") {
+                try see(.url, in: &seen)
+                url = try optionalString(&reader).map { trimmed($0, reader) }
+            } else {
+                try reader.skip()
+            }
+        }
+        return (id, url)
     }
 
     /// Reads the observations that come next (or null: none) into `track`: each an object with a `date` of the

@@ -688,6 +688,7 @@ public struct JSONReader: Sendable {
     // MARK: - Decoding strings
 
     /// The text of `span`, unescaped; a syntax error when it is not valid UTF-8 or has a lone surrogate.
+    @usableFromInline
     package func decoded(_ span: JSONText) throws(JSONError) -> String {
         if !span.escaped {
             let text: String? = bytes.withUnsafeBufferPointer { buffer in
@@ -743,10 +744,13 @@ public struct JSONReader: Sendable {
     }
 
     /// The text of `span` (see `decoded(_:)`), with any fault replaced: for keys compared after the document
-    /// was checked.
-    @usableFromInline
-    package func string(_ span: JSONText) -> String {
-        (try? decoded(span)) ?? String(decoding: bytes[span.start..<span.end], as: UTF8.self)
+    /// was checked, and texts known to be ASCII without escapes (made from the bytes at once).
+    @inlinable
+    public func string(_ span: JSONText) -> String {
+        guard span.ascii, !span.escaped else {
+            return (try? decoded(span)) ?? String(decoding: bytes[span.start..<span.end], as: UTF8.self)
+        }
+        return withBytes(of: span) { String(decoding: $0, as: UTF8.self) }
     }
 
     private func hex4(at index: Int) -> UInt32 {
