@@ -384,13 +384,29 @@ package final class FeedHTTP: Sendable {
     /// The `message` of a JSON error body, or a short text body, made safe for a terminal.
     static func message(in body: [UInt8]) -> String? {
         guard !body.isEmpty, body.count <= 64 << 10 else { return nil }
-        if let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-            let message = object["message"] as? String ?? object["error"] as? String
-        {
-            return String(TerminalText.sanitized(message).prefix(200))
-        }
+        if let message = messageMember(in: body) { return String(TerminalText.sanitized(message).prefix(200)) }
         let text = TerminalText.sanitized(String(decoding: body.prefix(200), as: UTF8.self)).trimmingWhitespace()
         guard !text.isEmpty, !text.hasPrefix("<") else { return nil }
         return text
+    }
+
+    /// The text of a JSON object's `message` member, else of its `error` member; nil when the body is not a JSON
+    /// object or neither is a text.
+    private static func messageMember(in body: [UInt8]) -> String? {
+        var reader = JSONReader(body)
+        var message: String?
+        var error: String?
+        do throws(JSONError) {
+            try reader.members { (key, reader) throws(JSONError) in
+                let isMessage = reader.key(key, is: "message")
+                guard isMessage || reader.key(key, is: "error") else { return }
+                let text = try reader.kind() == .string ? try reader.string() : nil
+                if isMessage { message = text } else { error = text }
+            }
+            try reader.end()
+        } catch {
+            return nil
+        }
+        return message ?? error
     }
 }
