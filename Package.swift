@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.20.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
@@ -40,6 +41,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 "CProcessControl",
             ]
@@ -104,12 +106,15 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        /// The JSON the EONET API writes, from Swift data: shared by the stand-in and the tests' fixtures.
+        .target(name: "Samples", dependencies: ["MonitorCore"]),
         /// A local stand-in for the GitHub and EONET APIs on 127.0.0.1, from generated data.
         .executableTarget(
             name: "monitor-standin",
             dependencies: [
                 "MonitorCore",
                 "LoopbackHTTP",
+                "Samples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/StandIn"
@@ -147,7 +152,11 @@ let package = Package(
         // MARK: - Notifiers (Plugins/ holds them too)
 
         /// `type: webhook`: an HTTP POST of each notification through the feeds' transport.
-        .target(name: "WebhookNotifier", dependencies: ["MonitorCore"], path: "Plugins/Webhook"),
+        .target(
+            name: "WebhookNotifier",
+            dependencies: ["MonitorCore", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Plugins/Webhook"
+        ),
         /// `type: command`: a program run per notification, in a process group of its own.
         .target(
             name: "CommandNotifier",
@@ -162,7 +171,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "MonitorCore", .product(name: "Logging", package: "swift-log"),
+                "MonitorCore", "Samples", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             path: "Tests/TestSupport"
@@ -192,12 +201,13 @@ let package = Package(
             name: "LoopbackHTTPTests",
             dependencies: [
                 "LoopbackHTTP",
+                "MonitorCore",
                 "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "MonitorYAMLTests", dependencies: ["MonitorYAML", "TestSupport"]),
+        .testTarget(name: "MonitorYAMLTests", dependencies: ["MonitorYAML", "MonitorCore", "TestSupport"]),
         .testTarget(
             name: "MonitorCoreTests",
             dependencies: [
@@ -219,12 +229,23 @@ let package = Package(
                 "MonitorApp", "MonitorCore", "MonitorSQLite", "TestSupport", "LoopbackHTTP", "GitHubSource",
                 "WebhookNotifier", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "GitHubSourceTests", dependencies: ["GitHubSource", "MonitorCore", "TestSupport"]),
-        .testTarget(name: "EONETSourceTests", dependencies: ["EONETSource", "MonitorCore", "TestSupport"]),
+        .testTarget(
+            name: "GitHubSourceTests",
+            dependencies: [
+                "GitHubSource", "MonitorCore", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "EONETSourceTests",
+            dependencies: [
+                "EONETSource", "MonitorCore", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         /// Runs real processes (scripts written by the tests) through the exec source.
         .testTarget(
             name: "ExecSourceTests",

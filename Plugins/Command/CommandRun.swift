@@ -90,30 +90,30 @@ struct CommandRun: Sendable {
         } catch {
             throw DeliveryError.retry(error.description)
         }
-        group.starting()
-        defer { group.ended() }
         let result: ExecutionResult<([UInt8], Bool), DiscardedOutput, SequenceOutput>
         do {
             let window = self.window
-            result = try await Subprocess.run(
-                configuration, input: .fileDescriptor(.init(rawValue: stdin), closeAfterSpawningProcess: true),
-                output: .discarded, error: .sequence
-            ) { execution in
-                group.started(execution.processIdentifier.value)
-                var tail: [UInt8] = []
-                var cut = false
-                for try await chunk in execution.standardError {
-                    chunk.withUnsafeBytes { tail += $0 }
-                    if tail.count > 4 * window {
+            result = try await group.run {
+                try await Subprocess.run(
+                    configuration, input: .fileDescriptor(.init(rawValue: stdin), closeAfterSpawningProcess: true),
+                    output: .discarded, error: .sequence
+                ) { execution in
+                    await group.started(execution.processIdentifier.value)
+                    var tail: [UInt8] = []
+                    var cut = false
+                    for try await chunk in execution.standardError {
+                        chunk.withUnsafeBytes { tail += $0 }
+                        if tail.count > 4 * window {
+                            tail.removeFirst(tail.count - window)
+                            cut = true
+                        }
+                    }
+                    if tail.count > window {
                         tail.removeFirst(tail.count - window)
                         cut = true
                     }
+                    return (tail, cut)
                 }
-                if tail.count > window {
-                    tail.removeFirst(tail.count - window)
-                    cut = true
-                }
-                return (tail, cut)
             }
         } catch let error as SubprocessError {
             // A program that cannot start will not start next time either: the notification is refused.

@@ -26,18 +26,9 @@ extension EONETCategoryList {
     /// Reads the document's object from the response's bytes (no `Decodable`, whose first use in a process costs
     /// more than the list itself); its other members are checked and skipped.
     init(from reader: inout JSONReader) throws(JSONError) {
-        try reader.enterObject()
         var categories: [Category]?
-        var index = 0
-        while let key = try reader.nextKey(index) {
-            index += 1
-            guard reader.key(key, is: "categories") else {
-                try reader.skipMember(key)
-                continue
-            }
-            categories = try reader.member(.key("categories")) { (reader: inout JSONReader) throws(JSONError) in
-                try Category.list(&reader)
-            }
+        try reader.members { (key, reader) throws(JSONError) in
+            if reader.key(key, is: "categories") { categories = try Category.list(&reader) }
         }
         guard let categories else { throw .missing("categories") }
         self.categories = categories
@@ -48,38 +39,21 @@ extension EONETCategoryList.Category {
     /// Reads a list of categories (`[{"id","title",…}]`, the form of the response and of the saved list).
     static func list(_ reader: inout JSONReader) throws(JSONError) -> [Self] {
         guard try !reader.null() else { throw .mismatch("a list", .null) }
-        try reader.enterArray()
         var categories: [Self] = []
-        var element = 0
-        while try reader.nextElement(element) {
-            categories.append(
-                try reader.member(.index(element)) { (reader: inout JSONReader) throws(JSONError) in
-                    try Self(from: &reader)
-                })
-            element += 1
-        }
+        try reader.elements { (reader) throws(JSONError) in categories.append(try Self(from: &reader)) }
         return categories
     }
 
     /// Reads the category that must come next: its `id` (trimmed) is needed, its `title` (collapsed; the id when
     /// null, missing or empty) is not; its other members are checked and skipped.
     init(from reader: inout JSONReader) throws(JSONError) {
-        try reader.enterObject()
         var id: String?
         var title: String?
-        var index = 0
-        while let key = try reader.nextKey(index) {
-            index += 1
+        try reader.members { (key, reader) throws(JSONError) in
             if reader.key(key, is: "id") {
-                id = try reader.member(.key("id")) { (reader: inout JSONReader) throws(JSONError) in
-                    EONETText.trimmed(try reader.string())
-                }
+                id = EONETText.trimmed(try reader.string())
             } else if reader.key(key, is: "title") {
-                title = try reader.member(.key("title")) { (reader: inout JSONReader) throws(JSONError) in
-                    try reader.optionalString()
-                }
-            } else {
-                try reader.skipMember(key)
+                title = try reader.optionalString()
             }
         }
         guard let id else { throw .missing("id") }

@@ -64,7 +64,6 @@ extension EONETEvent {
     /// when the event has no source, as the item shows it only then. When its categories are those of
     /// `previous` (nearly every event of a response), it shares that list instead of making its own.
     init(from reader: inout JSONReader, previous: [String] = []) throws(JSONError) {
-        try reader.enterObject()
         var id: String?
         var title: String?
         var description: String?
@@ -73,43 +72,23 @@ extension EONETEvent {
         var categories: [String] = []
         var source: String?
         var track = EONETGeometry.Track()
-        var index = 0
-        while let key = try reader.nextKey(index) {
-            index += 1
+        try reader.members { (key, reader) throws(JSONError) in
             if reader.key(key, is: "id") {
-                id = try reader.member(.key("id")) { (reader: inout JSONReader) throws(JSONError) in
-                    EONETText.trimmed(try reader.string())
-                }
+                id = EONETText.trimmed(try reader.string())
             } else if reader.key(key, is: "title") {
-                title = try reader.member(.key("title")) { (reader: inout JSONReader) throws(JSONError) in
-                    try reader.null() ? nil : try EONETText.cleaned(&reader)
-                }
+                title = try reader.null() ? nil : try EONETText.cleaned(&reader)
             } else if reader.key(key, is: "description") {
-                description = try reader.member(.key("description")) { (reader: inout JSONReader) throws(JSONError) in
-                    try reader.null() ? nil : try EONETText.cleaned(&reader)
-                }
+                description = try reader.null() ? nil : try EONETText.cleaned(&reader)
             } else if reader.key(key, is: "link") {
-                link = try reader.member(.key("link")) { (reader: inout JSONReader) throws(JSONError) in
-                    try reader.null() ? nil : try reader.stringText()
-                }
+                link = try reader.null() ? nil : try reader.stringText()
             } else if reader.key(key, is: "closed") {
-                closed = try reader.member(.key("closed")) { (reader: inout JSONReader) throws(JSONError) in
-                    try reader.null() ? nil : try EONETText.date(&reader)
-                }
+                closed = try reader.null() ? nil : try EONETText.date(&reader)
             } else if reader.key(key, is: "categories") {
-                categories = try reader.member(.key("categories")) { (reader: inout JSONReader) throws(JSONError) in
-                    try Self.categories(&reader, previous: previous)
-                }
+                categories = try Self.categories(&reader, previous: previous)
             } else if reader.key(key, is: "sources") {
-                source = try reader.member(.key("sources")) { (reader: inout JSONReader) throws(JSONError) in
-                    try Self.firstSource(&reader)
-                }
+                source = try Self.firstSource(&reader)
             } else if reader.key(key, is: "geometry") {
-                track = try reader.member(.key("geometry")) { (reader: inout JSONReader) throws(JSONError) in
-                    try EONETGeometry.track(&reader)
-                }
-            } else {
-                try reader.skipMember(key)
+                track = try EONETGeometry.track(&reader)
             }
         }
         guard let id else { throw .missing("id") }
@@ -140,26 +119,18 @@ extension EONETEvent {
     }
 
     /// The ids of a list of categories (each an id trimmed; a null id left out); `previous` itself when they are
-    /// the same, so that events of the same categories share one list. Read in a plain loop, each element's
-    /// members by `reference(_:ids:urls:)` (no closure keeping state, which would cost boxes and access checks per
-    /// event).
+    /// the same, so that events of the same categories share one list.
     static func categories(_ reader: inout JSONReader, previous: [String]) throws(JSONError) -> [String] {
         guard try !reader.null() else { return repeatedPrefix(of: previous, 0) }
         // The ids read, once they differ from `previous`; before that, how many of `previous` they repeat.
         var values: [String]?
         var repeated = 0
-        try reader.enterArray()
-        var index = 0
-        while try reader.nextElement(index) {
-            let read = try reader.member(.index(index)) { (reader: inout JSONReader) throws(JSONError) in
-                try reference(&reader, ids: true, urls: false)
-            }
-            index += 1
+        try reader.elements { (reader) throws(JSONError) in
             // The element's last `id` member, when it has one that is not null.
-            guard case .some(.some(let id)) = read.id else { continue }
+            guard case .some(.some(let id)) = try reference(&reader, ids: true, urls: false).id else { return }
             if values == nil, repeated < previous.count, previous[repeated] == id {
                 repeated += 1
-                continue
+                return
             }
             if values == nil { values = Array(previous[..<repeated]) }
             values?.append(id)
@@ -177,16 +148,10 @@ extension EONETEvent {
     static func firstSource(_ reader: inout JSONReader) throws(JSONError) -> String? {
         guard try !reader.null() else { return nil }
         var source: String?
-        try reader.enterArray()
-        var index = 0
-        while try reader.nextElement(index) {
+        try reader.elements { (reader) throws(JSONError) in
             let making = source == nil
-            let read = try reader.member(.index(index)) { (reader: inout JSONReader) throws(JSONError) in
-                try reference(&reader, ids: false, urls: making)
-            }
-            index += 1
             // The element's last `url` member.
-            if making, case .some(let url) = read.url { source = url }
+            if case .some(let url) = try reference(&reader, ids: false, urls: making).url, making { source = url }
         }
         return source
     }
@@ -199,34 +164,19 @@ extension EONETEvent {
     ) {
         var id: String??
         var url: String??
-        try reader.enterObject()
-        var count = 0
-        while let key = try reader.nextKey(count) {
-            count += 1
+        try reader.members { (key, reader) throws(JSONError) in
             if reader.key(key, is: "id") {
                 if ids {
-                    id = .some(
-                        try reader.member(.key("id")) { (reader: inout JSONReader) throws(JSONError) in
-                            try reader.optionalString().map(EONETText.trimmed)
-                        })
+                    id = .some(try reader.optionalString().map(EONETText.trimmed))
                 } else {
-                    try reader.member(.key("id")) { (reader: inout JSONReader) throws(JSONError) in
-                        try checkOptionalString(&reader)
-                    }
+                    try checkOptionalString(&reader)
                 }
             } else if reader.key(key, is: "url") {
                 if urls {
-                    url = .some(
-                        try reader.member(.key("url")) { (reader: inout JSONReader) throws(JSONError) in
-                            try EONETText.url(&reader)
-                        })
+                    url = .some(try EONETText.url(&reader))
                 } else {
-                    try reader.member(.key("url")) { (reader: inout JSONReader) throws(JSONError) in
-                        try checkOptionalString(&reader)
-                    }
+                    try checkOptionalString(&reader)
                 }
-            } else {
-                try reader.skipMember(key)
             }
         }
         return (id, url)

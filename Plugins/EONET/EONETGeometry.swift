@@ -141,57 +141,32 @@ extension EONETGeometry {
     static func track(_ reader: inout JSONReader) throws(JSONError) -> Track {
         var track = Track()
         guard try !reader.null() else { return track }
-        try reader.enterArray()
-        var index = 0
-        while try reader.nextElement(index) {
-            track.add(
-                try reader.member(.index(index)) { (reader: inout JSONReader) throws(JSONError) in
-                    try observation(&reader)
-                })
-            index += 1
-        }
+        try reader.elements { (reader) throws(JSONError) in track.add(try observation(&reader)) }
         return track
     }
 
     /// The observation that must come next.
     static func observation(_ reader: inout JSONReader) throws(JSONError) -> Observation {
-        try reader.enterObject()
         var magnitudeValue: Double?
         var magnitudeUnit: String?
         var date: Date?
         var type: String?
         var coordinates: Int?
-        var index = 0
-        while let key = try reader.nextKey(index) {
-            index += 1
+        try reader.members { (key, reader) throws(JSONError) in
             if reader.key(key, is: "magnitudeValue") {
-                magnitudeValue = try reader.member(.key("magnitudeValue")) {
-                    (reader: inout JSONReader) throws(JSONError) in
-                    try reader.null() ? nil : try reader.number()
-                }
+                magnitudeValue = try reader.null() ? nil : try reader.number()
             } else if reader.key(key, is: "magnitudeUnit") {
-                magnitudeUnit = try reader.member(.key("magnitudeUnit")) {
-                    (reader: inout JSONReader) throws(JSONError) in try reader.optionalString()
-                }
+                magnitudeUnit = try reader.optionalString()
             } else if reader.key(key, is: "date") {
-                date = try reader.member(.key("date")) { (reader: inout JSONReader) throws(JSONError) in
-                    try EONETText.date(&reader)
-                }
+                date = try EONETText.date(&reader)
             } else if reader.key(key, is: "type") {
-                type = try reader.member(.key("type")) { (reader: inout JSONReader) throws(JSONError) in
-                    try reader.optionalString()
-                }
+                type = try reader.optionalString()
             } else if reader.key(key, is: "coordinates") {
-                coordinates = try reader.member(.key("coordinates")) { (reader: inout JSONReader) throws(JSONError) in
-                    guard try !reader.null() else { return nil }
-                    reader.skipWhitespace()
-                    let start = reader.offset
-                    // In one pass; step by step (for the error's path) only when that finds a fault.
-                    if !reader.skipNumbers(lists: maximumDepth) { try skipCoordinates(&reader, depth: 0) }
-                    return start
+                coordinates = try reader.null() ? nil : reader.offset
+                // In one pass; step by step (for the error's path) only when that finds a fault.
+                if coordinates != nil, !reader.skipNumbers(lists: maximumDepth) {
+                    try skipCoordinates(&reader, depth: 0)
                 }
-            } else {
-                try reader.skipMember(key)
             }
         }
         guard let date else { throw .missing("date") }
@@ -212,14 +187,7 @@ extension EONETGeometry {
             guard depth < maximumDepth else {
                 throw .value("coordinates nested deeper than a GeoJSON geometry's (\(maximumDepth) lists)")
             }
-            try reader.enterArray()
-            var index = 0
-            while try reader.nextElement(index) {
-                try reader.member(.index(index)) { (reader: inout JSONReader) throws(JSONError) in
-                    try skipCoordinates(&reader, depth: depth + 1)
-                }
-                index += 1
-            }
+            try reader.elements { (reader) throws(JSONError) in try skipCoordinates(&reader, depth: depth + 1) }
         default:
             throw .mismatch("a list", kind)
         }
@@ -228,13 +196,8 @@ extension EONETGeometry {
     /// The coordinates that must come next (checked before by `skipCoordinates`).
     static func coordinates(_ reader: inout JSONReader) throws(JSONError) -> Coordinates {
         guard try reader.kind() == .array else { return .number(try reader.number()) }
-        try reader.enterArray()
         var values: [Coordinates] = []
-        var index = 0
-        while try reader.nextElement(index) {
-            values.append(try coordinates(&reader))
-            index += 1
-        }
+        try reader.elements { (reader) throws(JSONError) in values.append(try coordinates(&reader)) }
         return .list(values)
     }
 

@@ -16,11 +16,18 @@ struct EONETItems {
         self.selected = selected
     }
 
-    /// The item of `event`, as `event.item(requested:selected:)` makes it.
-    mutating func item(of event: EONETEvent) -> Item? {
-        if let last, last.categories == event.categories { return event.item(groups: last.groups) }
-        let groups = event.groups(requested: requested, selected: selected)
-        last = (event.categories, groups)
-        return event.item(groups: groups)
+    /// The categories of the event before, for the next to share (see `EONETEvent(from:previous:)`).
+    var categories: [String] { last?.categories ?? [] }
+
+    /// What `event` comes to: its item, as `event.item(requested:selected:)` makes it, or its id when it has no date.
+    mutating func event(_ event: EONETEvent) -> EONETEventScanner.Event {
+        let groups: [String]
+        if let last, last.categories == event.categories {
+            groups = last.groups
+        } else {
+            groups = event.groups(requested: requested, selected: selected)
+            last = (event.categories, groups)
+        }
+        return event.item(groups: groups).map { .item($0) } ?? .undated(event.id)
     }
 }

@@ -2,34 +2,10 @@ import MonitorCore
 
 /// Decoding EONET's JSON, with errors that say where a response went wrong.
 enum EONETJSON {
-    /// Reads an events response from its bytes (see `JSONReader`); the error names the path of the bad value
-    /// (`at events[3].geometry[0].date: not an ISO-8601 date: 'yesterday'`).
-    static func decode(_ type: EONETEventList.Type, from body: [UInt8]) throws(SourceError) -> EONETEventList {
-        var reader = JSONReader(body)
-        do throws(JSONError) {
-            let list = try EONETEventList(from: &reader)
-            try reader.end()
-            return list
-        } catch {
-            throw SourceError(error.description)
-        }
-    }
-
-    /// Reads an events response from its bytes, handing each event to `each` as soon as it is read (see
-    /// `EONETEventList.read`); the error is `decode(_:from:)`'s.
-    static func forEachEvent(in body: [UInt8], _ each: (EONETEvent) -> Void) throws(SourceError) {
-        var reader = JSONReader(body)
-        do throws(JSONError) {
-            try EONETEventList.read(&reader, each: each)
-            try reader.end()
-        } catch {
-            throw SourceError(error.description)
-        }
-    }
-
     /// The items of an events response met as the answer of the category `requested` while the feed polls the
     /// categories `selected` (see `EONETEvent.item(requested:selected:)`), made event by event, and the ids of
-    /// the events without a date (no item); the error is `decode(_:from:)`'s.
+    /// the events without a date (no item); the error names the path of the bad value (`at events[3].geometry[0].date:
+    /// not an ISO-8601 date: 'yesterday'`).
     static func items(
         in body: [UInt8], requested: String, selected: Set<String>
     ) throws(SourceError) -> (items: [Item], undated: [String]) {
@@ -47,16 +23,30 @@ enum EONETJSON {
         // copied as it grows; what is not written is never touched.
         items.reserveCapacity(body.count / 128)
         var undated: [String] = []
+        var scanned = 0
         var reader = JSONReader(body)
         do throws(JSONError) {
-            let scanned = try EONETEventList.readItems(
-                &reader, requested: requested, selected: selected, scanning: scanning
-            ) { event in
-                switch event {
-                case .item(let item): items.append(item)
-                case .undated(let id): undated.append(id)
+            var found = false
+            try reader.members { (key, reader) throws(JSONError) in
+                guard reader.key(key, is: "events") else { return }
+                found = true
+                var scanner = EONETEventScanner(requested: requested, selected: selected)
+                var making = EONETItems(requested: requested, selected: selected)
+                try reader.elements { (reader) throws(JSONError) in
+                    let event: EONETEventScanner.Event
+                    if scanning, let usual = scanner.event(&reader) {
+                        scanned += 1
+                        event = usual
+                    } else {
+                        event = making.event(try EONETEvent(from: &reader, previous: making.categories))
+                    }
+                    switch event {
+                    case .item(let item): items.append(item)
+                    case .undated(let id): undated.append(id)
+                    }
                 }
             }
+            guard found else { throw .missing("events") }
             try reader.end()
             return (items, undated, scanned)
         } catch {

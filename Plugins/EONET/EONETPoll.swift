@@ -1,8 +1,8 @@
 import Foundation
 import MonitorCore
 
-/// One poll of an EONET feed: the category list, then the events of each selected category, at most
-/// `context.concurrency` requests in flight, each response decoded and reported as it arrives.
+/// One poll of an EONET feed: the category list, then the events of each selected category (as many at once as the
+/// core allows), each response decoded and reported as it arrives.
 struct EONETPoll: Sendable {
     /// The key under which the whole category list is kept between polls, for a 304 on `/categories`.
     static let catalogKey = "categories"
@@ -19,10 +19,6 @@ struct EONETPoll: Sendable {
     let limit: Int?
     /// The core's context for this poll.
     let context: PollContext
-    /// Where the answers are decoded: a serial queue of the poll's own, off the cooperative thread pool, whose threads
-    /// (one per core) then stay free to send the next request the moment an answer frees a permit, instead of
-    /// waiting for a long decoding to end.
-    let decoding = DispatchQueue(label: "eonet-decode")
 
     /// The poll of a feed with `options`.
     init(options: FeedOptions, context: PollContext) {
@@ -41,26 +37,13 @@ struct EONETPoll: Sendable {
     func run(_ found: Findings) async throws {
         let catalog = try await fetchCategories()
         let selected = try select(from: catalog)
-        let total = 1 + selected.count
         found.groups(selected.map { ItemGroup(id: $0.id, title: $0.title) })
-        found.progress(done: 1, total: total)
-
         let selectedIDs = Set(selected.map(\.id))
-        var done = 1
-        // The bound holds the requests only: each response is decoded here, outside it (on `decoding`), while the
-        // next downloads go on.
-        let responses = mergeBounded(selected, limit: context.concurrency) { category in
+        // The core bounds the requests and hands each answer over as it arrives, decoded while the next downloads go on.
+        try await context.fetchEach(selected, after: 1, progress: found) { category in
             (category, try await self.fetchEvents(of: category))
-        }
-        for try await (category, response) in responses {
-            done += 1
-            await withCheckedContinuation { (decoded: CheckedContinuation<Void, Never>) in
-                decoding.async {
-                    report(response, of: category, selected: selectedIDs, to: found)
-                    decoded.resume()
-                }
-            }
-            found.progress(done: done, total: total)
+        } report: { category, response in
+            report(response, of: category, selected: selectedIDs, to: found)
         }
     }
 

@@ -70,8 +70,14 @@ enum EONETText {
     /// it is ASCII with nothing to clean.
     static func cleaned(_ reader: inout JSONReader) throws(JSONError) -> String {
         let span = try reader.stringText()
-        if span.ascii, !span.escaped, reader.withBytes(of: span, isClean) { return try reader.decoded(span) }
-        return cleaned(try reader.decoded(span))
+        guard span.ascii, !span.escaped else { return cleaned(try reader.decoded(span)) }
+        return cleaned(ascii: span, reader)
+    }
+
+    /// The string `span` of `reader`'s document, ASCII without escapes, cleaned as a title.
+    static func cleaned(ascii span: JSONText, _ reader: JSONReader) -> String {
+        let text = reader.string(span)
+        return reader.withBytes(of: span, isClean) ? text : cleaned(text)
     }
 
     /// Whether ASCII `bytes` need no clean-up: no `&`, no whitespace but single spaces between words.

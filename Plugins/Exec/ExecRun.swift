@@ -71,17 +71,17 @@ struct ExecRun: Sendable {
             throw SourceError(error.description)
         }
 
-        processGroup.starting()
-        defer { processGroup.ended() }
         let result: ExecutionResult<String, SequenceOutput, SequenceOutput>
         do {
-            result = try await Subprocess.run(
-                configuration, input: .fileDescriptor(.init(rawValue: stdin), closeAfterSpawningProcess: true),
-                output: .sequence, error: .sequence
-            ) { execution in
-                processGroup.started(execution.processIdentifier.value)
-                return try await self.communicate(
-                    output: execution.standardOutput, errors: execution.standardError, handle)
+            result = try await processGroup.run {
+                try await Subprocess.run(
+                    configuration, input: .fileDescriptor(.init(rawValue: stdin), closeAfterSpawningProcess: true),
+                    output: .sequence, error: .sequence
+                ) { execution in
+                    await processGroup.started(execution.processIdentifier.value)
+                    return try await self.communicate(
+                        output: execution.standardOutput, errors: execution.standardError, handle)
+                }
             }
         } catch let error as SubprocessError {
             switch error.code {

@@ -9,9 +9,6 @@ import MonitorCore
 /// more output than `settings.max_body`, a run past `timeout` — fails it, and nothing of it is stored. A
 /// cancelled poll (a stopping `monitor`) ends the program's whole process group, SIGTERM then SIGKILL, before
 /// `poll` returns.
-///
-/// No `examples`: the generic examples test answers a source's HTTP requests, and this source sends none; its
-/// behaviour is tested with real processes in `ExecSourceTests`.
 package struct ExecSource: FeedSource {
     package static let type = "exec"
     package static let summary = "An external program in any language, speaking JSON lines (see the README)"

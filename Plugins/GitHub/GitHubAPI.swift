@@ -37,8 +37,8 @@ struct GitHubAPI: Sendable {
     }
 
     /// GETs `url` with the API's headers and the token as the credential the validators are kept by;
-    /// `resource` is the rate limit it counts against (`core`, or `search` for the search API).
-    func get(_ url: String, resource: String = FeedHTTP.defaultResource) async throws -> HTTPResponse {
+    /// `resource` is the rate limit it counts against (`search` for the search API; nil: `core`).
+    func get(_ url: String, resource: String? = nil) async throws -> HTTPResponse {
         try await http.get(url, headers: headers, credential: token, resource: resource)
     }
 

@@ -5,20 +5,15 @@ extension GitHubEvent {
     /// The events of a page, each nil that cannot be read (it still counts as seen). Throws when the body is
     /// not a JSON array.
     ///
-    /// Read from the bytes with `JSONReader`, with the leniency of the `Decodable` conformances (see
-    /// `decodablePage(_:)`, which gives the same events): snake_case keys, every field but `id`, `type` and
+    /// Read from the bytes with `JSONReader`, with the leniency of `JSONDecoder` and lenient `Decodable`
+    /// conformances (which the tests check it against): snake_case keys, every field but `id`, `type` and
     /// `created_at` optional, a field of an unexpected shape dropped (and with it the object it is in, for the
     /// nested objects), an element that is not an event nil.
     static func page(_ body: [UInt8]) throws -> [GitHubEvent?] {
         var reader = JSONReader(body)
         do throws(JSONError) {
-            try reader.enterArray()
             var events: [GitHubEvent?] = []
-            var index = 0
-            while try reader.nextElement(index) {
-                events.append(try event(&reader))
-                index += 1
-            }
+            try reader.elements { (reader) throws(JSONError) in events.append(try event(&reader)) }
             try reader.end()
             return events
         } catch {
@@ -33,24 +28,19 @@ extension GitHubEvent {
             try reader.skip()
             return nil
         }
-        try reader.enterObject()
         var id: String?
         var type: String?
         var created: String?
         var actor: Actor?
         var repo: Repository?
         var payload: Payload?
-        var index = 0
-        while let key = try reader.nextKey(index) {
-            index += 1
+        try reader.members { (key, reader) throws(JSONError) in
             let name = SnakeKey(key, in: reader)
             if name.is("id") {
                 switch try reader.kind() {
                 case .string: id = reader.lenient(try reader.stringText())
                 case .number: id = try reader.integer().map { String($0) }
-                default:
-                    id = nil
-                    try reader.skip()
+                default: id = nil
                 }
             } else if name.is("type") {
                 type = try reader.lenientString()
@@ -62,8 +52,6 @@ extension GitHubEvent {
                 repo = try Repository.read(&reader)
             } else if name.is("payload") {
                 payload = try Payload.read(&reader)
-            } else {
-                try reader.skip()
             }
         }
         guard let id, let type, !type.isEmpty, let created, let date = Self.date(created) else { return nil }
@@ -87,11 +75,8 @@ extension GitHubEvent.Payload {
             try reader.skip()
             return nil
         }
-        try reader.enterObject()
         var payload = Self()
-        var index = 0
-        while let key = try reader.nextKey(index) {
-            index += 1
+        try reader.members { (key, reader) throws(JSONError) in
             let name = SnakeKey(key, in: reader)
             if name.is("action") {
                 payload.action = try reader.lenientString()
@@ -123,8 +108,6 @@ extension GitHubEvent.Payload {
                 payload.forkee = try GitHubEvent.Forkee.read(&reader)
             } else if name.is("member") {
                 payload.member = try GitHubEvent.Member.read(&reader)
-            } else {
-                try reader.skip()
             }
         }
         return payload
@@ -140,8 +123,6 @@ extension GitHubEvent.Actor {
                 actor.login = try reader.strictString(&valid)
             } else if name.is("display_login") {
                 actor.displayLogin = try reader.strictString(&valid)
-            } else {
-                try reader.skip()
             }
         }
         return valid ? actor : nil
@@ -153,7 +134,7 @@ extension GitHubEvent.Repository {
     static func read(_ reader: inout JSONReader) throws(JSONError) -> Self? {
         var repository = Self()
         let valid = try reader.strictObject { (name, reader, valid) throws(JSONError) in
-            if name.is("name") { repository.name = try reader.strictString(&valid) } else { try reader.skip() }
+            if name.is("name") { repository.name = try reader.strictString(&valid) }
         }
         return valid ? repository : nil
     }
@@ -174,9 +155,7 @@ extension GitHubEvent.Topic {
             } else if name.is("merged") {
                 topic.merged = try reader.strictBool(&valid)
             } else if name.is("pull_request") {
-                topic.pullRequest = try reader.null() ? nil : GitHubEvent.Presence(skipping: &reader)
-            } else {
-                try reader.skip()
+                topic.pullRequest = try reader.null() ? nil : GitHubEvent.Presence()
             }
         }
         return valid ? topic : nil
@@ -188,7 +167,7 @@ extension GitHubEvent.Page {
     static func read(_ reader: inout JSONReader) throws(JSONError) -> Self? {
         var page = Self()
         let valid = try reader.strictObject { (name, reader, valid) throws(JSONError) in
-            if name.is("html_url") { page.htmlUrl = try reader.strictString(&valid) } else { try reader.skip() }
+            if name.is("html_url") { page.htmlUrl = try reader.strictString(&valid) }
         }
         return valid ? page : nil
     }
@@ -199,11 +178,8 @@ extension GitHubEvent.Page {
             try reader.skip()
             return nil
         }
-        try reader.enterArray()
         var pages: [Self]? = []
-        var index = 0
-        while try reader.nextElement(index) {
-            index += 1
+        try reader.elements { (reader) throws(JSONError) in
             if try reader.kind() == .object, let page = try read(&reader) {
                 pages?.append(page)
             } else {
@@ -226,8 +202,6 @@ extension GitHubEvent.Release {
                 release.name = try reader.strictString(&valid)
             } else if name.is("html_url") {
                 release.htmlUrl = try reader.strictString(&valid)
-            } else {
-                try reader.skip()
             }
         }
         return valid ? release : nil
@@ -243,8 +217,6 @@ extension GitHubEvent.Forkee {
                 forkee.fullName = try reader.strictString(&valid)
             } else if name.is("html_url") {
                 forkee.htmlUrl = try reader.strictString(&valid)
-            } else {
-                try reader.skip()
             }
         }
         return valid ? forkee : nil
@@ -256,15 +228,8 @@ extension GitHubEvent.Member {
     static func read(_ reader: inout JSONReader) throws(JSONError) -> Self? {
         var member = Self()
         let valid = try reader.strictObject { (name, reader, valid) throws(JSONError) in
-            if name.is("login") { member.login = try reader.strictString(&valid) } else { try reader.skip() }
+            if name.is("login") { member.login = try reader.strictString(&valid) }
         }
         return valid ? member : nil
-    }
-}
-
-extension GitHubEvent.Presence {
-    /// Skips the value that comes next: its presence is all that matters.
-    init(skipping reader: inout JSONReader) throws(JSONError) {
-        try reader.skip()
     }
 }

@@ -8,6 +8,9 @@ struct GitHubHTTPPolicy: HTTPSourcePolicy {
     /// least one minute".
     static let secondaryWait: Duration = .seconds(60)
 
+    /// The rate limit of the REST API's requests, but for search (`search`).
+    var defaultResource: String { "core" }
+
     func rateLimitResource(of response: HTTPResponse) -> String? {
         response.headers["x-ratelimit-resource"]?.trimmingWhitespace()
     }

@@ -2,7 +2,7 @@ import Foundation
 import MonitorCore
 
 /// One poll of a github feed: the events of its target, page by page, or of the top repositories of its
-/// search, concurrently.
+/// search, as many at once as the core allows.
 struct GitHubPoll: Sendable {
     /// What the feed follows.
     let target: GitHubTarget
@@ -53,11 +53,8 @@ struct GitHubPoll: Sendable {
 
     private func followSearch(query: String, top: Int, _ found: Findings) async throws {
         let repos = try await repositories(query: query, top: top)
-        let total = 1 + repos.count
-        var done = 1
-        found.progress(done: done, total: total)
         let pager = self.pager
-        let outcomes = mergeBounded(repos, limit: context.concurrency) { repo -> Outcome in
+        try await context.fetchEach(repos, after: 1, progress: found) { repo -> Outcome in
             do {
                 return .items(try await pager.fetch(pager.api.events("repos/\(repo)", perPage: pager.perPage)))
             } catch let error as FetchError where error.isRepositoryFailure {
@@ -65,8 +62,7 @@ struct GitHubPoll: Sendable {
             } catch let error as SourceError {
                 return .failure(SubRequestFailure(what: "repository '\(repo)'", message: error.message))
             }
-        }
-        for try await outcome in outcomes {
+        } report: { outcome in
             switch outcome {
             case .items(let items):
                 found.items(items)
@@ -74,8 +70,6 @@ struct GitHubPoll: Sendable {
             case .failure(let failure):
                 found.failed(failure)
             }
-            done += 1
-            found.progress(done: done, total: total)
         }
     }
 
@@ -111,16 +105,28 @@ struct GitHubPoll: Sendable {
 
     /// The `owner/name`s of a repository search's answer, in order; odd names are left out.
     static func repositories(in body: [UInt8]) throws -> [String] {
-        struct Answer: Decodable {
-            struct Repository: Decodable {
-                var fullName: String?
+        var reader = JSONReader(body)
+        var names: [String]?
+        do throws(JSONError) {
+            try reader.members { (key, reader) throws(JSONError) in
+                guard SnakeKey(key, in: reader).is("items"), try reader.kind() == .array else { return }
+                var found: [String] = []
+                try reader.elements { (reader) throws(JSONError) in
+                    // An element that is not an object with a text (or no) `full_name` is left out.
+                    var name: String?
+                    let valid = try reader.strictObject { (key, reader, valid) throws(JSONError) in
+                        if key.is("full_name") { name = try reader.strictString(&valid) }
+                    }
+                    if valid, let name { found.append(name) }
+                }
+                names = found
             }
-            var items: [Lossy<Repository>]
+            try reader.end()
+        } catch {
+            names = nil
         }
-        guard let answer = try? GitHubEvent.decoder.decode(Answer.self, from: Data(body)) else {
-            throw SourceError("the search response has no list of repositories")
-        }
-        return answer.items.compactMap { $0.value?.fullName }.filter(GitHubEvent.isRepositoryName)
+        guard let names else { throw SourceError("the search response has no list of repositories") }
+        return names.filter(GitHubEvent.isRepositoryName)
     }
 }
 

@@ -44,7 +44,7 @@ extension GitHubSource {
             let parts = calendar.dateComponents([.hour, .minute], from: reset)
             line += String(format: ", resets %02d:%02d UTC", parts.hour ?? 0, parts.minute ?? 0)
         }
-        if let resource = limit.resource, resource != "core" {
+        if let resource = limit.resource, resource != GitHubHTTPPolicy().defaultResource {
             line += " (\(TerminalText.sanitized(resource)))"
         }
         return line

@@ -71,7 +71,8 @@ extension JSONReader {
     }
 
     /// Reads the object that comes next, handing each member to `member` with its key and whether the object is
-    /// still readable; false when it is not an object or a member made it unreadable.
+    /// still readable (a member it leaves unread is skipped); false when it is not an object or a member made it
+    /// unreadable.
     mutating func strictObject(
         _ member: (SnakeKey, inout JSONReader, inout Bool) throws(JSONError) -> Void
     ) throws(JSONError) -> Bool {
@@ -79,13 +80,8 @@ extension JSONReader {
             try skip()
             return false
         }
-        try enterObject()
         var valid = true
-        var index = 0
-        while let key = try nextKey(index) {
-            index += 1
-            try member(SnakeKey(key, in: self), &self, &valid)
-        }
+        try members { (key, reader) throws(JSONError) in try member(SnakeKey(key, in: reader), &reader, &valid) }
         return valid
     }
 }

@@ -29,9 +29,22 @@ struct SearchCache: Sendable {
     func entry(query: String, top: Int) -> Entry? {
         guard values[Self.queryKey] == query, values[Self.topKey] == String(top),
             let text = values[Self.reposKey], let date = values[Self.dateKey].flatMap(ISO8601.date),
-            let repos = try? JSONDecoder().decode([String].self, from: Data(text.utf8))
+            let repos = Self.names(in: text)
         else { return nil }
         return Entry(repos: repos, date: date)
+    }
+
+    /// The list of texts `text` holds (as `store` writes it); nil when it holds anything else.
+    private static func names(in text: String) -> [String]? {
+        var reader = JSONReader(Array(text.utf8))
+        var names: [String] = []
+        do throws(JSONError) {
+            try reader.elements { (reader) throws(JSONError) in names.append(try reader.string()) }
+            try reader.end()
+        } catch {
+            return nil
+        }
+        return names
     }
 
     /// Stores `entry` as the result of searching `query` for `top` repositories.

@@ -43,6 +43,18 @@ package struct RawHTTPConnection {
         try await outbound.write(ByteBuffer(string: text))
     }
 
+    /// Sends `text` unless the server closed the connection first; returns whether it went out. A write after the
+    /// server's close fails (this side closed on reading the end, or the server reset the connection): a test of a
+    /// server that closes on a deadline then asserts on the close, with ``readUntilClosed()``.
+    package func sendUnlessClosed(_ text: String) async throws -> Bool {
+        do {
+            try await send(text)
+            return true
+        } catch let error where Self.isClose(error) {
+            return false
+        }
+    }
+
     /// Shuts this side of the connection (a TCP half-close): the server reads the end after what was sent.
     package func finishSending() {
         outbound.finish()
@@ -90,6 +102,26 @@ package struct RawHTTPConnection {
             received.writeBuffer(&more)
         }
         return received.readString(length: received.readableBytes) ?? ""
+    }
+
+    /// Everything the server sends from now on until it closes the connection, a reset counting as its close: a
+    /// server that closes with bytes of the client's unread (or receives some after) resets the connection.
+    package mutating func readUntilClosed() async throws -> String {
+        do {
+            while var more = try await iterator.next() {
+                received.writeBuffer(&more)
+            }
+        } catch let error where Self.isClose(error) {}
+        return received.readString(length: received.readableBytes) ?? ""
+    }
+
+    /// Whether `error` says that the connection was closed or reset by the other side.
+    private static func isClose(_ error: any Error) -> Bool {
+        switch error {
+        case ChannelError.ioOnClosedChannel, ChannelError.alreadyClosed, ChannelError.outputClosed: true
+        case let error as IOError: error.errnoCode == ECONNRESET || error.errnoCode == EPIPE
+        default: false
+        }
     }
 
     private mutating func receiveMore() async throws {

@@ -4,12 +4,15 @@ import MonitorCore
 import ServiceLifecycle
 import Synchronization
 
-/// The long-running `monitor run`: the shared scheduler polling every feed, the feeds file watched for
-/// changes, and the display. Runs under swift-service-lifecycle: on graceful shutdown (SIGINT, SIGTERM) the
-/// in-flight polls are cancelled — nothing half-written is committed — and `run()` returns.
+/// `monitor run`: the scheduler polling every feed, the feeds file watched for changes, the delivery of the
+/// notifications, and the display; with ``Options/once``, each feed polled once (MonitorService+Once). Runs under
+/// swift-service-lifecycle: on graceful shutdown (a stopping signal) the in-flight polls are cancelled — nothing
+/// half-written is committed — and `run()` returns.
 package final class MonitorService: Service, Sendable {
     /// How the service is wired; tests substitute the sources, the transport and the output.
     package struct Options: Sendable {
+        /// Polls every feed once, at once, and returns (`run --once`).
+        package var once = false
         /// The feeds file.
         package var configPath: String
         /// The state.
@@ -38,6 +41,8 @@ package final class MonitorService: Service, Sendable {
         package var output: @Sendable (String) -> Void = { Console.out($0) }
         /// Where problems go (standard error).
         package var errors: @Sendable (String) -> Void = { Console.error($0) }
+        /// The transport of the first settings, made (and warmed up) beforehand; nil to make one.
+        package var transport: HTTPClientTransport?
         /// Makes the transport for given settings, with what shuts it down.
         package var makeTransport: @Sendable (Settings) -> (any HTTPTransport, @Sendable () async -> Void) = {
             settings in
@@ -77,12 +82,14 @@ package final class MonitorService: Service, Sendable {
         var shutdown: @Sendable () async -> Void
     }
 
-    private let options: Options
-    private let initial: MonitorConfig
+    let options: Options
+    let initial: MonitorConfig
     /// The notifiers to plan for, shared by every runner; their notifications wake the delivery.
     private let outbox: NotificationOutbox
     /// The shared schedule of a state that has one (PostgreSQL), claimed as this instance; nil to schedule alone.
     let leasing: FeedLeases?
+    /// Whether a poll of a once run failed or partly failed.
+    let failedPolls = Mutex(false)
 
     /// A service that starts with the validated `config`.
     package init(config: MonitorConfig, options: Options) {
@@ -98,26 +105,33 @@ package final class MonitorService: Service, Sendable {
             sources: options.sources, notifiers: options.notifiers, environment: options.environment)
         let screen = options.fullScreen && options.format == .text ? TerminalSession() : nil
         let browser = screen.map {
-            FullScreenDisplay(terminal: $0, store: options.store, feeds: initial.feeds, sources: sources(of: initial))
+            FullScreenDisplay(terminal: $0, store: options.store, feeds: initial.feeds, sources: initial.sources)
         }
-        let display: any RunView =
-            browser
-            ?? LiveDisplay(
-                format: options.format, terminal: options.terminal, feeds: initial.feeds,
-                sources: sources(of: initial), output: options.output, width: options.width)
+        let display = browser ?? lineDisplay()
         defer { display.finish() }
-        let current = Current(start(initial.settings))
+        let current = Current(start(initial.settings, transport: options.transport))
         let config = Current(initial)
-        let scheduler = FeedScheduler(runner: current.value.runner, events: continuation, stagger: options.stagger)
+        let scheduler = FeedScheduler(
+            runner: current.value.runner, events: continuation, stagger: options.stagger,
+            policy: options.once ? .once : .continuous)
         // The notifications: what earlier runs left undelivered at once, then what the polls commit.
         let notifierTransport = options.makeNotifierTransport(initial.settings)
         let delivery = NotificationDelivery(
             store: options.store, notifiers: notifiers(of: initial, transport: notifierTransport.0),
             bounds: NotifierSet.bounds(initial.notifiers), backoff: options.backoff, logger: options.logger,
-            observer: { [deliveries = options.deliveries] attempt in
+            observer: { [deliveries = options.deliveries, once = options.once] attempt in
                 deliveries?(attempt)
-                continuation.yield(.delivery(attempt))
+                // A once run says what it could not deliver at its end.
+                if !once { continuation.yield(.delivery(attempt)) }
             }, metrics: options.metrics)
+        if options.once {
+            await cancelWhenGracefulShutdown {
+                await self.pollOnce(
+                    scheduler: scheduler, events: events, continuation: continuation, display: display,
+                    delivery: delivery, shutdown: { await current.value.shutdown() }, notifierTransport.1)
+            }
+            return
+        }
 
         // The display and the feeds (under the scheduler) are child tasks of the service.
         await withTaskGroup(of: Void.self) { group in
@@ -157,6 +171,18 @@ package final class MonitorService: Service, Sendable {
             await notifierTransport.1()
             continuation.finish()
         }
+    }
+
+    /// The display when not full-screen: the summaries of a once run, or lines and a live panel.
+    private func lineDisplay() -> any RunView {
+        if options.once {
+            return RunDisplay(
+                format: options.format, terminal: options.terminal, feeds: initial.feeds, sources: initial.sources,
+                output: options.output)
+        }
+        return LiveDisplay(
+            format: options.format, terminal: options.terminal, feeds: initial.feeds, sources: initial.sources,
+            output: options.output, width: options.width)
     }
 
     // MARK: - Reloading
@@ -206,7 +232,7 @@ package final class MonitorService: Service, Sendable {
             return generation
         }
         latest.value = config
-        display.setFeeds(config.feeds, sources: sources(of: config))
+        display.setFeeds(config.feeds, sources: config.sources)
         var current = generation
         var restartedAll = false
         if config.settings != generation.settings {
@@ -230,8 +256,10 @@ package final class MonitorService: Service, Sendable {
         return current
     }
 
-    private func start(_ settings: Settings) -> Generation {
-        let (transport, shutdown) = options.makeTransport(settings)
+    /// The runner of `settings`, through `prepared` when given.
+    private func start(_ settings: Settings, transport prepared: HTTPClientTransport? = nil) -> Generation {
+        let (transport, shutdown): (any HTTPTransport, @Sendable () async -> Void) =
+            if let prepared { (prepared, { try? await prepared.shutdown() }) } else { options.makeTransport(settings) }
         var runner = PollRunner(store: options.store, transport: transport, settings: settings, logger: options.logger)
         runner.metrics = options.metrics
         runner.outbox = outbox
@@ -245,22 +273,18 @@ package final class MonitorService: Service, Sendable {
             environment: options.environment, logger: options.logger)
     }
 
-    private func sources(of config: MonitorConfig) -> [String: any FeedSource] {
-        Dictionary(
-            config.feeds.compactMap { feed in
-                options.sources.first { $0.type == feed.type }.map { (feed.name, $0.init(options: feed.options)) }
-            }, uniquingKeysWith: { $1 })
-    }
-
-    private func entries(of config: MonitorConfig) -> [FeedScheduler.Entry] {
+    func entries(of config: MonitorConfig) -> [FeedScheduler.Entry] {
         config.feeds.compactMap { feed in
-            guard let type = options.sources.first(where: { $0.type == feed.type }) else { return nil }
+            guard let source = config.sources[feed.name] else { return nil }
+            // What a reload compares to restart the feed: a once run has no reload.
             let signature =
-                feed.type + "|"
-                + feed.options.settings.keys.sorted().map { key in
-                    "\(key)=\(feed.options[key].map { "\($0)" } ?? "")"
-                }.joined(separator: "|")
-            return FeedScheduler.Entry(feed: feed, source: type.init(options: feed.options), signature: signature)
+                options.once
+                ? ""
+                : feed.type + "|"
+                    + feed.options.settings.keys.sorted().map { key in
+                        "\(key)=\(feed.options[key].map { "\($0)" } ?? "")"
+                    }.joined(separator: "|")
+            return FeedScheduler.Entry(feed: feed, source: source, signature: signature)
         }
     }
 }

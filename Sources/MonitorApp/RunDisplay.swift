@@ -5,13 +5,16 @@ import MonitorCore
 /// redrawn in place with each summary printed above them as its feed finishes.
 ///
 /// It keeps only what it draws: the views of the feeds still polling, and only on a terminal; a report is
-/// printed and forgotten, so that thousands of feeds cost it little.
-final class RunDisplay {
+/// printed and forgotten, so that thousands of feeds cost it little. Its methods may be called from several tasks: a
+/// lock serialises them (hence `@unchecked Sendable`).
+final class RunDisplay: RunView, @unchecked Sendable {
+    private let lock = NSLock()
     private let format: OutputFormat
     private let terminal: Bool
     private let sources: [String: any FeedSource]
     /// The feeds in the order of the feeds file.
     private let feeds: [String]
+    private let output: @Sendable (String) -> Void
     /// The feeds not finished yet.
     private var pending: Set<String>
     /// The latest view of each feed still polling, kept only on a terminal.
@@ -19,16 +22,24 @@ final class RunDisplay {
     private var drawnLines = 0
     private var lastDraw = Date.distantPast
 
-    init(format: OutputFormat, terminal: Bool, sources: [String: any FeedSource], feeds: [String]) {
+    init(
+        format: OutputFormat, terminal: Bool, feeds: [FeedConfig], sources: [String: any FeedSource],
+        output: @escaping @Sendable (String) -> Void
+    ) {
         self.format = format
         self.terminal = terminal && format == .text
         self.sources = sources
-        self.feeds = feeds
-        self.pending = Set(feeds)
+        self.feeds = feeds.map(\.name)
+        self.output = output
+        self.pending = Set(self.feeds)
     }
 
     /// Shows one event.
     func show(_ event: PollEvent) {
+        lock.withLock { handle(event) }
+    }
+
+    private func handle(_ event: PollEvent) {
         switch event {
         case .view(let view):
             guard terminal else { return }
@@ -39,12 +50,12 @@ final class RunDisplay {
             views[report.feed] = nil
             switch format {
             case .json:
-                Console.out(report.json.text + "\n")
+                output(report.json.text + "\n")
             case .text:
                 erase()
                 let summary =
                     sources[report.feed]?.summary(of: report, now: Date()) ?? SummaryText.standard(report, now: Date())
-                Console.out(summary + "\n")
+                output(summary + "\n")
                 if terminal { redraw() }
             }
         case .lease(let feed, let holder?) where !holder.isThisInstance:
@@ -53,10 +64,10 @@ final class RunDisplay {
             views[feed] = nil
             switch format {
             case .json:
-                Console.out(LiveDisplay.json(feed: feed, holder: holder).text + "\n")
+                output(LiveDisplay.json(feed: feed, holder: holder).text + "\n")
             case .text:
                 erase()
-                Console.out("\(feed): skipped: \(LiveView.leased(holder)) UTC\n")
+                output("\(feed): skipped: \(LiveView.leased(holder)) UTC\n")
                 if terminal { redraw() }
             }
         case .scheduled, .polling, .lease, .stopped, .notice, .delivery, .state:
@@ -64,23 +75,26 @@ final class RunDisplay {
         }
     }
 
+    /// A once run does not reload its feeds file.
+    func setFeeds(_ feeds: [FeedConfig], sources: [String: any FeedSource]) {}
+
     /// Clears the progress lines at the end.
     func finish() {
-        erase()
+        lock.withLock { erase() }
     }
 
     private func redraw() {
         erase()
         guard !pending.isEmpty else { return }
         let block = ProgressText.block(feeds: feeds.filter(pending.contains), views: views)
-        Console.out(block)
+        output(block)
         drawnLines = pending.count
         lastDraw = Date()
     }
 
     private func erase() {
         guard terminal, drawnLines > 0 else { return }
-        Console.out("\u{1B}[\(drawnLines)A\u{1B}[J")
+        output("\u{1B}[\(drawnLines)A\u{1B}[J")
         drawnLines = 0
     }
 }

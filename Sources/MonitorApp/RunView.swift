@@ -1,6 +1,6 @@
 import MonitorCore
 
-/// Where the long-running `monitor run` shows its events: lines and a live panel, or the full-screen view.
+/// Where `monitor run` shows its events: lines and a live panel, the full-screen view, or the summaries of `--once`.
 protocol RunView: AnyObject, Sendable {
     /// Shows one event.
     func show(_ event: PollEvent)

@@ -1,3 +1,5 @@
+import ServiceLifecycle
+import Synchronization
 import UnixSignals
 
 /// The signals that stop `monitor`, each the way SIGTERM does — the programs it runs are ended first (their process
@@ -11,6 +13,27 @@ enum StopSignals {
     /// starting anything a signal must end.
     static func trap() async -> UnixSignalsSequence {
         await UnixSignalsSequence(trapping: all)
+    }
+
+    /// Ends a service group at the first of the signals it was given (trapped beforehand), and keeps which it was:
+    /// `run` then exits 0, `run --once` 128 + its number.
+    final class Watch: Service, Sendable {
+        private let signals: UnixSignalsSequence
+        private let caught = Mutex<UnixSignal?>(nil)
+
+        init(_ signals: UnixSignalsSequence) {
+            self.signals = signals
+        }
+
+        /// The signal that ended the group, if one did.
+        var signal: UnixSignal? { caught.withLock { $0 } }
+
+        func run() async {
+            for await signal in signals.cancelOnGracefulShutdown() {
+                caught.withLock { $0 = signal }
+                return
+            }
+        }
     }
 
     /// Runs `body` unless one of `signals` arrives first; `body` is then cancelled (ending what it started) and its

@@ -61,6 +61,17 @@ enum PostgresFailure {
         }
     }
 
+    /// Whether `error` ended the connection it came on: the connection closed or broke, or the server ended it (an
+    /// error of severity FATAL or PANIC). Nothing more can be sent on it.
+    static func endsConnection(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        if let severity = error.serverInfo?[.severity] { return severity == "FATAL" || severity == "PANIC" }
+        switch error.code {
+        case .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown: return true
+        default: return false
+        }
+    }
+
     /// Why a connection could not be made, in the system's words (`connection refused`).
     private static func connectionReason(_ error: (any Error)?) -> String {
         switch error {

@@ -147,6 +147,12 @@ package final class PostgresStateStore: StateStoring {
                 try await connection.query("COMMIT", logger: logger)
                 return .value(value)
             } catch let failure {
+                // A connection the failure ended has nothing to roll back (the server does it), and a ROLLBACK sent on
+                // it would never be answered (PostgresNIO drops what is written to a closed connection): the call
+                // would wait for its deadline. It is closed at once.
+                if connection.isClosed || PostgresFailure.endsConnection(failure) {
+                    return .failed(failure, broken: true)
+                }
                 do {
                     try await connection.query("ROLLBACK", logger: logger)
                 } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import Samples
 
 /// Generated EONET v3 data: the 13 real categories and `count` events spread over them, each event's JSON
 /// written once by the template the test fixtures use (`EONETTemplate`: the real server's layout), with `&amp;`

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import MonitorCore
 import TestSupport
@@ -89,9 +90,7 @@ struct EONETItemDigestTests {
         let made = try EONETJSON.items(in: body, requested: capture.requested, selected: Set(capture.selected))
         #expect(made.items.count == capture.items)
         #expect(made.undated.count == capture.undated)
-        let digest = SHA256.hash(Array(Self.text(made.items, undated: made.undated).utf8))
-            .map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
-            .joined()
+        let digest = SHA256.hash(data: Array(Self.text(made.items, undated: made.undated).utf8)).hexadecimal
         #expect(digest == capture.digest)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import MonitorCore
 import TestSupport
 import Testing
 
@@ -94,9 +95,10 @@ struct NotifyEndToEndTests {
     @Test("a receiver down during run --once gets the notification exactly once from the next run, when it is up")
     func downThenUp() async throws {
         let directory = try TemporaryDirectory()
-        let stopped = try await TestHTTPServer.start { _ in .text("ok") }
-        let port = stopped.port
-        try await stopped.shutdown()
+        // Held until the receiver is up on it: a port that was freed could be taken by another test's server.
+        let refusing = try #require(RefusingPort())
+        defer { refusing.close() }
+        let port = refusing.number
         let url = "http://127.0.0.1:\(port)/hooks/T1/s3cr3t"
         try directory.write("feeds.yaml", feedsFile(url: url))
         try writeItems(1...2, in: directory)
@@ -138,6 +140,7 @@ struct NotifyEndToEndTests {
                 + "1 more waits behind it\n")
 
         let server = try await TestHTTPServer.start(port: port) { _ in .text("ok") }
+        refusing.close()
         let up = try await runOnce(directory)
         #expect(up.status == 0)
         #expect(up.stderr == "")

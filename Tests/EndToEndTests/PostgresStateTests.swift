@@ -160,7 +160,11 @@ struct PostgresStateTests {
         try directory.write("feeds.yaml", "feeds:\n  - name: planet\n    type: eonet\n")
         var wrong = url
         wrong.password = "wrong-hunter2"
-        let closedPort = try PostgresServer.freePort()
+        // A port held refusing for the test: one that was freed could be taken by another test's server meanwhile,
+        // which would accept the connection and then reset or close it.
+        let closed = try await PostgresRelay.refusing()
+        defer { closed.stop() }
+        let closedPort = closed.port
         let cases: [(state: String, message: String)] = [
             (
                 server.text(of: wrong),

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 import TestSupport
 
 /// Runs the built `monitor` with its standard output somewhere other than a pipe that is read: a file such as
@@ -50,7 +51,7 @@ enum RedirectedMonitor {
             program, programArguments, in: directory,
             environment: ["PATH": "/usr/bin:/bin", "HOME": directory.path, "NO_COLOR": "1"].merging(environment) { $1 },
             input: try ChildProcess.nullDevice(), output: standardOutput, error: errors.write)
-        let errorData = try await offThePool { errorsHandle.readDataToEndOfFile() }
+        let errorData = await offThePool { errorsHandle.readDataToEndOfFile() }
         let status = try await child.waitForExit()
         return Result(status: status, stderr: String(decoding: errorData, as: UTF8.self))
     }

@@ -373,14 +373,14 @@ struct SharedScheduleTests {
             let lease = try #require(leases(of: "f1", in: other.stdout).first as? [String: Any])
             let owner = try #require(lease["owner"] as? String)
 
-            let tmux = try TmuxSession(in: directory.url, width: 140, height: 12)
+            let tmux = try await TmuxSession(in: directory.url, width: 140, height: 12)
             defer {
                 tmux.kill()
                 withExtendedLifetime(directory) {}
             }
-            try tmux.send(
+            try await tmux.send(
                 "MONITOR_STATE='\(server.text(of: url))' TZ=UTC '\(MonitorProcess.executable.path)' run", literal: true)
-            try tmux.send("Enter")
+            try await tmux.send("Enter")
             try await arrivals.wait { $0.count("f2") == 1 }
             // The ends of both leases as stored, to the second, in UTC.
             let ends = try await server.strings(
@@ -405,7 +405,7 @@ struct SharedScheduleTests {
             // The log line: when this instance first saw the other's lease.
             let log = screen.split(separator: "\n", omittingEmptySubsequences: false).dropLast(2).last ?? ""
             #expect(log.dropFirst(9) == "f1: leased by \(owner) until \(end["f1"] ?? "?")", "\(screen)")
-            try tmux.send("q")
+            try await tmux.send("q")
             gate.update { $0 = true }
             other.send(SIGINT)
             #expect(try await other.waitForExit() == 0)

@@ -92,17 +92,17 @@ struct TerminalViewTests {
             .categories
         try directory.write("feeds.yaml", Self.planet(standIn) + "    concurrency: 1\n")
         print("terminal test: the stand-in listens on port \(standIn.port)")
-        let tmux = try TmuxSession(in: directory.url, width: 100, height: 30)
+        let tmux = try await TmuxSession(in: directory.url, width: 100, height: 30)
         defer {
             tmux.kill()
             // The directory holds the server's socket: it goes only after the server.
             withExtendedLifetime(directory) {}
         }
         print("terminal test: tmux started in \(directory.url.path)")
-        try tmux.send(
+        try await tmux.send(
             "clear; echo PRE-RUN TEXT; TZ=Asia/Tokyo '\(MonitorProcess.executable.path)' run --config feeds.yaml --state state",
             literal: true)
-        try tmux.send("Enter")
+        try await tmux.send("Enter")
 
         // Mid-poll: some categories counted, others still pending.
         let midPoll = try await tmux.waitForScreen("counts filling in") { screen in
@@ -128,7 +128,7 @@ struct TerminalViewTests {
         // `r` polls the feed now, without restarting it: the log line says so, and the stand-in is asked again
         // (conditionally: every category answers 304).
         let before = try JSONDecoder().decode(Stats.self, from: try await standIn.get("/_stats"))
-        try tmux.send("r")
+        try await tmux.send("r")
         let polledAgain = try await tmux.waitForScreen("the poll asked with r") {
             $0.contains("planet: polling now (r)") && $0.contains("> planet  not modified ")
         }
@@ -140,7 +140,7 @@ struct TerminalViewTests {
         #expect(polledAgain.contains("planet (eonet): not modified — 300 items, 0 new, 14 requests (14 not modified)"))
 
         // Enter opens the feed's groups: every category with its count.
-        try tmux.send("Enter")
+        try await tmux.send("Enter")
         let groups = try await tmux.waitForScreen("the groups") { $0.contains("300 items in 13 groups, all days") }
         let titleWidth = catalog.map(\.title.count).max() ?? 0
         for category in catalog {
@@ -152,13 +152,13 @@ struct TerminalViewTests {
         }
 
         // `/` filters as typed; Enter keeps the filter with its first match selected; Enter opens its items.
-        try tmux.send("/")
-        try tmux.send("Wild", literal: true)
+        try await tmux.send("/")
+        try await tmux.send("Wild", literal: true)
         let filtered = try await tmux.waitForScreen("the filter") { $0.contains("/Wild  (Enter keeps") }
         #expect(filtered.contains("> Wildfires"))
         #expect(!filtered.contains("Drought"))
-        try tmux.send("Enter")
-        try tmux.send("Enter")
+        try await tmux.send("Enter")
+        try await tmux.send("Enter")
         let wildfires = counts["wildfires"] ?? 0
         let items = try await tmux.waitForScreen("the wildfires") {
             $0.contains("monitor › planet › Wildfires") && $0.contains("\(wildfires) items, newest first, all days")
@@ -174,7 +174,7 @@ struct TerminalViewTests {
         #expect(items.contains("  \(newest.url ?? "no link")"))
 
         // `d` steps the window to the last day: the list is read again from the stored items.
-        try tmux.send("d")
+        try await tmux.send("d")
         let now = Date()
         let lastDay = stored.filter { $0.date >= now.addingTimeInterval(-86_400) }
         let windowed = try await tmux.waitForScreen("the last day") { $0.contains("last 1 day") }
@@ -182,11 +182,11 @@ struct TerminalViewTests {
         #expect(lastDay.count < wildfires)
 
         // `q` quits: the alternate screen is gone (the text from before the run is back) and the mode restored.
-        try tmux.send("q")
+        try await tmux.send("q")
         let after = try await tmux.waitForScreen("the shell again") { $0.contains("PRE-RUN TEXT\n$") }
         #expect(!after.contains("monitor ›"))
         #expect(!after.contains("q quit"))
-        try await expectShellMode(tmux, count: 1)
+        try await expectShellMode(tmux, number: 1)
     }
 
     @Test(
@@ -197,17 +197,17 @@ struct TerminalViewTests {
         let standIn = try await StandIn(arguments: ["--eonet-events", "30"])
         defer { standIn.stop() }
         try directory.write("feeds.yaml", Self.planet(standIn))
-        let tmux = try TmuxSession(in: directory.url, width: 100, height: 30)
+        let tmux = try await TmuxSession(in: directory.url, width: 100, height: 30)
         defer {
             tmux.kill()
             withExtendedLifetime(directory) {}
         }
         // Started through `sh -c … exec`, which writes its process id for the SIGTSTP below.
-        try tmux.send(
+        try await tmux.send(
             "clear; echo PRE-RUN TEXT; sh -c 'echo $$ > monitor.pid; exec \"$0\" run --config feeds.yaml --state state' "
                 + "'\(MonitorProcess.executable.path)'",
             literal: true)
-        try tmux.send("Enter")
+        try await tmux.send("Enter")
         let before = try await tmux.waitForScreen("the poll to finish") {
             $0.contains("> planet  ok ") && $0.contains("planet: first sync, 30 items")
         }
@@ -215,24 +215,24 @@ struct TerminalViewTests {
         let pid = try #require(Int32(try directory.read("monitor.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
 
         // Ctrl-Z: the screen from before the run is back with the shell's prompt; the job is stopped.
-        try tmux.send("C-z")
+        try await tmux.send("C-z")
         let stopped = try await tmux.waitForScreen("the shell after Ctrl-Z") {
             Self.stoppedLines($0) == 1 && Self.prompts($0)
         }
         print("after Ctrl-Z:\n\(stopped)")
         #expect(stopped.hasPrefix("PRE-RUN TEXT\n"))
         #expect(!stopped.contains("q quit"))
-        try tmux.send("jobs", literal: true)
-        try tmux.send("Enter")
+        try await tmux.send("jobs", literal: true)
+        try await tmux.send("Enter")
         let jobs = try await tmux.waitForScreen("jobs") { Self.stoppedLines($0) == 2 && Self.prompts($0) }
         let listed = jobs.components(separatedBy: "\n").drop { $0 != "$ jobs" }.dropFirst().first ?? ""
         #expect(listed.hasPrefix("[1] + Stopped"), "\(jobs)")
         // The terminal's mode is the shell's again: echo and canonical input on.
-        try await expectShellMode(tmux, count: 1)
+        try await expectShellMode(tmux, number: 1)
 
         // fg: the full screen is drawn again, whole.
-        try tmux.send("fg", literal: true)
-        try tmux.send("Enter")
+        try await tmux.send("fg", literal: true)
+        try await tmux.send("Enter")
         let resumed = try await tmux.waitForScreen("the full screen after fg") {
             Self.masked($0) == Self.masked(before)
         }
@@ -244,30 +244,32 @@ struct TerminalViewTests {
             Self.stoppedLines($0) == 3 && Self.prompts($0)
         }
         #expect(!stoppedAgain.contains("q quit"))
-        try tmux.send("fg", literal: true)
-        try tmux.send("Enter")
+        try await tmux.send("fg", literal: true)
+        try await tmux.send("Enter")
         try await tmux.waitForScreen("the full screen after the second fg") { Self.masked($0) == Self.masked(before) }
 
         // q still quits, the terminal restored.
-        try tmux.send("q")
+        try await tmux.send("q")
         try await tmux.waitForScreen("the shell at the end") { !$0.contains("q quit") && Self.prompts($0) }
-        try await expectShellMode(tmux, count: 2)
+        try await expectShellMode(tmux, number: 2)
     }
 
-    /// Asks the shell for the terminal's echo and canonical modes and expects both on, `count` answers in all.
-    private func expectShellMode(_ tmux: TmuxSession, count: Int) async throws {
-        try tmux.send(
-            "stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | sort | tr '\\n' ' '; echo",
+    /// Asks the shell for the terminal's echo and canonical modes and expects both on; `number` numbers the answer
+    /// (`mode 2: echo icanon`), so that it is found whatever scrolled off the screen before it.
+    private func expectShellMode(_ tmux: TmuxSession, number: Int) async throws {
+        // `mode %s:` in the command: its echo on the screen never reads as the answer.
+        try await tmux.send(
+            "printf 'mode %s: ' \(number); "
+                + "stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | sort | tr '\\n' ' '; echo",
             literal: true)
-        try tmux.send("Enter")
+        try await tmux.send("Enter")
         // capture-pane drops trailing spaces: the line reads `echo icanon` when both are on, `-echo -icanon` when not.
-        let modes = ["echo icanon", "-echo icanon", "echo -icanon", "-echo -icanon"]
-        let screen = try await tmux.waitForScreen("the terminal mode") {
-            $0.components(separatedBy: "\n").filter { modes.contains($0) }.count == count
+        let answer = { (screen: String) in
+            screen.components(separatedBy: "\n").last { $0.hasPrefix("mode \(number): ") }
         }
-        #expect(
-            screen.components(separatedBy: "\n").filter { modes.contains($0) }
-                == Array(repeating: "echo icanon", count: count))
+        // Whole once the prompt follows it.
+        let screen = try await tmux.waitForScreen("the terminal mode") { answer($0) != nil && Self.prompts($0) }
+        #expect(answer(screen) == "mode \(number): echo icanon")
     }
 
     /// How many lines of the shell say that the job stopped.

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 import Synchronization
 
 /// A real terminal for a test: a tmux server of its own (its socket in the test's directory) with one window of
@@ -7,6 +8,9 @@ import Synchronization
 /// Waiting is driven by the pane's output, not by time: tmux copies everything the pane prints into a FIFO
 /// (`pipe-pane`), and `waitForScreen` captures the screen again each time more output has arrived. tmux parses
 /// output into the screen before it passes it on, so the capture after a chunk shows that chunk.
+///
+/// Each tmux command is spawned and waited for on a thread of its own: on a busy machine one takes a while, and a
+/// cooperative thread held meanwhile (two on CI) stalls every other test.
 final class TmuxSession: Sendable {
     /// The tmux executable, when installed.
     static let executable: URL? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux", "/bin/tmux"]
@@ -22,18 +26,18 @@ final class TmuxSession: Sendable {
     private let serverID = Atomic<Int32>(0)
 
     /// Starts a server with one `width`×`height` window running `sh` in `directory`, and the pipe of its output.
-    init(in directory: URL, width: Int, height: Int) throws {
+    init(in directory: URL, width: Int, height: Int) async throws {
         socket = directory.appendingPathComponent("tmux.sock").path
         let fifo = directory.appendingPathComponent("pane.fifo").path
         guard mkfifo(fifo, 0o600) == 0 else { throw Failure(description: "mkfifo \(fifo) failed: errno \(errno)") }
         // The server forks from this client and keeps its descriptors: its output goes nowhere, not to a pipe that
         // would then never end.
-        try tmux(
+        try await tmux(
             "new-session", "-d", "-s", "test", "-x", "\(width)", "-y", "\(height)", "-c", directory.path,
             "env PS1='$ ' TERM=xterm-256color sh", capture: false)
-        let server = try tmux("display-message", "-p", "#{pid}").trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try await tmux("display-message", "-p", "#{pid}").trimmingCharacters(in: .whitespacesAndNewlines)
         serverID.store(Int32(server) ?? 0, ordering: .sequentiallyConsistent)
-        try tmux("pipe-pane", "-t", "test", "cat > '\(fifo)'")
+        try await tmux("pipe-pane", "-t", "test", "cat > '\(fifo)'")
         let changes = self.changes
         Thread.detachNewThread {
             let descriptor = open(fifo, O_RDONLY)
@@ -46,13 +50,13 @@ final class TmuxSession: Sendable {
     }
 
     /// Types `keys` (tmux key names such as `Enter`, `Escape`, `Up`, or literal text with `literal`).
-    func send(_ keys: String..., literal: Bool = false) throws {
-        try tmux(["send-keys", "-t", "test"] + (literal ? ["-l"] : []) + keys)
+    func send(_ keys: String..., literal: Bool = false) async throws {
+        try await tmux(["send-keys", "-t", "test"] + (literal ? ["-l"] : []) + keys)
     }
 
     /// The screen as text, one line per row, trailing spaces removed.
-    func screen() throws -> String {
-        try tmux("capture-pane", "-p", "-t", "test")
+    func screen() async throws -> String {
+        try await tmux("capture-pane", "-p", "-t", "test")
     }
 
     /// Waits until the screen satisfies `condition` and returns it; `what` names it for the failure.
@@ -61,7 +65,7 @@ final class TmuxSession: Sendable {
         print("terminal test: waiting for \(what)")
         var seen = changes.count
         while true {
-            let screen = try screen()
+            let screen = try await screen()
             if condition(screen) { return screen }
             guard let next = await changes.wait(after: seen) else {
                 throw Failure(description: "the pane closed while waiting for \(what); the screen:\n\(screen)")
@@ -70,21 +74,28 @@ final class TmuxSession: Sendable {
         }
     }
 
-    /// Stops the server (and whatever still runs in it).
+    /// Stops the server (and whatever still runs in it). Called from a `defer`, it waits on the calling thread.
     func kill() {
-        _ = try? tmux("kill-server")
+        _ = try? Self.run(["kill-server"], socket: socket, capture: false)
         // kill-server was seen to leave the server running after the test: it is ours, so end it by its id too.
         let serverID = self.serverID.load(ordering: .sequentiallyConsistent)
         if serverID > 0 { Foundation.kill(serverID, SIGKILL) }
     }
 
     @discardableResult
-    private func tmux(_ arguments: String..., capture: Bool = true) throws -> String {
-        try tmux(arguments, capture: capture)
+    private func tmux(_ arguments: String..., capture: Bool = true) async throws -> String {
+        try await tmux(arguments, capture: capture)
     }
 
     @discardableResult
-    private func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
+    private func tmux(_ arguments: [String], capture: Bool = true) async throws -> String {
+        let socket = self.socket
+        return try await offThePool { try Self.run(arguments, socket: socket, capture: capture) }
+    }
+
+    /// Runs tmux with `arguments` on the server of `socket` and returns what it printed (`capture`); blocks its thread
+    /// until tmux has exited.
+    private static func run(_ arguments: [String], socket: String, capture: Bool) throws(Failure) -> String {
         guard let executable = Self.executable else { throw Failure(description: "tmux is not installed") }
         // Spawned and reaped here rather than with `Process`: the client of `new-session` forks the server and
         // `Process` was seen never to notice that client's exit.

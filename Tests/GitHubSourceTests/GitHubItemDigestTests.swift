@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import MonitorCore
 import TestSupport
@@ -78,9 +79,7 @@ struct GitHubItemDigestTests {
         let items = events.compactMap { $0?.item(web: "https://github.com") }
         #expect(events.count == capture.events)
         #expect(items.count == capture.items)
-        let digest = SHA256.hash(Array(Self.text(items).utf8))
-            .map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
-            .joined()
+        let digest = SHA256.hash(data: Array(Self.text(items).utf8)).hexadecimal
         #expect(digest == capture.digest)
     }
 }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import LoopbackHTTP
+import MonitorCore
 import NIOCore
 import TestSupport
 import Testing
@@ -195,7 +196,7 @@ struct TestHTTPServerTests {
     @Test("a 40 MiB body arrives intact")
     func largeBody() async throws {
         // Filling 40 MiB takes a while in a debug build: off the cooperative pool.
-        let expected = try await offThePool {
+        let expected = await offThePool {
             var body = [UInt8](repeating: 0, count: 40 << 20)
             var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
             body.withUnsafeMutableBytes { bytes in

@@ -14,9 +14,11 @@ private func read(_ export: MetricsExport) throws -> PrometheusText {
 }
 
 /// Runs a metrics server for `export` on 127.0.0.1 with `limits`, as a service of a group, while `body` runs; then
-/// stops it.
+/// stops it. By default its deadlines are ten minutes: a busy machine can hold a test's connection for longer than the
+/// server's 10 s head timeout before it sends its request (seen, for a malformed request answered nothing).
 private func withMetricsServer(
-    _ limits: MetricsServer.Limits = MetricsServer.Limits(), export: MetricsExport = MetricsExport(),
+    _ limits: MetricsServer.Limits = MetricsServer.Limits(headTimeout: .minutes(10), idleTimeout: .minutes(10)),
+    export: MetricsExport = MetricsExport(),
     _ body: (MetricsServer) async throws -> Void
 ) async throws {
     let server = try await MetricsServer.bind(
@@ -531,44 +533,35 @@ struct MetricsServerTests {
     }
 
     // MARK: - Slow, idle and too many clients
+    // On the wire, each outcome that no delay can change; the deadlines to the millisecond are MetricsDeadlinesTests'.
 
-    @Test("a connection that sends nothing is closed after the head timeout, unanswered", .timeLimit(.minutes(1)))
-    func silentConnection() async throws {
-        let limits = MetricsServer.Limits(headTimeout: .milliseconds(200), idleTimeout: .minutes(10))
-        try await withMetricsServer(limits) { server in
-            try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
-                let answer = try await connection.readToEnd()
-                #expect(answer == "")
-            }
-        }
-    }
-
-    @Test("a request head that never completes is closed after the head timeout, unanswered", .timeLimit(.minutes(1)))
+    @Test("a request head that never completes is closed after the head timeout, unanswered")
     func halfAHead() async throws {
         let limits = MetricsServer.Limits(headTimeout: .seconds(1), idleTimeout: .minutes(10))
         try await withMetricsServer(limits) { server in
             try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
-                try await connection.send("GET /metrics HTTP/1.1\r\nHost: x\r\nUser-Agent: slow")
-                #expect(try await connection.readToEnd() == "")
+                // On a busy machine the head timeout can pass before these bytes go out: the close is the outcome
+                // either way.
+                _ = try await connection.sendUnlessClosed("GET /metrics HTTP/1.1\r\nHost: x\r\nUser-Agent: slow")
+                #expect(try await connection.readUntilClosed() == "")
             }
         }
     }
 
-    @Test("a kept-alive connection idle past the idle timeout is closed", .timeLimit(.minutes(1)))
+    @Test("a kept-alive connection idle past the idle timeout is closed")
     func idleKeepAlive() async throws {
         let limits = MetricsServer.Limits(headTimeout: .minutes(10), idleTimeout: .milliseconds(200))
         try await withMetricsServer(limits) { server in
             try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
                 let answer = try await get(&connection)
                 #expect(answer.head == metricsHead(""))
-                #expect(try await connection.readToEnd() == "")
+                #expect(try await connection.readUntilClosed() == "")
             }
         }
     }
 
     @Test(
-        "one connection beyond the cap closes the one quiet the longest; the others are still served",
-        .timeLimit(.minutes(1)))
+        "one connection beyond the cap closes the one quiet the longest; the others are still served")
     func connectionCap() async throws {
         let limits = MetricsServer.Limits(headTimeout: .minutes(10), idleTimeout: .minutes(10), connections: 2)
         try await withMetricsServer(limits) { server in

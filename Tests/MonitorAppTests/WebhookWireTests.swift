@@ -4,7 +4,8 @@ import MonitorApp
 import MonitorCore
 import TestSupport
 import Testing
-import WebhookNotifier
+
+@testable import WebhookNotifier
 
 /// A webhook notifier POSTing to `url` through the app's real HTTP client (redirects not followed).
 private func webhook(
@@ -401,9 +402,10 @@ struct WebhookWireTests {
 
     @Test("a receiver that is down: a retryable error showing the URL masked, never its path")
     func down() async throws {
-        let server = try await TestHTTPServer.start { _ in .text("ok") }
-        let port = server.port
-        try await server.shutdown()
+        // Held for the test: a port that was freed could be taken by another test's server meanwhile.
+        let refusing = try #require(RefusingPort())
+        defer { refusing.close() }
+        let port = refusing.number
         try await withTransport { transport in
             let notifier = webhook("http://127.0.0.1:\(port)/hooks/T1/s3cr3t", transport: transport)
             await #expect(throws: DeliveryError.retry("POST http://127.0.0.1:\(port)/… failed: connection refused")) {

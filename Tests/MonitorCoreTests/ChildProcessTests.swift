@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 import TestSupport
 import Testing
 
@@ -52,7 +53,7 @@ struct ChildProcessTests {
             "/bin/sh", ["-c", "echo started; exec sleep 600"], input: try ChildProcess.nullDevice(),
             output: output.write, error: try ChildProcess.nullDevice())
         // Its first line: it runs (`sleep` has replaced the shell, keeping the pipe open).
-        let line = try await offThePool { outputHandle.readData(ofLength: 8) }
+        let line = await offThePool { outputHandle.readData(ofLength: 8) }
         #expect(String(decoding: line, as: UTF8.self) == "started\n")
         #expect(child.status == nil)
         child.send(SIGTERM)

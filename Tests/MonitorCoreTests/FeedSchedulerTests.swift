@@ -19,6 +19,41 @@ final class EventLog: Sendable {
     }
 }
 
+/// A transport whose requests wait at the server until ``letThrough(_:)`` answers them.
+private struct HeldRequests {
+    let waiting = Watched<[CheckedContinuation<Void, Never>]>([])
+
+    var transport: StubTransport {
+        StubTransport { [waiting] _ in
+            await withCheckedContinuation { continuation in waiting.update { $0.append(continuation) } }
+            return HTTPResponse(status: 200, body: Array("1".utf8))
+        }
+    }
+
+    /// Answers `count` requests, one at a time, each once it has come.
+    func letThrough(_ count: Int) async throws {
+        for _ in 0..<count {
+            try await waiting.wait { !$0.isEmpty }
+            waiting.update { $0.removeFirst().resume() }
+        }
+    }
+}
+
+/// The most polls running at once in `events`, each counted from its `polling` to its `finished`.
+private func mostRunning(_ events: [PollEvent]) -> Int {
+    var running = 0
+    var most = 0
+    for event in events {
+        switch event {
+        case .polling: running += 1
+        case .finished: running -= 1
+        default: continue
+        }
+        most = max(most, running)
+    }
+    return most
+}
+
 /// A scheduler on a manual clock, polling scripted feeds through a stub transport.
 private final class SchedulerFixture: Sendable {
     let clock = ManualClock()
@@ -157,39 +192,60 @@ struct FeedSchedulerTests {
 
     @Test("at most pollsInFlight polls run at once: the other due feeds wait to start, holding nothing")
     func pollsInFlight() async throws {
-        let waiting = Watched<[CheckedContinuation<Void, Never>]>([])
-        let transport = StubTransport { _ in
-            await withCheckedContinuation { continuation in waiting.update { $0.append(continuation) } }
-            return HTTPResponse(status: 200, body: Array("1".utf8))
-        }
-        let fixture = try SchedulerFixture(transport: transport)
+        let held = HeldRequests()
+        let fixture = try SchedulerFixture(transport: held.transport)
         let concurrency = Settings().concurrency
         let bound = FeedScheduler.pollsInFlight(concurrency: concurrency)
         let feeds = 2 * bound + 3
         await fixture.scheduler.apply((0..<feeds).map { fixture.entry("f\($0)", url: "http://x/\($0)") })
         // Every feed is due at once; the requests of `concurrency` polls wait at the server. Each is then let
         // through, one at a time, until every feed was polled once.
-        for _ in 0..<feeds {
-            try await waiting.wait { !$0.isEmpty }
-            waiting.update { $0.removeFirst().resume() }
-        }
+        try await held.letThrough(feeds)
         try await fixture.events.wait { events in
             events.count { if case .finished = $0 { true } else { false } } == feeds
         }
-        // Polls running: each counted from its `polling` to its `finished`.
-        var running = 0
-        var most = 0
-        for event in fixture.events.withLock({ $0 }) {
-            switch event {
-            case .polling: running += 1
-            case .finished: running -= 1
-            default: continue
-            }
-            most = max(most, running)
-        }
-        #expect(most == bound)
+        #expect(mostRunning(fixture.events.withLock { $0 }) == bound)
         #expect(fixture.events.withLock { $0.count { if case .polling = $0 { true } else { false } } } == feeds)
         await fixture.finish()
+    }
+
+    @Test("the once policy polls each feed once, due or not, at most pollsInFlight at a time; then run returns")
+    func oncePolicy() async throws {
+        let held = HeldRequests()
+        var settings = Settings()
+        settings.retries = 0
+        let harness = try PollHarness(settings: settings)
+        let runner = PollRunner(
+            store: harness.store, transport: held.transport, settings: settings, logger: Logger(label: "test"))
+        let (stream, continuation) = AsyncStream<PollEvent>.makeStream()
+        // A stagger of an hour: the once policy does not wait for it.
+        let scheduler = FeedScheduler(runner: runner, events: continuation, stagger: .seconds(3600), policy: .once)
+        let bound = FeedScheduler.pollsInFlight(concurrency: settings.concurrency)
+        let feeds = 2 * bound + 3
+        let names = (0..<feeds).map { "f\($0)" }
+        await scheduler.apply(
+            names.map { name in
+                let feed = PollHarness.feed(
+                    ScriptedSource.self, name: name,
+                    options: ["urls": .list(["http://x/\(name)"]), "interval": .duration(.seconds(3600))])
+                return FeedScheduler.Entry(feed: feed, source: ScriptedSource(options: feed.options), signature: "")
+            })
+        let run = Task {
+            await scheduler.run()
+            continuation.finish()
+        }
+        // The requests of the polls in flight wait at the server; each is let through, one at a time.
+        try await held.letThrough(feeds)
+        await run.value
+        var events: [PollEvent] = []
+        for await event in stream { events.append(event) }
+        #expect(mostRunning(events) == bound)
+        let finished = events.compactMap { event -> PollReport? in
+            if case .finished(let report) = event { report } else { nil }
+        }
+        #expect(finished.map(\.feed).sorted() == names.sorted())
+        #expect(finished.allSatisfy { $0.status == .ok })
+        #expect(!events.contains { if case .scheduled = $0 { true } else { false } })
     }
 
     @Test("a poll that overruns its interval is not stacked: the next slot is skipped")

@@ -135,6 +135,30 @@ struct PostgresDeadlineTests {
         #expect(relay.connections.value == PostgresRelay.Connections(accepted: 2, closedByClient: 1))
     }
 
+    @Test(
+        """
+        a transaction whose connection the server ends fails at once, saying so (not at the deadline), and writes \
+        nothing; the next call succeeds anew
+        """)
+    func endedTransaction() async throws {
+        let silenced = try await Silenced()
+        let (relay, store, url) = (silenced.relay, silenced.store, silenced.url)
+        defer { relay.stop() }
+        let before = try await silenced.state()
+
+        // The record is written, then the connection ends as the new items' INSERT is sent: the store must not send
+        // it a ROLLBACK, which would never be answered (the call would fail at the standard deadline, saying so).
+        try await relay.end(after: "INSERT INTO item (")
+        await #expect(throws: StateError.unreachable("\(url): the server closed the connection")) {
+            try await store.commit(commit(items: events(1...5), failures: 4, value: "2"), feed: "planet")
+        }
+        #expect(relay.connections.value == PostgresRelay.Connections(accepted: 1, closedByServer: 1))
+
+        // Nothing of it was kept: the server rolled the transaction back when its connection ended.
+        #expect(try await silenced.state() == before)
+        #expect(relay.connections.value == PostgresRelay.Connections(accepted: 2, closedByServer: 1))
+    }
+
     @Test("a new connection to a server that never answers the login is given up after the deadline, and closed")
     func silentLogin() async throws {
         let server = try await PostgresServer.forTest()

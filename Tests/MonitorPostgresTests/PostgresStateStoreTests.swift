@@ -176,8 +176,10 @@ struct PostgresStateStoreTests {
                 "cannot open postgres://monitor@127.0.0.1:\(server.port)/nowhere: database \"nowhere\" does not exist")
         ) { _ = try await PostgresStateStore.open(missing) }
 
-        let closed = try PostgresURL(
-            parsing: "postgres://monitor:secret@127.0.0.1:\(try PostgresServer.freePort())/feeds")
+        // A port held refusing (one that was freed could be given to another test's server meanwhile).
+        let refusing = try await PostgresRelay.refusing()
+        defer { refusing.stop() }
+        let closed = try PostgresURL(parsing: "postgres://monitor:secret@127.0.0.1:\(refusing.port)/feeds")
         let refused = StateError.unreachable("cannot connect to \(closed): connection refused")
         await #expect(throws: refused) { _ = try await PostgresStateStore.open(closed) }
         await #expect(throws: refused) { _ = try await PostgresStateStore.reading(closed) }

@@ -2,10 +2,11 @@ import Foundation
 import LoopbackHTTP
 import MonitorApp
 import MonitorCore
-import MonitorPostgres
 import PostgresTestSupport
 import TestSupport
 import Testing
+
+@testable import MonitorPostgres
 
 @Suite("A PostgreSQL state that cannot be reached for a while", .timeLimit(.minutes(2)))
 struct StateOutageTests {
@@ -69,7 +70,10 @@ struct StateOutageTests {
             try await relay.refuse()
             let refused = StateError.unreachable("cannot connect to \(url): connection refused")
             // The connections the store holds were closed with the relay's: calls find them so (discarding them), then
-            // meet the refusal.
+            // meet the refusal. A query written in the instant its connection closes is never answered (PostgresNIO
+            // drops it): such a call ends at a short deadline here, long before the feed's request, held meanwhile,
+            // times out (its retry would wait on the test's clock).
+            store.deadline = .seconds(3)
             for _ in 0...8 {
                 do {
                     _ = try await store.records()
@@ -77,6 +81,7 @@ struct StateOutageTests {
                     break
                 } catch {}
             }
+            store.deadline = PostgresDeadline.standard
             gate.update { $0 = true }
             // Given back at once (nothing to wait for when the state cannot store the poll), then asked again 5 s ×
             // 2^(n−1) × 0.75 after each failure, up to the interval (× 0.75): never more than the interval.

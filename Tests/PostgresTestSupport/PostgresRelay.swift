@@ -9,7 +9,8 @@ import TestSupport
 /// order) until it is told to forward again — a server that says nothing, without closing anything. It can be told to
 /// refuse too, as a server that stopped: it closes every connection and stops listening (a connection is refused)
 /// until it is told to forward again, listening again on the same port — which it keeps bound meanwhile, so that no
-/// other test's server is given it.
+/// other test's server is given it. It can be told to end the connection on which a client sends some text, as a
+/// server that ends a connection in the middle of a call.
 ///
 /// It counts the connections it accepted and which side ended each (``connections``), and the bytes it held
 /// (``held``), for the tests to wait on. A connection ended on one side is ended on the other. ``stop()`` ends it.
@@ -62,6 +63,15 @@ package final class PostgresRelay: Sendable {
         return PostgresRelay(port: port, core: core)
     }
 
+    /// A port on 127.0.0.1 that refuses every connection, as a server that is down, held until ``stop()``: unlike a
+    /// port that was freed, no other test's server can be given it meanwhile (whose answer would not be a refusal).
+    package static func refusing() async throws -> PostgresRelay {
+        // Nothing is ever relayed: the target does not matter.
+        let relay = try await start(to: 0)
+        try await relay.refuse()
+        return relay
+    }
+
     /// `url` through the relay: the same but for the port.
     package func relaying(_ url: PostgresURL) -> PostgresURL {
         var url = url
@@ -78,7 +88,15 @@ package final class PostgresRelay: Sendable {
     /// Goes silent once a client sends `text` (in a query, say): that is still forwarded to the server, and nothing
     /// after it, either way — the server does what it was sent, but its answer never comes.
     package func silence(after text: String) async throws {
-        let trigger = Array(text.utf8)
+        let trigger = RelayCore.Trigger(text: Array(text.utf8), then: .silence)
+        try await core.loop.submit { self.core.trigger = trigger }.get()
+    }
+
+    /// Ends the connection on which a client next sends `text` (in a query, say), as a server that ends a connection
+    /// in the middle of a call: that is not forwarded, and both sides of that connection are closed (counted as
+    /// closed by the server); the other connections go on.
+    package func end(after text: String) async throws {
+        let trigger = RelayCore.Trigger(text: Array(text.utf8), then: .end)
         try await core.loop.submit { self.core.trigger = trigger }.get()
     }
 
@@ -163,10 +181,23 @@ private final class RelayCore: @unchecked Sendable {
     let target: Int
     let connections = Watched(PostgresRelay.Connections())
     let held = Watched(0)
+    /// Bytes from a client that make the relay go silent or end their connection.
+    struct Trigger {
+        enum Action {
+            /// Forwards them, then nothing more (``PostgresRelay/silence(after:)``).
+            case silence
+            /// Ends their connection without forwarding them (``PostgresRelay/end(after:)``).
+            case end
+        }
+
+        var text: [UInt8]
+        var then: Action
+    }
+
     /// Whether nothing is forwarded.
     var silent = false
-    /// The bytes from a client after which the relay goes silent.
-    var trigger: [UInt8]?
+    /// What a client's bytes make the relay do.
+    var trigger: Trigger?
     /// Where it listens, nil while it refuses.
     var listener: (any Channel)?
     /// What keeps its port while it refuses.
@@ -222,22 +253,36 @@ private final class RelayCore: @unchecked Sendable {
 
     /// `buffer` came from the client (or the server) of `pair`.
     func received(_ buffer: ByteBuffer, pair: RelayPair, fromClient: Bool) {
-        if fromClient { pair.toServer.append(buffer) } else { pair.toClient.append(buffer) }
         if silent {
+            if fromClient { pair.toServer.append(buffer) } else { pair.toClient.append(buffer) }
             held.update { $0 += buffer.readableBytes }
             return
         }
-        flush(pair)
+        var action: Trigger.Action?
         if fromClient, let trigger {
             pair.seen.append(contentsOf: buffer.readableBytesView)
-            if pair.seen.firstRange(of: trigger) != nil {
-                silent = true
+            if pair.seen.firstRange(of: trigger.text) != nil {
+                action = trigger.then
                 self.trigger = nil
                 pair.seen = []
             } else {
-                pair.seen = Array(pair.seen.suffix(trigger.count - 1))
+                pair.seen = Array(pair.seen.suffix(trigger.text.count - 1))
             }
         }
+        if action == .end { return end(pair) }
+        if fromClient { pair.toServer.append(buffer) } else { pair.toClient.append(buffer) }
+        flush(pair)
+        if action == .silence { silent = true }
+    }
+
+    /// Ends `pair` as its server would: both sides are closed, counted as closed by the server.
+    private func end(_ pair: RelayPair) {
+        guard !pair.ended else { return }
+        pair.ended = true
+        pairs[ObjectIdentifier(pair)] = nil
+        connections.update { $0.closedByServer += 1 }
+        pair.server?.close(promise: nil)
+        pair.client.close(promise: nil)
     }
 
     /// One side of `pair` closed: the other is closed too.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MonitorCore
 import MonitorPostgres
 import PostgresNIO
 import TestSupport
@@ -135,7 +136,7 @@ package final class PostgresServer: Sendable {
             program, programArguments, in: URL(fileURLWithPath: "/"), input: input.read, output: output.write,
             error: errors.write)
         // `tls` or `plain` once `pg_ctl start -w` returned, then `ready`: the server accepts connections.
-        let lines = try await offThePool {
+        let lines = await offThePool {
             var said = Data()
             while said.filter({ $0 == UInt8(ascii: "\n") }).count < 2 {
                 let byte = outputHandle.readData(ofLength: 1)
@@ -146,7 +147,7 @@ package final class PostgresServer: Sendable {
         }
         offersTLS = lines == "tls\nready\n"
         guard offersTLS || lines == "plain\nready\n" else {
-            let message = try await offThePool {
+            let message = await offThePool {
                 String(decoding: errorsHandle.readDataToEndOfFile(), as: UTF8.self)
             }
             throw ServerError(description: "PostgreSQL did not start: \(message)")

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 import Subprocess
 
 /// A program the tests start, by swift-subprocess and never by Foundation's `Process`.
@@ -95,27 +96,19 @@ package final class ChildProcess: Sendable {
         let errorsHandle = FileHandle(fileDescriptor: errors.read, closeOnDealloc: true)
         let child = try await start(
             executable, arguments, input: inputDescriptor, output: output.write, error: errors.write)
-        let (outputData, errorData) = try await readToEnd(outputHandle, errorsHandle)
+        let (outputData, errorData) = await readToEnd(outputHandle, errorsHandle)
         let status = try await child.waitForExit()
         _ = directory
         return (status, outputData, errorData)
     }
 
-    /// All that `output` and `errors` give until their ends, read at once on threads of their own (off the tasks'
-    /// cooperative pool), so that a full pipe never blocks the child writing them.
-    package static func readToEnd(_ output: FileHandle, _ errors: FileHandle) async throws -> (Data, Data) {
-        try await offThePool {
-            nonisolated(unsafe) var errorData = Data()
-            let group = DispatchGroup()
-            group.enter()
-            DispatchQueue.global().async {
-                errorData = errors.readDataToEndOfFile()
-                group.leave()
-            }
-            let outputData = output.readDataToEndOfFile()
-            group.wait()
-            return (outputData, errorData)
-        }
+    /// All that `output` and `errors` give until their ends, read at once on threads of their own, so that a full
+    /// pipe never blocks the child writing them. Not on `DispatchQueue.global()`: on Linux its threads are the tasks'
+    /// cooperative pool, which a read waiting for a program's end would hold all that time.
+    package static func readToEnd(_ output: FileHandle, _ errors: FileHandle) async -> (Data, Data) {
+        async let outputData = offThePool { output.readDataToEndOfFile() }
+        async let errorData = offThePool { errors.readDataToEndOfFile() }
+        return await (outputData, errorData)
     }
 
     /// Its termination status, nil while it runs.

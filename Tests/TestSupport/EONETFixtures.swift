@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import Samples
 
 /// EONET v3 responses built from Swift data, so that every count a test expects is known by construction, and
 /// a small stand-in for the server that answers `/categories` and `/events` from them.

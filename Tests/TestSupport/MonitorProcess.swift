@@ -38,7 +38,7 @@ package struct MonitorProcess: Sendable {
     ) async throws -> Result {
         let (child, output, errors) = try await start(
             arguments, in: directory, environment: environment, launcher: launcher)
-        let (outputData, errorData) = try await ChildProcess.readToEnd(output, errors)
+        let (outputData, errorData) = await ChildProcess.readToEnd(output, errors)
         let status = try await child.waitForExit()
         return Result(
             status: status, stdout: String(decoding: outputData, as: UTF8.self),

@@ -68,10 +68,9 @@ extension MonitorCommand {
         func run() async throws {
             let config = try options.load()
             let settings = config.settings
-            // The HTTP client is made and warmed up (see `prepare()`) while the state opens: making it starts the
-            // event loops and its first use instantiates the runtime's types of the request path, CPU work that would
-            // otherwise come between the state being ready and the first request. It is the polls' transport for
-            // --once; the long-running service makes its own, which finds the runtime's types ready all the same.
+            // The HTTP client, the one of the run, is made and warmed up (see `prepare()`) while the state opens:
+            // making it starts the event loops and its first use instantiates the runtime's types of the request path,
+            // CPU work that would otherwise come between the state being ready and the first request.
             async let prepared: HTTPClientTransport = {
                 let transport = HTTPClientTransport(timeout: settings.timeout, concurrency: settings.concurrency)
                 await transport.prepare()
@@ -85,49 +84,48 @@ extension MonitorCommand {
                 throw error
             }
             let transport = await prepared
-            guard once else {
-                try? await transport.shutdown()
-                let fullScreen = format == .text && TerminalSession.isAvailable
-                var logger = Logger(label: "monitor") { StreamLogHandler.standardError(label: $0) }
-                // The full screen shows failures itself; log lines would scribble over it.
-                logger.logLevel = verbose ? .debug : fullScreen ? .critical : .warning
-                var serviceOptions = MonitorService.Options(configPath: options.path, store: store)
-                serviceOptions.format = format
-                serviceOptions.fullScreen = fullScreen
-                serviceOptions.terminal = Console.isTerminal(onStandardError: false)
-                serviceOptions.width = Console.width()
-                serviceOptions.logger = logger
-                var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
-                if let metrics {
-                    // Served first and stopped last, so that the metrics are scraped until the feeds stop.
+            let fullScreen = !once && format == .text && TerminalSession.isAvailable
+            var logger = Logger(label: "monitor") { StreamLogHandler.standardError(label: $0) }
+            // The full screen shows failures itself; log lines would scribble over it.
+            logger.logLevel = verbose ? .debug : fullScreen ? .critical : .warning
+            var serviceOptions = MonitorService.Options(configPath: options.path, store: store)
+            serviceOptions.once = once
+            serviceOptions.transport = transport
+            serviceOptions.format = format
+            serviceOptions.fullScreen = fullScreen
+            serviceOptions.terminal = Console.isTerminal(onStandardError: false)
+            serviceOptions.width = Console.width()
+            serviceOptions.logger = logger
+            var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+            if let metrics {
+                // Served first and stopped last, so that the metrics are scraped until the feeds stop.
+                do {
                     services.append(.init(service: try await serveMetrics(on: metrics, into: &serviceOptions)))
+                } catch {
+                    try? await transport.shutdown()
+                    throw error
                 }
-                let service = MonitorService(config: config, options: serviceOptions)
-                var groupLogger = logger
-                groupLogger.logLevel = .warning
-                // The service returns by itself when `q` quits the full screen: that ends the group, not an error.
-                services.append(.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup))
-                let group = ServiceGroup(
-                    configuration: ServiceGroupConfiguration(
-                        services: services,
-                        gracefulShutdownSignals: StopSignals.all, logger: groupLogger))
-                try await group.run()
-                return
             }
-            // Trapped before any poll starts: a signal then cancels the polls instead of killing `monitor`, which
-            // would leave the programs of exec feeds running.
-            let signals = await StopSignals.trap()
-            let session = PollSession(
-                config: config, store: store, transport: transport, format: format, verbose: verbose)
-            // A signal cancels the polls: each source ends what it started (an exec program's process group).
-            let (reports, signal) = try await StopSignals.run(stoppingOn: signals) { try await session.runOnce() }
+            // Trapped before any poll starts: a signal then stops the polls instead of killing `monitor`, which would
+            // leave the programs of exec feeds running.
+            let signals = StopSignals.Watch(await StopSignals.trap())
+            let service = MonitorService(config: config, options: serviceOptions)
+            var groupLogger = logger
+            groupLogger.logLevel = .warning
+            // The service returns by itself when its polls are done (--once) or `q` quits the full screen: that ends
+            // the group, not an error.
+            services.append(.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup))
+            services.append(.init(service: signals, successTerminationBehavior: .gracefullyShutdownGroup))
+            try await ServiceGroup(configuration: ServiceGroupConfiguration(services: services, logger: groupLogger))
+                .run()
+            guard once else { return }
             // The last commit is made: on disk now, without the checkpoint closing the state would cost.
             await store.finishWriting()
-            if let signal {
+            if let signal = signals.signal {
                 Console.error("monitor: \(signal) received: the polls were cancelled\n")
                 throw ExitStatus.stopped(by: signal)
             }
-            if reports.contains(where: \.isFailure) { throw ExitStatus.failure }
+            if service.failed { throw ExitStatus.failure }
         }
 
         /// Listens on `address` for the metrics `options` will record, and says where on standard error; when it

@@ -75,9 +75,7 @@ final class MetricsServer: Service, Sendable {
                 .childChannelOption(.allowRemoteHalfClosure, value: true)
                 .bind(host: address.host, port: address.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        // No error handling of NIO's: it can answer one malformed request twice; serve() answers it.
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: false)
-                        try channel.pipeline.syncOperations.addHandler(connections.deadlines(limits))
+                        try configure(channel, connections: connections, limits: limits)
                         return try Connection(wrappingChannelSynchronously: channel)
                     }
                 }
@@ -89,6 +87,13 @@ final class MetricsServer: Service, Sendable {
         var bound = address
         bound.port = listener.channel.localAddress?.port ?? address.port
         return MetricsServer(address: bound, listener: listener, export: export)
+    }
+
+    /// Sets up the handlers of an accepted connection: HTTP/1.1, then the deadlines of `limits`; on its event loop.
+    static func configure(_ channel: any Channel, connections: MetricsConnections, limits: Limits) throws {
+        // No error handling of NIO's: it can answer one malformed request twice; serve() answers it.
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: false)
+        try channel.pipeline.syncOperations.addHandler(connections.deadlines(limits))
     }
 
     private static func reason(_ code: Int32) -> String {

@@ -54,7 +54,7 @@ package struct ConfigValidator: Sendable {
             }
         }
 
-        var feeds: [FeedConfig] = []
+        var feeds: [(config: FeedConfig, source: any FeedSource.Type)] = []
         if let entry = top.first(where: { $0.key == "feeds" }) {
             switch entry.value.content {
             case .list(let items) where !items.isEmpty:
@@ -73,7 +73,7 @@ package struct ConfigValidator: Sendable {
         if let entry = top.first(where: { $0.key == "notify" }) {
             switch entry.value.content {
             case .list(let items):
-                notifiers = self.notifiers(items, feeds: feeds.map(\.name), diagnostics: &diagnostics)
+                notifiers = self.notifiers(items, feeds: feeds.map(\.config.name), diagnostics: &diagnostics)
             case .null:
                 break
             default:
@@ -82,14 +82,21 @@ package struct ConfigValidator: Sendable {
                 diagnostics.append(.error(message, at: entry.value.location))
             }
         }
-        let failed = diagnostics.contains { $0.severity == .error }
-        return (failed ? nil : MonitorConfig(settings: settings, feeds: feeds, notifiers: notifiers), diagnostics)
+        guard !diagnostics.contains(where: { $0.severity == .error }) else { return (nil, diagnostics) }
+        // Each feed's source is made here, once, from options known to be valid.
+        let sources = Dictionary(
+            uniqueKeysWithValues: feeds.map { ($0.config.name, $0.source.init(options: $0.config.options)) })
+        let config = MonitorConfig(
+            settings: settings, feeds: feeds.map(\.config), notifiers: notifiers, sources: sources)
+        return (config, diagnostics)
     }
 
     // MARK: - Feeds
 
-    private func feeds(_ items: [ConfigValue], diagnostics: inout [Diagnostic]) -> [FeedConfig] {
-        var feeds: [FeedConfig] = []
+    private func feeds(
+        _ items: [ConfigValue], diagnostics: inout [Diagnostic]
+    ) -> [(config: FeedConfig, source: any FeedSource.Type)] {
+        var feeds: [(config: FeedConfig, source: any FeedSource.Type)] = []
         var firstUse: [String: SourceLocation] = [:]
         for (index, item) in items.enumerated() {
             guard case .map(let rawEntries) = item.content else {
@@ -121,7 +128,8 @@ package struct ConfigValidator: Sendable {
                 continue
             }
             firstUse[feedName] = options.location(of: "name")
-            feeds.append(FeedConfig(name: feedName, type: source.type, options: options, location: item.location))
+            feeds.append(
+                (FeedConfig(name: feedName, type: source.type, options: options, location: item.location), source))
         }
         return feeds
     }

@@ -6,12 +6,17 @@ package struct MonitorConfig: Sendable {
     package var feeds: [FeedConfig]
     /// The `notify:` list, in file order.
     package var notifiers: [NotifierConfig]
+    /// Each feed's source, by feed name.
+    package var sources: [String: any FeedSource]
 
     /// A configuration.
-    package init(settings: Settings, feeds: [FeedConfig], notifiers: [NotifierConfig] = []) {
+    package init(
+        settings: Settings, feeds: [FeedConfig], notifiers: [NotifierConfig] = [], sources: [String: any FeedSource]
+    ) {
         self.settings = settings
         self.feeds = feeds
         self.notifiers = notifiers
+        self.sources = sources
     }
 }
 

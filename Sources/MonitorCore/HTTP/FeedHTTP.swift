@@ -37,13 +37,12 @@ package final class FeedHTTP: Sendable {
     /// Until when, and why, a server holds requests back.
     package typealias Hold = RateBudgets.Hold
 
-    /// The resource of a request that names none, and of a response that says none.
-    package static let defaultResource = "core"
-
     private let transport: any HTTPTransport
     /// How requests are sent: its limits (`timeout`, `maxBody`) are the settings' and bound a source's other work too.
     package let policy: HTTPPolicy
     private let sourcePolicy: any HTTPSourcePolicy
+    /// The resource of a request that names none, and of a response that says none: the source policy's.
+    private let defaultResource: String
     private let budgets: RateBudgets
     private let limiters: [AsyncSemaphore]
     private let clock: PollClock
@@ -65,6 +64,7 @@ package final class FeedHTTP: Sendable {
         self.transport = transport
         self.policy = policy
         self.sourcePolicy = sourcePolicy
+        defaultResource = sourcePolicy.defaultResource
         self.budgets = budgets
         self.limiters = limiters
         self.clock = clock
@@ -78,7 +78,7 @@ package final class FeedHTTP: Sendable {
         }
         if var rateLimit {
             rateLimit.reset = rateLimit.reset.map { HTTPPolicy.capped($0, now: clock.now()) }
-            initial.rateLimits[rateLimit.resource ?? Self.defaultResource] = rateLimit
+            initial.rateLimits[rateLimit.resource ?? defaultResource] = rateLimit
         }
         state = Mutex(initial)
     }
@@ -89,11 +89,11 @@ package final class FeedHTTP: Sendable {
     package var updatedValidators: [ValidatorKey: Validators] { state.withLock { $0.updated } }
     /// The rate limit of the default resource as the server reported it last, else of any other.
     package var rateLimit: RateLimit? {
-        state.withLock { $0.rateLimits[Self.defaultResource] ?? $0.rateLimits.sorted { $0.key < $1.key }.first?.value }
+        state.withLock { $0.rateLimits[defaultResource] ?? $0.rateLimits.sorted { $0.key < $1.key }.first?.value }
     }
     /// Until when and why the feed must not be polled again because its default resource is held back (rate
     /// limit, `Retry-After`).
-    package var hold: Hold? { state.withLock { $0.blocked[Self.defaultResource] } }
+    package var hold: Hold? { state.withLock { $0.blocked[defaultResource] } }
     /// The latest hold of any resource.
     package var latestHold: Hold? { state.withLock { $0.blocked.values.max { $0.until < $1.until } } }
     /// The shortest poll interval the server asked for (the source policy's, e.g. `X-Poll-Interval`), at most
@@ -109,13 +109,14 @@ package final class FeedHTTP: Sendable {
 
     /// GETs `url` with `headers`. `credential` is the secret the headers carry, if any: validators are kept per
     /// URL and credential, and rate limits per origin and credential. `resource` names the rate limit the request
-    /// counts against (GitHub's `core`, `search`): an exhausted one fails the request at once without sending
+    /// counts against (GitHub's `search`; nil: the default one): an exhausted one fails the request at once without sending
     /// it, while the others go on. A 304 is returned (never retried), not thrown, unless the request sent no
     /// validator; an error status, a rate limit or a failure after the retries is thrown as a `FetchError`.
     package func get(
         _ url: String, headers: HTTPHeaders = [:], credential: String? = nil,
-        resource: String = FeedHTTP.defaultResource
+        resource: String? = nil
     ) async throws -> HTTPResponse {
+        let resource = resource ?? defaultResource
         let key = ValidatorKey(url: url, credentialValue: credential)
         var attempts = 0
         var waitedRetryAfter = false
@@ -382,13 +383,29 @@ package final class FeedHTTP: Sendable {
     /// The `message` of a JSON error body, or a short text body, made safe for a terminal.
     static func message(in body: [UInt8]) -> String? {
         guard !body.isEmpty, body.count <= 64 << 10 else { return nil }
-        if let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-            let message = object["message"] as? String ?? object["error"] as? String
-        {
-            return String(TerminalText.sanitized(message).prefix(200))
-        }
+        if let message = messageMember(in: body) { return String(TerminalText.sanitized(message).prefix(200)) }
         let text = TerminalText.sanitized(String(decoding: body.prefix(200), as: UTF8.self)).trimmingWhitespace()
         guard !text.isEmpty, !text.hasPrefix("<") else { return nil }
         return text
+    }
+
+    /// The text of a JSON object's `message` member, else of its `error` member; nil when the body is not a JSON
+    /// object or neither is a text.
+    private static func messageMember(in body: [UInt8]) -> String? {
+        var reader = JSONReader(body)
+        var message: String?
+        var error: String?
+        do throws(JSONError) {
+            try reader.members { (key, reader) throws(JSONError) in
+                let isMessage = reader.key(key, is: "message")
+                guard isMessage || reader.key(key, is: "error") else { return }
+                let text = try reader.kind() == .string ? try reader.string() : nil
+                if isMessage { message = text } else { error = text }
+            }
+            try reader.end()
+        } catch {
+            return nil
+        }
+        return message ?? error
     }
 }

@@ -5,6 +5,9 @@
 /// counted against, the poll interval it asks for, and error answers that are rate limits without saying so in
 /// headers. Whatever a policy returns is capped like the generic headers.
 package protocol HTTPSourcePolicy: Sendable {
+    /// The rate limit a request counts against when it names none, and an answer when the API names none
+    /// (GitHub's `core`); by default `core`.
+    var defaultResource: String { get }
     /// The rate limit `response` counted against, when the API names it (GitHub's `x-ratelimit-resource`);
     /// nil: the one the request named.
     func rateLimitResource(of response: HTTPResponse) -> String?
@@ -16,6 +19,7 @@ package protocol HTTPSourcePolicy: Sendable {
 }
 
 extension HTTPSourcePolicy {
+    package var defaultResource: String { "core" }
     package func rateLimitResource(of response: HTTPResponse) -> String? { nil }
     package func pollInterval(of response: HTTPResponse) -> Duration? { nil }
     package func hiddenRateLimit(of response: HTTPResponse, message: String?) -> (wait: Duration, reason: String)? {

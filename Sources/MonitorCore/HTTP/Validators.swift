@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// The validators of a response, sent back to make the next request conditional.
@@ -41,13 +42,13 @@ package struct ValidatorKey: Sendable, Hashable {
     /// plain SHA-256 of the token computed elsewhere.
     package static func fingerprint(_ credential: String) -> String {
         guard !credential.isEmpty else { return "" }
-        return HMACSHA256.hexadecimal(SHA256.hash(Array("monitor-credential:\(credential)".utf8)))
+        return SHA256.hash(data: Array("monitor-credential:\(credential)".utf8)).hexadecimal
     }
 
     /// Whether `credential` is a fingerprint this version makes ("" or 64 hexadecimal characters). Earlier
     /// versions stored a 16-character FNV-1a fingerprint: a validator stored under one is never matched again
     /// (the feed's next request is unconditional) and is deleted by the next poll that stores its validators.
-    var isCurrent: Bool { credential.isEmpty || credential.utf8.count == 2 * SHA256.digestCount }
+    var isCurrent: Bool { credential.isEmpty || credential.utf8.count == 2 * SHA256.byteCount }
 }
 
 /// What a server said of its rate limit in its last answer.

@@ -1,8 +1,8 @@
 /// Why a JSON document was refused, and where: the path of the value (`events[3].geometry[0].date`) once the
 /// readers of the enclosing values added it with `at(_:)`.
-package struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     /// One step of a path.
-    package enum Step: Sendable, Hashable {
+    public enum Step: Sendable, Hashable {
         /// An object's member.
         case key(String)
         /// A list's element.
@@ -45,7 +45,7 @@ package struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     package static func value(_ message: String) -> JSONError { JSONError(.value(message)) }
 
     /// `expected a string`, or `null where a value is needed` when `found` is a null.
-    package static func mismatch(_ expected: String, _ found: JSONReader.Kind) -> JSONError {
+    public static func mismatch(_ expected: String, _ found: JSONReader.Kind) -> JSONError {
         .value(found == .null ? "null where a value is needed" : "expected \(expected)")
     }
 
@@ -53,7 +53,7 @@ package struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     package static func missing(_ key: String) -> JSONError { .value("missing '\(key)'") }
 
     /// The error with `step` put before its path.
-    package func at(_ step: Step) -> JSONError {
+    public func at(_ step: Step) -> JSONError {
         var error = self
         error.path.insert(step, at: 0)
         return error
@@ -80,7 +80,7 @@ package struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `not valid JSON: the body ends early, after 1024 bytes`, `at events[0].id: expected a string`.
-    package var description: String {
+    public var description: String {
         let what: String
         switch problem {
         case .truncated(0): return "not valid JSON: the body is empty"

@@ -11,12 +11,12 @@ import Foundation
 /// Its steps are `public @inlinable`, not `package`: Swift 6.3 serializes the body of an `@inlinable package`
 /// declaration only under package CMO (which needs library evolution), so the sources, other modules of this
 /// package, would call every step out of line.
-package struct JSONReader: Sendable {
+public struct JSONReader: Sendable {
     /// The deepest nesting of lists and objects accepted.
-    package static let maximumDepth = 512
+    public static let maximumDepth = 512
 
     /// The kind of the next value, from its first byte.
-    package enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
         case object, array, string, number, bool, null
     }
 
@@ -37,7 +37,7 @@ package struct JSONReader: Sendable {
     /// Goes on reading at `offset`, the end of a value read by other means (the depth is unchanged: the value must
     /// be whole, as a list or an object closed again).
     @inlinable
-    package mutating func move(to offset: Int) {
+    public mutating func move(to offset: Int) {
         self.offset = offset
     }
 
@@ -52,13 +52,13 @@ package struct JSONReader: Sendable {
 
     /// Whether `byte` is JSON whitespace.
     @inlinable @inline(__always)
-    package static func isWhitespace(_ byte: UInt8) -> Bool {
+    public static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     /// Skips whitespace.
     @inlinable @inline(__always)
-    package mutating func skipWhitespace() {
+    public mutating func skipWhitespace() {
         let start = offset
         offset = bytes.withUnsafeBufferPointer { Self.whitespaceEnd($0, from: start) }
     }
@@ -66,7 +66,7 @@ package struct JSONReader: Sendable {
     /// The end of the whitespace at `start` of `buffer` (`start` itself when none is there); a run longer than a byte
     /// (indentation) is read eight bytes at a time.
     @inlinable @inline(__always)
-    package static func whitespaceEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    public static func whitespaceEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
         let count = buffer.count
         if littleEndian, index + 9 <= count, isWhitespace(buffer[index]), isWhitespace(buffer[index + 1]) {
@@ -84,7 +84,7 @@ package struct JSONReader: Sendable {
     /// The kind of the next value (whitespace skipped); a syntax error at the end of the body or on a byte that
     /// starts no value.
     @inlinable @inline(__always)
-    package mutating func kind() throws(JSONError) -> Kind {
+    public mutating func kind() throws(JSONError) -> Kind {
         skipWhitespace()
         guard offset < bytes.count else { throw .truncated(bytes.count) }
         switch bytes[offset] {
@@ -108,7 +108,7 @@ package struct JSONReader: Sendable {
 
     /// Enters the object that must come next.
     @inlinable @inline(__always)
-    package mutating func enterObject() throws(JSONError) {
+    public mutating func enterObject() throws(JSONError) {
         let found = try kind()
         guard found == .object else { throw .mismatch("an object", found) }
         try descend()
@@ -116,7 +116,7 @@ package struct JSONReader: Sendable {
 
     /// Enters the list that must come next.
     @inlinable @inline(__always)
-    package mutating func enterArray() throws(JSONError) {
+    public mutating func enterArray() throws(JSONError) {
         let found = try kind()
         guard found == .array else { throw .mismatch("a list", found) }
         try descend()
@@ -130,9 +130,10 @@ package struct JSONReader: Sendable {
     }
 
     /// The key of the object's next member, its `:` read; nil at the object's end (its `}` read). `index`
-    /// counts the members read before.
+    /// counts the members read before. A key that is `likely` (ASCII letters: the member that usually comes next) is
+    /// compared in place instead of scanned.
     @inlinable @inline(__always)
-    package mutating func nextKey(_ index: Int) throws(JSONError) -> JSONText? {
+    public mutating func nextKey(_ index: Int, likely: StaticString = "") throws(JSONError) -> JSONText? {
         skipWhitespace()
         guard offset < bytes.count else { throw .truncated(bytes.count) }
         if bytes[offset] == UInt8(ascii: "}") {
@@ -147,7 +148,16 @@ package struct JSONReader: Sendable {
             guard offset < bytes.count else { throw .truncated(bytes.count) }
         }
         guard bytes[offset] == UInt8(ascii: "\"") else { throw .syntax("expected a key in quotes", offset) }
-        let key = try scanString()
+        let length = likely.utf8CodeUnitCount
+        let key: JSONText
+        if offset + length + 1 < bytes.count, bytes[offset + length + 1] == UInt8(ascii: "\""),
+            bytes.withUnsafeBufferPointer({ memoryEqual($0.baseAddress! + offset + 1, likely.utf8Start, length) })
+        {
+            key = JSONText(start: offset + 1, end: offset + 1 + length, escaped: false, ascii: true)
+            offset += length + 2
+        } else {
+            key = try scanString()
+        }
         skipWhitespace()
         guard offset < bytes.count else { throw .truncated(bytes.count) }
         guard bytes[offset] == UInt8(ascii: ":") else { throw .syntax("expected ':'", offset) }
@@ -158,7 +168,7 @@ package struct JSONReader: Sendable {
     /// Whether the list has another element (its `,` read); false at the list's end (its `]` read). `index`
     /// counts the elements read before.
     @inlinable @inline(__always)
-    package mutating func nextElement(_ index: Int) throws(JSONError) -> Bool {
+    public mutating func nextElement(_ index: Int) throws(JSONError) -> Bool {
         skipWhitespace()
         guard offset < bytes.count else { throw .truncated(bytes.count) }
         if bytes[offset] == UInt8(ascii: "]") {
@@ -175,11 +185,20 @@ package struct JSONReader: Sendable {
 
     /// Whether `key` is `name`, byte for byte once unescaped.
     @inlinable @inline(__always)
-    package func key(_ key: JSONText, is name: StaticString) -> Bool {
+    public func key(_ key: JSONText, is name: StaticString) -> Bool {
         guard !key.escaped else { return escapedKey(key, is: name) }
         guard key.count == name.utf8CodeUnitCount else { return false }
         return bytes.withUnsafeBufferPointer { buffer in
             memoryEqual(buffer.baseAddress! + key.start, name.utf8Start, key.count)
+        }
+    }
+
+    /// Whether `one` and `other` are the same bytes, as written.
+    @inlinable
+    public func same(_ one: JSONText, _ other: JSONText) -> Bool {
+        guard one.count == other.count else { return false }
+        return bytes.withUnsafeBufferPointer {
+            memoryEqual($0.baseAddress! + one.start, $0.baseAddress! + other.start, one.count)
         }
     }
 
@@ -193,7 +212,7 @@ package struct JSONReader: Sendable {
 
     /// Reads a null if one comes next; true when it did.
     @inlinable @inline(__always)
-    package mutating func null() throws(JSONError) -> Bool {
+    public mutating func null() throws(JSONError) -> Bool {
         guard try kind() == .null else { return false }
         try literal("null")
         return true
@@ -216,7 +235,7 @@ package struct JSONReader: Sendable {
 
     /// The string that must come next as its span in the document (to be decoded with `string(_:)` if kept).
     @inlinable
-    package mutating func stringText() throws(JSONError) -> JSONText {
+    public mutating func stringText() throws(JSONError) -> JSONText {
         let found = try kind()
         guard found == .string else { throw .mismatch("a string", found) }
         return try scanString()
@@ -321,7 +340,7 @@ package struct JSONReader: Sendable {
 
     /// What `body` reads of the value that comes next; an error it throws gets `step` put before its path.
     @inlinable
-    package mutating func member<T>(_ step: JSONError.Step, _ body: (inout JSONReader) throws(JSONError) -> T)
+    public mutating func member<T>(_ step: JSONError.Step, _ body: (inout JSONReader) throws(JSONError) -> T)
         throws(JSONError) -> T
     {
         do throws(JSONError) {
@@ -331,13 +350,49 @@ package struct JSONReader: Sendable {
         }
     }
 
+    /// Reads the object that must come next, handing `body` each member's key with the reader at its value; a value
+    /// `body` leaves unread is skipped. An error gets the member's key put before its path.
+    @inlinable
+    public mutating func members(_ body: (JSONText, inout JSONReader) throws(JSONError) -> Void) throws(JSONError) {
+        try enterObject()
+        var index = 0
+        while let key = try nextKey(index) {
+            index += 1
+            skipWhitespace()
+            let start = offset
+            do throws(JSONError) {
+                try body(key, &self)
+                if offset == start { try skip() }
+            } catch {
+                throw error.at(.key(string(key)))
+            }
+        }
+    }
+
+    /// Reads the list that must come next, `body` reading each element; an error gets the element's index put
+    /// before its path.
+    @inlinable
+    public mutating func elements(_ body: (inout JSONReader) throws(JSONError) -> Void) throws(JSONError) {
+        try enterArray()
+        var index = 0
+        while try nextElement(index) {
+            do throws(JSONError) {
+                try body(&self)
+            } catch {
+                throw error.at(.index(index))
+            }
+            index += 1
+        }
+    }
+
     /// `body` on the bytes of `span`, as written (escapes not decoded).
     @inlinable
-    package func withBytes<R>(of span: JSONText, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    public func withBytes<R>(of span: JSONText, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[span.start..<span.end])) }
     }
 
     /// Skips the next value, whatever it is, checking its syntax; in time linear in its size.
+    @usableFromInline
     package mutating func skip() throws(JSONError) {
         // Whether each list or object opened here is an object, innermost last.
         var objects = Nesting()
@@ -551,7 +606,7 @@ package struct JSONReader: Sendable {
 
     /// Whether words are read least significant byte first, as the scans that read eight bytes at a time need.
     @inlinable
-    package static var littleEndian: Bool {
+    public static var littleEndian: Bool {
         #if _endian(little)
             true
         #else
@@ -561,7 +616,7 @@ package struct JSONReader: Sendable {
 
     /// The high bit of each byte of `word` that is not JSON whitespace; zero when all eight are.
     @inlinable @inline(__always)
-    package static func nonWhitespace(_ word: UInt64) -> UInt64 {
+    public static func nonWhitespace(_ word: UInt64) -> UInt64 {
         let whitespace =
             zeroBytes(word ^ 0x2020_2020_2020_2020) | zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A)
             | zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D) | zeroBytes(word ^ 0x0909_0909_0909_0909)
@@ -574,7 +629,7 @@ package struct JSONReader: Sendable {
     /// its high bit only when it underflows; a borrow goes up into the bytes after the first that does, never below
     /// it, so the lowest bit set is exact. Bytes of 0x80 and above, which stop nothing, are masked out by `~word`.
     @inlinable @inline(__always)
-    package static func stringStops(_ word: UInt64) -> UInt64 {
+    public static func stringStops(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let borrows =
             ((word ^ 0x2222_2222_2222_2222) &- ones) | ((word ^ 0x5C5C_5C5C_5C5C_5C5C) &- ones)
@@ -584,7 +639,7 @@ package struct JSONReader: Sendable {
 
     /// The high bit of each zero byte of `word`, exactly (no borrow from one byte into the next).
     @inlinable @inline(__always)
-    package static func zeroBytes(_ word: UInt64) -> UInt64 {
+    public static func zeroBytes(_ word: UInt64) -> UInt64 {
         let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         return ~(((word & low) &+ low) | word | low)
     }
@@ -601,7 +656,7 @@ package struct JSONReader: Sendable {
     /// The end of the JSON number at `start` of `buffer`, its grammar checked
     /// (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`); -1 when the buffer ends inside it, -2 when it is malformed.
     @inlinable @inline(__always)
-    package static func numberEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    public static func numberEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         let count = buffer.count
         var index = start
         @inline(__always) func digits() -> Int {
@@ -633,6 +688,7 @@ package struct JSONReader: Sendable {
     // MARK: - Decoding strings
 
     /// The text of `span`, unescaped; a syntax error when it is not valid UTF-8 or has a lone surrogate.
+    @usableFromInline
     package func decoded(_ span: JSONText) throws(JSONError) -> String {
         if !span.escaped {
             let text: String? = bytes.withUnsafeBufferPointer { buffer in
@@ -688,9 +744,13 @@ package struct JSONReader: Sendable {
     }
 
     /// The text of `span` (see `decoded(_:)`), with any fault replaced: for keys compared after the document
-    /// was checked.
-    package func string(_ span: JSONText) -> String {
-        (try? decoded(span)) ?? String(decoding: bytes[span.start..<span.end], as: UTF8.self)
+    /// was checked, and texts known to be ASCII without escapes (made from the bytes at once).
+    @inlinable
+    public func string(_ span: JSONText) -> String {
+        guard span.ascii, !span.escaped else {
+            return (try? decoded(span)) ?? String(decoding: bytes[span.start..<span.end], as: UTF8.self)
+        }
+        return withBytes(of: span) { String(decoding: $0, as: UTF8.self) }
     }
 
     private func hex4(at index: Int) -> UInt32 {
@@ -706,15 +766,22 @@ package struct JSONReader: Sendable {
     }
 }
 
-/// Whether `count` bytes at `a` and `b` are equal.
-@inlinable
+/// Whether `count` bytes at `a` and `b` are equal, compared eight at a time (no call into libc for a key).
+@inlinable @inline(__always)
 func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-    var index = 0
-    while index < count {
-        guard a[index] == b[index] else { return false }
-        index += 1
+    guard count >= 8 else {
+        for index in 0..<count where a[index] != b[index] { return false }
+        return true
     }
-    return true
+    @inline(__always) func word(_ pointer: UnsafePointer<UInt8>, _ index: Int) -> UInt64 {
+        UnsafeRawPointer(pointer + index).loadUnaligned(as: UInt64.self)
+    }
+    var index = 0
+    while index + 8 <= count {
+        guard word(a, index) == word(b, index) else { return false }
+        index += 8
+    }
+    return index == count || word(a, count - 8) == word(b, count - 8)
 }
 
 extension StaticString {

@@ -1,14 +1,23 @@
 /// Where a string is in a JSON document: its bytes between the quotes, as `JSONReader` found them.
-package struct JSONText: Sendable, Hashable {
+public struct JSONText: Sendable, Hashable {
     /// The offset of its first byte, after the opening quote.
-    package var start: Int
+    public var start: Int
     /// The offset of its closing quote.
-    package var end: Int
+    public var end: Int
     /// Whether it has a backslash escape.
-    package var escaped: Bool
+    public var escaped: Bool
     /// Whether all its bytes are ASCII.
-    package var ascii: Bool
+    public var ascii: Bool
+
+    /// A span of the document.
+    @usableFromInline
+    init(start: Int, end: Int, escaped: Bool, ascii: Bool) {
+        self.start = start
+        self.end = end
+        self.escaped = escaped
+        self.ascii = ascii
+    }
 
     /// Its length in bytes, as written.
-    package var count: Int { end - start }
+    public var count: Int { end - start }
 }

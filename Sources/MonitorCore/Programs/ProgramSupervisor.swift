@@ -72,30 +72,29 @@ package final class ProgramSupervisor: Sendable {
         }
     }
 
-    /// The program of group `group` (its pid) started.
-    func started(_ group: Int32) {
+    /// The program of group `group` (its pid) started; returns whether a sweep put off while it was spawned is due
+    /// now (the caller then calls ``endOrphans(all:)``, which waits, on a thread of its own).
+    func started(_ group: Int32) -> Bool {
         let started = ProcessStatus(pid: group)?.started ?? 0
-        let sweep = state.withLock { state in
+        return state.withLock { state in
             state.starting -= 1
             // Unknown when it is already gone: the earliest time keeps every orphan it may have started.
             state.running[group] = started
             if state.supervising { Self.watch(group, in: &state) }
             return state.sweepPending && state.starting == 0
         }
-        if sweep { endOrphans() }
     }
 
-    /// The program that was about to be spawned could not start.
-    func notStarted() {
-        let sweep = state.withLock { state in
+    /// The program that was about to be spawned could not start; returns whether a sweep is due, as ``started(_:)``.
+    func notStarted() -> Bool {
+        state.withLock { state in
             state.starting -= 1
             return state.sweepPending && state.starting == 0
         }
-        if sweep { endOrphans() }
     }
 
     /// The program of group `group` ended, and what was left of its group was killed: the orphans no running program
-    /// could have started are ended.
+    /// could have started are ended. It waits for them: called on a thread of its own.
     func ended(_ group: Int32) {
         state.withLock { state in
             state.running[group] = nil
@@ -120,8 +119,9 @@ package final class ProgramSupervisor: Sendable {
 
     /// Kills and reaps the children of this process that are not its programs (or the guardian) — orphans it
     /// adopted — each one that no running program started before (`all`: every one), then the orphans those leave,
-    /// and reaps the orphans that exited by themselves.
-    private func endOrphans(all: Bool = false) {
+    /// and reaps the orphans that exited by themselves. It waits for the killed to exit: called on a thread of its
+    /// own, or at exit.
+    func endOrphans(all: Bool = false) {
         let me = getpid()
         for _ in 0..<Self.rounds {
             let taken = state.withLock { state -> Snapshot? in

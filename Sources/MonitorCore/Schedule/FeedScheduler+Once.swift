@@ -1,8 +1,20 @@
 import Foundation
 
-/// One poll of a feed on the shared schedule, for `monitor run --once`: claimed like the loops of `monitor run` claim
-/// it, so that it is never polled by two instances at once and its results are committed under its lease.
+/// A feed's one poll under the ``FeedScheduler/Policy/once`` policy (`monitor run --once`). On a shared schedule it is
+/// claimed like the loops of `monitor run` claim it, so that it is never polled by two instances at once and its
+/// results are committed under its lease.
 extension FeedScheduler {
+    /// Polls `entry`'s feed once now, due or not, reporting to `events` (`.finished` included, unless cancelled).
+    static func pollOnce(_ entry: Entry, runner: PollRunner, events: AsyncStream<PollEvent>.Continuation) async {
+        if let leasing = runner.leasing {
+            _ = await pollOnce(entry.feed, source: entry.source, runner: runner, leasing: leasing, events: events)
+            return
+        }
+        events.yield(.polling(feed: entry.feed.name))
+        let report = await runner.poll(entry.feed, source: entry.source, events: events)
+        if !Task.isCancelled { events.yield(.finished(report)) }
+    }
+
     /// What ``pollOnce(_:source:runner:leasing:events:)`` did.
     package enum OncePoll: Sendable {
         /// The feed was polled (or could not be: the report says why).

@@ -7,8 +7,18 @@ import Synchronization
 /// `run()`. The set of feeds can be replaced while it runs: added feeds start, removed ones stop, changed
 /// ones restart; the others go on. A feed can be asked to poll at once (``pollNow(feed:)``) unless the server
 /// holds it back. At most `pollsInFlight(concurrency:)` polls run at once: a poll holds its feed's stored state
-/// from its start, so thousands of due feeds must not all start and wait for a request.
+/// from its start, so thousands of due feeds must not all start and wait for a request. Under the ``Policy/once``
+/// policy (`run --once`) each feed's loop ends after its first poll.
 package final class FeedScheduler: Sendable {
+    /// How long a feed's loop runs.
+    package enum Policy: Sendable {
+        /// Each feed polls at its interval until it is stopped (`monitor run`).
+        case continuous
+        /// Each feed given to ``FeedScheduler/apply(_:)`` before `run()` polls once, at once, due or not, in the order
+        /// given; `run()` returns when every poll has ended (`monitor run --once`).
+        case once
+    }
+
     /// A feed as scheduled: its configuration and the source that polls it.
     package struct Entry: Sendable {
         /// The feed.
@@ -168,12 +178,19 @@ package final class FeedScheduler: Sendable {
     private let reachability = StateReachability()
     /// The longest initial delay, so that feeds started together do not all fire at once.
     package let stagger: Duration
+    private let policy: Policy
+    /// The feeds a once scheduler was given, until `run()` polls them.
+    private let toPollOnce = Mutex<[Entry]>([])
 
     /// A scheduler polling through `runner`, reporting to `events`. Its feeds run while `run()` does.
-    package init(runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, stagger: Duration = .seconds(2)) {
+    package init(
+        runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, stagger: Duration = .seconds(2),
+        policy: Policy = .continuous
+    ) {
         current = Mutex((runner, Self.slots(for: runner)))
         self.events = events
         self.stagger = stagger
+        self.policy = policy
         starts = AsyncStream<Start>.makeStream()
     }
 
@@ -196,9 +213,16 @@ package final class FeedScheduler: Sendable {
     /// The names of the feeds scheduled.
     package var feeds: [String] { running.withLock { $0.keys.sorted() } }
 
-    /// Runs every feed `apply` starts as a child task, until `shutdown()` or cancellation; returns when all
-    /// of them have ended. No feed's task outlives it.
+    /// Runs every feed `apply` starts as a child task, until `shutdown()` or cancellation (under the once policy,
+    /// until each has polled); returns when all of them have ended. No feed's task outlives it.
     package func run() async {
+        if policy == .once {
+            return await pollEach(
+                toPollOnce.withLock { entries in
+                    defer { entries = [] }
+                    return entries
+                })
+        }
         await withDiscardingTaskGroup { group in
             for await start in starts.stream {
                 group.addTask {
@@ -215,10 +239,30 @@ package final class FeedScheduler: Sendable {
         }
     }
 
+    /// The ``Policy/once`` run: each of `entries` polled once, in their order, at most `pollsInFlight` at a time;
+    /// returns when every poll has ended.
+    private func pollEach(_ entries: [Entry]) async {
+        let (runner, slots) = current.withLock { $0 }
+        await withDiscardingTaskGroup { group in
+            for entry in entries {
+                // Each started once a poll in flight ends: the poll hands its slot on once reported.
+                guard (try? await slots.acquire()) != nil else { return }
+                group.addTask {
+                    await Self.pollOnce(entry, runner: runner, events: self.events)
+                    slots.release()
+                }
+            }
+        }
+    }
+
     /// Replaces the set of feeds: starts the new ones, stops the removed ones, restarts the changed ones.
-    /// Returns the names started, stopped and restarted.
+    /// Returns the names started, stopped and restarted. A once scheduler takes the feeds `run()` will poll.
     @discardableResult
     package func apply(_ entries: [Entry]) async -> (started: [String], stopped: [String], restarted: [String]) {
+        if policy == .once {
+            toPollOnce.withLock { $0 += entries }
+            return (entries.map(\.feed.name), [], [])
+        }
         guard (try? await changing.acquire()) != nil else { return ([], [], []) }
         defer { changing.release() }
         let wanted = Dictionary(entries.map { ($0.feed.name, $0) }, uniquingKeysWith: { $1 })

@@ -1,6 +1,9 @@
 import Foundation
 import MonitorCore
+import TestSupport
 import Testing
+
+@testable import WebhookNotifier
 
 @Suite("Notification bodies are valid JSON for any text, as python3's json reads them")
 struct NotificationJSONValidityTests {

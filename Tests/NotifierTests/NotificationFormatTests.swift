@@ -1,6 +1,9 @@
 import Foundation
 import MonitorCore
+import TestSupport
 import Testing
+
+@testable import WebhookNotifier
 
 @Suite("Notification formats: whole bodies for hostile titles, in every format")
 struct NotificationFormatTests {

@@ -1,3 +1,5 @@
+import MonitorCore
+
 /// The `slack` format: an incoming-webhook message `{"text": …}` in Slack's mrkdwn, at most 3,000 characters.
 enum SlackMessage {
     /// The longest text, in UTF-16 code units (Slack cuts a section at 3,000 characters).
@@ -19,32 +21,11 @@ enum SlackMessage {
     /// Text escaped per Slack's rules (`&`, `<`, `>` as entities, so no `<!channel>`, `<@U123>` or `<url|text>`
     /// survives) with every `@` followed by a zero-width space.
     static func escaped(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "@": output += "@\u{200B}"
-            default: output.append(character)
-            }
-        }
-        return output
+        text.escaped(by: ["&": "&amp;", "<": "&lt;", ">": "&gt;", "@": "@\u{200B}"])
     }
 
     /// A link for `<link|title>`: `|`, `<`, `>` percent-encoded so the link cannot end early, `&` as `&amp;`.
     static func link(_ url: String) -> String {
-        var output = ""
-        for character in url {
-            switch character {
-            case "|": output += "%7C"
-            case "<": output += "%3C"
-            case ">": output += "%3E"
-            case "&": output += "&amp;"
-            default: output.append(character)
-            }
-        }
-        return output
+        url.escaped(by: ["|": "%7C", "<": "%3C", ">": "%3E", "&": "&amp;"])
     }
 }

@@ -1,11 +1,10 @@
 import Foundation
-import TestSupport
 
 /// Runs a Python 3 program as a real process, as a reference implementation to compare with.
-enum Python {
+package enum Python {
     /// What `python3 -c PROGRAM` printed on standard output for `input` on standard input; throws when it does not
     /// exit 0. The input goes through a file, so neither side waits on a full pipe.
-    static func run(_ program: String, input: [UInt8]) async throws -> String {
+    package static func run(_ program: String, input: [UInt8]) async throws -> String {
         let (status, output, errors) = try await ChildProcess.run(
             "/usr/bin/env", ["python3", "-c", program], input: input)
         guard status == 0 else {

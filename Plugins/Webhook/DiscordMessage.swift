@@ -1,3 +1,5 @@
+import MonitorCore
+
 /// The `discord` format: a webhook message `{"content": …, "allowed_mentions": {"parse": []}}` in Discord's
 /// markdown, at most 2,000 characters.
 enum DiscordMessage {
@@ -22,21 +24,12 @@ enum DiscordMessage {
     /// Text with Discord's markdown characters escaped by a backslash (no bold, link, spoiler or `<@123>`
     /// mention is made from it) and every `@` followed by a zero-width space (no `@everyone`).
     static func escaped(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "\\", "*", "_", "~", "`", "|", "<", ">", "[", "]", "(", ")":
-                output.append("\\")
-                output.append(character)
-            case "@":
-                output += "@\u{200B}"
-            default:
-                output.append(character)
-            }
-        }
-        return output
+        text.escaped(by: markup)
     }
+
+    /// The escape of each character `escaped` replaces.
+    private static let markup: [Character: String] = Dictionary(
+        uniqueKeysWithValues: #"\*_~`|<>[]()"#.map { ($0, "\\\($0)") } + [("@", "@\u{200B}")])
 
     /// A link for `[title](<link>)`: `<`, `>` percent-encoded so it cannot end early.
     static func link(_ url: String) -> String {

@@ -1,7 +1,9 @@
 import Foundation
+import MonitorCore
+import TestSupport
 import Testing
 
-@testable import MonitorCore
+@testable import WebhookNotifier
 
 @Suite("HMAC-SHA256 against RFC 4231 and Python's hmac")
 struct HMACSHA256Tests {
@@ -65,7 +67,7 @@ struct HMACSHA256Tests {
             )
         }
         let input =
-            cases.map { HMACSHA256.hexadecimal($0.key) + ":" + HMACSHA256.hexadecimal($0.body) }
+            cases.map { $0.key.hexadecimal + ":" + $0.body.hexadecimal }
             .joined(separator: "\n") + "\n"
         let program = """
             import hashlib, hmac, sys
@@ -79,7 +81,7 @@ struct HMACSHA256Tests {
         for (index, pair) in cases.enumerated() {
             #expect(
                 HMACSHA256.hex(key: pair.key, message: pair.body) == expected[index],
-                "key \(HMACSHA256.hexadecimal(pair.key)) body \(HMACSHA256.hexadecimal(pair.body))")
+                "key \(pair.key.hexadecimal) body \(pair.body.hexadecimal)")
         }
     }
 }

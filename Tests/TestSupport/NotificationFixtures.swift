@@ -2,12 +2,12 @@ import Foundation
 import MonitorCore
 
 /// Notifications whose items carry what a hostile or careless server may put in a title.
-enum NotificationFixtures {
+package enum NotificationFixtures {
     /// 2026-11-22T04:00:00Z, when the fixture poll ended.
-    static let at = Date(timeIntervalSince1970: 1_795_320_000)
+    package static let at = Date(timeIntervalSince1970: 1_795_320_000)
 
     /// The newest five items, each a different attack on a chat message.
-    static let hostile: [Item] = [
+    package static let hostile: [Item] = [
         Item(
             id: "e1", title: "@everyone look <!channel> <@123456> @here", date: at - 60, groups: ["PullRequestEvent"],
             url: "https://github.com/a/b/pull/1", details: [Detail("status", "open"), Detail("status", "closed")]),
@@ -26,38 +26,38 @@ enum NotificationFixtures {
     ]
 
     /// 55 plain items, older than the hostile ones: `Release 1.0.N` for N from 6 to 60.
-    static let plain: [Item] = (6...60).map { number in
+    package static let plain: [Item] = (6...60).map { number in
         Item(
             id: "e\(number)", title: "Release 1.0.\(number)", date: at - Double(60 * number), groups: ["ReleaseEvent"],
             url: "https://example.com/\(number)")
     }
 
     /// A `new` notification of 60 items, given oldest first (the model sorts them).
-    static let sixty = FeedNotification(
+    package static let sixty = FeedNotification(
         id: "n-0001", notifier: "chat", feed: "rxswift", type: "github", event: .new, at: at, total: 60,
         items: (hostile + plain).reversed())
 
     /// A `failed` notification whose error holds escape sequences, a line break and a Slack mention.
-    static let failed = FeedNotification(
+    package static let failed = FeedNotification(
         id: "n-0002", notifier: "chat", feed: "rxswift", type: "github", event: .failed, at: at, total: 0, items: [],
         error: "HTTP 500 from api.github.com\n\u{1b}[2J<!here> @everyone")
 
     /// A `recovered` notification.
-    static let recovered = FeedNotification(
+    package static let recovered = FeedNotification(
         id: "n-0003", notifier: "chat", feed: "rxswift", type: "github", event: .recovered, at: at, total: 0, items: [])
 
     /// A `stale` notification.
-    static let stale = FeedNotification(
+    package static let stale = FeedNotification(
         id: "n-0004", notifier: "chat", feed: "planet", type: "eonet", event: .stale, at: at, total: 0, items: [],
         error: "no successful poll since 2026-11-21T04:00:00Z")
 
     /// A `new` notification of one item.
-    static let one = FeedNotification(
+    package static let one = FeedNotification(
         id: "n-0005", notifier: "chat", feed: "planet", type: "eonet", event: .new, at: at, total: 1,
         items: [Item(id: "EONET_1", title: "Wildfire", date: at - 60, groups: ["wildfires"])])
 
     /// The `new` notification of docs/notification-formats.md: seven GitHub events, three of them shown there.
-    static let documentedNew = FeedNotification(
+    package static let documentedNew = FeedNotification(
         id: "0193a4f2-7c1e-7b3a-9f00-5a1d2c3b4e5f", notifier: "chat", feed: "rxswift", type: "github", event: .new,
         at: at, total: 7,
         items: [
@@ -80,7 +80,7 @@ enum NotificationFixtures {
             })
 
     /// The `failed` notification of docs/notification-formats.md.
-    static let documentedFailed = FeedNotification(
+    package static let documentedFailed = FeedNotification(
         id: "0193a4f2-0000-7000-8000-000000000002", notifier: "chat", feed: "planet", type: "eonet", event: .failed,
         at: at, total: 0, items: [], error: "HTTP 503 from eonet.gsfc.nasa.gov: Service Unavailable")
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 
 /// What the chat and text formats say about a notification, its texts cleaned of control characters and cut to
 /// length, before each format escapes them for its target.
@@ -119,4 +120,14 @@ extension NotificationSummary {
 extension String {
     /// The string, or nil when it is empty.
     fileprivate var nonEmpty: String? { isEmpty ? nil : self }
+
+    /// The string with each character that `escapes` names replaced by its escape, for a format's markup.
+    func escaped(by escapes: [Character: String]) -> String {
+        var output = ""
+        output.reserveCapacity(utf8.count)
+        for character in self {
+            if let escape = escapes[character] { output += escape } else { output.append(character) }
+        }
+        return output
+    }
 }

@@ -1,6 +1,9 @@
 import Foundation
 import MonitorCore
+import TestSupport
 import Testing
+
+@testable import WebhookNotifier
 
 @Suite("docs/notification-formats.md shows the bodies monitor sends")
 struct NotificationFormatsDocTests {

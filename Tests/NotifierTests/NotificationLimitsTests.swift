@@ -1,6 +1,9 @@
 import Foundation
 import MonitorCore
+import TestSupport
 import Testing
+
+@testable import WebhookNotifier
 
 @Suite("Notification formats: the targets' length limits, header values and mentions")
 struct NotificationLimitsTests {

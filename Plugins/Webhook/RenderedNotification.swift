@@ -1,19 +1,19 @@
 /// A notification written for one target: the body to send and how to label it.
-package struct RenderedNotification: Sendable {
+struct RenderedNotification: Sendable {
     /// The body, UTF-8.
-    package var body: [UInt8]
+    var body: [UInt8]
     /// The `Content-Type` of the body.
-    package var contentType: String
+    var contentType: String
     /// Headers the format adds (ntfy's `Title` and `Tags`), in order; their values are ASCII without line breaks.
-    package var headers: [(String, String)]
+    var headers: [(String, String)]
 
     /// A rendered notification.
-    package init(body: [UInt8], contentType: String, headers: [(String, String)] = []) {
+    init(body: [UInt8], contentType: String, headers: [(String, String)] = []) {
         self.body = body
         self.contentType = contentType
         self.headers = headers
     }
 
     /// The body as text.
-    package var text: String { String(decoding: body, as: UTF8.self) }
+    var text: String { String(decoding: body, as: UTF8.self) }
 }

@@ -1,5 +1,7 @@
+import MonitorCore
+
 /// How a notifier writes a notification: the `format` of a notifier in `feeds.yaml`.
-package enum NotificationFormat: String, CaseIterable, Sendable {
+enum NotificationFormat: String, CaseIterable, Sendable {
     /// The json body, schema 1 (`FeedNotification.jsonBody()`), the default.
     case json
     /// A Slack incoming webhook message, `{"text": …}`.
@@ -14,7 +16,7 @@ package enum NotificationFormat: String, CaseIterable, Sendable {
     /// The notification in this format. The chat formats carry a short summary (the feed, what happened, the
     /// newest few titles with their links, "and N more") with network text neutralised for the target: no
     /// control characters, no mention that pings, no markup that forges a link, and the target's length limits.
-    package func render(_ notification: FeedNotification) -> RenderedNotification {
+    func render(_ notification: FeedNotification) -> RenderedNotification {
         let summary = NotificationSummary(notification)
         switch self {
         case .json:
