@@ -61,21 +61,11 @@ package final class HTTPClientTransport: HTTPTransport {
                 throw TransportError.invalid(problem)
             }
         }
-        let deadline = NIODeadline.now() + .milliseconds(request.timeout.milliseconds)
         do {
-            return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
-                group.addTask { try await self.exchange(request) }
-                group.addTask {
-                    // The timer of the whole exchange; nil when it fires first.
-                    try await self.sleep(until: deadline)
-                    return nil
-                }
-                let first = try await group.next() ?? nil
-                // Cancelling the exchange cancels its request and closes the connection; the group waits for it.
-                group.cancelAll()
-                guard let response = first else { throw TransportError.timeout }
-                return response
-            }
+            // Cancelling the exchange cancels its request and closes the connection; it is waited for.
+            return try await withDeadline(
+                request.timeout, orThrow: TransportError.timeout, sleep: { try await self.sleep(for: $0) }
+            ) { try await self.exchange(request) }
         } catch let error as TransportError {
             throw error
         } catch is NIOTooManyBytesError {
@@ -90,9 +80,9 @@ package final class HTTPClientTransport: HTTPTransport {
         }
     }
 
-    /// Returns at `deadline`, or throws `CancellationError` as soon as the task is cancelled.
-    private func sleep(until deadline: NIODeadline) async throws {
-        try await Self.wait(for: client.eventLoopGroup.next().scheduleTask(deadline: deadline) {})
+    /// Returns after `duration`, or throws `CancellationError` as soon as the task is cancelled.
+    private func sleep(for duration: Duration) async throws {
+        try await Self.wait(for: client.eventLoopGroup.next().scheduleTask(in: .milliseconds(duration.milliseconds)) {})
     }
 
     /// Waits for `timer`, a task scheduled on an event loop; cancelled, throws `CancellationError` and

@@ -1,3 +1,4 @@
+import DequeModule
 import Synchronization
 
 /// A counting semaphore for async code: at most `limit` holders at once, waiters served in order.
@@ -6,36 +7,9 @@ import Synchronization
 package final class AsyncSemaphore: Sendable {
     private struct State {
         var available: Int
-        /// The waiters in order from `head`; those before it were served or cancelled.
-        var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>?)] = []
-        var head = 0
+        /// The waiters, longest first.
+        var waiters = Deque<(id: UInt64, continuation: CheckedContinuation<Void, any Error>)>()
         var nextID: UInt64 = 0
-
-        /// The longest waiter, taken out of the queue.
-        mutating func next() -> CheckedContinuation<Void, any Error>? {
-            while head < waiters.count {
-                let waiter = waiters[head].continuation
-                waiters[head].continuation = nil
-                head += 1
-                if let waiter {
-                    compact()
-                    return waiter
-                }
-            }
-            compact()
-            return nil
-        }
-
-        /// Drops the served waiters once they are half the queue, so that it stays in proportion to those waiting.
-        mutating func compact() {
-            if head == waiters.count {
-                waiters.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head > 64, head * 2 > waiters.count {
-                waiters.removeFirst(head)
-                head = 0
-            }
-        }
     }
 
     private let state: Mutex<State>
@@ -76,9 +50,8 @@ package final class AsyncSemaphore: Sendable {
             }
         } onCancel: {
             let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-                guard let index = state.waiters[state.head...].firstIndex(where: { $0.id == id }) else { return nil }
-                defer { state.waiters[index].continuation = nil }
-                return state.waiters[index].continuation
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index).continuation
             }
             waiter?.resume(throwing: CancellationError())
         }
@@ -87,11 +60,11 @@ package final class AsyncSemaphore: Sendable {
     /// Returns a permit, waking the longest waiter.
     package func release() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-            guard let waiter = state.next() else {
+            guard let waiter = state.waiters.popFirst() else {
                 state.available = min(state.available + 1, limit)
                 return nil
             }
-            return waiter
+            return waiter.continuation
         }
         waiter?.resume()
     }

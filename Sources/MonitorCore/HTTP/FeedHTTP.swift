@@ -258,10 +258,9 @@ package final class FeedHTTP: Sendable {
     }
 
     private func backOff(attempt: Int) async throws {
-        let base = policy.retryBaseDelay * (1 << min(attempt - 1, 16))
-        let capped = min(base, policy.retryMaxDelay)
+        let step = Backoff(base: policy.retryBaseDelay, maximum: policy.retryMaxDelay).step(after: attempt)
         // Jitter: somewhere between half and all of the exponential delay.
-        try await clock.sleep(capped * (0.5 + clock.random() / 2))
+        try await clock.sleep(step * (0.5 + clock.random() / 2))
     }
 
     // MARK: - Rate limits

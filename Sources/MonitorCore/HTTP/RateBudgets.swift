@@ -330,7 +330,10 @@ package final class RateBudgets: Sendable {
         }
         if skip, !always { throw Skipped() }
         do {
-            let value = try await Self.answer(within: sharing.patience) { try await question(sharing.store) }
+            // A state that hangs cannot hang a poll: the question is cancelled and not waited for.
+            let value = try await withDeadline(sharing.patience, orThrow: SharingTimeout(), leaving: { _ in }) {
+                try await question(sharing.store)
+            }
             let recovered = budgets.withLock { state in
                 defer { state.unreachable = false }
                 return state.unreachable
@@ -367,27 +370,4 @@ package final class RateBudgets: Sendable {
 
     /// The state was not asked: it could not be last time, and the probe time has not come.
     private struct Skipped: Error {}
-
-    /// What `body` returns or throws, unless `limit` passes first (``SharingTimeout``) or the caller is cancelled:
-    /// then `body` is cancelled and not waited for, so that a state that hangs cannot hang a poll.
-    private static func answer<Value: Sendable>(
-        within limit: Duration, _ body: @escaping @Sendable () async throws -> Value
-    ) async throws -> Value {
-        let slot = AnswerSlot<Value>()
-        let work = Task {
-            do { slot.finish(.success(try await body())) } catch { slot.finish(.failure(error)) }
-        }
-        let timer = Task {
-            try? await Task.sleep(for: limit)
-            slot.finish(.failure(SharingTimeout()))
-            work.cancel()
-        }
-        defer { timer.cancel() }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { slot.wait($0) }
-        } onCancel: {
-            work.cancel()
-            slot.finish(.failure(CancellationError()))
-        }
-    }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// How retries after failures are spaced: `base` after the first failure, twice that after the second, and so on up
-/// to `maximum`. Each caller names its base and cap: a notifier's deliveries (5 s to 15 minutes), a failing feed (its
-/// interval to an hour, ``PollSchedule``), a feed whose state cannot be reached (a few seconds to its interval).
+/// to `maximum`. Each caller names its base and cap: a request's retries (0.5 s to 30 s, ``HTTPPolicy``), a notifier's
+/// deliveries (5 s to 15 minutes), a failing feed (its interval to an hour, ``PollSchedule``), a feed whose state cannot
+/// be reached (a few seconds to its interval).
 package struct Backoff: Sendable, Hashable {
     /// The wait after the first failure; each next one waits twice as long.
     package var base: Duration
