@@ -7,7 +7,6 @@ struct RenderedNotification: Sendable {
     /// Headers the format adds (ntfy's `Title` and `Tags`), in order; their values are ASCII without line breaks.
     var headers: [(String, String)]
 
-    /// A rendered notification.
     init(body: [UInt8], contentType: String, headers: [(String, String)] = []) {
         self.body = body
         self.contentType = contentType

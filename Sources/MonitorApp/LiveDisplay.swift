@@ -33,7 +33,6 @@ final class LiveDisplay: RunView, @unchecked Sendable {
         self.width = width
     }
 
-    /// Shows one event.
     func show(_ event: PollEvent) {
         show(event, now: Date())
     }

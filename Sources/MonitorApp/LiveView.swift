@@ -16,9 +16,7 @@ package enum LiveView {
             case failed
         }
 
-        /// The feed's name.
         package var name: String
-        /// Where it stands.
         package var phase: Phase = .waiting
         /// Requests done and expected while polling.
         package var progress: (done: Int, total: Int?)?

@@ -12,19 +12,15 @@ package struct Node: Sendable, Hashable {
 
     /// One key/value entry of a mapping.
     package struct Pair: Sendable, Hashable {
-        /// The key node.
         package var key: Node
-        /// The value node.
         package var value: Node
 
-        /// Creates a pair of `key` and `value`.
         package init(key: Node, value: Node) {
             self.key = key
             self.value = value
         }
     }
 
-    /// What the node holds.
     package var content: Content
     /// Where the node starts.
     ///
@@ -38,7 +34,6 @@ package struct Node: Sendable, Hashable {
     /// The anchor name (`&name`), if the node has one.
     package var anchor: String?
 
-    /// Creates a node.
     package init(content: Content, mark: Mark, tag: String? = nil, anchor: String? = nil) {
         self.content = content
         self.mark = mark

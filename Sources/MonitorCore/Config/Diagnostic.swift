@@ -16,7 +16,6 @@ package struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     /// may have removed the missing text.
     package var isAbsence: Bool
 
-    /// An error at `location`.
     package static func error(_ message: String, at location: SourceLocation?, isAbsence: Bool = false) -> Diagnostic {
         Diagnostic(severity: .error, message: message, location: location, isAbsence: isAbsence)
     }

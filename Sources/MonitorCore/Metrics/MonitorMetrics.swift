@@ -10,7 +10,6 @@ import Synchronization
 /// (statuses, codes); none is ever a URL with a credential, a token or a header. See docs/metrics.md for what
 /// each metric means.
 package struct MonitorMetrics: Sendable {
-    /// The name of each metric.
     package enum Name {
         /// Polls by `feed` and `status` (`ok`, `partial`, `failed`, `not_modified`): counter.
         package static let polls = "monitor_polls_total"
@@ -57,7 +56,6 @@ package struct MonitorMetrics: Sendable {
     let factory: any MetricsFactory
     private let resources: Resources
 
-    /// Metrics recorded into `factory`.
     package init(factory: any MetricsFactory) {
         self.factory = factory
         resources = Resources()

@@ -17,7 +17,6 @@ package final class NotificationDelivery: Sendable {
 
     /// What one attempt came to, or what became of a notification dropped without one.
     package struct Attempt: Sendable, Hashable {
-        /// How it ended.
         package enum Result: Sendable, Hashable {
             /// Delivered: the receiver's answer.
             case delivered(String)
@@ -29,12 +28,9 @@ package final class NotificationDelivery: Sendable {
             case dropped(String)
         }
 
-        /// The notification.
         package var notification: FeedNotification
-        /// How it ended.
         package var result: Result
 
-        /// An attempt.
         package init(notification: FeedNotification, result: Result) {
             self.notification = notification
             self.result = result
@@ -48,9 +44,7 @@ package final class NotificationDelivery: Sendable {
 
     /// What the delivery has to deliver through.
     private struct Configured {
-        /// The notifiers, by name.
         var notifiers: [String: any Notifier]
-        /// The bounds of their outbox, by name.
         var bounds: [String: OutboxBounds]
     }
 
