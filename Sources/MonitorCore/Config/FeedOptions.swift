@@ -35,28 +35,7 @@ package struct FeedOptions: Sendable {
         if case .string(let value)? = self[name] { value } else { nil }
     }
 
-    package func integer(_ name: String) -> Int? {
-        if case .integer(let value)? = self[name] { value } else { nil }
-    }
-
-    package func boolean(_ name: String) -> Bool? {
-        if case .boolean(let value)? = self[name] { value } else { nil }
-    }
-
     package func duration(_ name: String) -> Duration? {
         if case .duration(let value)? = self[name] { value } else { nil }
-    }
-
-    /// A size option's value in bytes.
-    package func byteSize(_ name: String) -> Int? {
-        if case .byteSize(let value)? = self[name] { value } else { nil }
-    }
-
-    package func list(_ name: String) -> [String]? {
-        if case .list(let value)? = self[name] { value } else { nil }
-    }
-
-    package func mapping(_ name: String) -> [String: String]? {
-        if case .mapping(let value)? = self[name] { value } else { nil }
     }
 }
