@@ -47,21 +47,10 @@ package struct Node: Sendable, Hashable {
         return nil
     }
 
-    /// The items if this is a sequence, else nil.
-    package var sequence: [Node]? {
-        if case .sequence(let items) = content { return items }
-        return nil
-    }
-
     /// The pairs if this is a mapping, else nil.
     package var mapping: [Pair]? {
         if case .mapping(let pairs) = content { return pairs }
         return nil
-    }
-
-    /// The value of the first pair whose key is the scalar `key`; nil if none or if this is not a mapping.
-    package subscript(key: String) -> Node? {
-        mapping?.first { $0.key.scalar == key }?.value
     }
 
     /// Whether this is a YAML null: a plain `""`, `~`, `null`, `Null` or `NULL` without a tag, or tagged `!!null`.
