@@ -41,12 +41,6 @@ package struct Node: Sendable, Hashable {
         self.anchor = anchor
     }
 
-    /// The string value if this is a scalar, else nil.
-    package var scalar: String? {
-        if case .scalar(let value, _) = content { return value }
-        return nil
-    }
-
     /// The pairs if this is a mapping, else nil.
     package var mapping: [Pair]? {
         if case .mapping(let pairs) = content { return pairs }

@@ -17,6 +17,12 @@ func plain(_ value: String, _ line: Int, _ column: Int) -> Node {
 }
 
 extension Node {
+    /// The string value if this is a scalar, else nil.
+    var scalar: String? {
+        if case .scalar(let value, _) = content { return value }
+        return nil
+    }
+
     /// The items if this is a sequence, else nil.
     var sequence: [Node]? {
         if case .sequence(let items) = content { return items }
