@@ -12,7 +12,4 @@ struct RenderedNotification: Sendable {
         self.contentType = contentType
         self.headers = headers
     }
-
-    /// The body as text.
-    var text: String { String(decoding: body, as: UTF8.self) }
 }
