@@ -3,7 +3,6 @@ package struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     /// How serious the problem is.
     package enum Severity: String, Sendable, Hashable {
         case error
-        case warning
     }
 
     /// How serious the problem is.
