@@ -5,11 +5,5 @@ struct RenderedNotification: Sendable {
     /// The `Content-Type` of the body.
     var contentType: String
     /// Headers the format adds (ntfy's `Title` and `Tags`), in order; their values are ASCII without line breaks.
-    var headers: [(String, String)]
-
-    init(body: [UInt8], contentType: String, headers: [(String, String)] = []) {
-        self.body = body
-        self.contentType = contentType
-        self.headers = headers
-    }
+    var headers: [(String, String)] = []
 }
