@@ -35,11 +35,6 @@ package final class NotificationDelivery: Sendable {
             self.notification = notification
             self.result = result
         }
-
-        /// What is reported of a notification `dropped` from the outbox.
-        package init(_ dropped: DroppedNotification) {
-            self.init(notification: dropped.notification, result: .dropped(dropped.reason))
-        }
     }
 
     /// What the delivery has to deliver through.
@@ -183,7 +178,7 @@ package final class NotificationDelivery: Sendable {
             metadata: [
                 "notifier": "\(notification.notifier)", "id": "\(notification.id)", "reason": "\(dropped.reason)",
             ])
-        return Attempt(dropped)
+        return Attempt(notification: notification, result: .dropped(dropped.reason))
     }
 
     /// Delivers until cancelled: everything in the outbox at once, then what polls commit (woken by `wakeup`) and
