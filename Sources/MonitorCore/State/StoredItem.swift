@@ -101,6 +101,7 @@ package struct StoredItem {
     package struct GroupReader {
         private var last: (packed: String, groups: [String])?
 
+        /// None read yet.
         package init() {}
 
         /// The groups packed in `packed`.
@@ -152,6 +153,7 @@ struct FNV1a {
         for shift in stride(from: 0, to: 64, by: 8) { add(UInt8(truncatingIfNeeded: number >> shift)) }
     }
 
+    /// Adds one byte.
     mutating func add(_ byte: UInt8) {
         value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
     }
