@@ -6,7 +6,6 @@ import Subprocess
 /// standard error kept to its last bytes, its whole group ended when it runs past `timeout` or is cancelled, and what
 /// it left running when it ended killed (in its group or out of it: see ``ProgramSupervisor``).
 struct CommandRun: Sendable {
-    /// The program and its arguments.
     var command: [String]
     /// How long one run may take.
     var timeout: Duration

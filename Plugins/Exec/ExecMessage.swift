@@ -12,7 +12,6 @@ enum ExecMessage: Sendable, Hashable {
     case group(ItemGroup)
     /// Steps done out of the total, when known.
     case progress(done: Int, total: Int?)
-    /// One item.
     case item(Item)
     /// A failed part: the poll becomes partial and the group, when named, keeps its stored items.
     case failure(SubRequestFailure)

@@ -9,13 +9,11 @@ struct ExecPoll: Sendable {
     /// The key of the cursor among the values the core keeps between polls.
     static let cursorKey = "cursor"
 
-    /// The program and its arguments.
     let command: [String]
     /// The feed's `env`.
     let env: [String: String]
     /// The feed's `timeout`, when set.
     let timeout: Duration?
-    /// The core's context for this poll.
     let context: PollContext
 
     /// What the messages so far came to.

@@ -11,7 +11,6 @@ import Subprocess
 /// SIGKILL after `grace`; whatever the program left running when it ended is killed too, in its group or out of it
 /// (a daemon: see ``ProgramSupervisor``).
 struct ExecRun: Sendable {
-    /// The program and its arguments.
     var command: [String]
     /// Its whole environment.
     var environment: [String: String]

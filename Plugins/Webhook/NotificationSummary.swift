@@ -21,11 +21,8 @@ struct NotificationSummary: Sendable, Equatable {
     /// The longest link shown, in UTF-8 bytes: a longer one is left out.
     static let maximumURL = 1_000
 
-    /// What happened.
     var event: FeedNotification.Event
-    /// The feed's name.
     var feed: String
-    /// The feed's type.
     var type: String
     /// What happened, in words: "3 new events", "started failing", "recovered", "went stale".
     var eventText: String

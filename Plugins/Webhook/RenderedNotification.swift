@@ -5,15 +5,5 @@ struct RenderedNotification: Sendable {
     /// The `Content-Type` of the body.
     var contentType: String
     /// Headers the format adds (ntfy's `Title` and `Tags`), in order; their values are ASCII without line breaks.
-    var headers: [(String, String)]
-
-    /// A rendered notification.
-    init(body: [UInt8], contentType: String, headers: [(String, String)] = []) {
-        self.body = body
-        self.contentType = contentType
-        self.headers = headers
-    }
-
-    /// The body as text.
-    var text: String { String(decoding: body, as: UTF8.self) }
+    var headers: [(String, String)] = []
 }

@@ -11,7 +11,6 @@ struct WebhookRequest: Sendable {
     let secret: String?
     /// More header fields.
     let headers: [String: String]
-    /// Where requests go.
     var transport: any HTTPTransport
     /// The time limit of one delivery.
     var timeout: Duration

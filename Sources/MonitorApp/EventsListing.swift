@@ -11,7 +11,7 @@ package enum EventsListing {
 
     /// One line per item: the date, the source's detail columns, the title; or a line saying there are none.
     /// The same table as `SummaryText.table`: indented by two spaces, columns two spaces apart, no trailing spaces.
-    package static func text(_ items: [Item], columns: [String], now: Date) -> String {
+    package static func text(_ items: [Item], columns: [String]) -> String {
         guard !items.isEmpty else { return "no items\n" }
         let header = ["date"] + columns + ["title"]
         var rows: [[String]] = [header]

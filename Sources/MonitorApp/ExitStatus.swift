@@ -3,8 +3,6 @@ import UnixSignals
 
 /// The exit codes of `monitor`, as the README documents them.
 package enum ExitStatus {
-    /// Everything succeeded.
-    package static let success = ExitCode(0)
     /// Some feed failed, or the command could not do its work.
     package static let failure = ExitCode(1)
     /// The feeds file is invalid.
@@ -14,6 +12,4 @@ package enum ExitStatus {
     static func stopped(by signal: UnixSignal) -> ExitCode {
         ExitCode(128 + signal.rawValue)
     }
-    /// The command line is wrong (ArgumentParser's own code for usage errors).
-    package static let usage = ExitCode(64)
 }

@@ -33,7 +33,6 @@ final class LiveDisplay: RunView, @unchecked Sendable {
         self.width = width
     }
 
-    /// Shows one event.
     func show(_ event: PollEvent) {
         show(event, now: Date())
     }
@@ -97,7 +96,7 @@ final class LiveDisplay: RunView, @unchecked Sendable {
         guard force || now.timeIntervalSince(lastDraw) > 0.1 else { return }
         erase()
         let view = LiveView.render(
-            state.lines, focus: state.focus.flatMap(state.panel(of:)), now: now, width: width, state: state.stateLine)
+            state.lines, focus: state.focus.flatMap(state.panel(of:)), width: width, state: state.stateLine)
         output(view)
         drawnLines = view.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) }
         lastDraw = now

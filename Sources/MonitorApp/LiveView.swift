@@ -16,9 +16,7 @@ package enum LiveView {
             case failed
         }
 
-        /// The feed's name.
         package var name: String
-        /// Where it stands.
         package var phase: Phase = .waiting
         /// Requests done and expected while polling.
         package var progress: (done: Int, total: Int?)?
@@ -51,7 +49,7 @@ package enum LiveView {
     /// The view: `state` first when there is one (the state cannot be reached), a line per feed, each cut to `width`
     /// columns, then a blank line and `focus` (at most `focusLines` lines of it).
     package static func render(
-        _ lines: [FeedLine], focus: String?, now: Date, width: Int, focusLines: Int = 16, timeZone: TimeZone = utc,
+        _ lines: [FeedLine], focus: String?, width: Int, focusLines: Int = 16, timeZone: TimeZone = utc,
         state: String? = nil
     ) -> String {
         let nameWidth = lines.map(\.name.count).max() ?? 0

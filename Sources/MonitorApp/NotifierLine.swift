@@ -9,7 +9,6 @@ package struct NotifierLine: Sendable, Hashable {
     /// Where it delivers, masked; nil for a notifier no longer in the feeds file.
     package var target: String?
 
-    /// A line.
     package init(status: NotifierStatus, type: String?, target: String?) {
         self.status = status
         self.type = type

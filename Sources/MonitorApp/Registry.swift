@@ -25,9 +25,4 @@ package enum Registry {
         WebhookNotifier.self,
         CommandNotifier.self,
     ]
-
-    /// The notifier whose `type` is `name`.
-    package static func notifier(named name: String) -> (any Notifier.Type)? {
-        notifiers.first { $0.type == name }
-    }
 }

@@ -70,7 +70,6 @@ package enum StatusListing {
         return .object([("state", .string("unreachable")), ("error", .string(error.message))])
     }
 
-    /// A record as JSON.
     package static func json(_ record: FeedRecord) -> JSONValue {
         .object([
             ("feed", .string(record.name)), ("type", .string(record.type)), ("status", .optional(record.status)),

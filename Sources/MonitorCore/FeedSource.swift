@@ -21,7 +21,6 @@ package protocol FeedSource: Sendable {
     /// A source for one feed with its validated options.
     init(options: FeedOptions)
 
-    /// How the items of a poll combine with those stored.
     var retention: ItemRetention { get }
 
     /// Polls once, reporting groups, progress, items, failed sub-requests and 304s to `found` as responses

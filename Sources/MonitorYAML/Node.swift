@@ -12,19 +12,15 @@ package struct Node: Sendable, Hashable {
 
     /// One key/value entry of a mapping.
     package struct Pair: Sendable, Hashable {
-        /// The key node.
         package var key: Node
-        /// The value node.
         package var value: Node
 
-        /// Creates a pair of `key` and `value`.
         package init(key: Node, value: Node) {
             self.key = key
             self.value = value
         }
     }
 
-    /// What the node holds.
     package var content: Content
     /// Where the node starts.
     ///
@@ -38,7 +34,6 @@ package struct Node: Sendable, Hashable {
     /// The anchor name (`&name`), if the node has one.
     package var anchor: String?
 
-    /// Creates a node.
     package init(content: Content, mark: Mark, tag: String? = nil, anchor: String? = nil) {
         self.content = content
         self.mark = mark
@@ -46,27 +41,10 @@ package struct Node: Sendable, Hashable {
         self.anchor = anchor
     }
 
-    /// The string value if this is a scalar, else nil.
-    package var scalar: String? {
-        if case .scalar(let value, _) = content { return value }
-        return nil
-    }
-
-    /// The items if this is a sequence, else nil.
-    package var sequence: [Node]? {
-        if case .sequence(let items) = content { return items }
-        return nil
-    }
-
     /// The pairs if this is a mapping, else nil.
     package var mapping: [Pair]? {
         if case .mapping(let pairs) = content { return pairs }
         return nil
-    }
-
-    /// The value of the first pair whose key is the scalar `key`; nil if none or if this is not a mapping.
-    package subscript(key: String) -> Node? {
-        mapping?.first { $0.key.scalar == key }?.value
     }
 
     /// Whether this is a YAML null: a plain `""`, `~`, `null`, `Null` or `NULL` without a tag, or tagged `!!null`.

@@ -5,7 +5,6 @@ package struct YAMLError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where it went wrong: libyaml's problem position, or the offending node's mark.
     package var mark: Mark
 
-    /// Creates an error with `message` at `mark`.
     package init(message: String, mark: Mark) {
         self.message = message
         self.mark = mark

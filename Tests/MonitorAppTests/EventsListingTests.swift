@@ -39,7 +39,7 @@ struct EventsListingTests {
         var evil = item("b", daysAgo: 2, groups: ["wildfires"], status: "closed")
         evil.title = "Fire \u{1B}[2Jb"
         let output = EventsListing.text(
-            [item("a", daysAgo: 1, groups: ["wildfires"]), evil], columns: ["status", "magnitude"], now: now)
+            [item("a", daysAgo: 1, groups: ["wildfires"]), evil], columns: ["status", "magnitude"])
         #expect(
             output == """
                   date              status  magnitude  title
@@ -47,6 +47,6 @@ struct EventsListingTests {
                   2027-01-13 08:00  closed  1 acres    Fire b
 
                 """)
-        #expect(EventsListing.text([], columns: [], now: now) == "no items\n")
+        #expect(EventsListing.text([], columns: []) == "no items\n")
     }
 }

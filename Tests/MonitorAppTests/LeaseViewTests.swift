@@ -32,7 +32,7 @@ struct LeaseViewTests {
         let later = state.apply(.lease(feed: "storms", holder: renewed), now: now, quiet: true)
         #expect(later.log == [] && later.lease?.holder == renewed)
         #expect(
-            LiveView.render(state.lines, focus: nil, now: now, width: 120) == """
+            LiveView.render(state.lines, focus: nil, width: 120) == """
                   planet  polling…                    0 items                 leased here until 08:01:30
                   storms  waiting                     0 items                 leased by db-2:4242:9f3a until 08:01:15
                   quakes  waiting                     0 items                 next 08:00:30

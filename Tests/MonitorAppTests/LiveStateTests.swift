@@ -44,7 +44,7 @@ struct LiveStateTests {
             text += "-- +\(Int(seconds))s\(output.redrawNow ? " (redraw)" : "")\n"
             text += output.log.map { "log: \($0)\n" }.joined()
             text += LiveView.render(
-                state.lines, focus: state.focus.flatMap(state.panel(of:)), now: now, width: 80, state: state.stateLine)
+                state.lines, focus: state.focus.flatMap(state.panel(of:)), width: 80, state: state.stateLine)
         }
         return text
     }

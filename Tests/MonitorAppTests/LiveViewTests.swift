@@ -30,7 +30,7 @@ struct LiveViewTests {
         stale.stale = true
         stale.next = now.addingTimeInterval(60)
         let output = LiveView.render(
-            [waiting, polling, ok, failed, stale], focus: "rxswift (github): ok\n  PushEvent  3", now: now, width: 80)
+            [waiting, polling, ok, failed, stale], focus: "rxswift (github): ok\n  PushEvent  3", width: 80)
         #expect(
             output == """
                   swift-top  waiting                     0 items                 next 08:00:02
@@ -49,7 +49,7 @@ struct LiveViewTests {
     func width() {
         var line = LiveView.FeedLine(name: "a-very-long-feed-name")
         line.next = now
-        let output = LiveView.render([line], focus: nil, now: now, width: 30)
+        let output = LiveView.render([line], focus: nil, width: 30)
         #expect(output == "  a-very-long-feed-name  wait…\n")
         #expect(output.count == 31)
     }

@@ -190,7 +190,7 @@ struct PollOutcomeTests {
         let view = FeedView(feed: "f", tally: tally)
         #expect(view.groups.map(\.phase) == [.done, .failed])
         #expect(view.groups.map(\.count) == [2, 2])  // a9 and b1 (carried from the failed b, still naming a)
-        let stored = FeedView(feed: "f", tally: PollTally.stored(Outcomes.stored))
+        let stored = FeedView(feed: "f", stored: Outcomes.stored, breakdown: nil)
         #expect(stored.groups.map(\.phase) == [.done, .done])
         #expect(stored.items == 3)
     }

@@ -15,3 +15,22 @@ func parseError(_ text: String, sourceLocation: SourceLocation = #_sourceLocatio
 func plain(_ value: String, _ line: Int, _ column: Int) -> Node {
     Node(content: .scalar(value, .plain), mark: Mark(line: line, column: column))
 }
+
+extension Node {
+    /// The string value if this is a scalar, else nil.
+    var scalar: String? {
+        if case .scalar(let value, _) = content { return value }
+        return nil
+    }
+
+    /// The items if this is a sequence, else nil.
+    var sequence: [Node]? {
+        if case .sequence(let items) = content { return items }
+        return nil
+    }
+
+    /// The value of the first pair whose key is the scalar `key`; nil if none or if this is not a mapping.
+    subscript(key: String) -> Node? {
+        mapping?.first { $0.key.scalar == key }?.value
+    }
+}

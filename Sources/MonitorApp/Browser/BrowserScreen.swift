@@ -27,10 +27,9 @@ package enum BrowserScreen {
             body = ["Keys", ""] + keys.map { "  " + $0 }
         } else {
             switch state.level {
-            case .feeds: body = feedRows(state, height: bodyHeight, timeZone: timeZone)
+            case .feeds: body = feedRows(state, timeZone: timeZone)
             case .groups(let feed): body = groupRows(state, feed: feed, height: bodyHeight)
-            case .items(let feed, let group):
-                body = itemRows(state, feed: feed, group: group, height: bodyHeight, timeZone: timeZone)
+            case .items(let feed, _): body = itemRows(state, feed: feed, height: bodyHeight, timeZone: timeZone)
             }
         }
         body = Array(body.prefix(bodyHeight))
@@ -66,7 +65,7 @@ package enum BrowserScreen {
         return hint
     }
 
-    private static func feedRows(_ state: BrowserState, height: Int, timeZone: TimeZone) -> [String] {
+    private static func feedRows(_ state: BrowserState, timeZone: TimeZone) -> [String] {
         let feeds = state.feeds
         guard !feeds.isEmpty else { return [state.filter.isEmpty ? "  no feeds" : "  no feed matches"] }
         let selected = state.selectedFeed
@@ -106,9 +105,7 @@ package enum BrowserScreen {
         return [heading, ""] + visible(lines, selected: state.groupRow, height: height - 2)
     }
 
-    private static func itemRows(
-        _ state: BrowserState, feed: String, group: String, height: Int, timeZone: TimeZone
-    ) -> [String] {
+    private static func itemRows(_ state: BrowserState, feed: String, height: Int, timeZone: TimeZone) -> [String] {
         guard let stored = state.stored, stored.feed == feed else { return ["  reading the stored items…"] }
         let items = state.items
         let heading = "\(items.count) item\(items.count == 1 ? "" : "s"), newest first, \(state.windowLabel)"

@@ -9,7 +9,6 @@ package struct BrowserState: Sendable {
     package enum Level: Sendable, Equatable {
         /// The feeds, with the panel of the selected one.
         case feeds
-        /// A feed's groups.
         case groups(feed: String)
         /// A group's items.
         case items(feed: String, group: String)
@@ -30,7 +29,6 @@ package struct BrowserState: Sendable {
 
     /// The feeds and their polls.
     package var live: LiveState
-    /// The list open.
     package var level: Level = .feeds
     /// The feed chosen with the keys; nil until a key is pressed (the view then follows the feed that changed last).
     package var chosenFeed: String?

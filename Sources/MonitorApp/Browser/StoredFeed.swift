@@ -6,9 +6,7 @@ import MonitorCore
 package struct StoredFeed: Sendable, Equatable {
     /// A group of the feed with its counts in the window.
     package struct GroupRow: Sendable, Equatable {
-        /// The group's identifier.
         package var id: String
-        /// Its title.
         package var title: String
         /// Its items in the window.
         package var count: Int
@@ -22,7 +20,6 @@ package struct StoredFeed: Sendable, Equatable {
         }
     }
 
-    /// The feed's name.
     package var feed: String
     /// Its groups as last stored, in catalog order.
     package var catalog: [ItemGroup]
@@ -31,7 +28,6 @@ package struct StoredFeed: Sendable, Equatable {
     /// The detail counted per group (EONET: `status`), if any.
     package var breakdownDetail: String?
 
-    /// A feed's stored state.
     package init(feed: String, catalog: [ItemGroup], items: [Item], breakdownDetail: String?) {
         self.feed = feed
         self.catalog = catalog

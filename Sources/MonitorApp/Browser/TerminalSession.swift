@@ -11,7 +11,6 @@ import Synchronization
 final class TerminalSession: @unchecked Sendable {
     /// Something that happened at the terminal.
     enum Input: Sendable, Equatable {
-        /// A key.
         case key(Key)
         /// The screen must be drawn whole: the window changed size, or the process came back from a stop.
         case redraw

@@ -57,7 +57,7 @@ extension MonitorCommand {
                 Console.out(JSONValue.array(items.map { $0.json() }).text + "\n")
             case .text:
                 let columns = Registry.source(named: record.type)?.detailColumns ?? []
-                Console.out(EventsListing.text(items, columns: columns, now: now))
+                Console.out(EventsListing.text(items, columns: columns))
             }
         }
     }

@@ -33,7 +33,6 @@ final class MetricsServer: Service, Sendable {
 
     /// Why the server could not listen.
     struct BindError: Error, CustomStringConvertible {
-        /// The address asked for.
         var address: MetricsAddress
         /// What went wrong, in words.
         var reason: String

@@ -10,24 +10,20 @@ package struct ConfigValue: Sendable, Hashable {
         case block
     }
 
-    /// The value itself.
     package enum Content: Sendable, Hashable {
         /// An empty value, `~` or `null`.
         case null
         /// A scalar's text, not yet typed.
         case scalar(String, ScalarStyle)
-        /// A sequence.
         case list([ConfigValue])
         /// A mapping with string keys, in file order, duplicates kept.
         case map([ConfigEntry])
     }
 
-    /// The value itself.
     package var content: Content
     /// Where the value starts.
     package var location: SourceLocation
 
-    /// A value at `location`.
     package init(_ content: Content, at location: SourceLocation) {
         self.content = content
         self.location = location
@@ -46,14 +42,11 @@ package struct ConfigValue: Sendable, Hashable {
 
 /// One `key: value` pair of a mapping.
 package struct ConfigEntry: Sendable, Hashable {
-    /// The key's text.
     package var key: String
     /// Where the key is.
     package var keyLocation: SourceLocation
-    /// The value.
     package var value: ConfigValue
 
-    /// A pair.
     package init(key: String, keyLocation: SourceLocation, value: ConfigValue) {
         self.key = key
         self.keyLocation = keyLocation

@@ -3,7 +3,6 @@ package struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     /// How serious the problem is.
     package enum Severity: String, Sendable, Hashable {
         case error
-        case warning
     }
 
     /// How serious the problem is.
@@ -16,7 +15,6 @@ package struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     /// may have removed the missing text.
     package var isAbsence: Bool
 
-    /// An error at `location`.
     package static func error(_ message: String, at location: SourceLocation?, isAbsence: Bool = false) -> Diagnostic {
         Diagnostic(severity: .error, message: message, location: location, isAbsence: isAbsence)
     }

@@ -90,7 +90,6 @@ package struct SourceSpan: Sendable, Hashable {
     /// How many characters.
     package var length: Int
 
-    /// A span.
     package init(line: Int, column: Int, length: Int) {
         self.line = line
         self.column = column

@@ -12,11 +12,9 @@ package protocol OptionDeclaration: Sendable {
 /// static let limit = FeedOption<Int?>("limit", .integer(1...Int.max), doc: "At most this many events")
 /// ```
 package struct FeedOption<Value: Sendable>: OptionDeclaration {
-    /// The declaration.
     package let spec: OptionSpec
     private let read: @Sendable (OptionValue?) -> Value
 
-    /// The option's name.
     package var name: String { spec.name }
 
     /// The value in `options`, else the default.
@@ -49,7 +47,6 @@ extension FeedOptions {
 // MARK: - OptionDeclaration
 
 extension OptionSpec: OptionDeclaration {
-    /// The declaration itself.
     package var spec: OptionSpec { self }
 }
 
@@ -84,7 +81,6 @@ extension String: OptionType {
         self = value
     }
 
-    /// Text.
     package func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .string(self) }
 }
 
@@ -95,18 +91,15 @@ extension Bool: OptionType {
         self = value
     }
 
-    /// A boolean.
     package func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .boolean(self) }
 }
 
 extension Duration: OptionType {
-    /// A duration.
     package init?(optionValue: OptionValue) {
         guard case .duration(let value) = optionValue else { return nil }
         self = value
     }
 
-    /// A duration.
     package func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .duration(self) }
 }
 
@@ -117,7 +110,6 @@ extension Array: OptionType where Element == String {
         self = value
     }
 
-    /// A list.
     package func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .list(self) }
 }
 
@@ -128,6 +120,5 @@ extension Dictionary: OptionType where Key == String, Value == String {
         self = value
     }
 
-    /// A mapping.
     package func optionValue(as kind: OptionSpec.Kind) -> OptionValue { .mapping(self) }
 }

@@ -2,7 +2,6 @@
 package struct FeedOptions: Sendable {
     /// One option's value and where it came from.
     package struct Setting: Sendable {
-        /// The typed value.
         package var value: OptionValue
         /// Where the value was written; nil for a default.
         package var location: SourceLocation?
@@ -13,7 +12,6 @@ package struct FeedOptions: Sendable {
     /// Where the feed's mapping starts.
     package var location: SourceLocation
 
-    /// Options from settings.
     package init(_ settings: [String: Setting] = [:], location: SourceLocation = SourceLocation(line: 1, column: 1)) {
         self.settings = settings
         self.location = location
@@ -33,38 +31,11 @@ package struct FeedOptions: Sendable {
     /// The value of `name`, written or default.
     package subscript(name: String) -> OptionValue? { settings[name]?.value }
 
-    /// A text option's value.
     package func string(_ name: String) -> String? {
         if case .string(let value)? = self[name] { value } else { nil }
     }
 
-    /// A whole-number option's value.
-    package func integer(_ name: String) -> Int? {
-        if case .integer(let value)? = self[name] { value } else { nil }
-    }
-
-    /// A boolean option's value.
-    package func boolean(_ name: String) -> Bool? {
-        if case .boolean(let value)? = self[name] { value } else { nil }
-    }
-
-    /// A duration option's value.
     package func duration(_ name: String) -> Duration? {
         if case .duration(let value)? = self[name] { value } else { nil }
-    }
-
-    /// A size option's value in bytes.
-    package func byteSize(_ name: String) -> Int? {
-        if case .byteSize(let value)? = self[name] { value } else { nil }
-    }
-
-    /// A list option's value.
-    package func list(_ name: String) -> [String]? {
-        if case .list(let value)? = self[name] { value } else { nil }
-    }
-
-    /// A mapping option's value.
-    package func mapping(_ name: String) -> [String: String]? {
-        if case .mapping(let value)? = self[name] { value } else { nil }
     }
 }

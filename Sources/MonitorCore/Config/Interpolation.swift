@@ -4,12 +4,10 @@ import Foundation
 package enum Interpolation {
     /// Why a value could not be expanded, and where in it (a character offset).
     package struct Failure: Error, Sendable, Hashable {
-        /// What is wrong.
         package var message: String
         /// The offset, in characters, of the `${` that failed.
         package var offset: Int
 
-        /// A failure at `offset`.
         package init(message: String, offset: Int) {
             self.message = message
             self.offset = offset

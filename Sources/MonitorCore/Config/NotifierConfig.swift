@@ -9,7 +9,6 @@ package struct NotifierConfig: Sendable {
     /// Where the notifier's mapping starts.
     package var location: SourceLocation
 
-    /// A notifier.
     package init(name: String, type: String, options: FeedOptions, location: SourceLocation) {
         self.name = name
         self.type = type

@@ -41,7 +41,6 @@ package struct OptionSpec: Sendable {
     /// Whether the value is a secret, never shown.
     package var isSecret: Bool
 
-    /// Declares an option.
     package init(
         _ name: String, _ kind: Kind, default defaultValue: OptionValue? = nil, required: Bool = false,
         secret: Bool = false, doc: String

@@ -4,7 +4,6 @@ package enum OptionValue: Sendable, Hashable, CustomStringConvertible {
     case integer(Int)
     case boolean(Bool)
     case duration(Duration)
-    /// A size in bytes.
     case byteSize(Int)
     case list([String])
     /// Names and their text, from a YAML mapping.

@@ -28,8 +28,8 @@ package struct FeedView: Sendable {
 }
 
 extension FeedView {
-    /// The view of the stored items alone, every group settled: what the display shows before a poll's first update
-    /// (`FeedView(feed:tally: .stored(snapshot))`, made without a tally of the items).
+    /// The view of the stored items alone, every group settled: what the display shows before a poll's first
+    /// update, made without a tally of the items.
     package init(feed: String, stored snapshot: FeedSnapshot, breakdown: String?) {
         self.init(feed: feed, tally: .counts(of: snapshot, breakdown: breakdown))
         items = snapshot.items.count

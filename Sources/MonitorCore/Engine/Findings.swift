@@ -24,7 +24,6 @@ package struct Findings: Sendable {
         if !items.isEmpty { send(.items(items)) }
     }
 
-    /// One item.
     package func item(_ item: Item) { send(.items([item])) }
 
     /// A sub-request failed: the poll goes on and ends `partial` (`failed` when nothing else succeeded); the
@@ -33,7 +32,6 @@ package struct Findings: Sendable {
         send(.failure(SubRequestFailure(what: what, message: message, group: group)))
     }
 
-    /// A sub-request failed.
     package func failed(_ failure: SubRequestFailure) { send(.failure(failure)) }
 
     /// A sub-request succeeded and the items of `groups` are all in (even none); with no groups, a sub-request

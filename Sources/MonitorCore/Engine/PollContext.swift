@@ -6,11 +6,9 @@ import Synchronization
 /// a logger. A source never creates these itself, and never sees its stored items: a 304 is reported as
 /// `Findings.unchanged`, and the core carries them.
 package struct PollContext: Sendable {
-    /// The feed's name.
     package var feed: String
     /// The feed's validated options.
     package var options: FeedOptions
-    /// The HTTP client for this poll.
     package var http: FeedHTTP
     /// The ids of the items stored for the feed before this poll (to stop paging where the last poll ended).
     package var known: Set<String>
@@ -18,12 +16,10 @@ package struct PollContext: Sendable {
     package var values: SourceValues
     /// The logger, labelled with the feed.
     package var logger: Logger
-    /// The clock.
     package var clock: PollClock
     /// How many of the feed's requests may be in flight at once (the feed's limit within the global one).
     package var concurrency: Int
 
-    /// A context.
     package init(
         feed: String, options: FeedOptions, http: FeedHTTP, known: Set<String> = [], values: SourceValues,
         logger: Logger,

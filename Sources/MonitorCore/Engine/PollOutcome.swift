@@ -4,7 +4,6 @@ import Foundation
 /// record. A pure function of the poll's tally, the record and what the requests did, so that every rule of a
 /// poll's end is tested on its own.
 package struct PollOutcome: Sendable {
-    /// How the poll ended.
     package var status: PollReport.Status
     /// What failed and why, safe for a terminal; nil when nothing did.
     package var error: String?
@@ -16,7 +15,6 @@ package struct PollOutcome: Sendable {
     package var groups: [PollReport.GroupCount]
     /// The new items, newest first.
     package var newItems: [Item]
-    /// The ids of the new items.
     package var newIDs: Set<String>
     /// The feed's record after the poll.
     package var record: FeedRecord

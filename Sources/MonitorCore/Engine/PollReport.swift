@@ -14,18 +14,14 @@ package struct PollReport: Sendable {
         case failed
     }
 
-    /// A group with its counts.
     package struct GroupCount: Sendable, Hashable {
         /// Where a group stands while its feed polls: its response pending, in, or failed.
         package enum GroupPhase: String, Sendable, Hashable, Codable { case pending, done, failed }
 
-        /// The group's identifier.
         package var id: String
-        /// Its title.
         package var title: String
         /// How many of the feed's items are in it.
         package var count: Int
-        /// How many of those are new.
         package var new: Int
         /// How many of those have each value of the source's `breakdown` detail (items without it are left out);
         /// empty when the source names none.
@@ -33,7 +29,6 @@ package struct PollReport: Sendable {
         /// Whether its count is known yet (while polling), or its request failed.
         package var phase: GroupPhase = .done
 
-        /// A count.
         package init(id: String, title: String, count: Int, new: Int, breakdown: [String: Int] = [:]) {
             self.id = id
             self.title = title
@@ -43,11 +38,9 @@ package struct PollReport: Sendable {
         }
     }
 
-    /// The feed's name.
     package var feed: String
     /// Its source type.
     package var type: String
-    /// How the poll ended.
     package var status: Status
     /// What failed and why; nil when nothing did.
     package var error: String?
@@ -67,9 +60,7 @@ package struct PollReport: Sendable {
     package var latest: [Item]
     /// The ids of the new items among `latest` and beyond.
     package var newIDs: Set<String>
-    /// When the poll started.
     package var started: Date
-    /// How long it took.
     package var duration: Duration
     /// The server's rate limit as last reported.
     package var rateLimit: RateLimit?
@@ -86,7 +77,6 @@ package struct PollReport: Sendable {
     /// Why the state could not be reached, when that is why the poll failed: the state's failure, not the feed's.
     package var unreachableState: StateError?
 
-    /// A report.
     package init(
         feed: String, type: String, status: Status, error: String? = nil, requests: Int = 0, notModified: Int = 0,
         bytes: Int = 0, items: Int = 0, new: Int = 0, groups: [GroupCount] = [], latest: [Item] = [],

@@ -8,22 +8,16 @@ import Logging
 /// of items for the state as it comes, decides the outcome with the pure `PollOutcome`, and commits it in one
 /// transaction.
 package struct PollRunner: Sendable {
-    /// The state.
     package var store: any StateStoring
-    /// Where requests go.
     package var transport: any HTTPTransport
-    /// The global settings.
     package var settings: Settings
-    /// How requests are sent.
     package var policy: HTTPPolicy
     /// The limit of requests in flight across all feeds.
     package var globalLimiter: AsyncSemaphore
     /// The rate-limit budgets all feeds polled by this runner share (per API origin and credential); kept in the
     /// state when it shares them with other instances (PostgreSQL).
     package var budgets: RateBudgets
-    /// The clock.
     package var clock: PollClock
-    /// The logger.
     package var logger: Logger
     /// How many of the newest items a report lists.
     package var latestCount = 10
@@ -73,7 +67,6 @@ package struct PollRunner: Sendable {
         return report
     }
 
-    /// The poll of ``poll(_:source:events:)``.
     private func pollAndStore(
         _ feed: FeedConfig, source: any FeedSource, events: AsyncStream<PollEvent>.Continuation?, lease: HeldLease?
     ) async -> PollReport {

@@ -8,11 +8,8 @@
 /// answered 304 (`unchanged`) or fails. Until a `replace` poll settles a group, the stored counts stand in
 /// for it on the display.
 package struct PollTally: Sendable {
-    /// The counts of one group.
     package struct Totals: Sendable, Hashable {
-        /// Items in the group.
         package var count = 0
-        /// New items in the group.
         package var new = 0
         /// Items by their value of the source's breakdown detail (items without it are left out).
         package var breakdown: [String: Int] = [:]
@@ -20,9 +17,7 @@ package struct PollTally: Sendable {
 
     /// The groups known up front, in order: the stored catalog until the source announces its own.
     package private(set) var catalog: [ItemGroup]
-    /// The items so far by id.
     package private(set) var items: [String: Item] = [:]
-    /// The counts of each group so far.
     package private(set) var totals: [String: Totals] = [:]
     /// Ids of the items not stored before this poll.
     package private(set) var newIDs: Set<String> = []
@@ -30,7 +25,6 @@ package struct PollTally: Sendable {
     package private(set) var done = 0
     /// Requests expected, when known.
     package private(set) var total: Int?
-    /// Sub-requests that failed.
     package private(set) var failures: [SubRequestFailure] = []
     /// Groups whose items are all in: completed, or answered 304.
     package private(set) var settled: Set<String> = []
@@ -78,13 +72,8 @@ package struct PollTally: Sendable {
         }
     }
 
-    /// The stored items alone, every group settled: what the display shows before the poll's first update.
-    package static func stored(_ snapshot: FeedSnapshot, breakdown: String? = nil) -> PollTally {
-        PollTally(stored: snapshot, retention: .keepNewest(.max), breakdown: breakdown)
-    }
-
-    /// The counts of `stored(_:breakdown:)` without its items (`items` is empty): for the view of the stored items,
-    /// made without a second copy of them.
+    /// The counts of the stored items alone, every group settled, without the items (`items` is empty): for the
+    /// view of the stored items, made without a second copy of them.
     package static func counts(of snapshot: FeedSnapshot, breakdown: String? = nil) -> PollTally {
         var tally = PollTally(stored: FeedSnapshot(groups: snapshot.groups), retention: .keepNewest(.max))
         tally.totals = totals(of: snapshot.items, breakdown: breakdown)
@@ -94,12 +83,10 @@ package struct PollTally: Sendable {
     /// The groups whose failure keeps their stored items.
     package var failedGroups: Set<String> { Set(failures.compactMap(\.group)) }
 
-    /// The items, newest first.
     package var sortedItems: [Item] {
         items.values.sorted { ($0.date, $0.id) > ($1.date, $1.id) }
     }
 
-    /// The tally after one update.
     package mutating func apply(_ update: SourceUpdate) {
         switch update {
         case .groups(let groups):

@@ -18,16 +18,13 @@ package struct SourceExample: Sendable {
 
     /// What a poll must produce.
     package struct Expectation: Sendable, Hashable {
-        /// How it ends.
         package var status: PollReport.Status
         /// The ids of the feed's items after the poll, newest first.
         package var items: [String]
         /// The count of each group in the report (a failed poll reports none).
         package var groups: [String: Int]
-        /// How many items are new.
         package var new: Int
 
-        /// An expectation.
         package init(status: PollReport.Status, items: [String], groups: [String: Int] = [:], new: Int) {
             self.status = status
             self.items = items
@@ -43,7 +40,6 @@ package struct SourceExample: Sendable {
     /// The polls, in order, against one state.
     package var polls: [Poll]
 
-    /// An example.
     package init(_ name: String, options: [String: OptionValue] = [:], polls: [Poll]) {
         self.name = name
         self.options = options

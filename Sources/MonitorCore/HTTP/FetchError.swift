@@ -16,7 +16,6 @@ package struct FetchError: Error, Sendable, CustomStringConvertible {
         case unrequestedNotModified
     }
 
-    /// The URL asked.
     package var url: String
     /// What went wrong.
     package var reason: Reason

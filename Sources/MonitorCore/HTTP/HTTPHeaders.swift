@@ -1,13 +1,9 @@
 /// HTTP header fields in order, looked up without regard to case.
 package struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence {
-    /// The fields in order.
     package private(set) var fields: [Field]
 
-    /// One header field.
     package struct Field: Sendable, Hashable {
-        /// The name as sent.
         package var name: String
-        /// The value as sent.
         package var value: String
     }
 
@@ -26,7 +22,6 @@ package struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, 
         return fields.first { $0.name.lowercased() == lowered }?.value
     }
 
-    /// Adds a field at the end.
     package mutating func add(_ name: String, _ value: String) {
         fields.append(Field(name: name, value: value))
     }
@@ -37,7 +32,6 @@ package struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, 
         add(name, value)
     }
 
-    /// Removes every field named `name`.
     package mutating func remove(_ name: String) {
         let lowered = name.lowercased()
         fields.removeAll { $0.name.lowercased() == lowered }

@@ -24,7 +24,6 @@ package struct HTTPPolicy: Sendable {
     /// A `Retry-After` up to this long is waited out once; a longer one fails the request at once.
     package var shortRetryAfter: Duration
 
-    /// The policy for `settings`.
     package init(settings: Settings) {
         userAgent = "monitor/\(MonitorVersion.current)"
         timeout = settings.timeout

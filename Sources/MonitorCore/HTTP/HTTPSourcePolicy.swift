@@ -29,6 +29,5 @@ extension HTTPSourcePolicy {
 
 /// The policy of a source whose API needs nothing beyond the generic rules.
 package struct GenericHTTPPolicy: HTTPSourcePolicy {
-    /// The generic policy.
     package init() {}
 }

@@ -8,7 +8,6 @@ package struct Validators: Sendable, Hashable, Codable {
     /// The `Last-Modified`, exactly as received.
     package var lastModified: String?
 
-    /// Validators.
     package init(etag: String?, lastModified: String?) {
         self.etag = etag
         self.lastModified = lastModified
@@ -20,12 +19,10 @@ package struct Validators: Sendable, Hashable, Codable {
 
 /// Validators are kept per URL and per credential: an answer depends on who asks.
 package struct ValidatorKey: Sendable, Hashable {
-    /// The URL asked.
     package var url: String
     /// A fingerprint of the credential ("" without one): never the credential itself.
     package var credential: String
 
-    /// A key.
     package init(url: String, credential: String) {
         self.url = url
         self.credential = credential

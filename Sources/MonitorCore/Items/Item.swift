@@ -15,7 +15,6 @@ package struct Item: Sendable, Hashable, Codable {
     /// Plugin-specific details, in the order the plugin gives them.
     package var details: [Detail]
 
-    /// An item.
     package init(id: String, title: String, date: Date, groups: [String], url: String? = nil, details: [Detail] = []) {
         self.id = id
         self.title = title
@@ -64,10 +63,8 @@ package struct Item: Sendable, Hashable, Codable {
 package struct Detail: Sendable, Hashable, Codable {
     /// The name, a lower-case word.
     package var name: String
-    /// The value, as text.
     package var value: String
 
-    /// A detail.
     package init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
@@ -81,7 +78,6 @@ package struct ItemGroup: Sendable, Hashable, Codable {
     /// The title shown for it.
     package var title: String
 
-    /// A group.
     package init(id: String, title: String) {
         self.id = id
         self.title = title

@@ -22,12 +22,10 @@ package enum SourceUpdate: Sendable {
 package struct SubRequestFailure: Sendable, Hashable, Error {
     /// What failed, for people: "category 'wildfires'".
     package var what: String
-    /// Why.
     package var message: String
     /// The group whose items could not be fetched; its stored items are kept.
     package var group: String?
 
-    /// A failure.
     package init(what: String, message: String, group: String? = nil) {
         self.what = what
         self.message = message

@@ -8,7 +8,6 @@ extension MonitorMetrics {
         package static let disabled = MonitorMetrics.disabled.requests(feed: "")
 
         let metrics: MonitorMetrics
-        /// The feed's label value.
         let feed: String
 
         /// Records an answer with `status` and a body of `bytes` bytes.

@@ -3,40 +3,26 @@ import Foundation
 import Synchronization
 
 /// What `monitor` counts, recorded through swift-metrics into the factory it is given: polls, their duration,
-/// items, requests, rate limits, and (once wired) notifications and leases.
+/// items, requests, rate limits, notifications and leases.
 ///
 /// Every metric is made from `factory`, never from the global `MetricsSystem`, so that each run — and each test —
 /// records into a registry of its own. Label values are user text (feed and notifier names) or bounded words
-/// (statuses, codes); none is ever a URL with a credential, a token or a header. See docs/metrics.md for what
-/// each metric means.
+/// (statuses, codes); none is ever a URL with a credential, a token or a header.
 package struct MonitorMetrics: Sendable {
-    /// The name of each metric.
+    /// The metrics' names; docs/metrics.md says what each one counts and by which labels.
     package enum Name {
-        /// Polls by `feed` and `status` (`ok`, `partial`, `failed`, `not_modified`): counter.
         package static let polls = "monitor_polls_total"
-        /// How long polls took, by `feed`: histogram in seconds.
         package static let pollDuration = "monitor_poll_duration_seconds"
-        /// Items stored after the last poll that stored them, by `feed`: gauge.
         package static let items = "monitor_items"
-        /// New items found, by `feed`: counter.
         package static let newItems = "monitor_new_items_total"
-        /// HTTP requests sent, by `feed` and `code` (the status, or `error` when no answer came): counter.
         package static let requests = "monitor_http_requests_total"
-        /// Conditional requests answered 304 Not Modified, by `feed`: counter.
         package static let notModified = "monitor_http_not_modified_total"
-        /// Response body bytes received, by `feed`: counter.
         package static let responseBytes = "monitor_http_response_bytes_total"
-        /// The requests left in a server's rate limit as it last reported, by `origin` and `resource`: gauge.
         package static let rateLimitRemaining = "monitor_rate_limit_remaining"
-        /// When the last successful poll of a feed ended, in Unix seconds, by `feed`: gauge.
         package static let lastSuccess = "monitor_last_success_timestamp_seconds"
-        /// Notifications waiting in the outbox, by `notifier`: gauge.
         package static let notificationsPending = "monitor_notifications_pending"
-        /// Notifications whose delivery failed, by `notifier`: counter.
         package static let notificationsFailed = "monitor_notifications_failed_total"
-        /// Notifications dropped undelivered, their notifier's bounds exceeded, by `notifier`: counter.
         package static let notificationsDropped = "monitor_notifications_dropped_total"
-        /// Feeds whose lease this instance holds: gauge.
         package static let leasesHeld = "monitor_leases_held"
     }
 
@@ -57,7 +43,6 @@ package struct MonitorMetrics: Sendable {
     let factory: any MetricsFactory
     private let resources: Resources
 
-    /// Metrics recorded into `factory`.
     package init(factory: any MetricsFactory) {
         self.factory = factory
         resources = Resources()

@@ -27,11 +27,9 @@ package struct FeedNotification: Sendable, Hashable, Codable {
     package var id: String
     /// The notifier's name in `feeds.yaml`.
     package var notifier: String
-    /// The feed's name.
     package var feed: String
     /// The feed's `type`.
     package var type: String
-    /// What happened.
     package var event: Event
     /// When the poll that this notification reports ended.
     package var at: Date

@@ -17,7 +17,6 @@ package final class NotificationDelivery: Sendable {
 
     /// What one attempt came to, or what became of a notification dropped without one.
     package struct Attempt: Sendable, Hashable {
-        /// How it ended.
         package enum Result: Sendable, Hashable {
             /// Delivered: the receiver's answer.
             case delivered(String)
@@ -29,28 +28,18 @@ package final class NotificationDelivery: Sendable {
             case dropped(String)
         }
 
-        /// The notification.
         package var notification: FeedNotification
-        /// How it ended.
         package var result: Result
 
-        /// An attempt.
         package init(notification: FeedNotification, result: Result) {
             self.notification = notification
             self.result = result
-        }
-
-        /// What is reported of a notification `dropped` from the outbox.
-        package init(_ dropped: DroppedNotification) {
-            self.init(notification: dropped.notification, result: .dropped(dropped.reason))
         }
     }
 
     /// What the delivery has to deliver through.
     private struct Configured {
-        /// The notifiers, by name.
         var notifiers: [String: any Notifier]
-        /// The bounds of their outbox, by name.
         var bounds: [String: OutboxBounds]
     }
 
@@ -189,7 +178,7 @@ package final class NotificationDelivery: Sendable {
             metadata: [
                 "notifier": "\(notification.notifier)", "id": "\(notification.id)", "reason": "\(dropped.reason)",
             ])
-        return Attempt(dropped)
+        return Attempt(notification: notification, result: .dropped(dropped.reason))
     }
 
     /// Delivers until cancelled: everything in the outbox at once, then what polls commit (woken by `wakeup`) and

@@ -46,10 +46,8 @@ package struct NotifierContext: Sendable {
     package var maxBody: Int
     /// `monitor`'s environment, of which a command gets a few harmless variables.
     package var environment: [String: String]
-    /// The logger.
     package var logger: Logger
 
-    /// A context.
     package init(
         transport: any HTTPTransport, timeout: Duration, maxBody: Int, environment: [String: String], logger: Logger
     ) {
@@ -66,7 +64,6 @@ package struct DeliveryReceipt: Sendable, Hashable {
     /// The answer in a few words: `HTTP 200`, `exit 0`.
     package var answer: String
 
-    /// A receipt.
     package init(_ answer: String) {
         self.answer = answer
     }

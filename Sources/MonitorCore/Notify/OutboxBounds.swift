@@ -9,7 +9,6 @@ package struct OutboxBounds: Sendable, Hashable {
     /// The longest a notification may wait, from the poll that wrote it.
     package var age: Duration
 
-    /// Bounds.
     package init(count: Int, age: Duration) {
         self.count = count
         self.age = age
@@ -33,12 +32,10 @@ package struct OutboxBounds: Sendable, Hashable {
 
 /// A notification dropped from the outbox undelivered, its notifier's bounds exceeded.
 package struct DroppedNotification: Sendable, Hashable {
-    /// The notification.
     package var notification: FeedNotification
     /// Why it was dropped (which bound).
     package var reason: String
 
-    /// A dropped notification.
     package init(notification: FeedNotification, reason: String) {
         self.notification = notification
         self.reason = reason

@@ -19,7 +19,6 @@ package struct CommitStatistics: Sendable, Hashable {
     /// The notifications the commit dropped from the outbox, their notifier's bounds exceeded, oldest first.
     package var dropped: [DroppedNotification] = []
 
-    /// No rows.
     package init() {}
 
     /// Item rows inserted, updated or deleted.

@@ -6,7 +6,6 @@ package struct FeedClaim: Sendable, Hashable {
     /// The lease, when the feed was claimed; nil when it was not due, held back or leased by another instance.
     package var lease: FeedLease?
 
-    /// A claim's answer.
     package init(slot: FeedSlot, lease: FeedLease? = nil) {
         self.slot = slot
         self.lease = lease

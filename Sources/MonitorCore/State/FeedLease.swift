@@ -3,7 +3,6 @@ import Foundation
 /// One instance's claim on a feed for a while: it alone polls the feed until `expires`, and its results are stored
 /// only while `term` is still the feed's term (a later claim, by another instance once this one expired, raises it).
 package struct FeedLease: Sendable, Hashable {
-    /// The feed.
     package var feed: String
     /// The instance holding it.
     package var owner: String
@@ -12,7 +11,6 @@ package struct FeedLease: Sendable, Hashable {
     /// Until when it holds, unless renewed.
     package var expires: Date
 
-    /// A lease.
     package init(feed: String, owner: String, term: Int64, expires: Date) {
         self.feed = feed
         self.owner = owner

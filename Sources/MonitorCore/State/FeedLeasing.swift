@@ -52,7 +52,6 @@ package struct FeedSlot: Sendable, Hashable {
     /// The term of its latest claim.
     package var term: Int64
 
-    /// A row.
     package init(due: Date, heldUntil: Date? = nil, owner: String? = nil, expires: Date? = nil, term: Int64 = 0) {
         self.due = due
         self.heldUntil = heldUntil
@@ -78,7 +77,6 @@ package struct FeedSlot: Sendable, Hashable {
 
 /// How an instance schedules its feeds through a ``FeedLeasing`` state: the state, and the instance's owner id.
 package struct FeedLeases: Sendable {
-    /// The state.
     package var store: any FeedLeasing
     /// The instance, as its leases name it: `hostname:pid:random` by default.
     package var owner: String

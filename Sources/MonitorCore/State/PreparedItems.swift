@@ -21,7 +21,6 @@ package struct PreparedItems: Sendable {
 
     private var entries: [String: Entry] = [:]
 
-    /// None prepared.
     package init() {}
 
     /// How many items are prepared.

@@ -6,7 +6,6 @@ package struct StateError: Error, Sendable, Hashable, CustomStringConvertible {
     /// answer within the deadline): no fault of any feed, and over once the database answers again.
     package var isUnreachable: Bool
 
-    /// An error saying `message`.
     package init(_ message: String) {
         self.message = message
         isUnreachable = false
