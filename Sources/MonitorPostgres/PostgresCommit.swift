@@ -14,10 +14,11 @@ struct PostgresCommit {
     /// The logger of the queries.
     var logger: Logger
 
-    /// Writes `commit`, whose rate limit is already encoded as `rateLimit`; returns the rows written.
-    func write(_ commit: PollCommit, rateLimit: String?) async throws -> CommitStatistics {
+    /// Writes `commit`; returns the rows written.
+    func write(_ commit: PollCommit) async throws -> CommitStatistics {
         var statistics = CommitStatistics()
         let record = commit.record
+        let rateLimit = try record.storedRateLimit()
         try await connection.query(
             """
             INSERT INTO feed (name, type, status, last_poll, last_success, last_new, last_error, failures, not_before,
@@ -60,10 +61,8 @@ struct PostgresCommit {
         async throws -> [DroppedNotification]
     {
         guard !notifications.isEmpty else { return [] }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         for notification in notifications {
-            let content = String(decoding: try encoder.encode(notification), as: UTF8.self)
+            let content = try StoredJSON.text(notification)
             try await connection.query(
                 """
                 INSERT INTO notification (id, notifier, feed, event, created, content)

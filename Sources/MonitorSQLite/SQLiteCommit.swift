@@ -11,8 +11,8 @@ struct SQLiteCommit {
     /// The feed written.
     var feed: String
 
-    /// Writes `commit`, whose rate limit is already encoded as `rateLimit`; returns the rows written.
-    func write(_ commit: PollCommit, rateLimit: String?) throws -> CommitStatistics {
+    /// Writes `commit`; returns the rows written.
+    func write(_ commit: PollCommit) throws -> CommitStatistics {
         var statistics = CommitStatistics()
         let record = commit.record
         try db.cachedStatement(
@@ -26,7 +26,8 @@ struct SQLiteCommit {
             arguments: [
                 feed, record.type, record.status, record.lastPoll?.timeIntervalSince1970,
                 record.lastSuccess?.timeIntervalSince1970, record.lastNew?.timeIntervalSince1970, record.lastError,
-                record.failures, record.notBefore?.timeIntervalSince1970, record.minimumInterval?.seconds, rateLimit,
+                record.failures, record.notBefore?.timeIntervalSince1970, record.minimumInterval?.seconds,
+                try record.storedRateLimit(),
                 record.itemCount, record.holdReason,
             ])
         statistics.recordRows = 1
@@ -58,8 +59,6 @@ struct SQLiteCommit {
         -> [DroppedNotification]
     {
         guard !notifications.isEmpty else { return [] }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         for notification in notifications {
             try db.cachedStatement(
                 sql: """
@@ -70,7 +69,7 @@ struct SQLiteCommit {
                 arguments: [
                     notification.id, notification.notifier, notification.feed, notification.event.rawValue,
                     created.timeIntervalSince1970,
-                    String(decoding: try encoder.encode(notification), as: UTF8.self),
+                    try StoredJSON.text(notification),
                 ])
         }
         var dropped: [DroppedNotification] = []
