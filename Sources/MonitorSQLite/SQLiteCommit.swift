@@ -36,8 +36,7 @@ struct SQLiteCommit {
                 items, prepared: commit.prepared, firstSeen: commit.firstSeen.timeIntervalSince1970, &statistics)
         }
         if let groups = commit.groups {
-            statistics.groupRows = try writeCatalog(
-                groups.map(StoredItem.storable))
+            statistics.groupRows = try writeCatalog(groups)
         }
         for (key, validators) in commit.validators where try writeValidators(validators, key) {
             statistics.validatorRows += 1
@@ -179,7 +178,7 @@ struct SQLiteCommit {
 
     // MARK: - Groups, validators, values
 
-    /// Makes the stored catalog `groups`, writing only the groups that differ; returns the rows written.
+    /// Makes the stored catalog the poll's `groups`, writing only the groups that differ; returns the rows written.
     private func writeCatalog(_ groups: [ItemGroup]) throws -> Int {
         var stored: [String: (title: String, position: Int)] = [:]
         for row in try Row.fetchAll(
@@ -187,24 +186,18 @@ struct SQLiteCommit {
         {
             stored[row[0]] = (row[1], row[2])
         }
-        var written = 0
-        var kept = Set<String>()
-        for (position, group) in groups.enumerated() {
-            kept.insert(group.id)
-            if let current = stored[group.id], current.title == group.title, current.position == position { continue }
+        let changes = StoredItem.catalogChanges(stored: stored, to: groups)
+        for (group, position) in changes.written {
             try db.cachedStatement(
                 sql: "INSERT OR REPLACE INTO itemGroup (feed, id, title, position) VALUES (?, ?, ?, ?)"
             ).execute(arguments: [feed, group.id, group.title, position])
-            stored[group.id] = (group.title, position)
-            written += 1
         }
-        for id in stored.keys where !kept.contains(id) {
+        for id in changes.deleted {
             try db.cachedStatement(sql: "DELETE FROM itemGroup WHERE feed = ? AND id = ?").execute(arguments: [
                 feed, id,
             ])
-            written += 1
         }
-        return written
+        return changes.written.count + changes.deleted.count
     }
 
     /// Stores `validators` under `key` (empty ones delete the stored ones); returns whether a row was written.
