@@ -1,3 +1,4 @@
+import Foundation
 import LoopbackHTTP
 import MonitorCore
 import TestSupport
@@ -21,6 +22,35 @@ struct TransportPrepareTests {
             try await transport.send(request)
         }
         try await transport.shutdown()
+    }
+
+    @Test("a held port cannot be bound by a server asking for address reuse (as PostgreSQL does), only for port reuse")
+    func heldPortNotTaken() async throws {
+        let port = try #require(RefusingPort())
+        defer { port.close() }
+        #expect(bindWithAddressReuse(port.number) == EADDRINUSE)
+        // A test's receiver coming up on it asks for port reuse, and may.
+        let server = try await TestHTTPServer.start(port: port.number) { _ in .text("up") }
+        #expect(server.port == port.number)
+        try await server.shutdown()
+    }
+
+    /// Binds a socket allowing address reuse to `port` of 127.0.0.1: 0, or the errno of the failure.
+    private func bindWithAddressReuse(_ port: Int) -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var reuse: Int32 = 1
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        return bound == 0 ? 0 : errno
     }
 
     @Test("prepare() sends no request to a running server, and the transport's first request after it is answered")

@@ -6,11 +6,9 @@ import Synchronization
 /// without anything being sent. `HTTPClientTransport.prepare()` sends its warm-up request there; the tests use it for a
 /// receiver that is down.
 ///
-/// The socket allows address and port reuse, so that a server of this process can bind the port while it is held
-/// (Linux lets a socket that allows address reuse bind a port whose other sockets allow it and do not listen, and one
-/// of the same user that allows port reuse bind it whatever the others do: a test's relay holds its own port so while
-/// it refuses, then listens on it again); the kernel still never picks a held port for a bind to port 0 or for a
-/// connection while it has others free.
+/// The socket allows port reuse and not address reuse: a server of the same user that asks for port reuse may bind the
+/// port while it is held (a test's receiver coming up on it, a test's relay listening again on its own port), but no
+/// server binding it with address reuse alone (as PostgreSQL and most servers do) can, nor a bind to port 0.
 package final class RefusingPort: Sendable {
     /// The port.
     package let number: Int
@@ -27,7 +25,6 @@ package final class RefusingPort: Sendable {
         #endif
         guard descriptor >= 0 else { return nil }
         var reuse: Int32 = 1
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
