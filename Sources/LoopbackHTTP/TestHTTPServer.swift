@@ -21,6 +21,9 @@ package final class TestHTTPServer: Sendable {
         self.serving = serving
     }
 
+    private static let reusePort = ChannelOptions.Types.SocketOption(
+        level: .socket, name: .init(rawValue: SO_REUSEPORT))
+
     /// Starts a server whose answers come from `handler` (called concurrently, once per request), on `port` of
     /// 127.0.0.1 (0, the default, picks a free one).
     ///
@@ -32,7 +35,7 @@ package final class TestHTTPServer: Sendable {
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             // A port held by a RefusingPort (a receiver that was down) can be bound with port reuse only.
-            .serverChannelOption(ChannelOptions.Types.SocketOption(level: .socket, name: .init(rawValue: SO_REUSEPORT)), value: port == 0 ? 0 : 1)
+            .serverChannelOption(Self.reusePort, value: port == 0 ? 0 : 1)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .bind(host: "127.0.0.1", port: port) { channel in
