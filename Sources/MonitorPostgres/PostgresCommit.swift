@@ -14,10 +14,11 @@ struct PostgresCommit {
     /// The logger of the queries.
     var logger: Logger
 
-    /// Writes `commit`, whose rate limit is already encoded as `rateLimit`; returns the rows written.
-    func write(_ commit: PollCommit, rateLimit: String?) async throws -> CommitStatistics {
+    /// Writes `commit`; returns the rows written.
+    func write(_ commit: PollCommit) async throws -> CommitStatistics {
         var statistics = CommitStatistics()
         let record = commit.record
+        let rateLimit = try record.storedRateLimit()
         try await connection.query(
             """
             INSERT INTO feed (name, type, status, last_poll, last_success, last_new, last_error, failures, not_before,
@@ -38,8 +39,7 @@ struct PostgresCommit {
                 items, prepared: commit.prepared, firstSeen: commit.firstSeen.timeIntervalSince1970, &statistics)
         }
         if let groups = commit.groups {
-            statistics.groupRows = try await writeCatalog(
-                groups.map(StoredItem.storable))
+            statistics.groupRows = try await writeCatalog(groups)
         }
         for (key, validators) in commit.validators where try await writeValidators(validators, key) {
             statistics.validatorRows += 1
@@ -60,10 +60,8 @@ struct PostgresCommit {
         async throws -> [DroppedNotification]
     {
         guard !notifications.isEmpty else { return [] }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         for notification in notifications {
-            let content = String(decoding: try encoder.encode(notification), as: UTF8.self)
+            let content = try StoredJSON.text(notification)
             try await connection.query(
                 """
                 INSERT INTO notification (id, notifier, feed, event, created, content)
@@ -222,7 +220,7 @@ struct PostgresCommit {
 
     // MARK: - Groups, validators, values
 
-    /// Makes the stored catalog `groups`, writing only the groups that differ; returns the rows written.
+    /// Makes the stored catalog the poll's `groups`, writing only the groups that differ; returns the rows written.
     private func writeCatalog(_ groups: [ItemGroup]) async throws -> Int {
         var stored: [String: (title: String, position: Int)] = [:]
         for try await (id, title, position) in try await connection.query(
@@ -230,24 +228,18 @@ struct PostgresCommit {
         ).decode((String, String, Int).self) {
             stored[id] = (title, position)
         }
-        var written = 0
-        var kept = Set<String>()
-        for (position, group) in groups.enumerated() {
-            kept.insert(group.id)
-            if let current = stored[group.id], current.title == group.title, current.position == position { continue }
+        let changes = StoredItem.catalogChanges(stored: stored, to: groups)
+        for (group, position) in changes.written {
             try await connection.query(
                 """
                 INSERT INTO item_group (feed, id, title, position) VALUES (\(feed), \(group.id), \(group.title), \(position))
                 ON CONFLICT (feed, id) DO UPDATE SET title = EXCLUDED.title, position = EXCLUDED.position
                 """, logger: logger)
-            stored[group.id] = (group.title, position)
-            written += 1
         }
-        for id in stored.keys where !kept.contains(id) {
+        for id in changes.deleted {
             try await connection.query("DELETE FROM item_group WHERE feed = \(feed) AND id = \(id)", logger: logger)
-            written += 1
         }
-        return written
+        return changes.written.count + changes.deleted.count
     }
 
     /// Stores `validators` for `key` (deletes them when empty); returns whether a row was written.

@@ -78,9 +78,6 @@ extension PostgresStateStore {
     package func commit(
         _ commit: PollCommit, lease: FeedLease, nextDue: Date, backoff: Duration = .zero, heldUntil: Date? = nil
     ) async throws -> CommitStatistics {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let rateLimit = try commit.record.rateLimit.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
         let url = self.url
         return try await transaction { connection in
             // The schedule's row is locked until the end: no claim can slip in between the check and the write.
@@ -97,7 +94,7 @@ extension PostgresStateStore {
                         + "poll held \(lease.term)): its results were not stored")
             }
             let statistics = try await PostgresCommit(connection: connection, feed: lease.feed, logger: self.logger)
-                .write(commit, rateLimit: rateLimit)
+                .write(commit)
             try await connection.query(
                 """
                 UPDATE feed_schedule SET lease_owner = NULL, lease_expires = NULL,

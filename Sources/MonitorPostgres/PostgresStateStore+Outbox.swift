@@ -6,20 +6,13 @@ import PostgresNIO
 /// The notifications outbox in PostgreSQL: the same rows and answers as the SQLite state's
 /// (`SQLiteStateStore+Outbox.swift`), written by `commit` in the poll's transaction.
 extension PostgresStateStore {
-    /// The columns ``entry(_:)`` reads.
+    /// The columns ``entry(_:)`` reads: `content, attempts, next_attempt, last_error, failed_permanently, seq`.
     private typealias EntryRow = (String, Int, Double?, String?, Double?, Int64)
 
-    /// The entry of a row of `content, attempts, next_attempt, last_error, failed_permanently, seq`; nil for a row
-    /// that does not decode (written by a later version), which is left for that version.
-    private static func entry(_ row: EntryRow, _ decoder: JSONDecoder) -> OutboxEntry? {
-        let (content, attempts, nextAttempt, lastError, refusedAt, seq) = row
-        guard let notification = try? decoder.decode(FeedNotification.self, from: Data(content.utf8)) else {
-            return nil
-        }
-        return OutboxEntry(
-            notification: notification, attempts: attempts,
-            nextAttempt: nextAttempt.map(Date.init(timeIntervalSince1970:)), lastError: lastError,
-            refusedAt: refusedAt.map(Date.init(timeIntervalSince1970:)), sequence: seq)
+    /// The entry of an ``EntryRow``; nil for a row that does not decode (written by a later version).
+    private static func entry(_ row: EntryRow) -> OutboxEntry? {
+        OutboxEntry(
+            content: row.0, attempts: row.1, nextAttempt: row.2, lastError: row.3, refusedAt: row.4, sequence: row.5)
     }
 
     package func outbox(refused: Bool) async throws -> [OutboxEntry] {
@@ -42,15 +35,13 @@ extension PostgresStateStore {
             }
             return rows
         }
-        let decoder = JSONDecoder()
-        return rows.compactMap { Self.entry($0, decoder) }
+        return rows.compactMap(Self.entry)
     }
 
     /// The oldest notification `notifier` has still to deliver, through the index of its queue: a few rows at a
     /// time, in order, until one decodes.
     package func nextNotification(of notifier: String) async throws -> OutboxEntry? {
         let page = 16
-        let decoder = JSONDecoder()
         var after: Int64 = 0
         while true {
             let start = after
@@ -67,7 +58,7 @@ extension PostgresStateStore {
                 }
                 return rows
             }
-            if let entry = rows.lazy.compactMap({ Self.entry($0, decoder) }).first { return entry }
+            if let entry = rows.lazy.compactMap(Self.entry).first { return entry }
             guard rows.count == page, let last = rows.last else { return nil }
             after = last.5
         }
@@ -112,7 +103,6 @@ extension PostgresStateStore {
     static func drop(
         _ notifier: String, beyond bounds: OutboxBounds, now: Date, connection: PostgresConnection, logger: Logger
     ) async throws -> [DroppedNotification] {
-        let decoder = JSONDecoder()
         var chosen: [(seq: Int64, notification: FeedNotification?, reason: String)] = []
         for try await (seq, content) in try await connection.query(
             """
@@ -122,7 +112,7 @@ extension PostgresStateStore {
             ORDER BY seq
             """, logger: logger
         ).decode((Int64, String).self) {
-            chosen.append((seq, try? decoder.decode(FeedNotification.self, from: Data(content.utf8)), bounds.ageReason))
+            chosen.append((seq, StoredJSON.value(FeedNotification.self, from: content), bounds.ageReason))
         }
         let excess =
             try await queueLength(notifier, connection: connection, logger: logger) - chosen.count
@@ -140,7 +130,7 @@ extension PostgresStateStore {
             ).decode((Int64, String).self) where !aged.contains(seq) && oldest.count < excess {
                 oldest.append(
                     (
-                        seq, try? decoder.decode(FeedNotification.self, from: Data(content.utf8)),
+                        seq, StoredJSON.value(FeedNotification.self, from: content),
                         bounds.countReason(notifier: notifier)
                     ))
             }
@@ -221,12 +211,9 @@ extension PostgresStateStore {
             for try await (name, lastError, lastErrorAt, lastDelivered, dropped) in try await connection.query(
                 "SELECT name, last_error, last_error_at, last_delivered, dropped FROM notifier", logger: self.logger
             ).decode((String, String?, Double?, Double?, Int).self) {
-                var status = NotifierStatus(name: name)
-                status.lastError = lastError
-                status.lastErrorAt = lastErrorAt.map(Date.init(timeIntervalSince1970:))
-                status.lastDelivered = lastDelivered.map(Date.init(timeIntervalSince1970:))
-                status.dropped = dropped
-                statuses[name] = status
+                statuses[name] = NotifierStatus(
+                    name: name, lastError: lastError, lastErrorAt: lastErrorAt, lastDelivered: lastDelivered,
+                    dropped: dropped)
             }
             for try await (name, pending, refused) in try await connection.query(
                 """

@@ -214,23 +214,10 @@ package final class PostgresStateStore: StateStoring {
     )
 
     private static func record(_ row: RecordRow) -> FeedRecord {
-        var record = FeedRecord(name: row.0, type: row.1)
-        record.status = row.2
-        record.lastPoll = row.3.map(Date.init(timeIntervalSince1970:))
-        record.lastSuccess = row.4.map(Date.init(timeIntervalSince1970:))
-        record.lastNew = row.5.map(Date.init(timeIntervalSince1970:))
-        record.lastError = row.6
-        record.failures = row.7
-        // A hold or an interval beyond the caps is not believed.
-        record.notBefore = HTTPPolicy.believed(
-            notBefore: row.8.map(Date.init(timeIntervalSince1970:)), lastPoll: record.lastPoll)
-        record.holdReason = record.notBefore == nil ? nil : row.9
-        record.minimumInterval = row.10.map {
-            Duration.milliseconds(Int64(min($0, HTTPPolicy.maximumPollInterval.seconds) * 1000))
-        }
-        record.rateLimit = row.11.flatMap { try? JSONDecoder().decode(RateLimit.self, from: Data($0.utf8)) }
-        record.itemCount = row.12
-        return record
+        FeedRecord(
+            name: row.0, type: row.1, status: row.2, lastPoll: row.3, lastSuccess: row.4, lastNew: row.5,
+            lastError: row.6, failures: row.7, notBefore: row.8, holdReason: row.9, minimumInterval: row.10,
+            rateLimit: row.11, itemCount: row.12)
     }
 
     private func records(
@@ -357,12 +344,8 @@ package final class PostgresStateStore: StateStoring {
 
     @discardableResult
     package func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let rateLimit = try commit.record.rateLimit.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
-        return try await transaction { connection in
-            try await PostgresCommit(connection: connection, feed: feed, logger: self.logger).write(
-                commit, rateLimit: rateLimit)
+        try await transaction { connection in
+            try await PostgresCommit(connection: connection, feed: feed, logger: self.logger).write(commit)
         }
     }
 }

@@ -11,8 +11,8 @@ struct SQLiteCommit {
     /// The feed written.
     var feed: String
 
-    /// Writes `commit`, whose rate limit is already encoded as `rateLimit`; returns the rows written.
-    func write(_ commit: PollCommit, rateLimit: String?) throws -> CommitStatistics {
+    /// Writes `commit`; returns the rows written.
+    func write(_ commit: PollCommit) throws -> CommitStatistics {
         var statistics = CommitStatistics()
         let record = commit.record
         try db.cachedStatement(
@@ -26,7 +26,8 @@ struct SQLiteCommit {
             arguments: [
                 feed, record.type, record.status, record.lastPoll?.timeIntervalSince1970,
                 record.lastSuccess?.timeIntervalSince1970, record.lastNew?.timeIntervalSince1970, record.lastError,
-                record.failures, record.notBefore?.timeIntervalSince1970, record.minimumInterval?.seconds, rateLimit,
+                record.failures, record.notBefore?.timeIntervalSince1970, record.minimumInterval?.seconds,
+                try record.storedRateLimit(),
                 record.itemCount, record.holdReason,
             ])
         statistics.recordRows = 1
@@ -35,8 +36,7 @@ struct SQLiteCommit {
                 items, prepared: commit.prepared, firstSeen: commit.firstSeen.timeIntervalSince1970, &statistics)
         }
         if let groups = commit.groups {
-            statistics.groupRows = try writeCatalog(
-                groups.map(StoredItem.storable))
+            statistics.groupRows = try writeCatalog(groups)
         }
         for (key, validators) in commit.validators where try writeValidators(validators, key) {
             statistics.validatorRows += 1
@@ -58,8 +58,6 @@ struct SQLiteCommit {
         -> [DroppedNotification]
     {
         guard !notifications.isEmpty else { return [] }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         for notification in notifications {
             try db.cachedStatement(
                 sql: """
@@ -70,7 +68,7 @@ struct SQLiteCommit {
                 arguments: [
                     notification.id, notification.notifier, notification.feed, notification.event.rawValue,
                     created.timeIntervalSince1970,
-                    String(decoding: try encoder.encode(notification), as: UTF8.self),
+                    try StoredJSON.text(notification),
                 ])
         }
         var dropped: [DroppedNotification] = []
@@ -180,7 +178,7 @@ struct SQLiteCommit {
 
     // MARK: - Groups, validators, values
 
-    /// Makes the stored catalog `groups`, writing only the groups that differ; returns the rows written.
+    /// Makes the stored catalog the poll's `groups`, writing only the groups that differ; returns the rows written.
     private func writeCatalog(_ groups: [ItemGroup]) throws -> Int {
         var stored: [String: (title: String, position: Int)] = [:]
         for row in try Row.fetchAll(
@@ -188,24 +186,18 @@ struct SQLiteCommit {
         {
             stored[row[0]] = (row[1], row[2])
         }
-        var written = 0
-        var kept = Set<String>()
-        for (position, group) in groups.enumerated() {
-            kept.insert(group.id)
-            if let current = stored[group.id], current.title == group.title, current.position == position { continue }
+        let changes = StoredItem.catalogChanges(stored: stored, to: groups)
+        for (group, position) in changes.written {
             try db.cachedStatement(
                 sql: "INSERT OR REPLACE INTO itemGroup (feed, id, title, position) VALUES (?, ?, ?, ?)"
             ).execute(arguments: [feed, group.id, group.title, position])
-            stored[group.id] = (group.title, position)
-            written += 1
         }
-        for id in stored.keys where !kept.contains(id) {
+        for id in changes.deleted {
             try db.cachedStatement(sql: "DELETE FROM itemGroup WHERE feed = ? AND id = ?").execute(arguments: [
                 feed, id,
             ])
-            written += 1
         }
-        return written
+        return changes.written.count + changes.deleted.count
     }
 
     /// Stores `validators` under `key` (empty ones delete the stored ones); returns whether a row was written.

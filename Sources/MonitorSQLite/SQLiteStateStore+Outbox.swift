@@ -38,9 +38,8 @@ extension SQLiteStateStore {
             rows.sort { ($0.row[0] as Int64) < ($1.row[0] as Int64) }
         }
         // A row that does not decode (written by a later version) is left for that version, as the reads leave it.
-        let decoder = JSONDecoder()
         let dropped = rows.compactMap { row, reason in
-            decoded(row[1], decoder).map {
+            StoredJSON.value(FeedNotification.self, from: row[1]).map {
                 (rowid: row[0] as Int64, DroppedNotification(notification: $0, reason: reason))
             }
         }
@@ -67,31 +66,22 @@ extension SQLiteStateStore {
                     """), arguments: [notifier]) ?? 0
     }
 
-    /// The notification stored as `content`, nil when it does not decode (written by a later version).
-    private static func decoded(_ content: String, _ decoder: JSONDecoder) -> FeedNotification? {
-        try? decoder.decode(FeedNotification.self, from: Data(content.utf8))
-    }
-
-    /// The columns ``entry(_:_:)`` reads.
+    /// The columns ``entry(_:)`` reads.
     private static let entryColumns = "content, attempts, nextAttempt, lastError, failedPermanently, rowid"
 
-    /// The entry of a row of ``entryColumns``; nil for a row that does not decode (written by a later version),
-    /// which is left for that version.
-    private static func entry(_ row: Row, _ decoder: JSONDecoder) -> OutboxEntry? {
-        guard let notification = decoded(row[0], decoder) else { return nil }
-        return OutboxEntry(
-            notification: notification, attempts: row[1],
-            nextAttempt: (row[2] as Double?).map(Date.init(timeIntervalSince1970:)), lastError: row[3],
-            refusedAt: (row[4] as Double?).map(Date.init(timeIntervalSince1970:)), sequence: row[5])
+    /// The entry of a row of ``entryColumns``; nil for a row that does not decode (written by a later version).
+    private static func entry(_ row: Row) -> OutboxEntry? {
+        OutboxEntry(
+            content: row[0], attempts: row[1], nextAttempt: row[2], lastError: row[3], refusedAt: row[4],
+            sequence: row[5])
     }
 
     package func outbox(refused: Bool) async throws -> [OutboxEntry] {
         try await read { db in
-            let decoder = JSONDecoder()
             let condition = refused ? "" : "WHERE failedPermanently IS NULL"
             return try Row.fetchAll(
                 db, sql: "SELECT \(Self.entryColumns) FROM notification \(condition) ORDER BY rowid"
-            ).compactMap { Self.entry($0, decoder) }
+            ).compactMap(Self.entry)
         }
     }
 
@@ -99,7 +89,6 @@ extension SQLiteStateStore {
     /// one at a time, in order, until one decodes.
     package func nextNotification(of notifier: String) async throws -> OutboxEntry? {
         try await read { db in
-            let decoder = JSONDecoder()
             let rows = try Row.fetchCursor(
                 db.cachedStatement(
                     sql: """
@@ -107,7 +96,7 @@ extension SQLiteStateStore {
                         WHERE notifier = ? AND failedPermanently IS NULL ORDER BY rowid
                         """), arguments: [notifier])
             while let row = try rows.next() {
-                if let entry = Self.entry(row, decoder) { return entry }
+                if let entry = Self.entry(row) { return entry }
             }
             return nil
         }
@@ -174,11 +163,8 @@ extension SQLiteStateStore {
             for row in try Row.fetchAll(
                 db, sql: "SELECT name, lastError, lastErrorAt, lastDelivered, dropped FROM notifier")
             {
-                var status = NotifierStatus(name: row[0])
-                status.lastError = row[1]
-                status.lastErrorAt = (row[2] as Double?).map(Date.init(timeIntervalSince1970:))
-                status.lastDelivered = (row[3] as Double?).map(Date.init(timeIntervalSince1970:))
-                status.dropped = row[4]
+                let status = NotifierStatus(
+                    name: row[0], lastError: row[1], lastErrorAt: row[2], lastDelivered: row[3], dropped: row[4])
                 statuses[status.name] = status
             }
             for row in try Row.fetchAll(

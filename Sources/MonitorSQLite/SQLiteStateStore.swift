@@ -154,25 +154,10 @@ package final class SQLiteStateStore: StateStoring {
     }
 
     private static func record(_ row: Row) -> FeedRecord {
-        var record = FeedRecord(name: row[0], type: row[1])
-        record.status = row[2]
-        record.lastPoll = (row[3] as Double?).map(Date.init(timeIntervalSince1970:))
-        record.lastSuccess = (row[4] as Double?).map(Date.init(timeIntervalSince1970:))
-        record.lastNew = (row[5] as Double?).map(Date.init(timeIntervalSince1970:))
-        record.lastError = row[6]
-        record.failures = row[7]
-        // A hold or an interval beyond the caps (stored by an older version) is not believed.
-        record.notBefore = HTTPPolicy.believed(
-            notBefore: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)), lastPoll: record.lastPoll)
-        record.holdReason = record.notBefore == nil ? nil : row[12]
-        record.minimumInterval = (row[9] as Double?).map {
-            Duration.milliseconds(Int64(min($0, HTTPPolicy.maximumPollInterval.seconds) * 1000))
-        }
-        record.rateLimit = (row[10] as String?).flatMap {
-            try? JSONDecoder().decode(RateLimit.self, from: Data($0.utf8))
-        }
-        record.itemCount = row[11]
-        return record
+        FeedRecord(
+            name: row[0], type: row[1], status: row[2], lastPoll: row[3], lastSuccess: row[4], lastNew: row[5],
+            lastError: row[6], failures: row[7], notBefore: row[8], holdReason: row[12], minimumInterval: row[9],
+            rateLimit: row[10], itemCount: row[11])
     }
 
     /// The items of `feed`, newest first; `expected` is how many are likely (the record's count), so that a whole
@@ -275,9 +260,6 @@ package final class SQLiteStateStore: StateStoring {
 
     @discardableResult
     package func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let rateLimit = try commit.record.rateLimit.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
-        return try await write { db in try SQLiteCommit(db: db, feed: feed).write(commit, rateLimit: rateLimit) }
+        try await write { db in try SQLiteCommit(db: db, feed: feed).write(commit) }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("One command line for every subcommand: --config and --state everywhere", .timeLimit(.minutes(1)))
+@Suite("One command line for every subcommand: --config and --state everywhere", .timeLimit(.minutes(5)))
 struct CommonOptionsTests {
     /// `monitor COMMAND… --config other.yaml --state st`.
     static func run(_ command: [String], in directory: TemporaryDirectory) async throws -> MonitorProcess.Result {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// A feeds file that is a FIFO is refused, never waited on: `open` of a FIFO without a writer blocks for ever.
-@Suite("A feeds file that is not a regular file", .timeLimit(.minutes(1)))
+@Suite("A feeds file that is not a regular file", .timeLimit(.minutes(5)))
 struct FeedsFileKindTests {
     @Test("validate refuses a FIFO at once, naming it, and exits 2")
     func validateFIFO() async throws {

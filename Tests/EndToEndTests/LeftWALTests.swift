@@ -10,7 +10,7 @@ import Testing
     .enabled(
         if: MonitorProcess.canRunUnprivileged,
         "skipped: as root, needs /usr/bin/setpriv (util-linux) to drop the override of file modes"),
-    .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(5)))
 struct LeftWALTests {
     @Test(
         "after run --once the WAL holds the poll; status and events read it, also when no file of the state can be written"

@@ -27,7 +27,7 @@ private func planetServer() async throws -> TestHTTPServer {
     try await TestHTTPServer.start(eonetAnswer)
 }
 
-@Suite("A standard output that is full, closed or has no reader", .timeLimit(.minutes(2)))
+@Suite("A standard output that is full, closed or has no reader", .timeLimit(.minutes(5)))
 struct OutputFailureTests {
     static let diskFull = "monitor: error: cannot write to standard output: the disk is full\n"
 

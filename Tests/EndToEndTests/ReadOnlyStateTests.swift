@@ -9,7 +9,7 @@ import Testing
     .enabled(
         if: MonitorProcess.canRunUnprivileged,
         "skipped: as root, needs /usr/bin/setpriv (util-linux) to drop the override of file modes"),
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(5)))
 struct ReadOnlyStateTests {
     @Test("status and events read a state whose file and directory cannot be written, and write nothing")
     func readOnlyState() async throws {

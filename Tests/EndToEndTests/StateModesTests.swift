@@ -7,7 +7,7 @@ import Testing
 
 /// The state is for its owner alone, whatever the umask: what it holds (every feed's items, each notifier's last
 /// error) is private, and a state others could change could make `monitor` send what they wrote.
-@Suite("The state directory's and files' modes", .timeLimit(.minutes(1)))
+@Suite("The state directory's and files' modes", .timeLimit(.minutes(5)))
 struct StateModesTests {
     /// Starts `monitor` under `umask 000`, the most permissive.
     static let permissiveUmask = ["/bin/sh", "-c", "umask 000; exec \"$0\" \"$@\""]

@@ -10,7 +10,7 @@ import Testing
 
 /// `monitor run` on a real terminal: the built binary in tmux, against `monitor-standin` with latency.
 @Suite(
-    "monitor run full-screen in a real terminal (tmux)", .timeLimit(.minutes(2)),
+    "monitor run full-screen in a real terminal (tmux)", .timeLimit(.minutes(5)),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed (scripts/setup installs it): skipped"))
 struct TerminalViewTests {
     /// The stand-in, started on a free port; stopped by `stop()`.

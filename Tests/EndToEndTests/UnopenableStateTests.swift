@@ -5,7 +5,7 @@ import Testing
 
 /// `monitor run` warms its HTTP client up while the state opens; a state that cannot be opened must still end the
 /// command as before, with nothing sent to any feed's server.
-@Suite("monitor run on a state that cannot be opened", .timeLimit(.minutes(1)))
+@Suite("monitor run on a state that cannot be opened", .timeLimit(.minutes(5)))
 struct UnopenableStateTests {
     @Test(
         "exits 1 with the state's message and sends no request to the feed's server",

@@ -148,7 +148,7 @@ struct ExecPollTests {
                 == "protocol=1 feed=rec cursor=v1\n" + #"{"protocol":1,"feed":"rec","cursor":"v1"}"# + "\n")
     }
 
-    @Test("an item in 100,000 groups is counted and stored in each, once", .timeLimit(.minutes(1)))
+    @Test("an item in 100,000 groups is counted and stored in each, once", .timeLimit(.minutes(5)))
     func hundredThousandGroups() async throws {
         let scripts = ExecScripts()
         let harness = PollHarness()

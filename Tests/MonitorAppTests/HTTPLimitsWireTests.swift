@@ -24,7 +24,7 @@ struct FarOffHold: Sendable, CustomTestStringConvertible {
 
 @Suite(
     "HTTP limits on the wire: the timeout bounds the body, timing headers are capped, odd answers fail clearly",
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(5)))
 struct HTTPLimitsWireTests {
     @Test("a body trickled one byte at a time fails at the timeout, and the request is ended and its slot released")
     func trickledBody() async throws {

@@ -39,7 +39,7 @@ private final class LimitedAPI: Sendable {
 }
 
 @Suite(
-    "A rate limit learned by one feed holds for every feed with the same API host and token", .timeLimit(.minutes(1)))
+    "A rate limit learned by one feed holds for every feed with the same API host and token", .timeLimit(.minutes(5)))
 struct RateBudgetWireTests {
     @Test("six feeds with one token and a limit of 3 send exactly 3 requests; another token and another host go on")
     func sharedBudget() async throws {

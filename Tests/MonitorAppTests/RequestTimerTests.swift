@@ -7,7 +7,7 @@ import Testing
 
 /// The timer of a request (`HTTPClientTransport.wait(for:)`): cancelled when the answer comes first, it must be
 /// dropped by its event loop at once, not kept until its deadline as a cancelled `Task.sleep` is.
-@Suite("The timer of a request", .timeLimit(.minutes(1)))
+@Suite("The timer of a request", .timeLimit(.minutes(5)))
 struct RequestTimerTests {
     @Test("cancelled, the wait throws CancellationError and the event loop's task is cancelled, not kept for an hour")
     func cancelled() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// `HTTPClientTransport.prepare()`, which `monitor run` calls while the state opens: a request to a port that refuses
 /// every connection, so that nothing reaches any server.
-@Suite("The transport's warm-up before the first request", .timeLimit(.minutes(1)))
+@Suite("The transport's warm-up before the first request", .timeLimit(.minutes(5)))
 struct TransportPrepareTests {
     @Test("a connection to the refusing port is refused by the kernel, through the real HTTP client")
     func refusingPortRefuses() async throws {

@@ -31,7 +31,7 @@ private func withTransport<T: Sendable>(_ body: (HTTPClientTransport) async thro
     }
 }
 
-@Suite("The webhook notifier against a real HTTP receiver on 127.0.0.1", .timeLimit(.minutes(2)))
+@Suite("The webhook notifier against a real HTTP receiver on 127.0.0.1", .timeLimit(.minutes(5)))
 struct WebhookWireTests {
     @Test("one POST with the schema-1 body, its id as Idempotency-Key, a valid signature and the user's headers")
     func request() async throws {

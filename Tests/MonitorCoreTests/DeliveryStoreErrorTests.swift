@@ -76,7 +76,7 @@ private struct CountingNotifier: Notifier {
     }
 }
 
-@Suite("The delivery loop after a store error", .timeLimit(.minutes(1)))
+@Suite("The delivery loop after a store error", .timeLimit(.minutes(5)))
 struct DeliveryStoreErrorTests {
     static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
     static let backoff = Backoff(base: .seconds(5), maximum: .seconds(900))

@@ -43,7 +43,7 @@ private struct DownNotifier: Notifier {
     }
 }
 
-@Suite("The delivery reads each notifier's head, never the whole outbox", .timeLimit(.minutes(2)))
+@Suite("The delivery reads each notifier's head, never the whole outbox", .timeLimit(.minutes(5)))
 struct OutboxHeadReadTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -3,7 +3,7 @@ import MonitorCore
 import TestSupport
 import Testing
 
-@Suite("Shared rate budgets: keys, requests in flight, windows and holds", .timeLimit(.minutes(1)))
+@Suite("Shared rate budgets: keys, requests in flight, windows and holds", .timeLimit(.minutes(5)))
 struct RateBudgetsTests {
     let now = Date(timeIntervalSince1970: 1_795_323_600)
 

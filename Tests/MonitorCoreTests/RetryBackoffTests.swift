@@ -3,7 +3,7 @@ import MonitorCore
 import TestSupport
 import Testing
 
-@Suite("A request's retries are spaced by the one Backoff, from the policy's base to its cap", .timeLimit(.minutes(1)))
+@Suite("A request's retries are spaced by the one Backoff, from the policy's base to its cap", .timeLimit(.minutes(5)))
 struct RetryBackoffTests {
     @Test("a failing request waits base, twice that, … up to the cap, each wait between half and all of it")
     func spacing() async throws {

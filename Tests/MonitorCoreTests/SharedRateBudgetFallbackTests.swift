@@ -85,7 +85,7 @@ private final class LateBudgets: RateBudgetStoring {
     func holdRequests(_ key: RateBudgets.Key, _ hold: RateBudgets.Hold) async throws {}
 }
 
-@Suite("A shared rate budget that cannot be asked neither hangs nor fails a request", .timeLimit(.minutes(1)))
+@Suite("A shared rate budget that cannot be asked neither hangs nor fails a request", .timeLimit(.minutes(5)))
 struct SharedRateBudgetFallbackTests {
     let now = Date(timeIntervalSince1970: 1_795_323_600)
 

@@ -5,7 +5,7 @@ import PostgresTestSupport
 import TestSupport
 import Testing
 
-@Suite("Feeds leased from the schedule in PostgreSQL, fenced by their term", .timeLimit(.minutes(2)))
+@Suite("Feeds leased from the schedule in PostgreSQL, fenced by their term", .timeLimit(.minutes(5)))
 struct FeedLeaseTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 

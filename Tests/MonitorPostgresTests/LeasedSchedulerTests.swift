@@ -43,7 +43,7 @@ private struct InstantSource: FeedSource {
     }
 }
 
-@Suite("The scheduler polling under leases of the PostgreSQL schedule", .timeLimit(.minutes(2)))
+@Suite("The scheduler polling under leases of the PostgreSQL schedule", .timeLimit(.minutes(5)))
 struct LeasedSchedulerTests {
     @Test(
         "a poll whose lease was taken over while it ran: its commit is refused, nothing stored, the feed left to the other"

@@ -81,7 +81,7 @@ enum SilencedCall: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("A deadline on every call to PostgreSQL: a server that goes silent cannot hold a call", .timeLimit(.minutes(2)))
+@Suite("A deadline on every call to PostgreSQL: a server that goes silent cannot hold a call", .timeLimit(.minutes(5)))
 struct PostgresDeadlineTests {
     @Test(
         "a call whose answer never comes fails after the deadline, its connection closed; the next call succeeds anew",

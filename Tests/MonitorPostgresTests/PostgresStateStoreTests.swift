@@ -18,7 +18,7 @@ func commit(items: [Item], failures: Int, value: String) -> PollCommit {
         values: ["cursor": value])
 }
 
-@Suite("The PostgreSQL state: its schema, its transactions, its errors", .timeLimit(.minutes(2)))
+@Suite("The PostgreSQL state: its schema, its transactions, its errors", .timeLimit(.minutes(5)))
 struct PostgresStateStoreTests {
     @Test("four stores opening a new database at once create the schema once, recorded as versions 1 to 6")
     func schemaOnce() async throws {

@@ -32,7 +32,7 @@ private final class HeldReceiver: Notifier {
     }
 }
 
-@Suite("The PostgreSQL outbox delivered by several instances", .timeLimit(.minutes(2)))
+@Suite("The PostgreSQL outbox delivered by several instances", .timeLimit(.minutes(5)))
 struct SharedOutboxDeliveryTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 

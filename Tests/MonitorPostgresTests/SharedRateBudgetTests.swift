@@ -27,7 +27,7 @@ private final class CountingServer: Sendable {
     }
 }
 
-@Suite("Rate budgets kept in PostgreSQL, shared by every instance using a token", .timeLimit(.minutes(2)))
+@Suite("Rate budgets kept in PostgreSQL, shared by every instance using a token", .timeLimit(.minutes(5)))
 struct SharedRateBudgetTests {
     /// Now, by whole seconds: the database's clock times how long a stored hold is believed.
     static let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))

@@ -8,7 +8,7 @@ import Testing
 
 @testable import MonitorPostgres
 
-@Suite("A PostgreSQL state that cannot be reached for a while", .timeLimit(.minutes(2)))
+@Suite("A PostgreSQL state that cannot be reached for a while", .timeLimit(.minutes(5)))
 struct StateOutageTests {
     @Test(
         """

@@ -49,7 +49,7 @@ struct OutboxRollbackTests {
 
     @Test(
         "the second of two notifications is refused: the first, already written, is rolled back with the poll",
-        arguments: StateBackend.allCases)
+        arguments: StateBackend.databases)
     func failedInsertRollsBack(backend: StateBackend) async throws {
         let state = try await backend.makeState()
         let store = try await state.open()

@@ -24,7 +24,7 @@ struct PreparedCommitTests {
 
     @Test(
         "rows written and items stored: a first poll of 5,000 prepared in batches, the same again, 10 new",
-        arguments: StateBackend.allCases)
+        arguments: StateBackend.databases)
     func sameRows(backend: StateBackend) async throws {
         let state = try await backend.makeState()
         let store = try await state.open()
@@ -62,7 +62,7 @@ struct PreparedCommitTests {
 
     @Test(
         "a prepared item that is not the one committed (replaced later in the poll) is not used: the committed item is stored, cleaned",
-        arguments: StateBackend.allCases)
+        arguments: StateBackend.databases)
     func staleEntries(backend: StateBackend) async throws {
         let state = try await backend.makeState()
         let store = try await state.open()

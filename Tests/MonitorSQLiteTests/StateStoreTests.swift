@@ -129,7 +129,7 @@ struct StateStoreTests {
 
     @Test(
         "a store opened for reading refuses to write, in words without SQL; a missing state is nil and not created",
-        arguments: StateBackend.allCases)
+        arguments: StateBackend.databases)
     func readingOnly(backend: StateBackend) async throws {
         let state = try await backend.makeState()
         #expect(try await state.reading() == nil)

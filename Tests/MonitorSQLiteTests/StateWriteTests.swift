@@ -44,7 +44,7 @@ struct StateWriteTests {
 
     @Test(
         "rows written: a first poll of 5,000, the same 5,000 again, then 10 new with the oldest 10 dropped",
-        arguments: StateBackend.allCases)
+        arguments: StateBackend.databases)
     func rowsWritten(backend: StateBackend) async throws {
         let state = try await backend.makeState()
         let store = try await state.open()
@@ -116,7 +116,7 @@ struct StateWriteTests {
         #expect(try await store.items(feed: "other").count == count)
     }
 
-    @Test("a changed item, catalog, validator or value is rewritten alone", arguments: StateBackend.allCases)
+    @Test("a changed item, catalog, validator or value is rewritten alone", arguments: StateBackend.databases)
     func changes(backend: StateBackend) async throws {
         let state = try await backend.makeState()
         let store = try await state.open()
@@ -195,7 +195,7 @@ struct StateWriteTests {
 
     @Test(
         "--limit, --group and --days are answered in the order newest first, ties by id descending",
-        arguments: StateBackend.allCases)
+        arguments: StateBackend.databases)
     func queries(backend: StateBackend) async throws {
         let state = try await backend.makeState()
         let store = try await state.open()

@@ -20,7 +20,7 @@ private func command(_ command: [String], timeout: Duration = .seconds(30), cloc
         context: context)
 }
 
-@Suite("The command notifier with real processes", .timeLimit(.minutes(2)))
+@Suite("The command notifier with real processes", .timeLimit(.minutes(5)))
 struct CommandNotifierTests {
     @Test("the program gets the json body on stdin and the notification's variables, nothing else of monitor's")
     func stdinAndEnvironment() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 import MonitorPostgres
 import NIOCore
 import NIOPosix
@@ -106,7 +107,10 @@ package final class PostgresRelay: Sendable {
         let (core, port) = (core, port)
         try await core.loop.submit {
             guard let listener = core.listener else { return }
-            core.placeholder = try PortPlaceholder(port: port)
+            guard let placeholder = RefusingPort(port: port) else {
+                throw PostgresServer.ServerError(description: "cannot hold port \(port)")
+            }
+            core.placeholder = placeholder
             listener.close(promise: nil)
             core.listener = nil
             core.stop()
@@ -138,43 +142,6 @@ package final class PostgresRelay: Sendable {
     }
 }
 
-/// A TCP socket bound to 127.0.0.1 at a port and not listening: a connection to the port is refused, and no other
-/// socket is given the port (but one that shares it, ``PortPlaceholder/reusePort``). Closed when released.
-private final class PortPlaceholder {
-    /// The option that lets the relay's listener and a placeholder share their port.
-    static let reusePort = ChannelOptions.Types.SocketOption(level: .socket, name: .init(rawValue: SO_REUSEPORT))
-
-    private let socket: Int32
-
-    init(port: Int) throws {
-        socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else {
-            throw PostgresServer.ServerError(description: "socket: \(String(cString: strerror(errno)))")
-        }
-        var one: Int32 = 1
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let bound =
-            setsockopt(socket, SOL_SOCKET, SO_REUSEPORT, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
-            && withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-        guard bound else {
-            let reason = String(cString: strerror(errno))
-            close(socket)
-            throw PostgresServer.ServerError(description: "cannot hold port \(port): \(reason)")
-        }
-    }
-
-    deinit {
-        close(socket)
-    }
-}
-
 /// The relay's state and work, all on its one event loop.
 private final class RelayCore: @unchecked Sendable {
     let loop: any EventLoop
@@ -201,7 +168,7 @@ private final class RelayCore: @unchecked Sendable {
     /// Where it listens, nil while it refuses.
     var listener: (any Channel)?
     /// What keeps its port while it refuses.
-    fileprivate var placeholder: PortPlaceholder?
+    var placeholder: RefusingPort?
     private var pairs: [ObjectIdentifier: RelayPair] = [:]
 
     init(loop: any EventLoop, target: Int) {
@@ -213,7 +180,10 @@ private final class RelayCore: @unchecked Sendable {
     func listen(port: Int) async throws -> any Channel {
         let listener = try await ServerBootstrap(group: loop, childGroup: loop)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .serverChannelOption(PortPlaceholder.reusePort, value: 1)
+            // Shares the port with the ``RefusingPort`` that holds it while the relay refuses.
+            .serverChannelOption(
+                ChannelOptions.Types.SocketOption(level: .socket, name: .init(rawValue: SO_REUSEPORT)), value: 1
+            )
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture { try self.accepted(child) }
             }

@@ -5,7 +5,8 @@ import Synchronization
 /// A state kept in memory, for the tests of the engine, the sources and the notifiers, which need no database: it
 /// answers as the databases do (items newest first, ties by id descending; text stored without control characters;
 /// the outbox in the order written, bounded per notifier) but counts no rows, so a commit returns only the
-/// notifications it dropped. The databases are tested against the same protocol in the state tests (`StateBackend`).
+/// notifications it dropped. The state tests run it with the databases (`StateBackend.memory`), but for the rows
+/// written, the indexes and the read-only store, which only the databases have.
 package final class MemoryState: StateStoring {
     private struct Feed {
         var record: FeedRecord?

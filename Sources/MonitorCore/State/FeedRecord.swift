@@ -45,6 +45,40 @@ package struct FeedRecord: Sendable, Hashable, Codable {
     }
 }
 
+// MARK: - Stored
+
+extension FeedRecord {
+    /// A record as both databases store it (times in seconds since 1970, the rate limit as JSON), believed as far as
+    /// it may be: a hold or an interval beyond the caps (stored by an older version) is not, nor a rate limit that
+    /// does not decode.
+    package init(
+        name: String, type: String, status: String?, lastPoll: Double?, lastSuccess: Double?, lastNew: Double?,
+        lastError: String?, failures: Int, notBefore: Double?, holdReason: String?, minimumInterval: Double?,
+        rateLimit: String?, itemCount: Int
+    ) {
+        self.init(name: name, type: type)
+        self.status = status
+        self.lastPoll = lastPoll.map(Date.init(timeIntervalSince1970:))
+        self.lastSuccess = lastSuccess.map(Date.init(timeIntervalSince1970:))
+        self.lastNew = lastNew.map(Date.init(timeIntervalSince1970:))
+        self.lastError = lastError
+        self.failures = failures
+        self.notBefore = HTTPPolicy.believed(
+            notBefore: notBefore.map(Date.init(timeIntervalSince1970:)), lastPoll: self.lastPoll)
+        self.holdReason = self.notBefore == nil ? nil : holdReason
+        self.minimumInterval = minimumInterval.map {
+            Duration.milliseconds(Int64(min($0, HTTPPolicy.maximumPollInterval.seconds) * 1000))
+        }
+        self.rateLimit = rateLimit.flatMap { StoredJSON.value(RateLimit.self, from: $0) }
+        self.itemCount = itemCount
+    }
+
+    /// The rate limit as the databases store it: JSON, its keys sorted.
+    package func storedRateLimit() throws -> String? {
+        try rateLimit.map(StoredJSON.text)
+    }
+}
+
 /// Everything stored for one feed, read in one transaction at the start of a poll.
 package struct FeedSnapshot: Sendable {
     /// The feed's record, nil when it was never polled.

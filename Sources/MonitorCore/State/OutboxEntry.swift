@@ -32,6 +32,23 @@ package struct OutboxEntry: Sendable, Hashable {
     }
 }
 
+// MARK: - Stored
+
+extension OutboxEntry {
+    /// The entry of a row of the outbox as both databases store it (the notification as ``StoredJSON``, times in
+    /// seconds since 1970); nil when the notification does not decode (written by a later version), which is left
+    /// for that version.
+    package init?(
+        content: String, attempts: Int, nextAttempt: Double?, lastError: String?, refusedAt: Double?, sequence: Int64
+    ) {
+        guard let notification = StoredJSON.value(FeedNotification.self, from: content) else { return nil }
+        self.init(
+            notification: notification, attempts: attempts,
+            nextAttempt: nextAttempt.map(Date.init(timeIntervalSince1970:)), lastError: lastError,
+            refusedAt: refusedAt.map(Date.init(timeIntervalSince1970:)), sequence: sequence)
+    }
+}
+
 /// What the state knows of one notifier's deliveries, for `monitor status`.
 package struct NotifierStatus: Sendable, Hashable {
     /// The notifier's name.
@@ -52,5 +69,14 @@ package struct NotifierStatus: Sendable, Hashable {
     /// The status of a notifier with nothing stored.
     package init(name: String) {
         self.name = name
+    }
+
+    /// The status as both databases store it (times in seconds since 1970), nothing pending or refused yet.
+    package init(name: String, lastError: String?, lastErrorAt: Double?, lastDelivered: Double?, dropped: Int) {
+        self.name = name
+        self.lastError = lastError
+        self.lastErrorAt = lastErrorAt.map(Date.init(timeIntervalSince1970:))
+        self.lastDelivered = lastDelivered.map(Date.init(timeIntervalSince1970:))
+        self.dropped = dropped
     }
 }

@@ -50,6 +50,24 @@ package struct StoredItem {
         ItemGroup(id: TerminalText.sanitized(group.id), title: TerminalText.sanitized(group.title))
     }
 
+    /// What makes the `stored` catalog (each group's title and position, by id) the poll's `groups`, stored, writing
+    /// only what differs: the groups to write (new, retitled or moved) with their positions, then the ids of the
+    /// stored groups to delete.
+    package static func catalogChanges(
+        stored: [String: (title: String, position: Int)], to groups: [ItemGroup]
+    ) -> (written: [(group: ItemGroup, position: Int)], deleted: [String]) {
+        var stored = stored
+        var written: [(group: ItemGroup, position: Int)] = []
+        var kept = Set<String>()
+        for (position, group) in groups.map(storable).enumerated() {
+            kept.insert(group.id)
+            if let current = stored[group.id], current.title == group.title, current.position == position { continue }
+            stored[group.id] = (group.title, position)
+            written.append((group, position))
+        }
+        return (written, stored.keys.filter { !kept.contains($0) })
+    }
+
     private static let separator: UInt8 = 0x1F
     private static let escape: UInt8 = 0x1A
 
