@@ -12,7 +12,7 @@ private let noHTTP = StubTransport { _ in throw CancellationError() }
 private let good = #"{"item":{"id":"kept","title":"Kept","date":"2025-09-21T18:00:00Z","groups":["a"]}}"#
 
 @Suite(
-    "exec: broken and hostile programs fail their own poll, store nothing and leave no process", .timeLimit(.minutes(2))
+    "exec: broken and hostile programs fail their own poll, store nothing and leave no process", .timeLimit(.minutes(5))
 )
 struct ExecFailureTests {
     @Test("a crashing program fails the poll with the last lines of its standard error; stored items stay")
