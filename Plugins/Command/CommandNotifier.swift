@@ -40,7 +40,7 @@ package struct CommandNotifier: Notifier {
         run = CommandRun(
             command: options[Self.command] ?? [], timeout: options[Self.timeout],
             variables: CommandRun.environment(env: options[Self.env] ?? [:], from: context.environment),
-            redaction: Redaction(values: Array((options[Self.env] ?? [:]).values)))
+            redaction: Redaction(values: Array((options[Self.env] ?? [:]).values)), sleep: context.sleep)
     }
 
     package var target: String { run.name }

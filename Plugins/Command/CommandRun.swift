@@ -15,6 +15,8 @@ struct CommandRun: Sendable {
     var redaction = Redaction(values: [])
     /// How long a program sent SIGTERM has before SIGKILL.
     var grace: Duration = .milliseconds(500)
+    /// How the timeout is waited for.
+    var sleep: @Sendable (Duration) async throws -> Void
 
     /// The variables of `monitor`'s environment that every program gets.
     static let inherited = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"]
@@ -55,17 +57,13 @@ struct CommandRun: Sendable {
         let input = notification.jsonBody()
         let variables = environment
         let group = ProcessGroup()
-        return try await withThrowingTaskGroup(of: DeliveryReceipt.self) { tasks in
-            tasks.addTask { try await self.runProgram(input: input, environment: variables, group: group) }
-            tasks.addTask {
-                try await Task.sleep(for: self.timeout)
-                throw DeliveryError.retry(
-                    "\(self.name) was still running after the timeout (\(DurationFormat.string(self.timeout))): ended")
-            }
-            defer { tasks.cancelAll() }
-            guard let receipt = try await tasks.next() else { throw CancellationError() }
-            return receipt
-        }
+        // Past the timeout the program is cancelled, which ends its group, and its end is waited for.
+        return try await withDeadline(
+            timeout,
+            orThrow: DeliveryError.retry(
+                "\(name) was still running after the timeout (\(DurationFormat.string(timeout))): ended"),
+            sleep: sleep
+        ) { try await runProgram(input: input, environment: variables, group: group) }
     }
 
     private func runProgram(input: [UInt8], environment: [String: String], group: ProcessGroup) async throws

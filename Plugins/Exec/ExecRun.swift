@@ -33,18 +33,13 @@ struct ExecRun: Sendable {
     /// Runs the program, handing the messages of each chunk of output to `handle` as they are read; returns when
     /// it exited 0.
     func run(_ handle: @escaping @Sendable ([ExecMessage]) -> Void) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await self.runProgram(handle) }
-            tasks.addTask {
-                try await self.sleep(self.timeout)
-                throw SourceError(
-                    "\(self.name) was still running after the timeout (\(DurationFormat.string(self.timeout))): ended")
-            }
-            // The first to finish decides; leaving the group cancels the other (ending a program that timed out)
-            // and waits for it.
-            try await tasks.next()
-            tasks.cancelAll()
-        }
+        // Past the timeout the program is cancelled, which ends it, and its end is waited for.
+        try await withDeadline(
+            timeout,
+            orThrow: SourceError(
+                "\(name) was still running after the timeout (\(DurationFormat.string(timeout))): ended"),
+            sleep: sleep
+        ) { try await runProgram(handle) }
     }
 
     /// The program's name as messages show it.

@@ -70,7 +70,7 @@ extension BenchCommand {
             // Only the document's category answers with events, so each event comes once: counted as it comes.
             var counts: [String: Int] = [:]
             var items: [[Item]] = []
-            for try await update in EONETSource(options: options).updates(context) {
+            try await EONETSource(options: options).forEachUpdate(context) { update in
                 switch update {
                 case .items(let batch):
                     for item in batch {

@@ -56,7 +56,7 @@ extension BenchCommand {
                 feed: "bench", options: options, http: http, values: SourceValues([:]),
                 logger: logger, clock: .system, concurrency: 2)
             var counts: [String: Int] = [:]
-            for try await update in GitHubSource(options: options).updates(context) {
+            try await GitHubSource(options: options).forEachUpdate(context) { update in
                 if case .items(let items) = update {
                     for item in items { counts[item.groups.first ?? "?", default: 0] += 1 }
                 }

@@ -22,7 +22,7 @@ package final class MonitorService: Service, Sendable {
         /// The notifiers a `notify:` item's `type:` may name.
         package var notifiers: [any Notifier.Type] = Registry.notifiers
         /// How failed deliveries are spaced.
-        package var backoff = NotificationDelivery.Backoff()
+        package var backoff = NotificationDelivery.standardBackoff
         /// Hears of every delivery attempt (tests).
         package var deliveries: (@Sendable (NotificationDelivery.Attempt) -> Void)?
         /// The environment for `${VAR}`.

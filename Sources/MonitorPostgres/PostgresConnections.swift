@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 /// The connections of one store to its database: opened when needed, at most `limit` at once, each lent to one
 /// transaction at a time. A connection that failed is closed rather than lent again; one whose opening takes longer
@@ -14,8 +15,9 @@ actor PostgresConnections {
     /// Connections open or being opened.
     private var count = 0
     private var nextID = 0
-    /// Transactions waiting for a connection, in order: each is handed one, or nil when it may open one itself.
-    private var waiting: [(id: Int, continuation: CheckedContinuation<PostgresConnection?, any Error>)] = []
+    /// Transactions waiting for a connection, in order: each is handed one, or nil when it may open one itself. Under
+    /// a lock, so that a cancelled one leaves the line at once, from its cancellation handler.
+    private let waiting = Mutex<[(id: Int, continuation: CheckedContinuation<PostgresConnection?, any Error>)]>([])
     private var nextWaiter = 0
 
     /// Connections made with `configuration`, at most `limit` at once.
@@ -43,9 +45,19 @@ actor PostgresConnections {
             nextWaiter += 1
             let id = nextWaiter
             let handed = try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { waiting.append((id, $0)) }
+                try await withCheckedThrowingContinuation { continuation in
+                    let cancelled = waiting.withLock { waiting in
+                        if Task.isCancelled { return true }
+                        waiting.append((id, continuation))
+                        return false
+                    }
+                    if cancelled { continuation.resume(throwing: CancellationError()) }
+                }
             } onCancel: {
-                Task { await self.stopWaiting(id) }
+                let waiter = waiting.withLock { waiting in
+                    waiting.firstIndex { $0.id == id }.map { waiting.remove(at: $0) }
+                }
+                waiter?.continuation.resume(throwing: CancellationError())
             }
             if let handed { return handed }
         } else {
@@ -72,7 +84,7 @@ actor PostgresConnections {
         if broken || connection.isClosed {
             Self.close(connection)
             giveUpPlace()
-        } else if let next = waiting.popFirst() {
+        } else if let next = waiting.withLock({ $0.popFirst() }) {
             next.continuation.resume(returning: connection)
         } else {
             idle.append(connection)
@@ -87,17 +99,11 @@ actor PostgresConnections {
 
     /// A connection's place is free: a waiting transaction takes it, else there is one connection fewer.
     private func giveUpPlace() {
-        if let next = waiting.popFirst() {
+        if let next = waiting.withLock({ $0.popFirst() }) {
             next.continuation.resume(returning: nil)
         } else {
             count -= 1
         }
-    }
-
-    /// The waiting transaction `id` was cancelled: it stops waiting (unless it was handed a connection already).
-    private func stopWaiting(_ id: Int) {
-        guard let index = waiting.firstIndex(where: { $0.id == id }) else { return }
-        waiting.remove(at: index).continuation.resume(throwing: CancellationError())
     }
 }
 

@@ -11,7 +11,9 @@ private let noHTTP = StubTransport { _ in throw CancellationError() }
 /// One good item line.
 private let good = #"{"item":{"id":"kept","title":"Kept","date":"2025-09-21T18:00:00Z","groups":["a"]}}"#
 
-@Suite("exec: broken and hostile programs fail their own poll, store nothing and leave no process")
+@Suite(
+    "exec: broken and hostile programs fail their own poll, store nothing and leave no process", .timeLimit(.minutes(5))
+)
 struct ExecFailureTests {
     @Test("a crashing program fails the poll with the last lines of its standard error; stored items stay")
     func crash() async throws {
@@ -106,14 +108,21 @@ struct ExecFailureTests {
     func hang(prefix: String, label: String) async throws {
         let scripts = ExecScripts()
         let harness = PollHarness()
-        // The shell starts a child in its group, records both pids, says it started and waits forever.
-        let script = "\(prefix)sleep 1000 & echo \"$$ $!\" > \(scripts.path("pids")); echo '\(good)'; wait"
+        let clock = ManualClock()
+        // The shell starts a child in its group, writes both pids to the named pipe, says it started and waits
+        // forever.
+        let script = "\(prefix)sleep 1000 & echo \"$$ $!\" > \(try scripts.fifo("pids")); echo '\(good)'; wait"
         let feed = scripts.feed(["sh", "-c", script], options: ["timeout": .duration(.seconds(1))])
-        let report = await harness.poll(ExecSource.self, feed: feed, transport: noHTTP).report
+        let poll = Task { await harness.poll(ExecSource.self, feed: feed, transport: noHTTP, clock: clock.pollClock) }
+        let pids = try await readFIFO(scripts.path("pids")).split(whereSeparator: \.isWhitespace).compactMap {
+            Int32($0)
+        }
+        try await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(1))
+        let report = await poll.value.report
         #expect(report.status == .failed, "\(label)")
         #expect(report.error == "'sh' was still running after the timeout (1s): ended", "\(label)")
         #expect(try await harness.store.items(feed: "test").isEmpty)
-        let pids = try scripts.numbers("pids")
         #expect(pids.count == 2)
         #expect(isReaped(pids[0]), "the program itself was reaped (\(label))")
         #expect(hasEnded(pids[1]), "its child ended too (\(label))")
@@ -136,8 +145,12 @@ struct ExecFailureTests {
         let scripts = ExecScripts()
         var harness = PollHarness()
         harness.settings.timeout = .seconds(1)
+        let clock = ManualClock()
         let feed = scripts.feed(["sleep", "1000"])
-        let report = await harness.poll(ExecSource.self, feed: feed, transport: noHTTP).report
+        let poll = Task { await harness.poll(ExecSource.self, feed: feed, transport: noHTTP, clock: clock.pollClock) }
+        try await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(2))
+        let report = await poll.value.report
         #expect(report.error == "'sleep' was still running after the timeout (2s): ended")
     }
 

@@ -34,6 +34,13 @@ struct ExecScripts {
         return feed(["python3", script], name: name, options: options)
     }
 
+    /// Makes the named pipe `name` (a script writing to it waits for the test to read); returns its path.
+    func fifo(_ name: String) throws -> String {
+        let path = path(name)
+        guard mkfifo(path, 0o600) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        return path
+    }
+
     /// The whole numbers of the text file `name`, e.g. the pids a script wrote.
     func numbers(_ name: String) throws -> [Int32] {
         try directory.read(name).split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }

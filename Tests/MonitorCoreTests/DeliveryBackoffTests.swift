@@ -1,9 +1,9 @@
 import MonitorCore
 import Testing
 
-@Suite("How failed deliveries are spaced (NotificationDelivery.Backoff)")
+@Suite("How failed deliveries are spaced (Backoff)")
 struct DeliveryBackoffTests {
-    let backoff = NotificationDelivery.Backoff(base: .seconds(5), maximum: .seconds(900))
+    let backoff = Backoff(base: .seconds(5), maximum: .seconds(900))
 
     @Test("doubling from the base, between half and the whole of it with jitter, capped at the maximum")
     func exponential() {

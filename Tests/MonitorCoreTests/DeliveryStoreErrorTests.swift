@@ -79,7 +79,7 @@ private struct CountingNotifier: Notifier {
 @Suite("The delivery loop after a store error", .timeLimit(.minutes(5)))
 struct DeliveryStoreErrorTests {
     static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-    static let backoff = NotificationDelivery.Backoff(base: .seconds(5), maximum: .seconds(900))
+    static let backoff = Backoff(base: .seconds(5), maximum: .seconds(900))
 
     /// A state with one notification of `chat` in its outbox, never attempted.
     private func holdingOne() async throws -> MemoryState {

@@ -56,7 +56,7 @@ struct FindingsTests {
             found.unchanged()
         }
         var lines: [String] = []
-        for try await update in source.updates(Self.context) { lines.append(Self.line(update)) }
+        try await source.forEachUpdate(Self.context) { lines.append(Self.line($0)) }
         #expect(
             lines == [
                 #"groups ["a"]"#, "progress 0/2", #"items ["x"]"#, #"completed ["a"]"#, "failure group 'b' b",
@@ -72,7 +72,7 @@ struct FindingsTests {
         }
         var lines: [String] = []
         await #expect(throws: SourceError("bad answer")) {
-            for try await update in source.updates(Self.context) { lines.append(Self.line(update)) }
+            try await source.forEachUpdate(Self.context) { lines.append(Self.line($0)) }
         }
         #expect(lines == ["progress 1/?"])
     }
@@ -91,7 +91,7 @@ struct FindingsTests {
             withExtendedLifetime(keep) {}
         }
         let consumer = Task {
-            for try await _ in source.updates(Self.context) {}
+            try await source.forEachUpdate(Self.context) { _ in }
         }
         for await _ in started {}
         consumer.cancel()

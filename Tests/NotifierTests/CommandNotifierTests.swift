@@ -8,12 +8,16 @@ import Testing
     import Glibc
 #endif
 
-/// A command notifier running `command` in `directory`'s files.
-private func command(_ command: [String], timeout: Duration = .seconds(30)) -> CommandNotifier {
-    CommandNotifier(
-        name: "script",
-        options: Fixtures.options(["command": .list(command), "timeout": .duration(timeout)]),
-        context: Fixtures.context(StubTransport { _ in HTTPResponse(status: 500) }, environment: ["SECRET_TOKEN": "x"]))
+/// A command notifier running `command` in `directory`'s files, its timeout waited for on `clock` (else the real one).
+private func command(_ command: [String], timeout: Duration = .seconds(30), clock: ManualClock? = nil)
+    -> CommandNotifier
+{
+    var context = Fixtures.context(
+        StubTransport { _ in HTTPResponse(status: 500) }, environment: ["SECRET_TOKEN": "x"])
+    if let clock { context.sleep = clock.pollClock.sleep }
+    return CommandNotifier(
+        name: "script", options: Fixtures.options(["command": .list(command), "timeout": .duration(timeout)]),
+        context: context)
 }
 
 @Suite("The command notifier with real processes", .timeLimit(.minutes(5)))
@@ -102,17 +106,22 @@ struct CommandNotifierTests {
         #expect(pieces.filter { message.contains($0) } == [])
     }
 
-    /// The timeout leaves the shell time to start its child on a loaded machine.
+    /// The clock passes the timeout once the shell has started its child (written to a named pipe).
     @Test("a program past its timeout is ended with its whole process group, and retried")
     func timeout() async throws {
         let directory = try TemporaryDirectory()
-        let dir = directory.url.path
+        let fifo = directory.url.appendingPathComponent("child").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let clock = ManualClock()
         let notifier = command(
-            ["sh", "-c", "sleep 1000 & echo $! > \(dir)/child; wait"], timeout: .seconds(5))
+            ["sh", "-c", "sleep 1000 & echo $! > \(fifo); wait"], timeout: .seconds(5), clock: clock)
+        let delivery = Task { try await notifier.deliver(Fixtures.notification()) }
+        let child = try #require(Int32(try await readFIFO(fifo).trimmingCharacters(in: .whitespacesAndNewlines)))
+        try await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(5))
         await #expect(throws: DeliveryError.retry("'sh' was still running after the timeout (5s): ended")) {
-            try await notifier.deliver(Fixtures.notification())
+            try await delivery.value
         }
-        let child = try #require(Int32(try directory.read("child").trimmingCharacters(in: .whitespacesAndNewlines)))
         // Killed and reaped, or a zombie of a parent that is gone.
         let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8)
         let state = stat.flatMap { text in text.lastIndex(of: ")").map { text[text.index($0, offsetBy: 2)] } }

@@ -27,7 +27,7 @@ package struct ScriptedSource: FeedSource {
             found.groups(catalog.map { ItemGroup(id: $0, title: $0.uppercased()) })
         }
         var done = 0
-        for try await _ in mergeBounded(urls, limit: limit, { try await Self.fetch($0, context: context, found) }) {
+        try await mergeBounded(urls, limit: limit, { try await Self.fetch($0, context: context, found) }) { _ in
             done += 1
             found.progress(done: done, total: urls.count)
         }

@@ -16,7 +16,7 @@ extension PollContext {
         var done = done
         found.progress(done: done, total: total)
         let reporting = DispatchQueue(label: "poll-answers")
-        for try await answer in mergeBounded(inputs, limit: concurrency, fetch) {
+        try await mergeBounded(inputs, limit: concurrency, fetch) { answer in
             await withCheckedContinuation { (reported: CheckedContinuation<Void, Never>) in
                 reporting.async {
                     report(answer)

@@ -256,12 +256,14 @@ package final class RateBudgets: Sendable {
         update(key, limit, ending: true)
         guard let sharing = sharing(of: key), ticket != nil || limit?.remaining != nil else { return }
         let stored = Self.stored(key)
-        await Task { _ = try? await ask(sharing) { try await $0.endRequest(stored, ticket: ticket, answer: limit) } }
-            .value
+        _ = try? await ask(sharing, grace: sharing.patience) {
+            try await $0.endRequest(stored, ticket: ticket, answer: limit)
+        }
     }
 
     /// Ends `ticket` in the shared state without waiting, whatever becomes of the caller; asked even while the
-    /// state is left alone, since the take that failed just now may have been committed after all.
+    /// state is left alone, since the take that failed just now may have been committed after all. Its task outlives
+    /// the caller, which has given up on the state (cancelled, or out of patience) and must not wait for it again.
     private func endAside(_ sharing: Sharing, _ key: Key, ticket: Int64) {
         Task {
             _ = try? await ask(sharing, always: true) { try await $0.endRequest(key, ticket: ticket, answer: nil) }
@@ -314,11 +316,11 @@ package final class RateBudgets: Sendable {
     }
 
     /// What `question` answers within the state's patience; a failure or no answer in time is logged (once until
-    /// the state answers again) and thrown. Cancelling the caller cancels the question. After a failure the state is
-    /// not asked (``Skipped``) until `sharing.probe` has passed, then once, by the first question after it (`always`:
-    /// asked all the same).
+    /// the state answers again) and thrown. Cancelling the caller cancels the question, after `grace` (see
+    /// ``withDeadline(_:grace:orThrow:leaving:sleep:_:)``). After a failure the state is not asked (``Skipped``) until
+    /// `sharing.probe` has passed, then once, by the first question after it (`always`: asked all the same).
     private func ask<Value: Sendable>(
-        _ sharing: Sharing, always: Bool = false,
+        _ sharing: Sharing, always: Bool = false, grace: Duration = .zero,
         _ question: @escaping @Sendable (any RateBudgetStoring) async throws -> Value
     ) async throws -> Value {
         let now = sharing.clock()
@@ -331,7 +333,9 @@ package final class RateBudgets: Sendable {
         if skip, !always { throw Skipped() }
         do {
             // A state that hangs cannot hang a poll: the question is cancelled and not waited for.
-            let value = try await withDeadline(sharing.patience, orThrow: SharingTimeout(), leaving: { _ in }) {
+            let value = try await withDeadline(
+                sharing.patience, grace: grace, orThrow: SharingTimeout(), leaving: { _ in }
+            ) {
                 try await question(sharing.store)
             }
             let recovered = budgets.withLock { state in
@@ -341,7 +345,8 @@ package final class RateBudgets: Sendable {
             if recovered { sharing.logger.notice("the shared rate budgets answer again") }
             return value
         } catch {
-            guard !Task.isCancelled else { throw error }
+            // A question given up for a cancelled caller says nothing of the state.
+            guard !(error is CancellationError) else { throw error }
             let failed = sharing.clock()
             let first = budgets.withLock { state in
                 defer {

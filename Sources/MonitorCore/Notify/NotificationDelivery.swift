@@ -12,8 +12,8 @@ import Synchronization
 /// never the whole outbox, and each notifier keeps at most what its ``OutboxBounds`` allow: the oldest beyond them
 /// are dropped, each one reported.
 package final class NotificationDelivery: Sendable {
-    /// How failed deliveries are spaced: the one ``MonitorCore/Backoff``, from 5 s to 15 minutes by default.
-    package typealias Backoff = MonitorCore.Backoff
+    /// How failed deliveries are spaced unless told otherwise: from 5 s to 15 minutes.
+    package static let standardBackoff = Backoff(base: .seconds(5), maximum: .seconds(15 * 60))
 
     /// What one attempt came to, or what became of a notification dropped without one.
     package struct Attempt: Sendable, Hashable {
@@ -69,7 +69,7 @@ package final class NotificationDelivery: Sendable {
     /// failed and dropped ones and how many each notifier has pending.
     package init(
         store: any StateStoring, notifiers: [String: any Notifier], bounds: [String: OutboxBounds] = [:],
-        clock: PollClock = .system, backoff: Backoff = Backoff(),
+        clock: PollClock = .system, backoff: Backoff = standardBackoff,
         logger: Logger, observer: (@Sendable (Attempt) -> Void)? = nil, metrics: MonitorMetrics = .disabled
     ) {
         self.store = store

@@ -47,6 +47,8 @@ package struct NotifierContext: Sendable {
     /// `monitor`'s environment, of which a command gets a few harmless variables.
     package var environment: [String: String]
     package var logger: Logger
+    /// How a notifier's own timeout is waited for (a test's manual clock).
+    package var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
     package init(
         transport: any HTTPTransport, timeout: Duration, maxBody: Int, environment: [String: String], logger: Logger

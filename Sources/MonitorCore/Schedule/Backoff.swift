@@ -10,8 +10,8 @@ package struct Backoff: Sendable, Hashable {
     /// The longest wait.
     package var maximum: Duration
 
-    /// A backoff from `base` to `maximum` (by default a notifier's: 5 s to 15 minutes).
-    package init(base: Duration = .seconds(5), maximum: Duration = .seconds(15 * 60)) {
+    /// A backoff from `base` to `maximum`.
+    package init(base: Duration, maximum: Duration) {
         self.base = base
         self.maximum = maximum
     }
