@@ -162,9 +162,9 @@ struct PostgresStateTests {
         wrong.password = "wrong-hunter2"
         // A port held refusing for the test: one that was freed could be taken by another test's server meanwhile,
         // which would accept the connection and then reset or close it.
-        let closed = try await PostgresRelay.refusing()
-        defer { closed.stop() }
-        let closedPort = closed.port
+        let closed = try #require(RefusingPort())
+        defer { closed.close() }
+        let closedPort = closed.number
         let cases: [(state: String, message: String)] = [
             (
                 server.text(of: wrong),

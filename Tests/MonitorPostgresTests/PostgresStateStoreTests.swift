@@ -177,9 +177,9 @@ struct PostgresStateStoreTests {
         ) { _ = try await PostgresStateStore.open(missing) }
 
         // A port held refusing (one that was freed could be given to another test's server meanwhile).
-        let refusing = try await PostgresRelay.refusing()
-        defer { refusing.stop() }
-        let closed = try PostgresURL(parsing: "postgres://monitor:secret@127.0.0.1:\(refusing.port)/feeds")
+        let refusing = try #require(RefusingPort())
+        defer { refusing.close() }
+        let closed = try PostgresURL(parsing: "postgres://monitor:secret@127.0.0.1:\(refusing.number)/feeds")
         let refused = StateError.unreachable("cannot connect to \(closed): connection refused")
         await #expect(throws: refused) { _ = try await PostgresStateStore.open(closed) }
         await #expect(throws: refused) { _ = try await PostgresStateStore.reading(closed) }

@@ -64,15 +64,6 @@ package final class PostgresRelay: Sendable {
         return PostgresRelay(port: port, core: core)
     }
 
-    /// A port on 127.0.0.1 that refuses every connection, as a server that is down, held until ``stop()``: unlike a
-    /// port that was freed, no other test's server can be given it meanwhile (whose answer would not be a refusal).
-    package static func refusing() async throws -> PostgresRelay {
-        // Nothing is ever relayed: the target does not matter.
-        let relay = try await start(to: 0)
-        try await relay.refuse()
-        return relay
-    }
-
     /// `url` through the relay: the same but for the port.
     package func relaying(_ url: PostgresURL) -> PostgresURL {
         var url = url
