@@ -106,7 +106,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        /// The JSON the EONET API writes, from Swift data: shared by the stand-in and the tests' fixtures.
+        /// What the stand-in, the bench and the tests share: the JSON the EONET API writes, a receiver that is down.
         .target(name: "Samples", dependencies: ["MonitorCore"]),
         /// A local stand-in for the GitHub and EONET APIs on 127.0.0.1, from generated data.
         .executableTarget(
@@ -128,6 +128,7 @@ let package = Package(
                 "MonitorSQLite",
                 "EONETSource",
                 "GitHubSource",
+                "Samples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -211,7 +212,8 @@ let package = Package(
         .testTarget(
             name: "MonitorCoreTests",
             dependencies: [
-                "MonitorCore", "TestSupport", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"),
+                "MonitorCore", "Samples", "TestSupport", "PostgresTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         /// The SQLite store's own parts (its file, its migrations, its batched writes), beside the state tests that

@@ -4,6 +4,7 @@ import Logging
 import MonitorCore
 import MonitorPostgres
 import MonitorSQLite
+import Samples
 
 extension BenchCommand {
     /// `monitor-bench outbox`: what a poll's commit costs, with the delivery round it wakes, while a receiver that is
@@ -62,7 +63,7 @@ extension BenchCommand {
             // The receiver is down: the oldest is tried once and waits; the clock stands still, so it stays waiting.
             let now = Date()
             let delivery = NotificationDelivery(
-                store: store, notifiers: [notifier: Down()], bounds: bounds,
+                store: store, notifiers: [notifier: DownNotifier()], bounds: bounds,
                 clock: PollClock(now: { now }, sleep: { _ in }, random: { 0 }),
                 logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
             await delivery.deliverDue(all: true)
@@ -108,21 +109,5 @@ extension BenchCommand {
                         at: at, total: items.count, items: items)
                 }, bounds: bounds)
         }
-    }
-}
-
-/// A receiver that is down: every delivery fails, to be tried again.
-private struct Down: Notifier {
-    static let type = "down"
-    static let summary = "A receiver that is down"
-    static let options: [any OptionDeclaration] = []
-
-    init() {}
-    init(name: String, options: FeedOptions, context: NotifierContext) {}
-
-    var target: String { "nowhere" }
-
-    func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt {
-        throw DeliveryError.retry("HTTP 503")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MonitorCore
 import PostgresTestSupport
+import Samples
 import Synchronization
 import TestSupport
 import Testing
@@ -24,22 +25,6 @@ private final class CountingStore: ForwardingStore {
         let entry = try await base.nextNotification(of: notifier)
         decoded.withLock { $0 += entry == nil ? 0 : 1 }
         return entry
-    }
-}
-
-/// A receiver that is down (a stub of the protocol): every delivery fails, to be tried again.
-private struct DownNotifier: Notifier {
-    static let type = "down"
-    static let summary = "Always down"
-    static let options: [any OptionDeclaration] = []
-
-    init() {}
-    init(name: String, options: FeedOptions, context: NotifierContext) {}
-
-    var target: String { "nowhere" }
-
-    func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt {
-        throw DeliveryError.retry("HTTP 503")
     }
 }
 
