@@ -93,6 +93,14 @@ final class TmuxSession: Sendable {
         return try await offThePool { try Self.run(arguments, socket: socket, capture: capture) }
     }
 
+    #if os(Linux)
+        /// glibc's `posix_spawn_file_actions_addclosefrom_np`, which its Swift module does not show.
+        private static let closeFrom = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+            unsafeBitCast(
+                $0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        }
+    #endif
+
     /// Runs tmux with `arguments` on the server of `socket` and returns what it printed (`capture`); blocks its thread
     /// until tmux has exited.
     private static func run(_ arguments: [String], socket: String, capture: Bool) throws(Failure) -> String {
@@ -107,6 +115,13 @@ final class TmuxSession: Sendable {
         posix_spawn_file_actions_addopen(
             &actions, 1, capture ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // The tmux server outlives this call: it must not inherit the test process's sockets (NIO's are not
+        // close-on-exec), or a listener a test closes would still take connections, reset when the server ends.
+        #if os(Linux)
+            guard let closeFrom = Self.closeFrom, closeFrom(&actions, 3) == 0 else {
+                throw Failure(description: "posix_spawn_file_actions_addclosefrom_np is missing (glibc 2.34 has it)")
+            }
+        #endif
         let argv = [executable.path, "-S", socket, "-f", "/dev/null"] + arguments
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
