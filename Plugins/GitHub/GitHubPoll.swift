@@ -30,7 +30,7 @@ struct GitHubPoll: Sendable {
     }
 
     /// Polls, reporting to `found`; throws what fails the whole poll. A first page answered 304 means nothing
-    /// happened since the last poll: the feed is unchanged.
+    /// happened since the last poll: the feed is unchanged. Pages that end before an event stored before are a gap.
     func run(_ found: Findings) async throws {
         if case .search(let query, let top) = target {
             try await followSearch(query: query, top: top, found)
@@ -38,6 +38,7 @@ struct GitHubPoll: Sendable {
             try await pager.fetch(api.events(path, perPage: pager.perPage)) { page in
                 if page.notModified, page.number == 1 { found.unchanged() }
                 found.items(page.items)
+                if let until = page.gapUntil { found.gap(until: until) }
                 found.progress(done: page.number, total: page.number + (page.more ? 1 : 0))
             }
         }
@@ -47,7 +48,7 @@ struct GitHubPoll: Sendable {
 
     /// What fetching one repository's events gave.
     private enum Outcome: Sendable {
-        case items([Item])
+        case items(EventPager.Fetched)
         case failure(SubRequestFailure)
     }
 
@@ -64,8 +65,9 @@ struct GitHubPoll: Sendable {
             }
         } report: { outcome in
             switch outcome {
-            case .items(let items):
-                found.items(items)
+            case .items(let fetched):
+                found.items(fetched.items)
+                if let until = fetched.gapUntil { found.gap(until: until) }
                 found.completed()
             case .failure(let failure):
                 found.failed(failure)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a source reports while it polls, handed to it by the core: groups, progress, items, failed
 /// sub-requests, and what the server said had not changed. The core builds the stream, folds it into the
 /// poll's tally and decides what is stored; a source only says what it found.
@@ -43,4 +45,12 @@ package struct Findings: Sendable {
 
     /// The feed's request was answered 304 Not Modified: every stored item counts again.
     package func unchanged() { send(.feedUnchanged) }
+
+    /// The source read every answer its API offers, back to events of `until`, without reaching an event stored
+    /// before: those in between may be missing. The core compares `until` with the newest stored item: a feed that
+    /// had none (a first sync), or whose newest is not older, has no gap.
+    package func gap(until: Date) { send(.gap(PollGap(until: until))) }
+
+    /// The source says, in `message`, that events may be missing (not a failure).
+    package func gap(message: String) { send(.gap(PollGap(message: message))) }
 }
