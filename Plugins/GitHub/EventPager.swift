@@ -5,8 +5,9 @@ import MonitorCore
 /// Follows the pages of one events URL through their `Link` headers, only as far as needed: until an event
 /// already stored appears, `keep` events were seen, there is no next page, or after `maxPages` pages.
 ///
-/// When the server offers no further page and none of the pages read holds an event stored before, the API's window
-/// (300 events, 30 days) ended before the events stored: those in between may be missing, and the last page says how
+/// When the server offers no further page and none of the pages read holds an event stored before, or one not newer
+/// than the newest the previous poll read (with `types`, the stored events may be far older than those read), the
+/// API's window (300 events, 30 days) ended before them: those in between may be missing, and the last page says how
 /// far back the answers reached (`gapUntil`).
 struct EventPager: Sendable {
     /// What one page gave.
@@ -30,6 +31,8 @@ struct EventPager: Sendable {
         var items: [Item]
         /// As `Page.gapUntil`: set when the answers ended before reaching a stored event.
         var gapUntil: Date?
+        /// The date of the newest event read, of any type; nil when none was (a 304).
+        var newest: Date?
     }
 
     /// The most pages followed for one URL (GitHub serves at most 300 events, 10 pages of 30).
@@ -50,15 +53,17 @@ struct EventPager: Sendable {
     var perPage: Int { min(100, max(1, keep)) }
 
     /// Fetches the pages of `url`, calling `onPage` after each one. A 304 means nothing new there: no items.
+    /// `readThrough` is the newest event the previous poll of `url` read (`Fetched.newest`), if known.
     /// Returns the items of all pages, and how far back they reached when that was not far enough.
     @discardableResult
-    func fetch(_ url: String, onPage: (Page) -> Void = { _ in }) async throws -> Fetched {
+    func fetch(_ url: String, readThrough: Date? = nil, onPage: (Page) -> Void = { _ in }) async throws -> Fetched {
         var url = url
         var pages = 0
         var seen = 0
         var all: [Item] = []
-        // The oldest event of every page read (all of a page, whatever the types and `keep`).
+        // The oldest and newest events of every page read (all of a page, whatever the types and `keep`).
         var oldest: Date?
+        var newest: Date?
         while true {
             let response = try await api.get(url)
             pages += 1
@@ -76,9 +81,18 @@ struct EventPager: Sendable {
                 if types?.contains(event.type) ?? true { items.append(event.item(web: api.web)) }
             }
             all += items
-            for case let event? in events where oldest.map({ event.date < $0 }) ?? true { oldest = event.date }
-            // The whole page, beyond `keep` too: a stored event anywhere on it means nothing is missing.
-            let pageReachedKnown = reachedKnown || events.contains { $0.map { known.contains($0.id) } ?? false }
+            for case let event? in events {
+                if oldest.map({ event.date < $0 }) ?? true { oldest = event.date }
+                if newest.map({ event.date > $0 }) ?? true { newest = event.date }
+            }
+            // The whole page, beyond `keep` too: a stored event anywhere on it, or one the previous poll read, means
+            // nothing is missing.
+            let pageReachedKnown =
+                reachedKnown
+                || events.contains { event in
+                    guard let event else { return false }
+                    return known.contains(event.id) || readThrough.map { event.date <= $0 } ?? false
+                }
             let offered = events.isEmpty ? nil : LinkHeader(response.headers["Link"]).url("next", relativeTo: url)
             var next: String?
             if !reachedKnown, seen < keep, pages < Self.maxPages {
@@ -92,9 +106,9 @@ struct EventPager: Sendable {
             }
             let gapUntil = offered == nil && !pageReachedKnown ? oldest : nil
             onPage(Page(items: items, number: pages, more: next != nil, gapUntil: gapUntil))
-            guard let next else { return Fetched(items: all, gapUntil: gapUntil) }
+            guard let next else { return Fetched(items: all, gapUntil: gapUntil, newest: newest) }
             url = next
         }
-        return Fetched(items: all)
+        return Fetched(items: all, newest: newest)
     }
 }

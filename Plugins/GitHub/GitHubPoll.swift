@@ -35,12 +35,15 @@ struct GitHubPoll: Sendable {
         if case .search(let query, let top) = target {
             try await followSearch(query: query, top: top, found)
         } else if let path = target.eventsPath {
-            try await pager.fetch(api.events(path, perPage: pager.perPage)) { page in
+            let readThrough = ReadThrough(values: context.values, key: ReadThrough.key)
+            let fetched = try await pager.fetch(api.events(path, perPage: pager.perPage), readThrough: readThrough.date)
+            { page in
                 if page.notModified, page.number == 1 { found.unchanged() }
                 found.items(page.items)
                 if let until = page.gapUntil { found.gap(until: until) }
                 found.progress(done: page.number, total: page.number + (page.more ? 1 : 0))
             }
+            readThrough.date = fetched.newest
         }
     }
 
@@ -55,9 +58,14 @@ struct GitHubPoll: Sendable {
     private func followSearch(query: String, top: Int, _ found: Findings) async throws {
         let repos = try await repositories(query: query, top: top)
         let pager = self.pager
+        let values = context.values
         try await context.fetchEach(repos, after: 1, progress: found) { repo -> Outcome in
             do {
-                return .items(try await pager.fetch(pager.api.events("repos/\(repo)", perPage: pager.perPage)))
+                let readThrough = ReadThrough(values: values, key: ReadThrough.key + "." + repo)
+                let fetched = try await pager.fetch(
+                    pager.api.events("repos/\(repo)", perPage: pager.perPage), readThrough: readThrough.date)
+                readThrough.date = fetched.newest
+                return .items(fetched)
             } catch let error as FetchError where error.isRepositoryFailure {
                 return .failure(SubRequestFailure(what: "repository '\(repo)'", message: "\(error)"))
             } catch let error as SourceError {
@@ -144,5 +152,21 @@ extension FetchError {
     var isRepositoryFailure: Bool {
         if case .status(let code, _) = reason, [404, 410, 451].contains(code) { return true }
         return isTransient && !isRateLimit
+    }
+}
+
+/// The date of the newest event a poll read from one events URL, kept in the feed's source values for the next poll's
+/// gap check (`EventPager.fetch(_:readThrough:onPage:)`).
+struct ReadThrough: Sendable {
+    /// The key of a repository, organisation or user feed; a search's repository adds `.owner/name`.
+    static let key = "events.newest"
+
+    let values: SourceValues
+    let key: String
+
+    /// The date kept; setting nil (nothing read, a 304) keeps the one stored.
+    var date: Date? {
+        get { values[key].flatMap(ISO8601.date) }
+        nonmutating set { if let newValue { values[key] = ISO8601.string(newValue) } }
     }
 }

@@ -11,11 +11,11 @@ private let path = "repos/ReactiveX/RxSwift"
 /// The newest event stored by the first poll of each test: 2024-06-01T12:00:00Z.
 private let stored = Date(timeIntervalSince1970: 1_717_243_200)
 
-/// A feed named `rx` following `repo` on `api`, keeping `keep` events.
-private func feed(_ api: GitHubFixtures.API, keep: Int = 300) -> FeedConfig {
-    PollHarness.feed(
-        GitHubSource.self, name: "rx",
-        options: ["repo": .string(repo), "api": .string(api.root), "keep": .integer(keep)])
+/// A feed named `rx` following `repo` on `api`, keeping `keep` events, of `types` when given.
+private func feed(_ api: GitHubFixtures.API, keep: Int = 300, types: [String]? = nil) -> FeedConfig {
+    var options: [String: OptionValue] = ["repo": .string(repo), "api": .string(api.root), "keep": .integer(keep)]
+    if let types { options["types"] = .list(types) }
+    return PollHarness.feed(GitHubSource.self, name: "rx", options: options)
 }
 
 /// `count` pushes to `repo`, newest first from id `firstID` dated `newest`, a minute apart.
@@ -91,6 +91,30 @@ struct GitHubGapTests {
         let report = await harness.poll(GitHubSource.self, feed: feed(api, keep: 50), transport: transport).report
         #expect(transport.requests.count == 1)
         #expect((report.status, report.new, report.gap) == (.ok, 50, nil))
+    }
+
+    @Test("with types, events the previous poll read count as reached, none of them stored: no gap until one is missed")
+    func typesFilter() async throws {
+        let harness = PollHarness()
+        let api = GitHubFixtures.API()
+        let release = GitHubFixtures.Event(
+            id: "4990", type: "ReleaseEvent", actor: "kzaher", repo: repo, date: stored - 86_400)
+        api.setEvents(pushes(5, firstID: 5000, newest: stored) + [release], of: path)
+        let releases = feed(api, keep: 50, types: ["ReleaseEvent"])
+        let first = await harness.poll(GitHubSource.self, feed: releases, transport: api.transport()).report
+        #expect((first.items, first.gap) == (1, nil))
+
+        // The release left the window; the pushes read before are still in it, under 3 new ones.
+        api.setEvents(pushes(8, firstID: 5003, newest: stored + 180), of: path)
+        let second = await harness.poll(GitHubSource.self, feed: releases, transport: api.transport()).report
+        #expect((second.status, second.items, second.new, second.gap) == (.ok, 1, 0, nil))
+
+        // Only newer pushes in the window: the events between the last read (stored + 3 minutes) and them may be gone.
+        api.setEvents(pushes(4, firstID: 5100, newest: stored + 3_600), of: path)
+        let third = await harness.poll(GitHubSource.self, feed: releases, transport: api.transport()).report
+        #expect(third.status == .ok)
+        // `since` is the newest stored item's date, the release's.
+        #expect(third.gap == PollGap(since: stored - 86_400, until: stored + 3_600 - 180))
     }
 
     @Test("an unchanged repository (304) has no gap")
