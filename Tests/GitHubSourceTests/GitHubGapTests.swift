@@ -23,14 +23,21 @@ private func pushes(_ count: Int, firstID: Int, newest: Date) -> [GitHubFixtures
     GitHubFixtures.pushes(count, repo: repo, firstID: firstID, newest: newest)
 }
 
+/// A harness whose state holds a first poll of `feed(api, keep:)`, 40 pushes the newest at `stored`, with its
+/// report.
+private func synced(keep: Int = 300) async -> (PollHarness, GitHubFixtures.API, PollReport) {
+    let harness = PollHarness()
+    let api = GitHubFixtures.API()
+    api.setEvents(pushes(40, firstID: 5000, newest: stored), of: path)
+    let first = await harness.poll(GitHubSource.self, feed: feed(api, keep: keep), transport: api.transport()).report
+    return (harness, api, first)
+}
+
 @Suite("Events missed between two polls: GitHub's window of 300 events")
 struct GitHubGapTests {
     @Test("more new events than the window: every page read, none stored reached — a gap, and the poll is ok")
     func beyondTheWindow() async throws {
-        let harness = PollHarness()
-        let api = GitHubFixtures.API()
-        api.setEvents(pushes(40, firstID: 5000, newest: stored), of: path)
-        let first = await harness.poll(GitHubSource.self, feed: feed(api), transport: api.transport()).report
+        let (harness, api, first) = await synced()
         // A first sync reads every page and reaches nothing stored: it has nothing to miss.
         #expect((first.status, first.items, first.gap) == (.ok, 40, nil))
 
@@ -54,10 +61,7 @@ struct GitHubGapTests {
 
     @Test("new events whose pages reach a stored event: no gap")
     func reachesStored() async throws {
-        let harness = PollHarness()
-        let api = GitHubFixtures.API()
-        api.setEvents(pushes(40, firstID: 5000, newest: stored), of: path)
-        _ = await harness.poll(GitHubSource.self, feed: feed(api), transport: api.transport())
+        let (harness, api, _) = await synced()
 
         api.prepend(pushes(250, firstID: 5250, newest: stored + 86_400), to: path)
         let report = await harness.poll(GitHubSource.self, feed: feed(api), transport: api.transport()).report
@@ -67,10 +71,7 @@ struct GitHubGapTests {
 
     @Test("a stored event anywhere on the last page, beyond keep, is reached: no gap")
     func storedBeyondKeep() async throws {
-        let harness = PollHarness()
-        let api = GitHubFixtures.API()
-        api.setEvents(pushes(40, firstID: 5000, newest: stored), of: path)
-        _ = await harness.poll(GitHubSource.self, feed: feed(api, keep: 150), transport: api.transport())
+        let (harness, api, _) = await synced(keep: 150)
 
         // Page 2 of 100 holds the 50 newer events the feed still keeps, then stored ones.
         api.prepend(pushes(160, firstID: 5160, newest: stored + 86_400), to: path)
@@ -81,10 +82,7 @@ struct GitHubGapTests {
 
     @Test("keep reached while the API offers more pages: the feed has what it keeps, no gap")
     func keepReached() async throws {
-        let harness = PollHarness()
-        let api = GitHubFixtures.API()
-        api.setEvents(pushes(40, firstID: 5000, newest: stored), of: path)
-        _ = await harness.poll(GitHubSource.self, feed: feed(api, keep: 50), transport: api.transport())
+        let (harness, api, _) = await synced(keep: 50)
 
         api.prepend(pushes(350, firstID: 5350, newest: stored + 86_400), to: path)
         let transport = api.transport()
@@ -119,10 +117,7 @@ struct GitHubGapTests {
 
     @Test("an unchanged repository (304) has no gap")
     func notModified() async throws {
-        let harness = PollHarness()
-        let api = GitHubFixtures.API()
-        api.setEvents(pushes(40, firstID: 5000, newest: stored), of: path)
-        _ = await harness.poll(GitHubSource.self, feed: feed(api), transport: api.transport())
+        let (harness, api, _) = await synced()
         let report = await harness.poll(GitHubSource.self, feed: feed(api), transport: api.transport()).report
         #expect((report.status, report.gap) == (.notModified, nil))
     }
