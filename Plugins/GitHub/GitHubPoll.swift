@@ -164,9 +164,12 @@ struct ReadThrough: Sendable {
     let values: SourceValues
     let key: String
 
-    /// The date kept; setting nil (nothing read, a 304) keeps the one stored.
+    /// The date kept; setting nil (nothing read, a 304) or the same date keeps the one stored, unwritten.
     var date: Date? {
         get { values[key].flatMap(ISO8601.date) }
-        nonmutating set { if let newValue { values[key] = ISO8601.string(newValue) } }
+        nonmutating set {
+            guard let newValue, newValue != date else { return }
+            values[key] = ISO8601.string(newValue)
+        }
     }
 }
