@@ -36,11 +36,11 @@ struct GitHubPoll: Sendable {
             try await followSearch(query: query, top: top, found)
         } else if let path = target.eventsPath {
             let readThrough = ReadThrough(values: context.values, key: ReadThrough.key)
-            let fetched = try await pager.fetch(api.events(path, perPage: pager.perPage), readThrough: readThrough.date)
-            { page in
+            let since = readThrough.date
+            let fetched = try await pager.fetch(api.events(path, perPage: pager.perPage), readThrough: since) { page in
                 if page.notModified, page.number == 1 { found.unchanged() }
                 found.items(page.items)
-                if let until = page.gapUntil { found.gap(until: until) }
+                if let until = page.gapUntil { found.gap(since: since, until: until) }
                 found.progress(done: page.number, total: page.number + (page.more ? 1 : 0))
             }
             readThrough.date = fetched.newest
@@ -51,7 +51,8 @@ struct GitHubPoll: Sendable {
 
     /// What fetching one repository's events gave.
     private enum Outcome: Sendable {
-        case items(EventPager.Fetched)
+        /// What the pages gave, and the newest event the previous poll of them read.
+        case items(EventPager.Fetched, since: Date?)
         case failure(SubRequestFailure)
     }
 
@@ -62,10 +63,11 @@ struct GitHubPoll: Sendable {
         try await context.fetchEach(repos, after: 1, progress: found) { repo -> Outcome in
             do {
                 let readThrough = ReadThrough(values: values, key: ReadThrough.key + "." + repo)
+                let since = readThrough.date
                 let fetched = try await pager.fetch(
-                    pager.api.events("repos/\(repo)", perPage: pager.perPage), readThrough: readThrough.date)
+                    pager.api.events("repos/\(repo)", perPage: pager.perPage), readThrough: since)
                 readThrough.date = fetched.newest
-                return .items(fetched)
+                return .items(fetched, since: since)
             } catch let error as FetchError where error.isRepositoryFailure {
                 return .failure(SubRequestFailure(what: "repository '\(repo)'", message: "\(error)"))
             } catch let error as SourceError {
@@ -73,9 +75,9 @@ struct GitHubPoll: Sendable {
             }
         } report: { outcome in
             switch outcome {
-            case .items(let fetched):
+            case .items(let fetched, let since):
                 found.items(fetched.items)
-                if let until = fetched.gapUntil { found.gap(until: until) }
+                if let until = fetched.gapUntil { found.gap(since: since, until: until) }
                 found.completed()
             case .failure(let failure):
                 found.failed(failure)

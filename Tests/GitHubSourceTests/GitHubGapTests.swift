@@ -111,8 +111,32 @@ struct GitHubGapTests {
         api.setEvents(pushes(4, firstID: 5100, newest: stored + 3_600), of: path)
         let third = await harness.poll(GitHubSource.self, feed: releases, transport: api.transport()).report
         #expect(third.status == .ok)
-        // `since` is the newest stored item's date, the release's.
-        #expect(third.gap == PollGap(since: stored - 86_400, until: stored + 3_600 - 180))
+        // `since` is the newest event the previous poll read, not the stored release.
+        #expect(third.gap == PollGap(since: stored + 180, until: stored + 3_600 - 180))
+    }
+
+    @Test("a search: the busy repository's gap runs from what was read of it, not from the quiet one's newer event")
+    func search() async throws {
+        let harness = PollHarness()
+        let api = GitHubFixtures.API()
+        api.setSearch("language:swift", finds: ["a/busy", "b/quiet"])
+        api.setEvents(GitHubFixtures.pushes(40, repo: "a/busy", firstID: 5000, newest: stored), of: "repos/a/busy")
+        api.setEvents(
+            GitHubFixtures.pushes(1, repo: "b/quiet", firstID: 9000, newest: stored + 80_000), of: "repos/b/quiet")
+        let search = PollHarness.feed(
+            GitHubSource.self, name: "rx",
+            options: [
+                "search": .string("language:swift"), "top": .integer(2), "api": .string(api.root),
+                "keep": .integer(300),
+            ])
+        let first = await harness.poll(GitHubSource.self, feed: search, transport: api.transport()).report
+        #expect((first.status, first.items, first.gap) == (.ok, 41, nil))
+
+        api.prepend(
+            GitHubFixtures.pushes(350, repo: "a/busy", firstID: 5350, newest: stored + 86_400), to: "repos/a/busy")
+        let report = await harness.poll(GitHubSource.self, feed: search, transport: api.transport()).report
+        #expect(report.status == .ok)
+        #expect(report.gap == PollGap(since: stored, until: stored + 86_400 - 299 * 60))
     }
 
     @Test("an unchanged repository (304) has no gap")

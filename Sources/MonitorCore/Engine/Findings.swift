@@ -47,9 +47,10 @@ package struct Findings: Sendable {
     package func unchanged() { send(.feedUnchanged) }
 
     /// The source read every answer its API offers, back to events of `until`, without reaching an event stored
-    /// before: those in between may be missing. The core compares `until` with the newest stored item: a feed that
-    /// had none (a first sync), or whose newest is not older, has no gap.
-    package func gap(until: Date) { send(.gap(PollGap(until: until))) }
+    /// before: those since `since` (the newest event an earlier poll read, when the source knows it; else the newest
+    /// stored item's date) may be missing. A feed with neither (a first sync), or where `since` is not older than
+    /// `until`, has no gap.
+    package func gap(since: Date? = nil, until: Date) { send(.gap(PollGap(since: since, until: until))) }
 
     /// The source says, in `message`, that events may be missing (not a failure).
     package func gap(message: String) { send(.gap(PollGap(message: message))) }

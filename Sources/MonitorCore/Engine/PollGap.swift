@@ -11,8 +11,10 @@ package struct PollGap: Sendable, Hashable, Codable {
     /// What the source said, without control characters; nil for a window.
     package var message: String?
 
-    /// The gap of a poll that read back only to `until` (the core fills `since` from the stored items).
-    package init(until: Date) {
+    /// The gap of a poll that read back only to `until`, from `since` when the source knows it (else the core takes
+    /// the newest stored item's date).
+    package init(since: Date? = nil, until: Date) {
+        self.since = since
         self.until = until
     }
 

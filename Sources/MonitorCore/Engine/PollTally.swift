@@ -153,13 +153,13 @@ package struct PollTally: Sendable {
 
     // MARK: - Folding
 
-    /// A reported gap as the feed has it: a window's reaches back from the newest stored item (`since`) to its
-    /// `until`, and is none when nothing was stored (a first sync) or the newest stored item is not older than
-    /// `until`; one told in words stays as told.
+    /// A reported gap as the feed has it: a window's runs from its `since`, or else the newest stored item's date, to
+    /// its `until`, and is none without either (a first sync) or when that is not older than `until`; one told in
+    /// words stays as told.
     private func storedGap(_ reported: PollGap) -> PollGap? {
         guard let until = reported.until else { return reported }
-        guard let newest = stored.lazy.map(\.date).max(), newest < until else { return nil }
-        return PollGap(since: newest, until: until, message: reported.message)
+        guard let since = reported.since ?? stored.lazy.map(\.date).max(), since < until else { return nil }
+        return PollGap(since: since, until: until, message: reported.message)
     }
 
     /// The counts of each group of stored `items` (none of them new).
