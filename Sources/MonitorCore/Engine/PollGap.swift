@@ -1,10 +1,11 @@
 import Foundation
 
 /// Events a poll may have missed, which is not a failure: the source's answers reached back only to `until` and
-/// not to the newest item stored before (`since`), as when more events happened between two polls than an API's
+/// not to what earlier polls had (`since`), as when more events happened between two polls than an API's
 /// window holds; or what an external program said of it, in its own words (`message`).
 package struct PollGap: Sendable, Hashable, Codable {
-    /// The date of the newest item stored before the poll; nil when only a message tells of the gap.
+    /// The date of the newest event an earlier poll read (by default, the newest item stored before the poll); nil when
+    /// only a message tells of the gap.
     package var since: Date?
     /// The date of the oldest event the poll read; nil when only a message tells of the gap.
     package var until: Date?
