@@ -134,6 +134,9 @@ package final class FeedScheduler: Sendable {
         }
 
         /// Sleeps on `clock` until `deadline`, or less when a "poll now" comes first. Throws when cancelled.
+        ///
+        /// A race of two child tasks rather than `withDeadline`, whose task and third child every sleeping feed would
+        /// keep.
         func sleep(until deadline: WallClock.Instant, on clock: any PollClock) async throws {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await clock.sleep(until: deadline, tolerance: nil) }
