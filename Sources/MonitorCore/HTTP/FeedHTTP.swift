@@ -258,9 +258,8 @@ package final class FeedHTTP: Sendable {
     }
 
     private func backOff(attempt: Int) async throws {
-        let step = Backoff(base: policy.retryBaseDelay, maximum: policy.retryMaxDelay).step(after: attempt)
-        // Jitter: somewhere between half and all of the exponential delay.
-        try await clock.sleep(for: step * (0.5 + clock.random() / 2))
+        let backoff = Backoff(base: policy.retryBaseDelay, maximum: policy.retryMaxDelay)
+        try await clock.sleep(for: backoff.delay(afterAttempts: attempt, retryAfter: nil, random: clock.random()))
     }
 
     // MARK: - Rate limits
