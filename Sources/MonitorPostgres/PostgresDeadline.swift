@@ -36,7 +36,7 @@ enum PostgresDeadline {
         var deadlineText: String {
             let (seconds, attoseconds) = deadline.components
             if attoseconds == 0 { return "\(seconds) s" }
-            return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
+            return "\(deadline.milliseconds) ms"
         }
     }
 
