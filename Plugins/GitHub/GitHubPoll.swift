@@ -90,7 +90,7 @@ struct GitHubPoll: Sendable {
     private func repositories(query: String, top: Int) async throws -> [String] {
         let cache = SearchCache(values: context.values)
         let cached = cache.entry(query: query, top: top)
-        let now = context.clock.now()
+        let now = context.clock.now.date
         if let cached {
             let age = now.timeIntervalSince(cached.date)
             if age >= 0, age < Double(searchEvery.components.seconds) { return cached.repos }

@@ -27,7 +27,7 @@ struct FindingsTests {
         http: FeedHTTP(
             transport: StubTransport { _ in HTTPResponse(status: 200) }, policy: HTTPPolicy(settings: Settings()),
             limiters: [], logger: Logger(label: "test")),
-        values: SourceValues([:]), logger: Logger(label: "test"), clock: .system, concurrency: 1)
+        values: SourceValues([:]), logger: Logger(label: "test"), clock: WallClock(), concurrency: 1)
 
     /// An update as one line.
     static func line(_ update: SourceUpdate) -> String {

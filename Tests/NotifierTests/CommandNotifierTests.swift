@@ -14,7 +14,7 @@ private func command(_ command: [String], timeout: Duration = .seconds(30), cloc
 {
     var context = Fixtures.context(
         StubTransport { _ in HTTPResponse(status: 500) }, environment: ["SECRET_TOKEN": "x"])
-    if let clock { context.sleep = clock.pollClock.sleep }
+    if let clock { context.sleep = { try await clock.sleep(for: $0) } }
     return CommandNotifier(
         name: "script", options: Fixtures.options(["command": .list(command), "timeout": .duration(timeout)]),
         context: context)

@@ -52,7 +52,7 @@ package final class NotificationDelivery: Sendable {
 
     private let store: any StateStoring
     private let configured: Mutex<Configured>
-    private let clock: PollClock
+    private let clock: any PollClock
     private let backoff: Backoff
     private let logger: Logger
     private let observer: (@Sendable (Attempt) -> Void)?
@@ -69,7 +69,7 @@ package final class NotificationDelivery: Sendable {
     /// failed and dropped ones and how many each notifier has pending.
     package init(
         store: any StateStoring, notifiers: [String: any Notifier], bounds: [String: OutboxBounds] = [:],
-        clock: PollClock = .system, backoff: Backoff = standardBackoff,
+        clock: any PollClock = WallClock(), backoff: Backoff = standardBackoff,
         logger: Logger, observer: (@Sendable (Attempt) -> Void)? = nil, metrics: MonitorMetrics = .disabled
     ) {
         self.store = store
@@ -101,7 +101,7 @@ package final class NotificationDelivery: Sendable {
 
     /// The round of ``deliverDue(all:holding:)``, with the time the first notification left waiting is due.
     private func round(all: Bool, holding: Set<String>) async -> (attempts: [Attempt], nextDue: Date?) {
-        let now = clock.now()
+        let now = clock.now.date
         let configured = self.configured.withLock { $0 }
         let dropped: [Attempt]
         do {
@@ -193,13 +193,17 @@ package final class NotificationDelivery: Sendable {
                 defer { failed = false }
                 return failed
             }
-            // The next attempt due: that of the oldest notification of each notifier (the others wait for it).
-            var wait = round.nextDue.map { max($0.timeIntervalSince(clock.now()), 0) }
-            if failed { wait = backoff.base.seconds }
+            // The next attempt due: that of the oldest notification of each notifier (the others wait for it); after
+            // the backoff's base when the store failed. Woken a millisecond after, the round finds it due.
+            let now = clock.now
+            var due = round.nextDue.map { max(WallClock.Instant($0), now) }
+            if failed { due = now.advanced(by: backoff.base) }
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await wakeup.wait() }
-                if let wait {
-                    group.addTask { try? await self.clock.sleep(.milliseconds(Int64(wait * 1000) + 1)) }
+                if let due {
+                    group.addTask {
+                        try? await self.clock.sleep(until: due.advanced(by: .milliseconds(1)), tolerance: nil)
+                    }
                 }
                 await group.next()
                 group.cancelAll()
@@ -216,7 +220,7 @@ package final class NotificationDelivery: Sendable {
             do {
                 guard
                     try await shared.claimNotification(
-                        notification.id, owner: owner, lease: Self.claimLease, now: clock.now())
+                        notification.id, owner: owner, lease: Self.claimLease, now: clock.now.date)
                 else { return nil }
             } catch {
                 if !Task.isCancelled {
@@ -239,10 +243,10 @@ package final class NotificationDelivery: Sendable {
                 result = .refused(message)
             case .retry(let message, let after):
                 let wait = backoff.delay(afterAttempts: entry.attempts + 1, retryAfter: after, random: clock.random())
-                result = .willRetry(message, next: clock.now().addingTimeInterval(wait.seconds))
+                result = .willRetry(message, next: clock.now.advanced(by: wait).date)
             }
         }
-        let now = clock.now()
+        let now = clock.now.date
         do {
             switch result {
             case .delivered:
