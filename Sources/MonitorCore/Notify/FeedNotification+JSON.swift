@@ -5,7 +5,9 @@ extension FeedNotification {
     /// `{"schema":1,"id","notifier","feed","type","event","at","total","items":[{"id","title","date","url",
     /// "groups","details":{name: value}}],"error"}`. Dates are ISO 8601 in UTC, `url` and `error` are null when
     /// absent, and every text is without control characters (a line break becomes a space), so the body is one
-    /// line of valid JSON whatever the network sent.
+    /// line of valid JSON whatever the network sent. A `digest` has the same keys, `feed` and `type` null, `items`
+    /// empty, `total` the number of notifications it combines, and one more key, `notifications`: each combined
+    /// notification's own body, in order.
     package func jsonBody() -> [UInt8] {
         Array(json.text.utf8)
     }
@@ -13,9 +15,11 @@ extension FeedNotification {
     /// The json body as a value.
     var json: JSONValue {
         let clean = { (text: String) in JSONValue.string(TerminalText.sanitized(text)) }
-        return .object([
-            ("schema", 1), ("id", clean(id)), ("notifier", clean(notifier)), ("feed", clean(feed)),
-            ("type", clean(type)), ("event", .string(event.rawValue)), ("at", .string(ISO8601.fixedString(at))),
+        let isDigest = event == .digest
+        var pairs: [(key: String, value: JSONValue)] = [
+            ("schema", 1), ("id", clean(id)), ("notifier", clean(notifier)), ("feed", isDigest ? .null : clean(feed)),
+            ("type", isDigest ? .null : clean(type)), ("event", .string(event.rawValue)),
+            ("at", .string(ISO8601.fixedString(at))),
             ("total", .integer(total)),
             (
                 "items",
@@ -30,7 +34,9 @@ extension FeedNotification {
                     })
             ),
             ("error", error.map(clean) ?? .null),
-        ])
+        ]
+        if isDigest { pairs.append(("notifications", .array((notifications ?? []).map(\.json)))) }
+        return .object(pairs)
     }
 
     /// `details` with clean names, each name once (its first value, as `Item.detail(_:)` reads it).

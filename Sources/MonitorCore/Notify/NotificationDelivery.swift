@@ -41,6 +41,8 @@ package final class NotificationDelivery: Sendable {
     private struct Configured {
         var notifiers: [String: any Notifier]
         var bounds: [String: OutboxBounds]
+        /// The digest period of each notifier that has one (`digest:`).
+        var digests: [String: Duration] = [:]
     }
 
     /// What one round came to for one notifier: its attempts with their place in the outbox, and when its next
@@ -65,15 +67,15 @@ package final class NotificationDelivery: Sendable {
     static let claimLease: Duration = .seconds(120)
 
     /// A delivery of `store`'s outbox through `notifiers` (by name), each keeping at most what its `bounds` allow (a
-    /// notifier without bounds keeps everything); `observer` hears of every attempt and drop, `metrics` counts the
+    /// notifier without bounds keeps everything), those in `digests` sending one digest per period; `observer` hears of every attempt and drop, `metrics` counts the
     /// failed and dropped ones and how many each notifier has pending.
     package init(
         store: any StateStoring, notifiers: [String: any Notifier], bounds: [String: OutboxBounds] = [:],
-        clock: PollClock = .system, backoff: Backoff = standardBackoff,
+        digests: [String: Duration] = [:], clock: PollClock = .system, backoff: Backoff = standardBackoff,
         logger: Logger, observer: (@Sendable (Attempt) -> Void)? = nil, metrics: MonitorMetrics = .disabled
     ) {
         self.store = store
-        self.configured = Mutex(Configured(notifiers: notifiers, bounds: bounds))
+        self.configured = Mutex(Configured(notifiers: notifiers, bounds: bounds, digests: digests))
         self.clock = clock
         self.backoff = backoff
         self.logger = logger
@@ -81,10 +83,12 @@ package final class NotificationDelivery: Sendable {
         self.metrics = metrics
     }
 
-    /// Replaces the notifiers and their bounds (the feeds file was reloaded); notifications of a notifier no longer
-    /// configured stay in the outbox.
-    package func setNotifiers(_ notifiers: [String: any Notifier], bounds: [String: OutboxBounds] = [:]) {
-        configured.withLock { $0 = Configured(notifiers: notifiers, bounds: bounds) }
+    /// Replaces the notifiers, their bounds and digest periods (the feeds file was reloaded); notifications of a
+    /// notifier no longer configured stay in the outbox.
+    package func setNotifiers(
+        _ notifiers: [String: any Notifier], bounds: [String: OutboxBounds] = [:], digests: [String: Duration] = [:]
+    ) {
+        configured.withLock { $0 = Configured(notifiers: notifiers, bounds: bounds, digests: digests) }
     }
 
     /// Makes one round of the outbox at the clock's time: first drops what each configured notifier's bounds no
@@ -117,7 +121,13 @@ package final class NotificationDelivery: Sendable {
         for drop in dropped { observer?(drop) }
         let queues = await withTaskGroup(of: Queue.self) { group in
             for (name, notifier) in configured.notifiers where !holding.contains(name) {
-                group.addTask { await self.deliver(name, through: notifier, all: all, now: now) }
+                if let period = configured.digests[name] {
+                    group.addTask {
+                        await self.deliverDigest(name, every: period, through: notifier, all: all, now: now)
+                    }
+                } else {
+                    group.addTask { await self.deliver(name, through: notifier, all: all, now: now) }
+                }
             }
             var queues: [Queue] = []
             for await queue in group { queues.append(queue) }
@@ -154,10 +164,56 @@ package final class NotificationDelivery: Sendable {
                 break
             }
         }
+        await countPending(of: name)
+        return queue
+    }
+
+    /// Delivers `name`'s digest through `notifier` when it is due (``OutboxEntry/digestDue(every:retrying:)``, its
+    /// retry wait skipped with `all`): one notification combining every notification it collected, which leave the
+    /// outbox together once it is delivered (or refused together); a failed attempt is recorded on the oldest, which
+    /// keeps the digest's backoff. What the polls add meanwhile waits for the next digest.
+    private func deliverDigest(
+        _ name: String, every period: Duration, through notifier: any Notifier, all: Bool, now: Date
+    ) async -> Queue {
+        var queue = Queue()
+        var attempted = Set<String>()
+        while !Task.isCancelled {
+            let head: OutboxEntry?
+            let collected: [OutboxEntry]
+            do {
+                head = try await store.nextNotification(of: name)
+                guard let head, !attempted.contains(head.notification.id) else { break }
+                let due = head.digestDue(every: period, retrying: !all)
+                guard due <= now else {
+                    queue.nextDue = due
+                    break
+                }
+                collected = try await store.pendingNotifications(of: name)
+            } catch {
+                readFailed(error)
+                break
+            }
+            guard let head, let first = collected.first, first.notification.id == head.notification.id else { break }
+            attempted.insert(head.notification.id)
+            var digest = head
+            digest.notification = .digest(of: collected.map(\.notification), notifier: name, at: now)
+            guard let attempt = await attempt(digest, with: notifier, rows: collected.map(\.notification.id))
+            else { break }
+            queue.attempts.append((head.sequence, attempt))
+            if case .willRetry(_, let next) = attempt.result {
+                queue.nextDue = next
+                break
+            }
+        }
+        await countPending(of: name)
+        return queue
+    }
+
+    /// Sets `name`'s pending gauge.
+    private func countPending(of name: String) async {
         if metrics.isEnabled, !Task.isCancelled, let pending = try? await store.pendingCount(of: name) {
             metrics.notificationsPending(notifier: name, count: pending)
         }
-        return queue
     }
 
     /// Says that the outbox could not be read (the loop then waits the backoff's base); a read cut short because the
@@ -207,16 +263,19 @@ package final class NotificationDelivery: Sendable {
         }
     }
 
-    /// One attempt at `entry`, recorded in the state; nil when cancelled, or when another instance sharing the outbox
-    /// claimed it (nothing is recorded).
-    private func attempt(_ entry: OutboxEntry, with notifier: any Notifier) async -> Attempt? {
+    /// One attempt at `entry`, recorded in the state on the outbox's notifications `rows` (by default the entry's
+    /// own; for a digest, those it combines: a failure is recorded on the first, the oldest, and a delivery or refusal
+    /// on all); nil when cancelled, or when another instance sharing the outbox claimed the first (nothing is
+    /// recorded).
+    private func attempt(_ entry: OutboxEntry, with notifier: any Notifier, rows: [String]? = nil) async -> Attempt? {
         let notification = entry.notification
+        let head = rows?.first ?? notification.id
         if let shared = store as? any OutboxClaiming {
             // Another instance delivers it (and the notifier's later ones, in order), or it was delivered already.
             do {
                 guard
                     try await shared.claimNotification(
-                        notification.id, owner: owner, lease: Self.claimLease, now: clock.now())
+                        head, owner: owner, lease: Self.claimLease, now: clock.now())
                 else { return nil }
             } catch {
                 if !Task.isCancelled {
@@ -246,15 +305,23 @@ package final class NotificationDelivery: Sendable {
         do {
             switch result {
             case .delivered:
-                try await store.delivered(notification.id, notifier: notification.notifier, at: now)
+                if let rows {
+                    try await store.delivered(rows, notifier: notification.notifier, at: now)
+                } else {
+                    try await store.delivered(head, notifier: notification.notifier, at: now)
+                }
             case .willRetry(let message, let next):
                 try await store.failed(
-                    notification.id, notifier: notification.notifier, error: message, at: now, nextAttempt: next,
+                    head, notifier: notification.notifier, error: message, at: now, nextAttempt: next,
                     refused: false)
             case .refused(let message):
-                try await store.failed(
-                    notification.id, notifier: notification.notifier, error: message, at: now, nextAttempt: nil,
-                    refused: true)
+                if let rows {
+                    try await store.failed(
+                        rows, notifier: notification.notifier, error: message, at: now, nextAttempt: nil, refused: true)
+                } else {
+                    try await store.failed(
+                        head, notifier: notification.notifier, error: message, at: now, nextAttempt: nil, refused: true)
+                }
             case .dropped:
                 break
             }

@@ -66,6 +66,8 @@ package enum NotificationPlanner {
                             id: makeID(), notifier: notifier.name, feed: feed.name, type: feed.type, event: .stale,
                             at: at, total: 0, items: [],
                             error: "no new item for more than \(limit) (expect_update_within)"))
+                case .digest:
+                    break  // Never planned: the delivery makes it from what a digest notifier collected.
                 }
             }
         }

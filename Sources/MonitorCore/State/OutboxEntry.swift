@@ -32,6 +32,18 @@ package struct OutboxEntry: Sendable, Hashable {
     }
 }
 
+// MARK: - Digest
+
+extension OutboxEntry {
+    /// When the digest of a notifier whose oldest collected notification is this one is due: one period after the
+    /// poll that wrote it, or, after a failed attempt (when `retrying`), at its next attempt if that is later.
+    package func digestDue(every period: Duration, retrying: Bool = true) -> Date {
+        let due = notification.at.addingTimeInterval(period.seconds)
+        guard retrying, let nextAttempt else { return due }
+        return max(due, nextAttempt)
+    }
+}
+
 // MARK: - Stored
 
 extension OutboxEntry {
