@@ -155,6 +155,12 @@ struct DigestEndToEndTests {
                 combined.map { ($0["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } } == [
                     ["e4", "e3"]
                 ])
+            // Made no earlier than one period after the poll that wrote what it holds (as the state tells that time),
+            // so not at the restart.
+            let made = try #require((body["at"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) })
+            let polled = try #require(
+                (combined.first?["at"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) })
+            #expect(made.timeIntervalSince(polled) >= 60)
             let line = try #require(second.stdout.split(separator: "\n").first { $0.hasPrefix("chat: ") })
             #expect(
                 line

@@ -105,6 +105,16 @@ struct DigestFormatTests {
                 """)
     }
 
+    @Test("docs/notification-formats.md shows the digest's slack and text bodies byte for byte")
+    func documented() throws {
+        let blocks = try NotificationFormatsDocTests.blocks()
+        let slack = NotificationFormat.slack.render(Fixtures.documentedDigest).text
+            .replacingOccurrences(of: "\u{200B}", with: #"\u200b"#)
+        #expect(blocks.contains(slack), "\(slack)")
+        let text = String(NotificationFormat.text.render(Fixtures.documentedDigest).text.dropLast())
+        #expect(blocks.contains(text), "\(text)")
+    }
+
     @Test(
         "the chat formats stop at their limit between sections and say how many feeds and notifications were left out",
         arguments: [NotificationFormat.slack, .discord, .ntfy])
