@@ -9,6 +9,23 @@ import Testing
 struct DigestFormatTests {
     typealias Fixtures = NotificationFixtures
 
+    /// The sections of the documented digest in ntfy's and text's plain text.
+    static let sections = """
+        rxswift (github): 9 new events
+        - kzaher opened pull request #2650: Fix <Observable> & @here docs
+          https://github.com/ReactiveX/RxSwift/pull/2650
+        - freak4pc pushed 2 commits to main
+          https://github.com/ReactiveX/RxSwift/compare/a1b2c3...d4e5f6
+        - someone starred the repository
+        - release 6.9.1 published
+          https://github.com/ReactiveX/RxSwift/releases/tag/6.9.1
+        - release 6.9.2 published
+          https://github.com/ReactiveX/RxSwift/releases/tag/6.9.2
+        and 4 more
+
+        planet (eonet): started failing: HTTP 503 from eonet.gsfc.nasa.gov: Service Unavailable
+        """
+
     @Test("json: the schema-1 keys, feed and type null, then each combined notification's own body, in order")
     func json() {
         let digest = Fixtures.documentedDigest
@@ -60,21 +77,7 @@ struct DigestFormatTests {
     func ntfy() {
         let rendered = NotificationFormat.ntfy.render(Fixtures.documentedDigest)
         #expect(
-            rendered.text == """
-                rxswift (github): 9 new events
-                - kzaher opened pull request #2650: Fix <Observable> & @here docs
-                  https://github.com/ReactiveX/RxSwift/pull/2650
-                - freak4pc pushed 2 commits to main
-                  https://github.com/ReactiveX/RxSwift/compare/a1b2c3...d4e5f6
-                - someone starred the repository
-                - release 6.9.1 published
-                  https://github.com/ReactiveX/RxSwift/releases/tag/6.9.1
-                - release 6.9.2 published
-                  https://github.com/ReactiveX/RxSwift/releases/tag/6.9.2
-                and 4 more
-
-                planet (eonet): started failing: HTTP 503 from eonet.gsfc.nasa.gov: Service Unavailable
-                """)
+            rendered.text == Self.sections)
         #expect(
             rendered.headers.map { "\($0.0): \($0.1)" } == [
                 "Title: digest: 3 notifications from 2 feeds", "Tags: newspaper",
@@ -85,24 +88,8 @@ struct DigestFormatTests {
     @Test("text: the headline, then a section per feed, ending in a line break")
     func text() {
         #expect(
-            NotificationFormat.text.render(Fixtures.documentedDigest).text == """
-                digest: 3 notifications from 2 feeds
-
-                rxswift (github): 9 new events
-                - kzaher opened pull request #2650: Fix <Observable> & @here docs
-                  https://github.com/ReactiveX/RxSwift/pull/2650
-                - freak4pc pushed 2 commits to main
-                  https://github.com/ReactiveX/RxSwift/compare/a1b2c3...d4e5f6
-                - someone starred the repository
-                - release 6.9.1 published
-                  https://github.com/ReactiveX/RxSwift/releases/tag/6.9.1
-                - release 6.9.2 published
-                  https://github.com/ReactiveX/RxSwift/releases/tag/6.9.2
-                and 4 more
-
-                planet (eonet): started failing: HTTP 503 from eonet.gsfc.nasa.gov: Service Unavailable
-
-                """)
+            NotificationFormat.text.render(Fixtures.documentedDigest).text
+                == "digest: 3 notifications from 2 feeds\n\n" + Self.sections + "\n")
     }
 
     @Test("docs/notification-formats.md shows the digest's slack and text bodies byte for byte")

@@ -121,13 +121,8 @@ package final class NotificationDelivery: Sendable {
         for drop in dropped { observer?(drop) }
         let queues = await withTaskGroup(of: Queue.self) { group in
             for (name, notifier) in configured.notifiers where !holding.contains(name) {
-                if let period = configured.digests[name] {
-                    group.addTask {
-                        await self.deliverDigest(name, every: period, through: notifier, all: all, now: now)
-                    }
-                } else {
-                    group.addTask { await self.deliver(name, through: notifier, all: all, now: now) }
-                }
+                let period = configured.digests[name]
+                group.addTask { await self.deliver(name, through: notifier, digest: period, all: all, now: now) }
             }
             var queues: [Queue] = []
             for await queue in group { queues.append(queue) }
@@ -138,8 +133,14 @@ package final class NotificationDelivery: Sendable {
     }
 
     /// Delivers `name`'s notifications through `notifier`, head after head, while each is delivered (or refused);
-    /// then sets its pending gauge.
-    private func deliver(_ name: String, through notifier: any Notifier, all: Bool, now: Date) async -> Queue {
+    /// then sets its pending gauge. With a `digest` period, the head is the oldest notification it collected and is
+    /// due as ``OutboxEntry/digestDue(every:retrying:)`` says (its retry wait skipped with `all`, never the period):
+    /// what goes is one notification combining every notification collected, which leave the outbox together once it
+    /// is delivered (or are refused together); a failed attempt is recorded on the oldest, which keeps the digest's
+    /// backoff. What the polls add meanwhile waits for the next digest.
+    private func deliver(
+        _ name: String, through notifier: any Notifier, digest period: Duration?, all: Bool, now: Date
+    ) async -> Queue {
         var queue = Queue()
         var attempted = Set<String>()
         while !Task.isCancelled {
@@ -152,68 +153,37 @@ package final class NotificationDelivery: Sendable {
             }
             // A head attempted in this round is one whose attempt could not be recorded: it waits for the next.
             guard let head, !attempted.contains(head.notification.id) else { break }
-            guard all || (head.nextAttempt ?? .distantPast) <= now else {
-                queue.nextDue = head.nextAttempt
+            let due = period.map { head.digestDue(every: $0, retrying: !all) } ?? (all ? nil : head.nextAttempt)
+            guard (due ?? .distantPast) <= now else {
+                queue.nextDue = due
                 break
             }
-            attempted.insert(head.notification.id)
-            guard let attempt = await attempt(head, with: notifier) else { break }
-            queue.attempts.append((head.sequence, attempt))
-            if case .willRetry(_, let next) = attempt.result {
-                queue.nextDue = next
-                break
-            }
-        }
-        await countPending(of: name)
-        return queue
-    }
-
-    /// Delivers `name`'s digest through `notifier` when it is due (``OutboxEntry/digestDue(every:retrying:)``, its
-    /// retry wait skipped with `all`): one notification combining every notification it collected, which leave the
-    /// outbox together once it is delivered (or refused together); a failed attempt is recorded on the oldest, which
-    /// keeps the digest's backoff. What the polls add meanwhile waits for the next digest.
-    private func deliverDigest(
-        _ name: String, every period: Duration, through notifier: any Notifier, all: Bool, now: Date
-    ) async -> Queue {
-        var queue = Queue()
-        var attempted = Set<String>()
-        while !Task.isCancelled {
-            let head: OutboxEntry?
-            let collected: [OutboxEntry]
-            do {
-                head = try await store.nextNotification(of: name)
-                guard let head, !attempted.contains(head.notification.id) else { break }
-                let due = head.digestDue(every: period, retrying: !all)
-                guard due <= now else {
-                    queue.nextDue = due
+            var entry = head
+            var rows: [String]?
+            if period != nil {
+                let collected: [OutboxEntry]
+                do {
+                    collected = try await store.pendingNotifications(of: name)
+                } catch {
+                    readFailed(error)
                     break
                 }
-                collected = try await store.pendingNotifications(of: name)
-            } catch {
-                readFailed(error)
-                break
+                guard collected.first?.notification.id == head.notification.id else { break }
+                entry.notification = .digest(of: collected.map(\.notification), notifier: name, at: now)
+                rows = collected.map(\.notification.id)
             }
-            guard let head, let first = collected.first, first.notification.id == head.notification.id else { break }
             attempted.insert(head.notification.id)
-            var digest = head
-            digest.notification = .digest(of: collected.map(\.notification), notifier: name, at: now)
-            guard let attempt = await attempt(digest, with: notifier, rows: collected.map(\.notification.id))
-            else { break }
+            guard let attempt = await attempt(entry, with: notifier, rows: rows) else { break }
             queue.attempts.append((head.sequence, attempt))
             if case .willRetry(_, let next) = attempt.result {
                 queue.nextDue = next
                 break
             }
         }
-        await countPending(of: name)
-        return queue
-    }
-
-    /// Sets `name`'s pending gauge.
-    private func countPending(of name: String) async {
         if metrics.isEnabled, !Task.isCancelled, let pending = try? await store.pendingCount(of: name) {
             metrics.notificationsPending(notifier: name, count: pending)
         }
+        return queue
     }
 
     /// Says that the outbox could not be read (the loop then waits the backoff's base); a read cut short because the
