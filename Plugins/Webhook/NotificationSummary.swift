@@ -184,7 +184,8 @@ extension NotificationSummary {
 
     /// `and 2 more feeds left out (5 notifications)`.
     static func leftOut(feeds: Int, notifications: Int) -> String {
-        "and \(feeds) more feed\(feeds == 1 ? "" : "s") left out (\(notifications) notification\(notifications == 1 ? "" : "s"))"
+        let notifications = "\(notifications) notification\(notifications == 1 ? "" : "s")"
+        return "and \(feeds) more feed\(feeds == 1 ? "" : "s") left out (\(notifications))"
     }
 
     /// A section of a digest in `budget`: ``compose(head:limit:length:entry:)`` of its `head` line and entries, nil

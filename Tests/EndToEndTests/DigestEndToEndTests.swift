@@ -69,8 +69,8 @@ private struct DigestState {
                 // The stored poll time is `at` in the notification's JSON, seconds since 2001.
                 try await server.execute(
                     """
-                    UPDATE notification SET created = created - \(seconds),
-                        content = jsonb_set(content::jsonb, '{at}', to_jsonb((content::jsonb->>'at')::float8 - \(seconds)))::text
+                    UPDATE notification SET created = created - \(seconds), content = jsonb_set(
+                        content::jsonb, '{at}', to_jsonb((content::jsonb->>'at')::float8 - \(seconds)))::text
                     """, database: url.database)
             })
     }

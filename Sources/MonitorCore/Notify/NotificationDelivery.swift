@@ -67,8 +67,9 @@ package final class NotificationDelivery: Sendable {
     static let claimLease: Duration = .seconds(120)
 
     /// A delivery of `store`'s outbox through `notifiers` (by name), each keeping at most what its `bounds` allow (a
-    /// notifier without bounds keeps everything), those in `digests` sending one digest per period; `observer` hears of every attempt and drop, `metrics` counts the
-    /// failed and dropped ones and how many each notifier has pending.
+    /// notifier without bounds keeps everything), those in `digests` sending one digest per period (by name);
+    /// `observer` hears of every attempt and drop, `metrics` counts the failed and dropped ones and how many each
+    /// notifier has pending.
     package init(
         store: any StateStoring, notifiers: [String: any Notifier], bounds: [String: OutboxBounds] = [:],
         digests: [String: Duration] = [:], clock: PollClock = .system, backoff: Backoff = standardBackoff,

@@ -69,8 +69,9 @@ package protocol StateStoring: AnyObject, Sendable {
         _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
     ) async throws
 
-    /// Records the failed delivery of notifications `ids` of `notifier` as ``failed(_:notifier:error:at:nextAttempt:refused:)``
-    /// does for one, in one transaction (a digest its receiver refused).
+    /// Records the failed delivery of notifications `ids` of `notifier` as
+    /// ``failed(_:notifier:error:at:nextAttempt:refused:)`` does for one, in one transaction (a digest its receiver
+    /// refused).
     func failed(
         _ ids: [String], notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
     ) async throws
