@@ -42,20 +42,23 @@ struct DigestDeliveryTests {
     }
 
     /// Commits a poll of `feed` ending at `at` that notified `ids` to `chat`.
-    static func poll(_ store: any StateStoring, _ ids: [String], feed: String = "rx", at: Date) async throws {
+    static func poll(
+        _ store: any StateStoring, _ ids: [String], feed: String = "rx", at: Date, bounds: [String: OutboxBounds] = [:]
+    ) async throws {
         var record = FeedRecord(name: feed, type: "github")
         record.lastPoll = at
         try await store.commit(
             PollCommit(
                 record: record, items: [], firstSeen: at, groups: [], validators: [:], values: [:],
-                notifications: ids.map { notification($0, feed: feed, at: at) }), feed: feed)
+                notifications: ids.map { notification($0, feed: feed, at: at) }, bounds: bounds), feed: feed)
     }
 
-    static func delivery(_ store: any StateStoring, _ receiver: DigestReceiver, clock: ManualClock)
-        -> NotificationDelivery
-    {
+    static func delivery(
+        _ store: any StateStoring, _ receiver: DigestReceiver, clock: ManualClock, bounds: [String: OutboxBounds] = [:]
+    ) -> NotificationDelivery {
         NotificationDelivery(
-            store: store, notifiers: ["chat": receiver], digests: ["chat": .seconds(3600)], clock: clock.pollClock,
+            store: store, notifiers: ["chat": receiver], bounds: bounds, digests: ["chat": .seconds(3600)],
+            clock: clock.pollClock,
             backoff: Backoff(base: .seconds(60), maximum: .seconds(600)), logger: logger)
     }
 
@@ -154,6 +157,39 @@ struct DigestDeliveryTests {
         clock.advance(by: .seconds(7200))
         #expect(await delivery.deliverDue().isEmpty)
         #expect(receiver.ids == [["a", "b"]])
+    }
+
+    @Test(
+        "a flood past max_pending: the oldest are dropped, and a full digest goes one period after the last one, not later",
+        arguments: StateBackend.allCases)
+    func floodPastMaxPending(backend: StateBackend) async throws {
+        let state = try await backend.makeState()
+        let store = try await state.open()
+        let clock = ManualClock(start: Self.start)
+        let receiver = DigestReceiver()
+        let bounds = ["chat": OutboxBounds(count: 2, age: .seconds(7 * 86_400))]
+        let delivery = Self.delivery(store, receiver, clock: clock, bounds: bounds)
+        let poll = { (id: String, seconds: Double) in
+            clock.advance(to: Self.start.addingTimeInterval(seconds))
+            try await Self.poll(store, [id], at: clock.now, bounds: bounds)
+        }
+        try await poll("a", 0)
+        #expect(await delivery.deliverDue().isEmpty)
+        try await poll("b", 1000)
+        // Full: it never delivered, so it goes at once rather than lose more.
+        #expect(await delivery.deliverDue().map(\.notification.id) == ["digest-a-2"])
+        // Then a notification every 1000 s, one more than max_pending allows per period: each poll drops the oldest.
+        for (index, id) in ["c", "d", "e"].enumerated() {
+            try await poll(id, 2000 + 1000 * Double(index))
+        }
+        #expect(try await store.outbox().map(\.notification.id) == ["d", "e"])
+        #expect(try await store.notifierStatuses().first?.dropped == 1)
+        // Due one period after the last digest (at 1000 s), although its oldest, d, is from 3000 s.
+        clock.advance(to: Self.start.addingTimeInterval(4599))
+        #expect(await delivery.deliverDue().isEmpty)
+        clock.advance(to: Self.start.addingTimeInterval(4600))
+        #expect(await delivery.deliverDue().map(\.notification.id) == ["digest-d-2"])
+        #expect(receiver.ids == [["a", "b"], ["d", "e"]])
     }
 
     @Test("the delivery loop sleeps until the digest is due and sends it when the clock gets there")

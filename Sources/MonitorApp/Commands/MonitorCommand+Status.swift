@@ -81,11 +81,15 @@ extension MonitorCommand {
                 // A digest is due one period after the oldest notification it collected.
                 let period = config.digestPeriod
                 let head = period == nil ? nil : try await store?.nextNotification(of: config.name)
+                let status = statuses.first { $0.name == config.name } ?? NotifierStatus(name: config.name)
                 notifiers.append(
                     NotifierLine(
-                        status: statuses.first { $0.name == config.name } ?? NotifierStatus(name: config.name),
-                        type: config.type, target: targets[config.name], digest: period,
-                        nextDigest: period.flatMap { head?.digestDue(every: $0) }))
+                        status: status, type: config.type, target: targets[config.name], digest: period,
+                        nextDigest: period.flatMap { period in
+                            head?.digestDue(
+                                every: period, full: status.pending >= config.bounds.count,
+                                lastDelivered: status.lastDelivered)
+                        }))
             }
             notifiers += statuses.filter { status in !configured.contains { $0.name == status.name } }.map {
                 NotifierLine(status: $0, type: nil, target: nil)

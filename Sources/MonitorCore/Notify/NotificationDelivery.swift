@@ -122,8 +122,8 @@ package final class NotificationDelivery: Sendable {
         for drop in dropped { observer?(drop) }
         let queues = await withTaskGroup(of: Queue.self) { group in
             for (name, notifier) in configured.notifiers where !holding.contains(name) {
-                let period = configured.digests[name]
-                group.addTask { await self.deliver(name, through: notifier, digest: period, all: all, now: now) }
+                let digest = configured.digests[name].map { (period: $0, bound: configured.bounds[name]?.count) }
+                group.addTask { await self.deliver(name, through: notifier, digest: digest, all: all, now: now) }
             }
             var queues: [Queue] = []
             for await queue in group { queues.append(queue) }
@@ -134,34 +134,41 @@ package final class NotificationDelivery: Sendable {
     }
 
     /// Delivers `name`'s notifications through `notifier`, head after head, while each is delivered (or refused);
-    /// then sets its pending gauge. With a `digest` period, the head is the oldest notification it collected and is
-    /// due as ``OutboxEntry/digestDue(every:retrying:)`` says (its retry wait skipped with `all`, never the period):
+    /// then sets its pending gauge. With a `digest` period (and its `max_pending` as `bound`), the head is the oldest
+    /// notification it collected and is due as ``OutboxEntry/digestDue(every:retrying:full:lastDelivered:)`` says (its
+    /// retry wait skipped with `all`, never the period):
     /// what goes is one notification combining every notification collected, which leave the outbox together once it
     /// is delivered (or are refused together); a failed attempt is recorded on the oldest, which keeps the digest's
     /// backoff. What the polls add meanwhile waits for the next digest.
     private func deliver(
-        _ name: String, through notifier: any Notifier, digest period: Duration?, all: Bool, now: Date
+        _ name: String, through notifier: any Notifier, digest: (period: Duration, bound: Int?)?, all: Bool, now: Date
     ) async -> Queue {
         var queue = Queue()
         var attempted = Set<String>()
         while !Task.isCancelled {
             let head: OutboxEntry?
+            var due: Date?
             do {
                 head = try await store.nextNotification(of: name)
+                if let head, let digest {
+                    due = try await digestDue(
+                        of: head, notifier: name, every: digest.period, bound: digest.bound, all: all)
+                } else {
+                    due = all ? nil : head?.nextAttempt
+                }
             } catch {
                 readFailed(error)
                 break
             }
             // A head attempted in this round is one whose attempt could not be recorded: it waits for the next.
             guard let head, !attempted.contains(head.notification.id) else { break }
-            let due = period.map { head.digestDue(every: $0, retrying: !all) } ?? (all ? nil : head.nextAttempt)
             guard (due ?? .distantPast) <= now else {
                 queue.nextDue = due
                 break
             }
             var entry = head
             var rows: [String]?
-            if period != nil {
+            if digest != nil {
                 let collected: [OutboxEntry]
                 do {
                     collected = try await store.pendingNotifications(of: name)
@@ -185,6 +192,18 @@ package final class NotificationDelivery: Sendable {
             metrics.notificationsPending(notifier: name, count: pending)
         }
         return queue
+    }
+
+    /// When `notifier`'s digest is due, `head` being the oldest notification it collected and `bound` its
+    /// `max_pending`: its last delivery is read only when it is full.
+    private func digestDue(of head: OutboxEntry, notifier: String, every period: Duration, bound: Int?, all: Bool)
+        async throws -> Date
+    {
+        guard let bound, try await store.pendingCount(of: notifier) >= bound else {
+            return head.digestDue(every: period, retrying: !all)
+        }
+        let last = try await store.notifierStatuses().first { $0.name == notifier }?.lastDelivered
+        return head.digestDue(every: period, retrying: !all, full: true, lastDelivered: last)
     }
 
     /// Says that the outbox could not be read (the loop then waits the backoff's base); a read cut short because the
