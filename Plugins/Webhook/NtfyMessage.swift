@@ -35,6 +35,7 @@ enum NtfyMessage {
         case .failed: return "warning"
         case .recovered: return "white_check_mark"
         case .stale: return "hourglass"
+        case .gap: return "grey_question"
         case .digest: return "newspaper"
         }
     }

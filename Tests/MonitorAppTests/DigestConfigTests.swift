@@ -56,7 +56,7 @@ struct DigestConfigTests {
                     "9:13: 'digest' must be at least 1m, not '30s'",
                     "13:13: 'max_age' (1d) must be longer than 'digest' (2d): a notification would be dropped "
                         + "before its digest is sent",
-                    "18:15: unknown event 'digest' in 'on' (known events: new, failed, recovered, stale)",
+                    "18:15: unknown event 'digest' in 'on' (known events: new, failed, recovered, stale, gap)",
                 ])
     }
 }
