@@ -44,6 +44,32 @@ struct CommandNotifierTests {
                 """)
     }
 
+    @Test("a digest: the program gets the digest's json body on stdin, MONITOR_EVENT=digest and an empty MONITOR_FEED")
+    func digestOnStdin() async throws {
+        let directory = try TemporaryDirectory()
+        let dir = directory.url.path
+        let notifier = command(["sh", "-c", "cat > \(dir)/stdin; env | grep -E '^MONITOR_' | sort > \(dir)/env"])
+        let digest = FeedNotification.digest(
+            of: [Fixtures.notification("n-1"), Fixtures.notification("n-2")], notifier: "chat",
+            at: Fixtures.at.addingTimeInterval(3600))
+        #expect(try await notifier.deliver(digest) == DeliveryReceipt("exit 0"))
+        let stdin = try Data(contentsOf: directory.url.appendingPathComponent("stdin"))
+        #expect(
+            String(decoding: stdin, as: UTF8.self)
+                == #"{"schema":1,"id":"digest-n-1-2","notifier":"chat","feed":null,"type":null,"event":"digest","#
+                + #""at":"2027-01-15T09:00:00Z","total":2,"items":[],"error":null,"notifications":["#
+                + String(decoding: Fixtures.notification("n-1").jsonBody(), as: UTF8.self) + ","
+                + String(decoding: Fixtures.notification("n-2").jsonBody(), as: UTF8.self) + "]}")
+        #expect(
+            try directory.read("env") == """
+                MONITOR_EVENT=digest
+                MONITOR_FEED=
+                MONITOR_NOTIFICATION_ID=digest-n-1-2
+                MONITOR_NOTIFIER=chat
+
+                """)
+    }
+
     @Test("a gap: the program gets its json body, with the span, and MONITOR_EVENT=gap")
     func gap() async throws {
         let directory = try TemporaryDirectory()

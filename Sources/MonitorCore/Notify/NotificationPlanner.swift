@@ -74,6 +74,8 @@ package enum NotificationPlanner {
                         FeedNotification(
                             id: makeID(), notifier: notifier.name, feed: feed.name, type: feed.type, event: .gap,
                             at: at, total: 0, items: [], error: report.gap?.text, gap: report.gap))
+                case .digest:
+                    break  // Never planned: the delivery makes it from what a digest notifier collected.
                 }
             }
         }
