@@ -35,6 +35,14 @@ package struct EONETSource: FeedSource {
     /// `monitor events` shows whether an event is open, its latest magnitude and its latest position.
     package static var detailColumns: [String] { ["status", "magnitude", "position"] }
 
+    /// The details of an event's item, in their order (see `EONETEvent.item`).
+    package static var detailNames: [String]? {
+        [
+            "status", "closed", "magnitude", "magnitude_value", "magnitude_unit", "position", "lat", "lon", "geometry",
+            "description",
+        ]
+    }
+
     /// The core counts each category's events by their status: open or closed.
     package static var breakdown: Breakdown? { Breakdown(detail: "status", values: ["open", "closed"]) }
 
