@@ -45,10 +45,15 @@ package enum NotificationPlanner {
             for event in events where notifier.wants(event, of: feed.name) {
                 switch event {
                 case .new:
+                    // A notifier's rule chooses the new items it is sent; none of them matching, it is sent nothing.
+                    let items =
+                        notifier.rule.map { rule in report.newItems.filter { rule.matches($0, now: at) } }
+                        ?? report.newItems
+                    guard !items.isEmpty else { continue }
                     notifications.append(
                         FeedNotification(
                             id: makeID(), notifier: notifier.name, feed: feed.name, type: feed.type, event: .new,
-                            at: at, total: report.newItems.count, items: report.newItems))
+                            at: at, total: items.count, items: items))
                 case .failed:
                     notifications.append(
                         FeedNotification(
