@@ -79,6 +79,17 @@ struct EventsWhereTests {
                     !Set($0.groups).isDisjoint(with: ["severeStorms", "floods"]) && $0.details["status"] == "closed"
                 }.map(\.id))
         #expect(stormsOrFloods.count > 0)
+        // A box across the antimeridian, on the items' lat and lon.
+        let box = try await Self.listed(["planet", "--where", "within(-10, 100, 60, -100)"], in: directory)
+        #expect(
+            box.map(\.id)
+                == planet.filter { item in
+                    guard let latitude = item.details["lat"].flatMap(Double.init),
+                        let longitude = item.details["lon"].flatMap(Double.init)
+                    else { return false }
+                    return (-10...60).contains(latitude) && (longitude >= 100 || longitude <= -100)
+                }.map(\.id))
+        #expect(box.count > 0)
         // --limit counts the items the rule matches, not those stored.
         let limited = try await Self.listed(
             ["planet", "--where", #"not group == "wildfires""#, "--limit", "5"], in: directory)
@@ -200,6 +211,12 @@ struct EventsWhereRealDataTests {
             (#"group != "wildfires""#, 86),
             (#"title ~ "(?i)prescribed""#, 48),
             (#"group == "wildfires" and not title ~ "(?i)prescribed|rx""#, 5_074),
+            // Positions and magnitudes: of each event's newest observation, and its newest with a magnitude.
+            ("within(24, -125, 50, -66)", 1_646),
+            ("within(-60, 150, 0, -150)", 9),
+            (#"group == "wildfires" and near(34.05, -118.25, 500km)"#, 119),
+            (#"magnitude_value >= 1000 and magnitude_unit == "acres""#, 906),
+            (#"magnitude_unit == "kts" and magnitude_value >= 50"#, 4),
         ]
         for (rule, count) in cases {
             let listed = try await EventsWhereTests.listed(
