@@ -123,8 +123,8 @@ struct EONETItemTests {
                 id: "EONET_354", title: "Dukono Volcano, Indonesia", date: t0, groups: ["volcanoes"],
                 url: "http://eonet.test/api/v3/events/EONET_354",
                 details: [
-                    Detail("status", "open"), Detail("position", "lat 1.7006, lon 127.8796"), Detail("lat", "1.7006358293121089"),
-                    Detail("lon", "127.879638671875"),
+                    Detail("status", "open"), Detail("position", "lat 1.7006, lon 127.8796"),
+                    Detail("lat", "1.7006358293121089"), Detail("lon", "127.879638671875"),
                     Detail("geometry", "Polygon"),
                 ])),
         Case(
