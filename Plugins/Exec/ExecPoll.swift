@@ -126,6 +126,8 @@ struct ExecPoll: Sendable {
             found.unchanged()
         case .cursor(let text):
             state.withLock { $0.cursor = text }
+        case .gap(let message):
+            found.gap(message: message)
         }
     }
 

@@ -24,9 +24,10 @@ struct NotificationSummary: Sendable, Equatable {
     var event: FeedNotification.Event
     var feed: String
     var type: String
-    /// What happened, in words: "3 new events", "started failing", "recovered", "went stale".
+    /// What happened, in words: "3 new events", "started failing", "recovered", "went stale", "older events may be
+    /// missing".
     var eventText: String
-    /// The feed's error, for `failed` and `stale`.
+    /// The feed's error, for `failed` and `stale`; for `gap`, what may be missing.
     var error: String?
     /// The newest items, at most `maximumEntries`.
     var entries: [Entry]
@@ -46,8 +47,12 @@ struct NotificationSummary: Sendable, Equatable {
             eventText = "recovered"
         case .stale:
             eventText = "went stale"
+        case .gap:
+            eventText = "older events may be missing"
         }
-        error = notification.error.map { Self.clean($0, limit: Self.maximumError) }.flatMap { $0.isEmpty ? nil : $0 }
+        // A gap's span follows its event text (the json body's `error` says both).
+        let error = notification.gap.map(\.description) ?? notification.error
+        self.error = error.map { Self.clean($0, limit: Self.maximumError) }.flatMap { $0.isEmpty ? nil : $0 }
         entries = notification.items.prefix(Self.maximumEntries).map { item in
             let url = item.url.map { TerminalText.sanitized($0).trimmingCharacters(in: .whitespaces) }
             return Entry(

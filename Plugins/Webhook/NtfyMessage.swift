@@ -24,6 +24,7 @@ enum NtfyMessage {
         case .failed: return "warning"
         case .recovered: return "white_check_mark"
         case .stale: return "hourglass"
+        case .gap: return "grey_question"
         }
     }
 

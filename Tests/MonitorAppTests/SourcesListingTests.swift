@@ -50,7 +50,7 @@ struct SourcesListingTests {
                   name         name                required                          Unique name of the notifier, as `monitor status` and `monitor notify test NAME` show it
                   type         type                required                          The notifier that delivers
                   feeds        list of feed names  optional                          Only these feeds (default: every feed)
-                  on           list of events      default [new, failed, recovered]  The events notified: new, failed, recovered, stale
+                  on           list of events      default [new, failed, recovered]  The events notified: new, failed, recovered, stale, gap
                   max_pending  integer 1…1000000   default 1000                      At most this many notifications wait for it (its receiver down); beyond it the oldest are dropped
                   max_age      duration            default 7d                        A notification not delivered within this time is dropped
                   where        rule                optional                          Send only the new items this rule matches (failed, recovered and stale are not filtered; docs/rules.md)

@@ -44,6 +44,21 @@ struct CommandNotifierTests {
                 """)
     }
 
+    @Test("a gap: the program gets its json body, with the span, and MONITOR_EVENT=gap")
+    func gap() async throws {
+        let directory = try TemporaryDirectory()
+        let dir = directory.url.path
+        let notifier = command(["sh", "-c", "cat > \(dir)/stdin; echo $MONITOR_EVENT > \(dir)/event"])
+        #expect(try await notifier.deliver(NotificationFixtures.gap) == DeliveryReceipt("exit 0"))
+        #expect(
+            try directory.read("stdin")
+                == #"{"schema":1,"id":"n-0006","notifier":"chat","feed":"rxswift","type":"github","event":"gap","#
+                + #""at":"2026-11-22T04:00:00Z","total":0,"items":[],"#
+                + #""error":"older events may be missing: 2024-06-01T12:00:00Z to 2024-06-02T07:01:00Z (19h1m)","#
+                + #""gap":{"since":"2024-06-01T12:00:00Z","until":"2024-06-02T07:01:00Z"}}"#)
+        #expect(try directory.read("event") == "gap\n")
+    }
+
     @Test("exit 1 is retried with what the program said; once it exits 0 the outbox is empty")
     func exitOneRetried() async throws {
         let directory = try TemporaryDirectory()

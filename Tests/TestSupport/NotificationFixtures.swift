@@ -51,6 +51,15 @@ package enum NotificationFixtures {
         id: "n-0004", notifier: "chat", feed: "planet", type: "eonet", event: .stale, at: at, total: 0, items: [],
         error: "no successful poll since 2026-11-21T04:00:00Z")
 
+    /// A `gap` notification: the events of 19 hours and a minute may be missing.
+    package static let gap: FeedNotification = {
+        let gap = PollGap(
+            since: Date(timeIntervalSince1970: 1_717_243_200), until: Date(timeIntervalSince1970: 1_717_311_660))
+        return FeedNotification(
+            id: "n-0006", notifier: "chat", feed: "rxswift", type: "github", event: .gap, at: at, total: 0, items: [],
+            error: gap.text, gap: gap)
+    }()
+
     /// A `new` notification of one item.
     package static let one = FeedNotification(
         id: "n-0005", notifier: "chat", feed: "planet", type: "eonet", event: .new, at: at, total: 1,

@@ -35,7 +35,7 @@ package struct NotifierConfig: Sendable {
     /// `on`: the events notified.
     package static let on = FeedOption<[String]>(
         "on", .list(placeholder: "events"), default: ["new", "failed", "recovered"],
-        doc: "The events notified: new, failed, recovered, stale")
+        doc: "The events notified: new, failed, recovered, stale, gap")
 
     /// `max_pending`: the most notifications that wait for the notifier.
     package static let maxPending = FeedOption<Int>(

@@ -250,6 +250,7 @@ package struct PollRunner: Sendable {
         report.failures = outcome.record.failures
         report.newItems = outcome.newItems
         report.isFirstSync = outcome.items != nil && stored.record?.lastSuccess == nil
+        report.gap = outcome.gap
         return report
     }
 

@@ -3,8 +3,8 @@ import Foundation
 extension FeedNotification {
     /// The json body, schema 1, in this key order:
     /// `{"schema":1,"id","notifier","feed","type","event","at","total","items":[{"id","title","date","url",
-    /// "groups","details":{name: value}}],"error"}`. Dates are ISO 8601 in UTC, `url` and `error` are null when
-    /// absent, and every text is without control characters (a line break becomes a space), so the body is one
+    /// "groups","details":{name: value}}],"error"}`, and last, for a `gap`, `"gap":{"since","until"}` (with `"message"`
+    /// when the source gave one). Dates are ISO 8601 in UTC, `url` and `error` are null when absent, and every text is without control characters (a line break becomes a space), so the body is one
     /// line of valid JSON whatever the network sent.
     package func jsonBody() -> [UInt8] {
         Array(json.text.utf8)
@@ -13,7 +13,7 @@ extension FeedNotification {
     /// The json body as a value.
     var json: JSONValue {
         let clean = { (text: String) in JSONValue.string(TerminalText.sanitized(text)) }
-        return .object([
+        var object: [(key: String, value: JSONValue)] = [
             ("schema", 1), ("id", clean(id)), ("notifier", clean(notifier)), ("feed", clean(feed)),
             ("type", clean(type)), ("event", .string(event.rawValue)), ("at", .string(ISO8601.fixedString(at))),
             ("total", .integer(total)),
@@ -30,7 +30,9 @@ extension FeedNotification {
                     })
             ),
             ("error", error.map(clean) ?? .null),
-        ])
+        ]
+        if let gap { object.append(("gap", gap.json)) }
+        return .object(object)
     }
 
     /// `details` with clean names, each name once (its first value, as `Item.detail(_:)` reads it).

@@ -18,6 +18,9 @@ package struct FeedNotification: Sendable, Hashable, Codable {
         /// than the feed's `expect_update_within`, and at its previous poll it was not (sent once, when it becomes
         /// stale; only to notifiers that ask for it in `on:`). A feed that never had an item is never stale.
         case stale
+        /// A poll that did not fail may have missed events (`PollReport.gap`), such as more events between two polls
+        /// than an API's window holds; only to notifiers that ask for it in `on:`.
+        case gap
     }
 
     /// The most items one notification carries; `total` says how many there were.
@@ -37,13 +40,15 @@ package struct FeedNotification: Sendable, Hashable, Codable {
     package var total: Int
     /// The newest items first, at most `maximumItems`.
     package var items: [Item]
-    /// The feed's error, for `failed` and `stale`.
+    /// The feed's error, for `failed` and `stale`; for `gap`, what may be missing in words.
     package var error: String?
+    /// For `gap`, the events that may be missing.
+    package var gap: PollGap?
 
     /// A notification; `items` is cut to the newest `maximumItems`.
     package init(
         id: String, notifier: String, feed: String, type: String, event: Event, at: Date, total: Int,
-        items: [Item], error: String? = nil
+        items: [Item], error: String? = nil, gap: PollGap? = nil
     ) {
         self.id = id
         self.notifier = notifier
@@ -54,5 +59,6 @@ package struct FeedNotification: Sendable, Hashable, Codable {
         self.total = total
         self.items = Array(items.sorted { $0.date > $1.date }.prefix(Self.maximumItems))
         self.error = error
+        self.gap = gap
     }
 }
