@@ -8,11 +8,6 @@ import Testing
 /// real receiver on 127.0.0.1.
 @Suite("where: on feeds and notifiers, run as a user would", .timeLimit(.minutes(5)))
 struct RulesEndToEndTests {
-    private struct Counts: Decodable {
-        struct EONET: Decodable { var categories: [String: Int] }
-        var eonet: EONET
-    }
-
     /// The feeds' entries of `monitor status --format json`, by feed.
     static func storedCounts(in directory: TemporaryDirectory) async throws -> [String: Int] {
         let status = try await MonitorProcess.run(
@@ -30,7 +25,7 @@ struct RulesEndToEndTests {
     func feeds() async throws {
         let standIn = try await StandIn(arguments: ["--eonet-events", "200", "--github-events", "60"])
         defer { standIn.stop() }
-        let counts = try JSONDecoder().decode(Counts.self, from: try await standIn.get("/_counts")).eonet.categories
+        let counts = try await standIn.eonetCounts()
         let directory = try TemporaryDirectory()
         try await EventsWhereTests.runOnce(
             """

@@ -48,6 +48,15 @@ final class StandIn: Sendable {
         return try await URLSession.shared.data(from: url).0
     }
 
+    /// How many EONET events each category has (`GET /_counts`; an event in two categories counts in both).
+    func eonetCounts() async throws -> [String: Int] {
+        struct Counts: Decodable {
+            struct EONET: Decodable { var categories: [String: Int] }
+            var eonet: EONET
+        }
+        return try JSONDecoder().decode(Counts.self, from: try await get("/_counts")).eonet.categories
+    }
+
     /// Asks it to end (SIGTERM); it is reaped in the background.
     func stop() {
         process.send(SIGTERM)
