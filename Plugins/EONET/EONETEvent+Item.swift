@@ -40,42 +40,30 @@ extension EONETEvent {
         guard let date = latestDate else { return nil }
         return Self.item(
             id: id, title: title, date: date, groups: groups, url: source ?? link, closed: closed,
-            magnitude: latestMagnitude, position: latest?.position,
+            magnitude: latestMagnitude?.magnitude, position: latest?.position,
             geometry: latest.map { $0.type.isEmpty ? nil : $0.type } ?? nil, description: description)
     }
 
     /// The item of an event `id` titled `title` (its id when empty) whose newest activity was on `date`: its details
-    /// are its status (and when it was closed), the latest magnitude known (as text, then its number and unit apart),
-    /// the newest observation's position (as text, then `lat` and `lon` apart) and shape, and the description, in
-    /// that order, those that are nil left out. The numbers apart are for rules (`magnitude_value >= 5`,
-    /// `near(…)`); `monitor events` shows the text ones.
+    /// are its status (and when it was closed), the latest magnitude known, the newest observation's position and
+    /// shape, and the description, in that order, those that are nil left out.
     static func item(
-        id: String, title: String, date: Date, groups: [String], url: String?, closed: Date?,
-        magnitude: EONETGeometry?, position: EONETGeometry.Position?, geometry: String?, description: String?
+        id: String, title: String, date: Date, groups: [String], url: String?, closed: Date?, magnitude: String?,
+        position: EONETGeometry.Position?, geometry: String?, description: String?
     ) -> Item {
-        let magnitudeText = magnitude?.magnitude
         // Exactly as many as there are, no room to spare: the items of a response are all held at once.
         var count = 1
         if closed != nil { count += 1 }
-        if magnitudeText != nil { count += 2 }
-        if magnitude?.magnitudeUnit != nil { count += 1 }
-        if position != nil { count += 3 }
+        if magnitude != nil { count += 1 }
+        if position != nil { count += 1 }
         if geometry != nil { count += 1 }
         if description != nil { count += 1 }
         var details: [Detail] = []
         details.reserveCapacity(count)
         details.append(Detail("status", closed == nil ? "open" : "closed"))
         if let closed { details.append(Detail("closed", ISO8601.fixedString(closed))) }
-        if let magnitudeText, let value = magnitude?.magnitudeValue {
-            details.append(Detail("magnitude", magnitudeText))
-            details.append(Detail("magnitude_value", EONETText.exact(value)))
-            if let unit = magnitude?.magnitudeUnit { details.append(Detail("magnitude_unit", unit)) }
-        }
-        if let position {
-            details.append(Detail("position", position.text))
-            details.append(Detail("lat", EONETText.exact(position.latitude)))
-            details.append(Detail("lon", EONETText.exact(position.longitude)))
-        }
+        if let magnitude { details.append(Detail("magnitude", magnitude)) }
+        if let position { details.append(Detail("position", position.text)) }
         if let geometry { details.append(Detail("geometry", geometry)) }
         if let description { details.append(Detail("description", description)) }
         return Item(id: id, title: title.isEmpty ? id : title, date: date, groups: groups, url: url, details: details)

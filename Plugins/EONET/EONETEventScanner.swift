@@ -131,12 +131,14 @@ struct EONETEventScanner {
         if let observed = track.date { date = closed.map { max(observed, $0) } ?? observed }
         guard let date else { return .undated(identifier) }
 
-        var magnitude: EONETGeometry?
+        var magnitude: String?
         if track.magnitudeDate != nil {
             let unit = track.unit.map { EONETText.collapsed(reader.string($0)) }
-            magnitude = EONETGeometry(
-                magnitudeValue: track.magnitude, magnitudeUnit: unit.flatMap { $0.isEmpty ? nil : $0 }, date: date,
-                type: "")
+            magnitude =
+                EONETGeometry(
+                    magnitudeValue: track.magnitude, magnitudeUnit: unit.flatMap { $0.isEmpty ? nil : $0 }, date: date,
+                    type: ""
+                ).magnitude
         }
         var geometry: String?
         var position: EONETGeometry.Position?

@@ -218,12 +218,6 @@ enum EONETText {
         return Character(scalar)
     }
 
-    /// `35`, `100.25`, `1.7006363636363637`: the value exactly (the shortest text that reads back as it), without
-    /// a trailing `.0`; for the numeric details rules compare, so that rounding never moves an item across a bound.
-    static func exact(_ value: Double) -> String {
-        value == value.rounded() && value.magnitude < 1e15 ? String(Int64(value)) : "\(value)"
-    }
-
     /// `35`, `100.25`, `-95.1234`: at most `fractionDigits` decimals (rounded as `printf` does), no trailing
     /// zeros, no `-0`.
     static func number(_ value: Double, fractionDigits: Int) -> String {

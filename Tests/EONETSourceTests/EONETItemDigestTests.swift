@@ -77,37 +77,11 @@ struct EONETItemDigestTests {
                 item.id, item.title, String(item.date.timeIntervalSinceReferenceDate.bitPattern, radix: 16),
                 item.groups.joined(separator: ","), item.url ?? "(none)",
             ]
-            // The numeric details made for rules later are left out: the others are exactly those of `1383e67`.
-            fields += item.details.filter { !numericDetails.contains($0.name) }.map { "\($0.name)=\($0.value)" }
+            fields += item.details.map { "\($0.name)=\($0.value)" }
             return fields.joined(separator: "\u{1F}")
         }
         lines += undated.map { "undated \($0)" }
         return lines.joined(separator: "\n")
-    }
-
-    /// The details an item has for rules (`magnitude_value >= 5`, `near(…)`), beside the text ones `monitor events`
-    /// shows.
-    static let numericDetails: Set<String> = ["magnitude_value", "magnitude_unit", "lat", "lon"]
-
-    @Test("the numeric details say what the text ones say: magnitude, position", arguments: cases)
-    func numeric(_ capture: Case) throws {
-        let body = try SharedSamples.bytes(capture.file)
-        for item in try EONETJSON.items(in: body, requested: capture.requested, selected: Set(capture.selected)).items {
-            let value = item.detail("magnitude_value").flatMap(Double.init)
-            let unit = item.detail("magnitude_unit")
-            #expect(
-                item.detail("magnitude")
-                    == value.map { EONETText.number($0, fractionDigits: 2) + (unit.map { " \($0)" } ?? "") },
-                "\(item.id)")
-            let latitude = item.detail("lat").flatMap(Double.init)
-            let longitude = item.detail("lon").flatMap(Double.init)
-            #expect((latitude == nil) == (longitude == nil))
-            #expect(
-                item.detail("position")
-                    == latitude.flatMap { latitude in
-                        longitude.map { EONETGeometry.Position(latitude: latitude, longitude: $0).text }
-                    }, "\(item.id)")
-        }
     }
 
     @Test("every item is the same as before, field for field", arguments: cases)

@@ -75,15 +75,17 @@ struct EventsWhereTests {
                     !Set($0.groups).isDisjoint(with: ["severeStorms", "floods"]) && $0.details["status"] == "closed"
                 }.map(\.id))
         #expect(stormsOrFloods.count > 0)
-        // A box across the antimeridian, on the items' lat and lon.
+        // A box across the antimeridian, on the items' positions (`lat 14.4, lon -99.4`, which rules read as lat and
+        // lon).
         let box = try await Self.listed(["planet", "--where", "within(-10, 100, 60, -100)"], in: directory)
         #expect(
             box.map(\.id)
                 == planet.filter { item in
-                    guard let latitude = item.details["lat"].flatMap(Double.init),
-                        let longitude = item.details["lon"].flatMap(Double.init)
-                    else { return false }
-                    return (-10...60).contains(latitude) && (longitude >= 100 || longitude <= -100)
+                    let numbers = (item.details["position"] ?? "").split(separator: ",").compactMap {
+                        Double($0.split(separator: " ").last ?? "")
+                    }
+                    guard numbers.count == 2 else { return false }
+                    return (-10...60).contains(numbers[0]) && (numbers[1] >= 100 || numbers[1] <= -100)
                 }.map(\.id))
         #expect(box.count > 0)
         // --limit counts the items the rule matches, not those stored.

@@ -79,7 +79,7 @@ extension MonitorCommand {
                 feed: name, group: group, since: days.map { EventsListing.since(days: $0, now: now) },
                 limit: checked == nil ? limit : nil)
             if let checked {
-                items = items.filter { checked.matches($0, now: now) }
+                items = items.filter { checked.matches($0, now: now, source: source) }
                 if let limit { items = Array(items.prefix(limit)) }
             }
             switch format {

@@ -94,7 +94,7 @@ package struct PollRunner: Sendable {
         // The feed's rule drops the items it does not match before anything else sees them: those the source finds,
         // and those stored before the rule was written (which a 304 would carry).
         let rule = feed.rule
-        if let rule { snapshot.items.removeAll { !rule.matches($0, now: started) } }
+        if let rule { snapshot.items.removeAll { !rule.matches($0, now: started, source: type(of: source)) } }
         let values = SourceValues(snapshot.values)
         let known = Set(snapshot.items.map(\.id))
         let context = PollContext(
@@ -120,7 +120,7 @@ package struct PollRunner: Sendable {
                         continuation.yield(update)
                         return
                     }
-                    let kept = batch.filter { rule.matches($0, now: started) }
+                    let kept = batch.filter { rule.matches($0, now: started, source: type(of: source)) }
                     if !kept.isEmpty { continuation.yield(.items(kept)) }
                 })
             continuation.finish()
@@ -152,7 +152,8 @@ package struct PollRunner: Sendable {
         var report = report(feed, outcome, statistics: statistics, stored: snapshot, started: started)
         let notifiers = outbox?.notifiers ?? []
         let notifications = NotificationPlanner.notifications(
-            of: report, feed: feed, previous: snapshot.record, record: outcome.record, notifiers: notifiers)
+            of: report, feed: feed, previous: snapshot.record, record: outcome.record, notifiers: notifiers,
+            source: type(of: source))
         let written: CommitStatistics
         do {
             // A failed poll stores none of its items or validators; what the source chose to keep (a fresh

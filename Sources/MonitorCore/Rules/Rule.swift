@@ -23,6 +23,15 @@ package struct Rule: Sendable {
         root.evaluate(item, now: now)
     }
 
+    /// Whether `item` of a feed of `source` matches at `now`, with the details the source works out for rules
+    /// (``FeedSource/ruleDetails(of:)``) after its own.
+    package func matches(_ item: Item, now: Date, source: (any FeedSource.Type)?) -> Bool {
+        guard let derived = source?.ruleDetails(of: item), !derived.isEmpty else { return matches(item, now: now) }
+        var extended = item
+        extended.details += derived
+        return matches(extended, now: now)
+    }
+
     /// The fields every item has.
     package static let itemFields = ["id", "title", "url", "date", "age", "group"]
 }
