@@ -192,7 +192,8 @@ package struct LiveState: Sendable {
         var panel: [String] = []
         if line.phase == .failed, let failure = failures[feed] {
             panel = LiveView.failurePanel(feed, failure, next: line.next, now: now, width: width, timeZone: timeZone)
-        } else if let summary = summaries[feed] {
+        } else if var summary = summaries[feed] {
+            while summary.hasSuffix("\n") { summary.removeLast() }
             panel = [summary]
         }
         if let hold = holds[feed], hold.until > now {

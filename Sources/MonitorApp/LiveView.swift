@@ -56,7 +56,8 @@ package enum LiveView {
     ) -> String {
         let nameWidth = lines.map { TerminalText.width($0.name) }.max() ?? 0
         var output = state.map { TerminalText.cut($0, to: width) + "\n" } ?? ""
-        output += lines.map { TerminalText.cut(line($0, nameWidth: nameWidth, timeZone: timeZone), to: width) + "\n" }.joined()
+        output += lines.map { TerminalText.cut(line($0, nameWidth: nameWidth, timeZone: timeZone), to: width) + "\n" }
+            .joined()
         if let focus, !focus.isEmpty {
             output += "\n"
             output += focus.split(separator: "\n", omittingEmptySubsequences: false).prefix(focusLines)
@@ -152,10 +153,10 @@ package enum LiveView {
         return panel
     }
 
-    /// `held back by the server until 17:30:00 (rate limit exhausted)`.
+    /// `held back until 17:30:00 (rate limit exhausted)`: a server's hold on a feed.
     package static func holdLine(_ hold: LiveState.Hold, now: Date, timeZone: TimeZone) -> String {
         let reason = hold.reason.map { " (\(TerminalText.sanitized($0)))" } ?? ""
-        return "held back by the server until \(moment(hold.until, now: now, in: timeZone))\(reason)"
+        return "held back until \(moment(hold.until, now: now, in: timeZone))\(reason)"
     }
 
     /// The panel of a feed being polled: a heading with its progress, then each group with its count so far,

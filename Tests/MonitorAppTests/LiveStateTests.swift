@@ -44,7 +44,8 @@ struct LiveStateTests {
             text += "-- +\(Int(seconds))s\(output.redrawNow ? " (redraw)" : "")\n"
             text += output.log.map { "log: \($0)\n" }.joined()
             text += LiveView.render(
-                state.lines, focus: state.focus.flatMap { state.panel(of: $0, now: now, width: 80) }, width: 80, state: state.stateLine)
+                state.lines, focus: state.focus.flatMap { state.panel(of: $0, now: now, width: 80) }, width: 80,
+                state: state.stateLine)
         }
         return text
     }
@@ -126,7 +127,9 @@ struct LiveStateTests {
         #expect(shown.focus == "rx" && unshown.focus == "rx")
         #expect(shown.summaries.keys.sorted() == ["rx"])
         #expect(unshown.summaries.isEmpty && unshown.views.isEmpty)
-        #expect(shown.panel(of: "rx", now: start, width: 80) != nil && unshown.panel(of: "rx", now: start, width: 80) == nil)
+        #expect(
+            shown.panel(of: "rx", now: start, width: 80) != nil && unshown.panel(of: "rx", now: start, width: 80) == nil
+        )
     }
 
     @Test("a failure is logged once, not at every failed poll; the recovery is logged with the new items")

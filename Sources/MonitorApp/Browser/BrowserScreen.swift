@@ -96,7 +96,8 @@ package enum BrowserScreen {
         // The breakdown in columns: each value in its column, its counts right-aligned, whatever their widths.
         let values = Set(rows.flatMap { $0.breakdown.map(\.value) }).sorted()
         let valueWidths = values.map { value in
-            rows.compactMap { row in row.breakdown.first { $0.value == value }.map { String($0.count).count } }.max() ?? 0
+            rows.compactMap { row in row.breakdown.first { $0.value == value }.map { String($0.count).count } }.max()
+                ?? 0
         }
         let lines = zip(rows, titles).enumerated().map { index, pair in
             let (row, title) = pair
@@ -105,7 +106,8 @@ package enum BrowserScreen {
                 let shown = TerminalText.sanitized(value)
                 let count = row.breakdown.first { $0.value == value }.map { String($0.count) }
                 text +=
-                    "  " + (count.map { shown + " " + right($0, valueWidth) }
+                    "  "
+                    + (count.map { shown + " " + right($0, valueWidth) }
                         ?? String(repeating: " ", count: TerminalText.width(shown) + 1 + valueWidth))
             }
             while text.hasSuffix(" ") { text.removeLast() }
@@ -127,7 +129,7 @@ package enum BrowserScreen {
         let selected = items[min(state.itemRow, items.count - 1)]
         let details = selected.details.map { "\(TerminalText.sanitized($0.name)): \(TerminalText.sanitized($0.value))" }
         let footer = [
-            "", "  " + details.joined(separator: "  "),
+            "", details.isEmpty ? "" : "  " + details.joined(separator: "  "),
             "  " + (selected.url.map { TerminalText.sanitized($0) } ?? "no link"),
         ]
         return [heading, ""] + visible(lines, selected: state.itemRow, height: height - 2 - footer.count)
