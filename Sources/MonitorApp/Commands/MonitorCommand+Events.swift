@@ -37,17 +37,7 @@ extension MonitorCommand {
         }
 
         func run() async throws {
-            let opened = try await stateOptions.openForReading()
-            guard let store = opened, let record = try await store.record(feed: name) else {
-                let known = try await opened?.feedNames() ?? []
-                let hint =
-                    known.isEmpty
-                    ? "nothing is stored yet: run `monitor run --once` first"
-                    : (Suggestion.closest(to: name, in: known).map { "did you mean '\($0)'? " } ?? "")
-                        + "stored feeds: \(known.joined(separator: ", "))"
-                Console.error("monitor events: error: no stored feed named '\(name)' (\(hint))\n")
-                throw ExitStatus.failure
-            }
+            let (store, record) = try await stateOptions.storedFeed(name, command: "events")
             // The database selects the items (`--group`, `--days` and `--limit` through its indexes).
             let now = Date()
             let items = try await store.items(
