@@ -1,19 +1,12 @@
 import Foundation
 import MonitorCore
+import TestSupport
 import Testing
 
 @testable import MonitorApp
 
 @Suite("monitor map: the outlines, the projection, the Braille canvas and the legend")
 struct WorldMapTests {
-    /// The cell where a point falls on a map `columns`×`rows` of the world, computed from the projection's formula:
-    /// 2×4 dots a cell, longitude −180…180 across, latitude 90…−90 down, the east and south edges in the last dot.
-    static func cell(latitude: Double, longitude: Double, columns: Int, rows: Int) -> (column: Int, row: Int) {
-        let x = min(Int(((longitude + 180) / 360 * Double(columns * 2)).rounded(.down)), columns * 2 - 1)
-        let y = min(Int(((90 - latitude) / 180 * Double(rows * 4)).rounded(.down)), rows * 4 - 1)
-        return (x / 2, y / 4)
-    }
-
     static func item(_ id: String, _ groups: [String], lat: Double?, lon: Double?) -> Item {
         var details: [Detail] = []
         if let lat { details.append(Detail("lat", "\(lat)")) }
@@ -51,15 +44,11 @@ struct WorldMapTests {
         for (latitude, longitude) in points {
             let lines = map.lines(
                 items: [Self.item("a", ["g"], lat: latitude, lon: longitude)], groups: [.init(id: "g", title: "G")])
-            let expected = Self.cell(latitude: latitude, longitude: longitude, columns: columns, rows: rows)
-            var found: [(Int, Int)] = []
-            for (row, line) in lines.prefix(rows).enumerated() {
-                for (column, character) in line.enumerated() where character == "*" { found.append((column, row)) }
-            }
-            #expect(found.count == 1, "\(latitude), \(longitude)")
+            let expected = MapCell.of(latitude: latitude, longitude: longitude, columns: columns, rows: rows)
+            let marks = MapCell.marks(lines.map { Substring($0) }, rows: rows, symbols: ["*"])
             #expect(
-                found.first.map { $0 == (expected.column, expected.row) } == true, "\(latitude), \(longitude): \(found)"
-            )
+                marks == ["*": [MapCellPosition(column: expected.column, row: expected.row)]],
+                "\(latitude), \(longitude)")
         }
     }
 
