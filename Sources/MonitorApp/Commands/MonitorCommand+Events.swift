@@ -14,12 +14,7 @@ extension MonitorCommand {
         @Argument(help: "The feed's name, as in the feeds file.")
         var name: String
 
-        @Option(
-            help: ArgumentHelp("Only items of this group (an EONET category, a GitHub event type).", valueName: "id"))
-        var group: String?
-
-        @Option(help: "Only items dated within the last N days.")
-        var days: Int?
+        @OptionGroup var selection: ItemSelection
 
         @Option(help: "At most N items.")
         var limit: Int?
@@ -32,7 +27,6 @@ extension MonitorCommand {
         @OptionGroup(visibility: .hidden) var configOptions: ConfigOptions
 
         func validate() throws {
-            if let days, days < 1 { throw ValidationError("--days must be at least 1") }
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         }
 
@@ -41,7 +35,7 @@ extension MonitorCommand {
             // The database selects the items (`--group`, `--days` and `--limit` through its indexes).
             let now = Date()
             let items = try await store.items(
-                feed: name, group: group, since: days.map { EventsListing.since(days: $0, now: now) }, limit: limit)
+                feed: name, group: selection.group, since: selection.since(now: now), limit: limit)
             switch format {
             case .json:
                 Console.out(JSONValue.array(items.map { $0.json() }).text + "\n")

@@ -22,12 +22,7 @@ extension MonitorCommand {
         @Argument(help: "The feed's name, as in the feeds file.")
         var name: String
 
-        @Option(
-            help: ArgumentHelp("Only items of this group (an EONET category, a GitHub event type).", valueName: "id"))
-        var group: String?
-
-        @Option(help: "Only items dated within the last N days.")
-        var days: Int?
+        @OptionGroup var selection: ItemSelection
 
         @Option(help: "The map's width in columns (default: the terminal's, else 100).")
         var width: Int?
@@ -40,7 +35,6 @@ extension MonitorCommand {
         @OptionGroup(visibility: .hidden) var configOptions: ConfigOptions
 
         func validate() throws {
-            if let days, days < 1 { throw ValidationError("--days must be at least 1") }
             if let width, width < 1 { throw ValidationError("--width must be at least 1") }
             if let height, height < 1 { throw ValidationError("--height must be at least 1") }
         }
@@ -48,13 +42,13 @@ extension MonitorCommand {
         func run() async throws {
             let (store, _) = try await stateOptions.storedFeed(name, command: "map")
             let now = Date()
-            let since = days.map { EventsListing.since(days: $0, now: now) }
-            let items = try await store.items(feed: name, group: group, since: since, limit: nil)
+            let items = try await store.items(
+                feed: name, group: selection.group, since: selection.since(now: now), limit: nil)
             let catalog = try await store.groups(feed: name)
             let known = StoredFeed(feed: name, catalog: catalog, items: items, breakdownDetail: nil)
                 .groups(within: nil, now: now)
             var groups = known.filter { $0.count > 0 }.map { WorldMap.Group(id: $0.id, title: $0.title) }
-            if let group {
+            if let group = selection.group {
                 // A group is known from the catalog, else from any of its items (in the window or not).
                 let stored = try await !(items.isEmpty ? store.items(feed: name, group: group, limit: 1) : items)
                     .isEmpty
