@@ -228,7 +228,7 @@ let package = Package(
         .testTarget(
             name: "MonitorAppTests",
             dependencies: [
-                "MonitorApp", "MonitorCore", "MonitorSQLite", "TestSupport", "LoopbackHTTP", "GitHubSource",
+                "MonitorApp", "MonitorCore", "MonitorSQLite", "Samples", "TestSupport", "LoopbackHTTP", "GitHubSource",
                 "WebhookNotifier", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -245,7 +245,8 @@ let package = Package(
         .testTarget(
             name: "EONETSourceTests",
             dependencies: [
-                "EONETSource", "MonitorCore", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "EONETSource", "MonitorCore", "Samples", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         /// Runs real processes (scripts written by the tests) through the exec source.

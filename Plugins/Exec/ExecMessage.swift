@@ -5,7 +5,8 @@ import MonitorCore
 ///
 /// `{"group":{"id":"m5","title":"Magnitude 5+"}}` · `{"progress":{"done":1,"total":4}}` ·
 /// `{"item":{"id":"…","title":"…","date":"2025-09-21T18:00:00Z","groups":["m5"],"url":"…","details":{"mag":"5.2"}}}` ·
-/// `{"failure":{"what":"…","message":"…","group":"m5"}}` · `{"unchanged":true}` · `{"cursor":"…"}`.
+/// `{"failure":{"what":"…","message":"…","group":"m5"}}` · `{"unchanged":true}` · `{"cursor":"…"}` ·
+/// `{"gap":{"message":"…"}}`.
 /// Text from the program is kept without control characters.
 enum ExecMessage: Sendable, Hashable {
     /// A group known up front, shown even without items.
@@ -19,9 +20,11 @@ enum ExecMessage: Sendable, Hashable {
     case unchanged
     /// Opaque text handed back to the next run.
     case cursor(String)
+    /// Events may be missing, as the message says (not a failure).
+    case gap(message: String)
 
     /// The message keys, in the order docs/exec-protocol.md lists them.
-    static let kinds = ["group", "progress", "item", "failure", "unchanged", "cursor"]
+    static let kinds = ["group", "progress", "item", "failure", "unchanged", "cursor", "gap"]
     /// The longest cursor, in UTF-8 bytes.
     static let maxCursor = 64 << 10
 
@@ -96,6 +99,7 @@ enum ExecMessage: Sendable, Hashable {
                     "the cursor holds a NUL character (\\u0000) at byte \(position), which MONITOR_CURSOR cannot carry")
             }
             message = .cursor(cursor)
+        case "gap": message = try gap(&reader)
         default:
             let name = shown(kind)
             let guess = Suggestion.closest(to: name, in: kinds).map { "did you mean \"\($0)\"? " } ?? ""
@@ -162,6 +166,17 @@ enum ExecMessage: Sendable, Hashable {
         }
         guard let what, let message else { throw Problem("failure needs \"what\" and \"message\", texts") }
         return .failure(SubRequestFailure(what: what, message: message, group: group))
+    }
+
+    private static func gap(_ reader: inout JSONReader) throws -> ExecMessage {
+        var message: String?
+        try Fields.read(&reader, "gap", ["message"]) { reader, _ in
+            message = try Fields.text(&reader, "gap", "message")
+        }
+        guard let message, !message.trimmingWhitespace().isEmpty else {
+            throw Problem("gap needs \"message\", a text that is not empty")
+        }
+        return .gap(message: message)
     }
 
     private static func item(_ reader: inout JSONReader) throws -> Item {

@@ -58,7 +58,7 @@ struct ExecPoll: Sendable {
                 feed: context.feed, cursor: cursor, env: env, from: ProcessInfo.processInfo.environment),
             input: Self.input(feed: context.feed, cursor: cursor), timeout: timeout ?? context.http.policy.timeout * 2,
             maxOutput: context.http.policy.maxBody, redaction: Redaction(values: Array(env.values)),
-            sleep: context.clock.sleep)
+            sleep: { [clock = context.clock] in try await clock.sleep(for: $0) })
         let state = Mutex(State())
         try await run.run { messages in
             // Items in a row go as one batch, and the groups announced meanwhile as one catalog.
@@ -126,6 +126,8 @@ struct ExecPoll: Sendable {
             found.unchanged()
         case .cursor(let text):
             state.withLock { $0.cursor = text }
+        case .gap(let message):
+            found.gap(message: message)
         }
     }
 

@@ -1,8 +1,14 @@
+import Foundation
 import Logging
 import MonitorCore
 
 /// Follows the pages of one events URL through their `Link` headers, only as far as needed: until an event
 /// already stored appears, `keep` events were seen, there is no next page, or after `maxPages` pages.
+///
+/// When the server offers no further page and none of the pages read holds an event stored before, or one not newer
+/// than the newest the previous poll read (with `types`, the stored events may be far older than those read), the
+/// API's window (300 events, 30 days) ended before them: those in between may be missing, and the last page says how
+/// far back the answers reached (`gapUntil`).
 struct EventPager: Sendable {
     /// What one page gave.
     struct Page: Sendable {
@@ -14,6 +20,19 @@ struct EventPager: Sendable {
         var more: Bool
         /// Whether it was answered 304 Not Modified.
         var notModified = false
+        /// On the last page of answers that never reached a stored event, the date of the oldest event they held:
+        /// events stored before may be older, and those in between missing.
+        var gapUntil: Date?
+    }
+
+    /// What the pages of one URL gave.
+    struct Fetched: Sendable {
+        /// The items of all pages.
+        var items: [Item]
+        /// As `Page.gapUntil`: set when the answers ended before reaching a stored event.
+        var gapUntil: Date?
+        /// The date of the newest event read, of any type; nil when none was (a 304).
+        var newest: Date?
     }
 
     /// The most pages followed for one URL (GitHub serves at most 300 events, 10 pages of 30).
@@ -34,13 +53,17 @@ struct EventPager: Sendable {
     var perPage: Int { min(100, max(1, keep)) }
 
     /// Fetches the pages of `url`, calling `onPage` after each one. A 304 means nothing new there: no items.
-    /// Returns the items of all pages.
+    /// `readThrough` is the newest event the previous poll of `url` read (`Fetched.newest`), if known.
+    /// Returns the items of all pages, and how far back they reached when that was not far enough.
     @discardableResult
-    func fetch(_ url: String, onPage: (Page) -> Void = { _ in }) async throws -> [Item] {
+    func fetch(_ url: String, readThrough: Date? = nil, onPage: (Page) -> Void = { _ in }) async throws -> Fetched {
         var url = url
         var pages = 0
         var seen = 0
         var all: [Item] = []
+        // The oldest and newest events of every page read (all of a page, whatever the types and `keep`).
+        var oldest: Date?
+        var newest: Date?
         while true {
             let response = try await api.get(url)
             pages += 1
@@ -58,9 +81,22 @@ struct EventPager: Sendable {
                 if types?.contains(event.type) ?? true { items.append(event.item(web: api.web)) }
             }
             all += items
+            for case let event? in events {
+                if oldest.map({ event.date < $0 }) ?? true { oldest = event.date }
+                if newest.map({ event.date > $0 }) ?? true { newest = event.date }
+            }
+            // The whole page, beyond `keep` too: a stored event anywhere on it, or one the previous poll read, means
+            // nothing is missing.
+            let pageReachedKnown =
+                reachedKnown
+                || events.contains { event in
+                    guard let event else { return false }
+                    return known.contains(event.id) || readThrough.map { event.date <= $0 } ?? false
+                }
+            let offered = events.isEmpty ? nil : LinkHeader(response.headers["Link"]).url("next", relativeTo: url)
             var next: String?
-            if !reachedKnown, seen < keep, pages < Self.maxPages, !events.isEmpty {
-                next = LinkHeader(response.headers["Link"]).url("next", relativeTo: url)
+            if !reachedKnown, seen < keep, pages < Self.maxPages {
+                next = offered
                 if let link = next, !api.isOwn(link) {
                     logger.warning(
                         "not following a next page on another host",
@@ -68,10 +104,11 @@ struct EventPager: Sendable {
                     next = nil
                 }
             }
-            onPage(Page(items: items, number: pages, more: next != nil))
-            guard let next else { break }
+            let gapUntil = offered == nil && !pageReachedKnown ? oldest : nil
+            onPage(Page(items: items, number: pages, more: next != nil, gapUntil: gapUntil))
+            guard let next else { return Fetched(items: all, gapUntil: gapUntil, newest: newest) }
             url = next
         }
-        return all
+        return Fetched(items: all, newest: newest)
     }
 }

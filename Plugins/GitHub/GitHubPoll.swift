@@ -30,16 +30,20 @@ struct GitHubPoll: Sendable {
     }
 
     /// Polls, reporting to `found`; throws what fails the whole poll. A first page answered 304 means nothing
-    /// happened since the last poll: the feed is unchanged.
+    /// happened since the last poll: the feed is unchanged. Pages that end before an event stored before are a gap.
     func run(_ found: Findings) async throws {
         if case .search(let query, let top) = target {
             try await followSearch(query: query, top: top, found)
         } else if let path = target.eventsPath {
-            try await pager.fetch(api.events(path, perPage: pager.perPage)) { page in
+            let readThrough = ReadThrough(values: context.values, key: ReadThrough.key)
+            let since = readThrough.date
+            let fetched = try await pager.fetch(api.events(path, perPage: pager.perPage), readThrough: since) { page in
                 if page.notModified, page.number == 1 { found.unchanged() }
                 found.items(page.items)
+                if let until = page.gapUntil { found.gap(since: since, until: until) }
                 found.progress(done: page.number, total: page.number + (page.more ? 1 : 0))
             }
+            readThrough.date = fetched.newest
         }
     }
 
@@ -47,16 +51,23 @@ struct GitHubPoll: Sendable {
 
     /// What fetching one repository's events gave.
     private enum Outcome: Sendable {
-        case items([Item])
+        /// What the pages gave, and the newest event the previous poll of them read.
+        case items(EventPager.Fetched, since: Date?)
         case failure(SubRequestFailure)
     }
 
     private func followSearch(query: String, top: Int, _ found: Findings) async throws {
         let repos = try await repositories(query: query, top: top)
         let pager = self.pager
+        let values = context.values
         try await context.fetchEach(repos, after: 1, progress: found) { repo -> Outcome in
             do {
-                return .items(try await pager.fetch(pager.api.events("repos/\(repo)", perPage: pager.perPage)))
+                let readThrough = ReadThrough(values: values, key: ReadThrough.key + "." + repo)
+                let since = readThrough.date
+                let fetched = try await pager.fetch(
+                    pager.api.events("repos/\(repo)", perPage: pager.perPage), readThrough: since)
+                readThrough.date = fetched.newest
+                return .items(fetched, since: since)
             } catch let error as FetchError where error.isRepositoryFailure {
                 return .failure(SubRequestFailure(what: "repository '\(repo)'", message: "\(error)"))
             } catch let error as SourceError {
@@ -64,8 +75,9 @@ struct GitHubPoll: Sendable {
             }
         } report: { outcome in
             switch outcome {
-            case .items(let items):
-                found.items(items)
+            case .items(let fetched, let since):
+                found.items(fetched.items)
+                if let until = fetched.gapUntil { found.gap(since: since, until: until) }
                 found.completed()
             case .failure(let failure):
                 found.failed(failure)
@@ -78,7 +90,7 @@ struct GitHubPoll: Sendable {
     private func repositories(query: String, top: Int) async throws -> [String] {
         let cache = SearchCache(values: context.values)
         let cached = cache.entry(query: query, top: top)
-        let now = context.clock.now()
+        let now = context.clock.now.date
         if let cached {
             let age = now.timeIntervalSince(cached.date)
             if age >= 0, age < Double(searchEvery.components.seconds) { return cached.repos }
@@ -142,5 +154,24 @@ extension FetchError {
     var isRepositoryFailure: Bool {
         if case .status(let code, _) = reason, [404, 410, 451].contains(code) { return true }
         return isTransient && !isRateLimit
+    }
+}
+
+/// The date of the newest event a poll read from one events URL, kept in the feed's source values for the next poll's
+/// gap check (`EventPager.fetch(_:readThrough:onPage:)`).
+struct ReadThrough: Sendable {
+    /// The key of a repository, organisation or user feed; a search's repository adds `.owner/name`.
+    static let key = "events.newest"
+
+    let values: SourceValues
+    let key: String
+
+    /// The date kept; setting nil (nothing read, a 304) or the same date keeps the one stored, unwritten.
+    var date: Date? {
+        get { values[key].flatMap(ISO8601.date) }
+        nonmutating set {
+            guard let newValue, newValue != date else { return }
+            values[key] = ISO8601.string(newValue)
+        }
     }
 }

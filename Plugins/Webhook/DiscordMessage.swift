@@ -7,18 +7,36 @@ enum DiscordMessage {
     static let maximumLength = 2_000
 
     static func render(_ summary: NotificationSummary) -> RenderedNotification {
-        var head = "**\(escaped(summary.feed))** (\(escaped(summary.type))): \(summary.eventText)"
-        if let error = summary.error { head += ": " + escaped(error) }
-        let content = summary.compose(head: [head], limit: maximumLength, length: { $0.utf16.count }) { entry in
-            if let url = NotificationSummary.webLink(entry.url) {
-                return ["- [\(escaped(entry.title))](<\(link(url))>)"]
+        let length = { (text: String) in text.utf16.count }
+        let content =
+            if summary.event == .digest {
+                summary.composeDigest(head: ["**digest**: \(summary.eventText)"], limit: maximumLength, length: length)
+                {
+                    section, budget in
+                    section.composeSection(head: head(section), budget: budget, length: length, entry: line)
+                }
+            } else {
+                summary.compose(head: [head(summary)], limit: maximumLength, length: length, entry: line)
             }
-            return ["- " + escaped(entry.title)]
-        }
         let body = JSONValue.object([
             ("content", .string(content)), ("allowed_mentions", .object([("parse", .array([]))])),
         ]).text
         return RenderedNotification(body: Array(body.utf8), contentType: "application/json")
+    }
+
+    /// `**feed** (type): what happened: error`.
+    private static func head(_ summary: NotificationSummary) -> String {
+        var head = "**\(escaped(summary.feed))** (\(escaped(summary.type))): \(summary.eventText)"
+        if let error = summary.error { head += ": " + escaped(error) }
+        return head
+    }
+
+    /// `- [title](<link>)`, or `- title` without an http(s) link.
+    private static func line(_ entry: NotificationSummary.Entry) -> [String] {
+        if let url = NotificationSummary.webLink(entry.url) {
+            return ["- [\(escaped(entry.title))](<\(link(url))>)"]
+        }
+        return ["- " + escaped(entry.title)]
     }
 
     /// Text with Discord's markdown characters escaped by a backslash (no bold, link, spoiler or `<@123>`

@@ -24,14 +24,19 @@ struct NotificationSummary: Sendable, Equatable {
     var event: FeedNotification.Event
     var feed: String
     var type: String
-    /// What happened, in words: "3 new events", "started failing", "recovered", "went stale".
+    /// What happened, in words: "3 new events", "started failing", "recovered", "went stale", "older events may be
+    /// missing".
     var eventText: String
-    /// The feed's error, for `failed` and `stale`.
+    /// The feed's error, for `failed` and `stale`; for `gap`, what may be missing.
     var error: String?
     /// The newest items, at most `maximumEntries`.
     var entries: [Entry]
     /// How many items there were in all (at least `entries.count`).
     var total: Int
+    /// For a digest: a section per feed, in the order the feeds first appear in it; empty otherwise.
+    var sections: [NotificationSummary] = []
+    /// How many notifications it says: those a digest combines, or those of one feed in a section of it; 1 otherwise.
+    var notificationCount = 1
 
     init(_ notification: FeedNotification) {
         event = notification.event
@@ -46,8 +51,26 @@ struct NotificationSummary: Sendable, Equatable {
             eventText = "recovered"
         case .stale:
             eventText = "went stale"
+        case .gap:
+            eventText = "older events may be missing"
+        case .digest:
+            let combined = notification.notifications ?? []
+            var feeds: [(feed: String, type: String, notifications: [FeedNotification])] = []
+            for one in combined {
+                if let index = feeds.firstIndex(where: { $0.feed == one.feed }) {
+                    feeds[index].notifications.append(one)
+                } else {
+                    feeds.append((one.feed, one.type, [one]))
+                }
+            }
+            sections = feeds.map { Self(section: $0.notifications, feed: $0.feed, type: $0.type) }
+            notificationCount = combined.count
+            let count = combined.count == 1 ? "1 notification" : "\(combined.count) notifications"
+            eventText = count + (feeds.count == 1 ? " from 1 feed" : " from \(feeds.count) feeds")
         }
-        error = notification.error.map { Self.clean($0, limit: Self.maximumError) }.flatMap { $0.isEmpty ? nil : $0 }
+        // A gap's span follows its event text (the json body's `error` says both).
+        let error = notification.gap.map(\.description) ?? notification.error
+        self.error = error.map { Self.clean($0, limit: Self.maximumError) }.flatMap { $0.isEmpty ? nil : $0 }
         entries = notification.items.prefix(Self.maximumEntries).map { item in
             let url = item.url.map { TerminalText.sanitized($0).trimmingCharacters(in: .whitespaces) }
             return Entry(
@@ -57,8 +80,40 @@ struct NotificationSummary: Sendable, Equatable {
         total = max(notification.total, notification.items.count)
     }
 
-    /// The first line: `feed (type): 3 new events`.
-    var headline: String { "\(feed) (\(type)): \(eventText)" }
+    /// The section of a digest on `feed`: what happened to it in order (its `new` notifications as one count, where
+    /// the first was), the error of its last notification when that is a failure or staleness, and the newest items
+    /// of all its `new` notifications.
+    private init(section notifications: [FeedNotification], feed: String, type: String) {
+        var parts: [String] = []
+        var newTotal = 0
+        var newIndex: Int?
+        var items: [Item] = []
+        for notification in notifications {
+            if notification.event == .new {
+                newTotal += max(notification.total, notification.items.count)
+                items += notification.items
+                if newIndex == nil {
+                    newIndex = parts.count
+                    parts.append("")
+                }
+            } else {
+                parts.append(Self(notification).eventText)
+            }
+        }
+        if let newIndex { parts[newIndex] = newTotal == 1 ? "1 new event" : "\(newTotal) new events" }
+        let last = notifications.last
+        var summary = Self(
+            FeedNotification(
+                id: "", notifier: "", feed: feed, type: type, event: notifications.first?.event ?? .new,
+                at: last?.at ?? Date(timeIntervalSince1970: 0), total: newTotal, items: items,
+                error: last?.event == .failed || last?.event == .stale ? last?.error : nil))
+        summary.eventText = parts.joined(separator: ", ")
+        summary.notificationCount = notifications.count
+        self = summary
+    }
+
+    /// The first line: `feed (type): 3 new events`; for a digest, `digest: 7 notifications from 3 feeds`.
+    var headline: String { event == .digest ? "digest: \(eventText)" : "\(feed) (\(type)): \(eventText)" }
 
     /// How many items are not among the first `shown`: the N of "and N more".
     func remaining(afterShowing shown: Int) -> Int { max(0, total - shown) }
@@ -104,6 +159,46 @@ extension NotificationSummary {
             text.removeLast(min(text.count, max(1, (length(text) + ellipsis - limit) / 4)))
         }
         return text + "…"
+    }
+
+    /// The text of a digest: `head`, then each section after a blank line as `section` writes it (its lines for a
+    /// section within the length it is given; nil when the section cannot be said in it) as long as the sections fit
+    /// within `limit`, then how many feeds and notifications were left out, on a line of its own.
+    func composeDigest(
+        head: [String], limit: Int, length: (String) -> Int, section: (NotificationSummary, Int) -> String?
+    )
+        -> String
+    {
+        var text = head.joined(separator: "\n")
+        var shown = 0
+        for part in sections {
+            let rest = sections[shown...]
+            let leftOut = Self.leftOut(feeds: rest.count, notifications: rest.reduce(0) { $0 + $1.notificationCount })
+            let reserve = shown + 1 == sections.count ? 0 : length("\n\n" + leftOut)
+            guard let lines = section(part, limit - length(text + "\n\n") - reserve) else { break }
+            text += "\n\n" + lines
+            shown += 1
+        }
+        let rest = sections[shown...]
+        if !rest.isEmpty {
+            text +=
+                "\n\n" + Self.leftOut(feeds: rest.count, notifications: rest.reduce(0) { $0 + $1.notificationCount })
+        }
+        return text
+    }
+
+    /// `and 2 more feeds left out (5 notifications)`.
+    static func leftOut(feeds: Int, notifications: Int) -> String {
+        let notifications = "\(notifications) notification\(notifications == 1 ? "" : "s")"
+        return "and \(feeds) more feed\(feeds == 1 ? "" : "s") left out (\(notifications))"
+    }
+
+    /// A section of a digest in `budget`: ``compose(head:limit:length:entry:)`` of its `head` line and entries, nil
+    /// when even the head with "and N more" is longer than `budget`.
+    func composeSection(head: String, budget: Int, length: (String) -> Int, entry: (Entry) -> [String]) -> String? {
+        let shortest = head + (total > 0 ? "\nand \(total) more" : "")
+        guard length(shortest) <= budget else { return nil }
+        return compose(head: [head], limit: budget, length: length, entry: entry)
     }
 
     /// `url` when it is an http(s) link, for the chat formats that make it clickable.

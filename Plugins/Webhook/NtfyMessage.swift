@@ -7,10 +7,21 @@ enum NtfyMessage {
     static let maximumLength = 4_096
 
     static func render(_ summary: NotificationSummary) -> RenderedNotification {
-        let head = summary.error.map { [$0] } ?? (summary.entries.isEmpty ? [summary.headline] : [])
-        let body = summary.compose(head: head, limit: maximumLength, length: { $0.utf8.count }) { entry in
-            ["- " + entry.title] + (entry.url.map { ["  " + $0] } ?? [])
-        }
+        let length = { (text: String) in text.utf8.count }
+        let body =
+            if summary.event == .digest {
+                // The headline is the title; each feed's section starts with its own.
+                String(
+                    summary.composeDigest(head: [], limit: maximumLength, length: length) { section, budget in
+                        section.composeSection(
+                            head: section.headline + (section.error.map { ": " + $0 } ?? ""), budget: budget,
+                            length: length, entry: PlainTextMessage.line)
+                    }.trimmingPrefix("\n\n"))
+            } else {
+                summary.compose(
+                    head: summary.error.map { [$0] } ?? (summary.entries.isEmpty ? [summary.headline] : []),
+                    limit: maximumLength, length: length, entry: PlainTextMessage.line)
+            }
         let headers = [("Title", headerValue(summary.headline)), ("Tags", tag(summary))]
         return RenderedNotification(
             body: Array(body.utf8), contentType: "text/plain; charset=utf-8",
@@ -24,6 +35,8 @@ enum NtfyMessage {
         case .failed: return "warning"
         case .recovered: return "white_check_mark"
         case .stale: return "hourglass"
+        case .gap: return "grey_question"
+        case .digest: return "newspaper"
         }
     }
 

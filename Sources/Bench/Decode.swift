@@ -66,7 +66,7 @@ extension BenchCommand {
                 limiters: [AsyncSemaphore(limit: 2)], logger: logger)
             let context = PollContext(
                 feed: "bench", options: options, http: http, values: SourceValues([:]),
-                logger: logger, clock: .system, concurrency: 2)
+                logger: logger, clock: WallClock(), concurrency: 2)
             // Only the document's category answers with events, so each event comes once: counted as it comes.
             var counts: [String: Int] = [:]
             var items: [[Item]] = []

@@ -54,7 +54,7 @@ extension BenchCommand {
                 limiters: [AsyncSemaphore(limit: 2)], logger: logger)
             let context = PollContext(
                 feed: "bench", options: options, http: http, values: SourceValues([:]),
-                logger: logger, clock: .system, concurrency: 2)
+                logger: logger, clock: WallClock(), concurrency: 2)
             var counts: [String: Int] = [:]
             try await GitHubSource(options: options).forEachUpdate(context) { update in
                 if case .items(let items) = update {

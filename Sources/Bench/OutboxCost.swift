@@ -64,7 +64,7 @@ extension BenchCommand {
             let now = Date()
             let delivery = NotificationDelivery(
                 store: store, notifiers: [notifier: DownNotifier()], bounds: bounds,
-                clock: PollClock(now: { now }, sleep: { _ in }, random: { 0 }),
+                clock: FrozenClock(at: now, random: 0),
                 logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
             await delivery.deliverDue(all: true)
             var commits: [Double] = []

@@ -184,6 +184,7 @@ package struct LiveState: Sendable {
             line.items = report.items
             line.new = report.new
             line.failures = report.status == .failed ? max(report.failures, 1) : 0
+            line.gap = report.gap != nil
         }
         views[report.feed] = nil
         if report.new > 0 { lastNew[report.feed] = now }
@@ -208,6 +209,9 @@ package struct LiveState: Sendable {
                 let what = report.status == .notModified ? "not modified" : "ok"
                 messages.append("\(stamp) \(report.feed): \(what), \(report.items) items, \(report.new) new")
             }
+        }
+        if let gap = report.gap {
+            messages.append("\(stamp) \(report.feed): \(TerminalText.sanitized(gap.text))")
         }
         if report.isFirstSync {
             // On a feed's first sync everything is new: say how much, not each item.

@@ -30,6 +30,8 @@ package enum LiveView {
         package var failures = 0
         /// Whether it has had no new item for longer than it should (`expect_update_within`).
         package var stale = false
+        /// Whether its last poll may have missed events (`PollReport.gap`).
+        package var gap = false
         /// On a shared schedule: the instance holding its lease (this one while it polls the feed), as last seen.
         package var holder: FeedHolder?
 
@@ -42,7 +44,7 @@ package enum LiveView {
             lhs.name == rhs.name && lhs.phase == rhs.phase && lhs.progress?.done == rhs.progress?.done
                 && lhs.progress?.total == rhs.progress?.total && lhs.items == rhs.items && lhs.new == rhs.new
                 && lhs.next == rhs.next && lhs.failures == rhs.failures && lhs.stale == rhs.stale
-                && lhs.holder == rhs.holder
+                && lhs.gap == rhs.gap && lhs.holder == rhs.holder
         }
     }
 
@@ -82,6 +84,8 @@ package enum LiveView {
             state = line.phase.rawValue
         }
         if line.stale, line.phase != .polling, line.phase != .failed { state = "stale" }
+        // Events may be missing: marked until a poll that misses none.
+        if line.gap, line.phase != .polling, line.phase != .failed { state += ", gap" }
         let items = "\(line.items) item\(line.items == 1 ? "" : "s")"
         let new = line.new > 0 ? "+\(line.new) new" : ""
         var next = line.phase == .polling ? "" : line.next.map { "next \(time($0, in: timeZone))" } ?? ""

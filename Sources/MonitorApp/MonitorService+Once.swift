@@ -54,7 +54,9 @@ extension MonitorService {
         for attempt in attempts {
             // One not delivered and then dropped by a poll's commit is said by its drop.
             if case .willRetry = attempt.result, dropped.contains(attempt.notification.id) { continue }
-            let behind = waiting[attempt.notification.notifier].map { $0 - 1 } ?? 0
+            // A digest holds every notification its notifier had when it was made: none of those waits behind it.
+            let held = attempt.notification.event == .digest ? attempt.notification.total : 1
+            let behind = waiting[attempt.notification.notifier].map { $0 - held } ?? 0
             if let line = NotifierSet.undeliveredLine(attempt, waiting: behind) { options.errors(line) }
         }
     }

@@ -118,7 +118,8 @@ package final class MonitorService: Service, Sendable {
         let notifierTransport = options.makeNotifierTransport(initial.settings)
         let delivery = NotificationDelivery(
             store: options.store, notifiers: notifiers(of: initial, transport: notifierTransport.0),
-            bounds: NotifierSet.bounds(initial.notifiers), backoff: options.backoff, logger: options.logger,
+            bounds: NotifierSet.bounds(initial.notifiers), digests: NotifierSet.digests(initial.notifiers),
+            backoff: options.backoff, logger: options.logger,
             observer: { [deliveries = options.deliveries, once = options.once] attempt in
                 deliveries?(attempt)
                 // A once run says what it could not deliver at its end.
@@ -206,7 +207,8 @@ package final class MonitorService: Service, Sendable {
                 outbox.notifiers = config.value.notifiers
                 delivery.setNotifiers(
                     notifiers(of: config.value, transport: notifierTransport),
-                    bounds: NotifierSet.bounds(config.value.notifiers))
+                    bounds: NotifierSet.bounds(config.value.notifiers),
+                    digests: NotifierSet.digests(config.value.notifiers))
                 // A notifier back in the file delivers what waited for it.
                 outbox.wakeup.signal()
             case .failure(let problem):

@@ -1,3 +1,4 @@
+import Foundation
 import MonitorCore
 
 /// One notifier as `monitor status` shows it: what the state holds of it, its type and where it delivers.
@@ -9,9 +10,19 @@ package struct NotifierLine: Sendable, Hashable {
     /// Where it delivers, masked; nil for a notifier no longer in the feeds file.
     package var target: String?
 
-    package init(status: NotifierStatus, type: String?, target: String?) {
+    /// Its digest period (`digest:`); nil when it sends each notification as it comes.
+    package var digest: Duration?
+    /// When its next digest is due: one period after the oldest notification it collected (later after a failed
+    /// attempt); nil when it collected none.
+    package var nextDigest: Date?
+
+    package init(
+        status: NotifierStatus, type: String?, target: String?, digest: Duration? = nil, nextDigest: Date? = nil
+    ) {
         self.status = status
         self.type = type
         self.target = target
+        self.digest = digest
+        self.nextDigest = nextDigest
     }
 }

@@ -32,6 +32,18 @@ enum NotifierSet {
         Dictionary(configs.map { ($0.name, $0.bounds) }, uniquingKeysWith: { $1 })
     }
 
+    /// The digest period of each of `configs` that has one, by name.
+    static func digests(_ configs: [NotifierConfig]) -> [String: Duration] {
+        Dictionary(
+            configs.compactMap { config in config.digestPeriod.map { (config.name, $0) } }, uniquingKeysWith: { $1 })
+    }
+
+    /// What a notification is about, in a line: `new of rx`, or `digest of 3 notifications`.
+    static func subject(_ notification: FeedNotification) -> String {
+        guard notification.event == .digest else { return "\(notification.event.rawValue) of \(notification.feed)" }
+        return "digest of \(notification.total) notification\(notification.total == 1 ? "" : "s")"
+    }
+
     /// Where each of `configs` delivers, safe to show (a webhook's URL masked), by name.
     static func targets(_ configs: [NotifierConfig], types: [any Notifier.Type] = Registry.notifiers) -> [String:
         String]
@@ -46,7 +58,7 @@ enum NotifierSet {
     static func notice(_ attempt: NotificationDelivery.Attempt) -> String {
         let notification = attempt.notification
         let what =
-            "\(notification.notifier): notification \(notification.id) (\(notification.event.rawValue) of \(notification.feed))"
+            "\(notification.notifier): notification \(notification.id) (\(subject(notification)))"
         switch attempt.result {
         case .delivered(let answer):
             return "\(what) delivered: \(TerminalText.sanitized(answer))"
@@ -68,7 +80,8 @@ enum NotifierSet {
         let notification = attempt.notification
         var fields: [(key: String, value: JSONValue)] = [
             ("id", .string(notification.id)), ("notifier", .string(notification.notifier)),
-            ("feed", .string(notification.feed)), ("event", .string(notification.event.rawValue)),
+            ("feed", notification.event == .digest ? .null : .string(notification.feed)),
+            ("event", .string(notification.event.rawValue)),
         ]
         switch attempt.result {
         case .delivered(let answer):
@@ -94,7 +107,7 @@ enum NotifierSet {
     static func undeliveredLine(_ attempt: NotificationDelivery.Attempt, waiting: Int = 0) -> String? {
         let notification = attempt.notification
         let what =
-            "monitor: notification \(notification.id) (\(notification.event.rawValue) of \(notification.feed)) "
+            "monitor: notification \(notification.id) (\(subject(notification))) "
             + "to \(notification.notifier)"
         switch attempt.result {
         case .delivered:

@@ -82,7 +82,9 @@ package enum StatusListing {
     }
 
     /// A table of notifiers (none: nothing): name, type, where it delivers, pending, refused, dropped (its bounds
-    /// exceeded), last delivery; then the last error of each whose last attempt failed.
+    /// exceeded), last delivery; then, for each with a digest, what it collected and when its next digest is due
+    /// (`chat: digest every 1h: 3 notifications collected, next digest due at 2026-11-27 15:00:00 UTC`); then the
+    /// last error of each whose last attempt failed.
     package static func text(_ notifiers: [NotifierLine], now: Date) -> String {
         guard !notifiers.isEmpty else { return "" }
         let rows = notifiers.map { line in
@@ -97,6 +99,15 @@ package enum StatusListing {
             + SummaryText.table(
                 header: ["notifier", "type", "target", "pending", "refused", "dropped", "last delivered"], rows: rows,
                 rightAligned: [3, 4, 5])
+        for line in notifiers {
+            guard let digest = line.digest else { continue }
+            let pending = line.status.pending
+            let collected =
+                pending == 0
+                ? "nothing collected" : "\(pending) notification\(pending == 1 ? "" : "s") collected"
+            let due = line.nextDigest.map { ", next digest due at \(FetchError.format($0))" } ?? ""
+            output += "\(line.status.name): digest every \(DurationFormat.string(digest)): \(collected)\(due)\n"
+        }
         for line in notifiers {
             guard let error = line.status.lastError, let at = line.status.lastErrorAt,
                 at >= (line.status.lastDelivered ?? .distantPast)
@@ -119,7 +130,8 @@ package enum StatusListing {
     }
 
     /// A notifier as JSON: `notifier`, `type`, `target`, `pending`, `refused`, `dropped`, `lastDelivered`, `error`,
-    /// `errorAt`.
+    /// `errorAt`, `digest` (`{"every": "1h", "collected": 3, "due": …}`, `due` null when it collected nothing; null
+    /// for a notifier without `digest:`).
     package static func json(_ line: NotifierLine) -> JSONValue {
         .object([
             ("notifier", .string(line.status.name)), ("type", .optional(line.type)), ("target", .optional(line.target)),
@@ -128,6 +140,15 @@ package enum StatusListing {
             ("lastDelivered", line.status.lastDelivered.map(JSONValue.date) ?? .null),
             ("error", .optional(line.status.lastError)),
             ("errorAt", line.status.lastErrorAt.map(JSONValue.date) ?? .null),
+            (
+                "digest",
+                line.digest.map { digest in
+                    .object([
+                        ("every", .string(DurationFormat.string(digest))), ("collected", .integer(line.status.pending)),
+                        ("due", line.nextDigest.map(JSONValue.date) ?? .null),
+                    ])
+                } ?? .null
+            ),
         ])
     }
 

@@ -11,6 +11,8 @@ actor PostgresConnections {
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
     private let limit: Int
+    /// The clock the deadline of a new connection's opening is timed on.
+    private let clock: any Clock<Duration>
     private var idle: [PostgresConnection] = []
     /// Connections open or being opened.
     private var count = 0
@@ -20,10 +22,11 @@ actor PostgresConnections {
     private let waiting = Mutex<[(id: Int, continuation: CheckedContinuation<PostgresConnection?, any Error>)]>([])
     private var nextWaiter = 0
 
-    /// Connections made with `configuration`, at most `limit` at once.
-    init(configuration: PostgresConnection.Configuration, limit: Int, logger: Logger) {
+    /// Connections made with `configuration`, at most `limit` at once, their openings timed on `clock`.
+    init(configuration: PostgresConnection.Configuration, limit: Int, clock: any Clock<Duration>, logger: Logger) {
         self.configuration = configuration
         self.limit = max(1, limit)
+        self.clock = clock
         self.logger = logger
     }
 
@@ -67,7 +70,7 @@ actor PostgresConnections {
         let (configuration, id, logger) = (configuration, nextID, logger)
         do {
             // A server that accepts the connection and then says nothing must not hold the caller.
-            return try await PostgresDeadline.race(within: deadline, stage: .connecting, late: Self.close) {
+            return try await PostgresDeadline.race(within: deadline, stage: .connecting, on: clock, late: Self.close) {
                 try await PostgresConnection.connect(
                     on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id,
                     logger: logger)

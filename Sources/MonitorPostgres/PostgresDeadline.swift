@@ -36,20 +36,21 @@ enum PostgresDeadline {
         var deadlineText: String {
             let (seconds, attoseconds) = deadline.components
             if attoseconds == 0 { return "\(seconds) s" }
-            return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
+            return "\(deadline.milliseconds) ms"
         }
     }
 
-    /// The value of `work`, or its error; ``Expired`` (for `stage`) once `deadline` has passed, `CancellationError`
-    /// once the caller has been cancelled for `grace`, however long `work` goes on. A value `work` returns after its
-    /// caller gave up is given to `late` (which closes what nobody will use); the caller does not wait for `work` to
-    /// end.
+    /// The value of `work`, or its error; ``Expired`` (for `stage`) once `deadline` has passed on `clock`,
+    /// `CancellationError` once the caller has been cancelled for `grace`, however long `work` goes on. A value `work`
+    /// returns after its caller gave up is given to `late` (which closes what nobody will use); the caller does not
+    /// wait for `work` to end.
     static func race<Value: Sendable>(
         within deadline: Duration, stage: Expired.Stage, grace: Duration = grace,
-        late: @escaping @Sendable (Value) -> Void = { _ in },
+        on clock: any Clock<Duration> = ContinuousClock(), late: @escaping @Sendable (Value) -> Void = { _ in },
         _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         try await withDeadline(
-            deadline, grace: grace, orThrow: Expired(deadline: deadline, stage: stage), leaving: late, work)
+            deadline, grace: grace, orThrow: Expired(deadline: deadline, stage: stage), leaving: late,
+            sleep: { try await clock.sleep(for: $0) }, work)
     }
 }

@@ -64,6 +64,22 @@ extension PostgresStateStore {
         }
     }
 
+    package func pendingNotifications(of notifier: String) async throws -> [OutboxEntry] {
+        let rows = try await transaction { connection in
+            var rows: [EntryRow] = []
+            for try await row in try await connection.query(
+                """
+                SELECT content, attempts, next_attempt, last_error, failed_permanently, seq FROM notification
+                WHERE notifier = \(notifier) AND failed_permanently IS NULL ORDER BY seq
+                """, logger: self.logger
+            ).decode(EntryRow.self) {
+                rows.append(row)
+            }
+            return rows
+        }
+        return rows.compactMap(Self.entry)
+    }
+
     package func pendingCount(of notifier: String) async throws -> Int {
         try await transaction { connection in
             try await Self.queueLength(notifier, connection: connection, logger: self.logger)
@@ -158,8 +174,12 @@ extension PostgresStateStore {
     }
 
     package func delivered(_ id: String, notifier: String, at time: Date) async throws {
+        try await delivered([id], notifier: notifier, at: time)
+    }
+
+    package func delivered(_ ids: [String], notifier: String, at time: Date) async throws {
         try await transaction { connection in
-            try await connection.query("DELETE FROM notification WHERE id = \(id)", logger: self.logger)
+            try await connection.query("DELETE FROM notification WHERE id = ANY(\(ids))", logger: self.logger)
             try await connection.query(
                 """
                 INSERT INTO notifier (name, last_delivered) VALUES (\(notifier), \(time.timeIntervalSince1970))
@@ -171,6 +191,12 @@ extension PostgresStateStore {
     package func failed(
         _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
     ) async throws {
+        try await failed([id], notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
+    }
+
+    package func failed(
+        _ ids: [String], notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
+    ) async throws {
         let refusedAt = refused ? time.timeIntervalSince1970 : nil
         try await transaction { connection in
             // The attempt is over: its claim is released with it.
@@ -179,7 +205,7 @@ extension PostgresStateStore {
                 UPDATE notification SET attempts = attempts + 1, last_error = \(error),
                     claimed_by = NULL, claimed_until = NULL,
                     next_attempt = \(nextAttempt?.timeIntervalSince1970), failed_permanently = \(refusedAt)
-                WHERE id = \(id)
+                WHERE id = ANY(\(ids))
                 """, logger: self.logger)
             try await connection.query(
                 """

@@ -23,15 +23,20 @@ package final class PostgresStateStore: StateStoring {
     private let readOnly: Bool
     let logger: Logger
     private let deadlineSetting: Mutex<Duration>
+    /// The clock the deadlines are timed on: the system's, or a test's.
+    private let clock: any Clock<Duration>
 
     /// The database's URL without its password.
     package var location: String { url.description }
 
-    private init(url: PostgresURL, readOnly: Bool, deadline: Duration, logger: Logger) throws {
+    private init(
+        url: PostgresURL, readOnly: Bool, deadline: Duration, clock: any Clock<Duration>, logger: Logger
+    ) throws {
         self.url = url
         self.readOnly = readOnly
         self.logger = logger
         self.deadlineSetting = Mutex(deadline)
+        self.clock = clock
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
             tls: .disable)
@@ -51,7 +56,7 @@ package final class PostgresStateStore: StateStoring {
             configuration.tls = url.tls == .prefer ? .prefer(context) : .require(context)
         }
         configuration.options.connectTimeout = .seconds(10)
-        connections = PostgresConnections(configuration: configuration, limit: 8, logger: logger)
+        connections = PostgresConnections(configuration: configuration, limit: 8, clock: clock, logger: logger)
     }
 
     /// How long one call waits for the server: for a new connection to open, then for the call's last answer
@@ -69,11 +74,13 @@ package final class PostgresStateStore: StateStoring {
         try await open(url, logger: logger, deadline: PostgresDeadline.standard)
     }
 
-    /// ``open(_:logger:)`` with each call to the server given `deadline` instead of the standard one.
-    static func open(_ url: PostgresURL, logger: Logger = silent, deadline: Duration) async throws
-        -> PostgresStateStore
-    {
-        let store = try PostgresStateStore(url: url, readOnly: false, deadline: deadline, logger: logger)
+    /// ``open(_:logger:)`` with each call to the server given `deadline` instead of the standard one, timed on
+    /// `clock`.
+    static func open(
+        _ url: PostgresURL, logger: Logger = silent, deadline: Duration, clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> PostgresStateStore {
+        let store = try PostgresStateStore(
+            url: url, readOnly: false, deadline: deadline, clock: clock, logger: logger)
         _ = try await store.transaction { connection in
             try await PostgresSchema.migrate(connection, logger: logger) { Self.newerVersion(url, version: $0) }
         }
@@ -91,7 +98,8 @@ package final class PostgresStateStore: StateStoring {
     static func reading(_ url: PostgresURL, logger: Logger = silent, deadline: Duration) async throws
         -> PostgresStateStore?
     {
-        let store = try PostgresStateStore(url: url, readOnly: true, deadline: deadline, logger: logger)
+        let store = try PostgresStateStore(
+            url: url, readOnly: true, deadline: deadline, clock: ContinuousClock(), logger: logger)
         let version = try await store.transaction { connection in
             try await PostgresSchema.version(connection, logger: logger)
         }
@@ -187,7 +195,9 @@ package final class PostgresStateStore: StateStoring {
         }
         let outcome: Outcome<Value>
         do {
-            outcome = try await PostgresDeadline.race(within: deadline, stage: .answering) { await work(connection) }
+            outcome = try await PostgresDeadline.race(within: deadline, stage: .answering, on: clock) {
+                await work(connection)
+            }
         } catch {
             await connections.release(connection, broken: true)
             throw PostgresFailure.stateError(error, url: url)

@@ -102,6 +102,18 @@ extension SQLiteStateStore {
         }
     }
 
+    package func pendingNotifications(of notifier: String) async throws -> [OutboxEntry] {
+        try await read { db in
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(Self.entryColumns) FROM notification INDEXED BY notification_queue
+                        WHERE notifier = ? AND failedPermanently IS NULL ORDER BY rowid
+                        """), arguments: [notifier]
+            ).compactMap(Self.entry)
+        }
+    }
+
     package func pendingCount(of notifier: String) async throws -> Int {
         try await read { db in try Self.queueLength(notifier, db) }
     }
@@ -116,8 +128,14 @@ extension SQLiteStateStore {
     }
 
     package func delivered(_ id: String, notifier: String, at time: Date) async throws {
+        try await delivered([id], notifier: notifier, at: time)
+    }
+
+    package func delivered(_ ids: [String], notifier: String, at time: Date) async throws {
         try await write { db in
-            try db.execute(sql: "DELETE FROM notification WHERE id = ?", arguments: [id])
+            for id in ids {
+                try db.cachedStatement(sql: "DELETE FROM notification WHERE id = ?").execute(arguments: [id])
+            }
             try db.execute(
                 sql: """
                     INSERT INTO notifier (name, lastDelivered) VALUES (?, ?)
@@ -129,16 +147,24 @@ extension SQLiteStateStore {
     package func failed(
         _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
     ) async throws {
+        try await failed([id], notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
+    }
+
+    package func failed(
+        _ ids: [String], notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
+    ) async throws {
         try await write { db in
-            try db.execute(
-                sql: """
-                    UPDATE notification SET attempts = attempts + 1, lastError = ?, nextAttempt = ?,
-                        failedPermanently = ?
-                    WHERE id = ?
-                    """,
-                arguments: [
+            for id in ids {
+                try db.cachedStatement(
+                    sql: """
+                        UPDATE notification SET attempts = attempts + 1, lastError = ?, nextAttempt = ?,
+                            failedPermanently = ?
+                        WHERE id = ?
+                        """
+                ).execute(arguments: [
                     error, nextAttempt?.timeIntervalSince1970, refused ? time.timeIntervalSince1970 : nil, id,
                 ])
+            }
             try db.execute(
                 sql: """
                     INSERT INTO notifier (name, lastError, lastErrorAt) VALUES (?, ?, ?)

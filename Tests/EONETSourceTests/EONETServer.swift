@@ -1,6 +1,7 @@
 import EONETSource
 import Foundation
 import MonitorCore
+import Samples
 import Synchronization
 import TestSupport
 
@@ -105,4 +106,4 @@ extension FeedView {
 }
 
 /// A clock that always says `EONETFixtures.now` and does not wait: durations come out as 0ms.
-let frozenClock = PollClock(now: { EONETFixtures.now }, sleep: { _ in })
+let frozenClock = FrozenClock(at: EONETFixtures.now)

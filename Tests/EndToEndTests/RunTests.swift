@@ -106,7 +106,7 @@ struct RunTests {
                     {"id":"EONET_9013","title":"Iceberg A23I","date":"2025-09-11T12:00:00Z","groups":["seaLakeIce"],"url":"https://usicecenter.gov/pub/Iceberg_Tabular.csv","details":{"status":"open","magnitude":"100.25 NM^2","position":"lat -52.37, lon -37.11","geometry":"Point"},"new":true},\
                     {"id":"EONET_9003","title":"Cyclone Charlie","date":"2025-09-03T12:00:00Z","groups":["severeStorms"],"url":"https://www.gdacs.org/Cyclones/report.aspx?eventid=1000746&eventtype=TC","details":{"status":"closed","closed":"2025-09-03T12:00:00Z","magnitude":"40 kts","position":"lat 11.3, lon 49.3","geometry":"Point"},"new":true},\
                     {"id":"EONET_9008","title":"Wildfire in Australia 1023712","date":"2025-08-09T12:00:00Z","groups":["wildfires"],"url":"\(server.baseURL)/api/v3/events/EONET_9008","details":{"status":"open","position":"lat -17.1407, lon 127.8473","geometry":"Point"},"new":true}],\
-                    "bytes":14902,"started":"<time>","durationMs":<duration>}
+                    "bytes":14902,"started":"<time>","durationMs":<duration>,"gap":null}
                     {"schema":1,"feed":"rxswift","type":"github","status":"ok","error":null,"requests":1,"notModified":0,"items":30,"new":30,"groups":[\
                     {"id":"PushEvent","title":"PushEvent","count":20,"new":20},\
                     {"id":"WatchEvent","title":"WatchEvent","count":10,"new":10}],"latest":[\
@@ -120,7 +120,7 @@ struct RunTests {
                     {"id":"5000023","title":"kzaher pushed to main","date":"2024-06-01T05:00:00Z","groups":["PushEvent"],"url":"\(server.baseURL)/ReactiveX/RxSwift/compare/000000000000000000000000b54cda58fbbee87e...000000000000000000000000538454127b096493","details":{"actor":"kzaher","repo":"ReactiveX/RxSwift","ref":"main"},"new":true},\
                     {"id":"5000022","title":"kzaher pushed to main","date":"2024-06-01T04:00:00Z","groups":["PushEvent"],"url":"\(server.baseURL)/ReactiveX/RxSwift/compare/000000000000000000000000538454127b096493...000000000000000000000000f1bbcdcbfa53e0a8","details":{"actor":"kzaher","repo":"ReactiveX/RxSwift","ref":"main"},"new":true},\
                     {"id":"5000021","title":"kzaher starred ReactiveX/RxSwift","date":"2024-06-01T03:00:00Z","groups":["WatchEvent"],"url":"\(server.baseURL)/ReactiveX/RxSwift","details":{"actor":"kzaher","repo":"ReactiveX/RxSwift"},"new":true}],\
-                    "bytes":15435,"started":"<time>","durationMs":<duration>,"rateLimit":{"limit":60,"remaining":59,"reset":"2026-11-22T05:12:00Z","resource":"core"}}
+                    "bytes":15435,"started":"<time>","durationMs":<duration>,"gap":null,"rateLimit":{"limit":60,"remaining":59,"reset":"2026-11-22T05:12:00Z","resource":"core"}}
 
                     """)
 
@@ -154,7 +154,7 @@ struct RunTests {
                     {"id":"EONET_9013","title":"Iceberg A23I","date":"2025-09-11T12:00:00Z","groups":["seaLakeIce"],"url":"https://usicecenter.gov/pub/Iceberg_Tabular.csv","details":{"status":"open","magnitude":"100.25 NM^2","position":"lat -52.37, lon -37.11","geometry":"Point"},"new":false},\
                     {"id":"EONET_9003","title":"Cyclone Charlie","date":"2025-09-03T12:00:00Z","groups":["severeStorms"],"url":"https://www.gdacs.org/Cyclones/report.aspx?eventid=1000746&eventtype=TC","details":{"status":"closed","closed":"2025-09-03T12:00:00Z","magnitude":"40 kts","position":"lat 11.3, lon 49.3","geometry":"Point"},"new":false},\
                     {"id":"EONET_9008","title":"Wildfire in Australia 1023712","date":"2025-08-09T12:00:00Z","groups":["wildfires"],"url":"\(server.baseURL)/api/v3/events/EONET_9008","details":{"status":"open","position":"lat -17.1407, lon 127.8473","geometry":"Point"},"new":false}],\
-                    "bytes":14902,"started":"<time>","durationMs":<duration>}
+                    "bytes":14902,"started":"<time>","durationMs":<duration>,"gap":null}
                     {"schema":1,"feed":"rxswift","type":"github","status":"not_modified","error":null,"requests":1,"notModified":1,"items":30,"new":0,"groups":[\
                     {"id":"PushEvent","title":"PushEvent","count":20,"new":0},\
                     {"id":"WatchEvent","title":"WatchEvent","count":10,"new":0}],"latest":[\
@@ -168,7 +168,7 @@ struct RunTests {
                     {"id":"5000023","title":"kzaher pushed to main","date":"2024-06-01T05:00:00Z","groups":["PushEvent"],"url":"\(server.baseURL)/ReactiveX/RxSwift/compare/000000000000000000000000b54cda58fbbee87e...000000000000000000000000538454127b096493","details":{"actor":"kzaher","repo":"ReactiveX/RxSwift","ref":"main"},"new":false},\
                     {"id":"5000022","title":"kzaher pushed to main","date":"2024-06-01T04:00:00Z","groups":["PushEvent"],"url":"\(server.baseURL)/ReactiveX/RxSwift/compare/000000000000000000000000538454127b096493...000000000000000000000000f1bbcdcbfa53e0a8","details":{"actor":"kzaher","repo":"ReactiveX/RxSwift","ref":"main"},"new":false},\
                     {"id":"5000021","title":"kzaher starred ReactiveX/RxSwift","date":"2024-06-01T03:00:00Z","groups":["WatchEvent"],"url":"\(server.baseURL)/ReactiveX/RxSwift","details":{"actor":"kzaher","repo":"ReactiveX/RxSwift"},"new":false}],\
-                    "bytes":0,"started":"<time>","durationMs":<duration>,"rateLimit":{"limit":60,"remaining":59,"reset":"2026-11-22T05:12:00Z","resource":"core"}}
+                    "bytes":0,"started":"<time>","durationMs":<duration>,"gap":null,"rateLimit":{"limit":60,"remaining":59,"reset":"2026-11-22T05:12:00Z","resource":"core"}}
 
                     """)
         }

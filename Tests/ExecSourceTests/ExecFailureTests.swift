@@ -113,7 +113,7 @@ struct ExecFailureTests {
         // forever.
         let script = "\(prefix)sleep 1000 & echo \"$$ $!\" > \(try scripts.fifo("pids")); echo '\(good)'; wait"
         let feed = scripts.feed(["sh", "-c", script], options: ["timeout": .duration(.seconds(1))])
-        let poll = Task { await harness.poll(ExecSource.self, feed: feed, transport: noHTTP, clock: clock.pollClock) }
+        let poll = Task { await harness.poll(ExecSource.self, feed: feed, transport: noHTTP, clock: clock) }
         let pids = try await readFIFO(scripts.path("pids")).split(whereSeparator: \.isWhitespace).compactMap {
             Int32($0)
         }
@@ -147,7 +147,7 @@ struct ExecFailureTests {
         harness.settings.timeout = .seconds(1)
         let clock = ManualClock()
         let feed = scripts.feed(["sleep", "1000"])
-        let poll = Task { await harness.poll(ExecSource.self, feed: feed, transport: noHTTP, clock: clock.pollClock) }
+        let poll = Task { await harness.poll(ExecSource.self, feed: feed, transport: noHTTP, clock: clock) }
         try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(2))
         let report = await poll.value.report

@@ -40,6 +40,10 @@ struct ExecMessageTests {
             ),
             (#"{"unchanged":true}"#, .unchanged),
             (#"{"cursor":"etag=\"abc\""}"#, .cursor(#"etag="abc""#)),
+            (
+                #"{"gap":{"message":"the log rotated:\u001b[2J lines before 10:00 are gone"}}"#,
+                .gap(message: "the log rotated: lines before 10:00 are gone")
+            ),
         ])
     func messages(line: String, expected: ExecMessage) throws {
         #expect(try parse(line).get() == expected)
@@ -58,15 +62,15 @@ struct ExecMessageTests {
             ("[1,2", "not JSON (the line ends inside a value): '[1,2'"),
             (
                 "{}",
-                "a message has exactly one key (one of group, progress, item, failure, unchanged, cursor), found none"
+                "a message has exactly one key (one of group, progress, item, failure, unchanged, cursor, gap), found none"
             ),
             (
                 #"{"group":{"id":"a"},"progress":{"done":1}}"#,
-                #"a message has exactly one key (one of group, progress, item, failure, unchanged, cursor), found "group", "progress""#
+                #"a message has exactly one key (one of group, progress, item, failure, unchanged, cursor, gap), found "group", "progress""#
             ),
             (
                 #"{"itme":{}}"#,
-                #"unknown message "itme" (did you mean "item"? expected one of group, progress, item, failure, unchanged, cursor)"#
+                #"unknown message "itme" (did you mean "item"? expected one of group, progress, item, failure, unchanged, cursor, gap)"#
             ),
             (#"{"group":"m5"}"#, #""group" must be an object"#),
             (
@@ -101,6 +105,10 @@ struct ExecMessageTests {
             (#"{"unchanged":false}"#, #""unchanged" takes only true"#),
             (#"{"unchanged":1}"#, #""unchanged" takes only true"#),
             (#"{"cursor":5}"#, #""cursor" must be a text"#),
+            (#"{"gap":"rotated"}"#, #""gap" must be an object"#),
+            (#"{"gap":{}}"#, #"gap needs "message", a text that is not empty"#),
+            (#"{"gap":{"message":" "}}"#, #"gap needs "message", a text that is not empty"#),
+            (#"{"gap":{"mesage":"rotated"}}"#, #"unknown key "mesage" in gap (did you mean "message"?)"#),
             (
                 #"{"cursor":"page=2\u0000rest"}"#,
                 #"the cursor holds a NUL character (\u0000) at byte 7, which MONITOR_CURSOR cannot carry"#

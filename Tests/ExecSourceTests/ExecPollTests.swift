@@ -36,6 +36,27 @@ private func item(_ id: String, groups: String = #"["a"]"#) -> String {
 
 @Suite("exec: a real program reporting groups, items, progress and a cursor")
 struct ExecPollTests {
+    @Test("gap lines: the poll stays ok, with the program's words cleaned, each cut at 500 characters, joined")
+    func gap() async throws {
+        let scripts = ExecScripts()
+        let harness = PollHarness()
+        let program = """
+            import json
+            print(json.dumps({"item": {"id": "a", "title": "A", "date": "2025-09-21T18:00:00Z"}}))
+            print(json.dumps({"gap": {"message": "the log rotated\\u001b[31m at 10:00"}}))
+            print(json.dumps({"gap": {"message": "x" * 600}}))
+            """
+        let report = await harness.poll(
+            ExecSource.self, feed: try scripts.python(program),
+            transport: StubTransport { _ in throw CancellationError() }
+        ).report
+        #expect((report.status, report.error, report.items) == (.ok, nil, 1))
+        let words = "the log rotated at 10:00; " + String(repeating: "x", count: 499) + "…"
+        #expect(report.gap == PollGap(since: nil, until: nil, message: words))
+        #expect(SummaryText.headline(report).hasSuffix("\n  older events may be missing: \(words)\n"))
+        #expect(try await harness.store.record(feed: "test")?.status == "ok")
+    }
+
     @Test("exact counts per group from a program; an item in two groups counts in both and once in the total")
     func countsPerGroup() async throws {
         let scripts = ExecScripts()

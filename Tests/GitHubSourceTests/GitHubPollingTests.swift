@@ -32,7 +32,7 @@ struct GitHubPollingTests {
         let transport = api.transport()
         let clock = ManualClock.fixed()
         let (report, views) = await harness.poll(
-            GitHubSource.self, feed: feed(api, ["keep": .integer(300)]), transport: transport, clock: clock.pollClock)
+            GitHubSource.self, feed: feed(api, ["keep": .integer(300)]), transport: transport, clock: clock)
 
         let id = GitHubFixtures.API.id(of: path)
         #expect(

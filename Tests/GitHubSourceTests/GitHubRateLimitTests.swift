@@ -40,7 +40,7 @@ struct GitHubRateLimitTests {
         let clock = ManualClock.fixed()
         let transport = api.transport()
         let report = await harness.poll(
-            GitHubSource.self, feed: feed(api), transport: transport, clock: clock.pollClock
+            GitHubSource.self, feed: feed(api), transport: transport, clock: clock
         )
         .report
         #expect(report.status == .failed)
@@ -58,7 +58,7 @@ struct GitHubRateLimitTests {
         // Before the reset the feed is not polled at all; after it, it is.
         clock.advance(by: .seconds(600))
         let early = api.transport()
-        let held = await harness.poll(GitHubSource.self, feed: feed(api), transport: early, clock: clock.pollClock)
+        let held = await harness.poll(GitHubSource.self, feed: feed(api), transport: early, clock: clock)
             .report
         #expect(held.status == .failed)
         #expect(held.error == "not polled: the server asked to wait until 2026-11-22 05:12:00 UTC")
@@ -67,7 +67,7 @@ struct GitHubRateLimitTests {
         clock.advance(by: .seconds(180))
         api.override("\(path)/events", with: nil)
         let later = await harness.poll(
-            GitHubSource.self, feed: feed(api), transport: api.transport(), clock: clock.pollClock
+            GitHubSource.self, feed: feed(api), transport: api.transport(), clock: clock
         )
         .report
         #expect(later.status == .ok)
@@ -98,7 +98,7 @@ struct GitHubRateLimitTests {
         let clock = ManualClock.fixed()
         let transport = api.transport()
         let report = await harness.poll(
-            GitHubSource.self, feed: feed(api), transport: transport, clock: clock.pollClock
+            GitHubSource.self, feed: feed(api), transport: transport, clock: clock
         )
         .report
         #expect(report.status == .failed)
@@ -115,7 +115,7 @@ struct GitHubRateLimitTests {
         let api = GitHubFixtures.API()
         api.override("\(path)/events", with: GitHubFixtures.API.error(403, "Resource not accessible by integration"))
         let report = await harness.poll(
-            GitHubSource.self, feed: feed(api), transport: api.transport(), clock: ManualClock.fixed().pollClock
+            GitHubSource.self, feed: feed(api), transport: api.transport(), clock: ManualClock.fixed()
         ).report
         #expect(report.status == .failed)
         #expect(report.error == "GET \(eventsURL): HTTP 403 Forbidden: Resource not accessible by integration")

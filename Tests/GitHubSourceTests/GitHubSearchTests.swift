@@ -48,7 +48,7 @@ struct GitHubSearchTests {
         let transport = api.transport()
         let clock = ManualClock.fixed()
         let (report, views) = await harness.poll(
-            GitHubSource.self, feed: feed(api), transport: transport, clock: clock.pollClock)
+            GitHubSource.self, feed: feed(api), transport: transport, clock: clock)
 
         #expect(report.status == .ok)
         #expect(report.error == nil)
@@ -82,12 +82,12 @@ struct GitHubSearchTests {
         let clock = ManualClock.fixed()
         let options: [String: OptionValue] = ["search_every": .duration(.seconds(3600))]
         _ = await harness.poll(
-            GitHubSource.self, feed: feed(api, options), transport: api.transport(), clock: clock.pollClock)
+            GitHubSource.self, feed: feed(api, options), transport: api.transport(), clock: clock)
 
         clock.advance(by: .seconds(59 * 60))
         let within = api.transport()
         let second = await harness.poll(
-            GitHubSource.self, feed: feed(api, options), transport: within, clock: clock.pollClock
+            GitHubSource.self, feed: feed(api, options), transport: within, clock: clock
         ).report
         #expect(Set(within.requests.map(\.url)) == Set(found.prefix(5).map(eventsURL)))
         #expect(within.requests.count == 5)
@@ -100,7 +100,7 @@ struct GitHubSearchTests {
         api.setSearch("language:swift", finds: Array(found.dropFirst()))
         let after = api.transport()
         let third = await harness.poll(
-            GitHubSource.self, feed: feed(api, options), transport: after, clock: clock.pollClock
+            GitHubSource.self, feed: feed(api, options), transport: after, clock: clock
         ).report
         #expect(after.requests.first?.url == searchURL)
         #expect(Set(after.requests.dropFirst().map(\.url)) == Set(found.dropFirst().map(eventsURL)))
@@ -116,11 +116,11 @@ struct GitHubSearchTests {
         let api = api()
         api.setSearch("language:rust", finds: ["a/six"])
         let clock = ManualClock.fixed()
-        _ = await harness.poll(GitHubSource.self, feed: feed(api), transport: api.transport(), clock: clock.pollClock)
+        _ = await harness.poll(GitHubSource.self, feed: feed(api), transport: api.transport(), clock: clock)
         let transport = api.transport()
         let report = await harness.poll(
             GitHubSource.self, feed: feed(api, ["search": .string("language:rust")]), transport: transport,
-            clock: clock.pollClock
+            clock: clock
         ).report
         #expect(
             transport.requests.map(\.url) == [
@@ -136,7 +136,7 @@ struct GitHubSearchTests {
         let api = api()
         api.override("repos/vapor/vapor/events", with: GitHubFixtures.API.error(404, "Not Found"))
         let report = await harness.poll(
-            GitHubSource.self, feed: feed(api), transport: api.transport(), clock: ManualClock.fixed().pollClock
+            GitHubSource.self, feed: feed(api), transport: api.transport(), clock: ManualClock.fixed()
         ).report
         #expect(report.status == .partial)
         #expect(
@@ -159,7 +159,7 @@ struct GitHubSearchTests {
                 headers: GitHubFixtures.rateLimitHeaders(limit: 60, remaining: 0, reset: reset)))
         let report = await harness.poll(
             GitHubSource.self, feed: feed(api, ["concurrency": .integer(1)]), transport: api.transport(),
-            clock: ManualClock.fixed().pollClock
+            clock: ManualClock.fixed()
         ).report
         #expect(report.status == .failed)
         #expect(
@@ -175,17 +175,17 @@ struct GitHubSearchTests {
         let harness = PollHarness()
         let api = api()
         let clock = ManualClock.fixed()
-        _ = await harness.poll(GitHubSource.self, feed: feed(api), transport: api.transport(), clock: clock.pollClock)
+        _ = await harness.poll(GitHubSource.self, feed: feed(api), transport: api.transport(), clock: clock)
         clock.advance(by: .seconds(2 * 3600))
         api.override(
             "search/repositories",
             with: GitHubFixtures.API.error(
                 403, "API rate limit exceeded for 127.0.0.1.",
                 headers: GitHubFixtures.rateLimitHeaders(
-                    limit: 10, remaining: 0, reset: clock.now.addingTimeInterval(60), resource: "search")))
+                    limit: 10, remaining: 0, reset: clock.date.addingTimeInterval(60), resource: "search")))
         let transport = api.transport()
         let report = await harness.poll(
-            GitHubSource.self, feed: feed(api), transport: transport, clock: clock.pollClock
+            GitHubSource.self, feed: feed(api), transport: transport, clock: clock
         )
         .report
         #expect(transport.requests.first?.url == searchURL)

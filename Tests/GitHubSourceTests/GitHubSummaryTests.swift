@@ -39,7 +39,7 @@ struct GitHubSummaryTests {
         let feed = PollHarness.feed(
             GitHubSource.self, name: "rx", options: ["repo": .string(repo), "api": .string(api.root)])
         let clock = ManualClock.fixed()
-        _ = await harness.poll(GitHubSource.self, feed: feed, transport: api.transport(), clock: clock.pollClock)
+        _ = await harness.poll(GitHubSource.self, feed: feed, transport: api.transport(), clock: clock)
 
         api.prepend(
             [
@@ -53,10 +53,10 @@ struct GitHubSummaryTests {
                 event(106, "WatchEvent", "jshier", minutes: 10),
             ], to: path)
         let report = await harness.poll(
-            GitHubSource.self, feed: feed, transport: api.transport(), clock: clock.pollClock
+            GitHubSource.self, feed: feed, transport: api.transport(), clock: clock
         )
         .report
-        let text = GitHubSource(options: feed.options).summary(of: report, now: clock.now)
+        let text = GitHubSource(options: feed.options).summary(of: report, now: clock.date)
         #expect(
             text == """
                 rx (github): ok — 9 items, 3 new, 1 request, 0ms

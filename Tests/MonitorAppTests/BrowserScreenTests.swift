@@ -77,6 +77,30 @@ struct BrowserScreenTests {
         #expect(render(state).components(separatedBy: "\n")[8] == "08:00:00 planet: first sync, 3 items")
     }
 
+    @Test("a feed whose last poll may have missed events is marked `, gap` in the list, its summary says since when")
+    func gap() {
+        var state = state()
+        var report = PollReport(
+            feed: "rx", type: "github", status: .ok, requests: 3, items: 300, new: 300, started: now,
+            duration: .seconds(1))
+        report.gap = PollGap(since: now.addingTimeInterval(-7_200), until: now.addingTimeInterval(-3_600))
+        let log = state.live.apply(.finished(report), now: now, quiet: true).log
+        state.log += log
+        #expect(
+            render(state) == """
+                monitor                                   all days  17:00:00
+                  planet  ok                          3 items
+                > rx      ok, gap                     300 items    +300 new…
+
+                rx (github): ok — 300 items, 300 new, 3 requests, 1.0s
+                  older events may be missing: 2027-01-15T06:00:00Z to 2027…
+
+
+                17:00:00 rx: older events may be missing: 2027-01-15T06:00:…
+                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
+                """)
+    }
+
     @Test("feeds, then a feed's groups, the days window, a group's items newest first, back")
     func browse() {
         var state = state()

@@ -33,15 +33,15 @@ struct GitHubTokenTests {
         var reports: [PollReport] = []
         // A full sync over two pages, a 304, a search feed, and a failure whose message is stored.
         reports.append(
-            await harness.poll(GitHubSource.self, feed: repoFeed, transport: transport, clock: clock.pollClock).report)
+            await harness.poll(GitHubSource.self, feed: repoFeed, transport: transport, clock: clock).report)
         reports.append(
-            await harness.poll(GitHubSource.self, feed: repoFeed, transport: transport, clock: clock.pollClock).report)
+            await harness.poll(GitHubSource.self, feed: repoFeed, transport: transport, clock: clock).report)
         reports.append(
-            await harness.poll(GitHubSource.self, feed: searchFeed, transport: transport, clock: clock.pollClock).report
+            await harness.poll(GitHubSource.self, feed: searchFeed, transport: transport, clock: clock).report
         )
         api.override("repos/a/b/events", with: GitHubFixtures.API.error(404, "Not Found"))
         reports.append(
-            await harness.poll(GitHubSource.self, feed: repoFeed, transport: transport, clock: clock.pollClock).report)
+            await harness.poll(GitHubSource.self, feed: repoFeed, transport: transport, clock: clock).report)
         #expect(reports.map(\.status) == [.ok, .notModified, .ok, .failed])
 
         // The token was in play: every request carried it.
@@ -51,7 +51,7 @@ struct GitHubTokenTests {
         let source = GitHubSource(options: repoFeed.options)
         for report in reports {
             #expect(!report.json.text.contains(token))
-            #expect(!source.summary(of: report, now: clock.now).contains(token))
+            #expect(!source.summary(of: report, now: clock.date).contains(token))
             #expect(!"\(report.error ?? "")".contains(token))
         }
         for feed in ["repo", "search"] {

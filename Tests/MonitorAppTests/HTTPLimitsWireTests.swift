@@ -154,7 +154,7 @@ struct HTTPLimitsWireTests {
         ])
     func farOffHold(_ hold: FarOffHold) async throws {
         let clock = ManualClock(start: start)
-        let wire = try Wire(settings: settings(retries: 0), clock: clock.pollClock)
+        let wire = try Wire(settings: settings(retries: 0), clock: clock)
         let recovered = Counter()
         try await withTestHTTPServer({ _ in
             recovered.value > 0
@@ -187,7 +187,7 @@ struct HTTPLimitsWireTests {
 
     @Test("X-Poll-Interval: 99999999999 asks for an hour between polls at most")
     func farOffPollInterval() async throws {
-        let wire = try Wire(settings: settings(retries: 0), clock: ManualClock(start: start).pollClock)
+        let wire = try Wire(settings: settings(retries: 0), clock: ManualClock(start: start))
         try await withTestHTTPServer({ _ in .json("[]", headers: [("X-Poll-Interval", "99999999999")]) }) { server in
             let feed = PollHarness.feed(
                 GitHubSource.self, name: "ab", options: ["repo": .string("a/b"), "api": .string(server.baseURL)])
@@ -203,7 +203,7 @@ struct HTTPLimitsWireTests {
     @Test("a hold stored by an older version beyond the cap is not believed: the feed is polled an hour later")
     func storedHoldBeyondCap() async throws {
         let clock = ManualClock(start: start)
-        let wire = try Wire(settings: settings(retries: 0), clock: clock.pollClock)
+        let wire = try Wire(settings: settings(retries: 0), clock: clock)
         var record = FeedRecord(name: "f", type: ScriptedSource.type)
         record.status = "failed"
         record.lastPoll = start

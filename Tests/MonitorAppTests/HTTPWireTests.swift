@@ -15,7 +15,7 @@ struct Wire {
     let transport: HTTPClientTransport
     let runner: PollRunner
 
-    init(settings: Settings = Settings(), clock: PollClock = .system) throws {
+    init(settings: Settings = Settings(), clock: any PollClock = WallClock()) throws {
         let directory = try TemporaryDirectory()
         harness = PollHarness(
             store: try SQLiteStateStore(directory: directory.url), keeping: directory, settings: settings)

@@ -195,6 +195,40 @@ struct LiveStateTests {
                 """)
     }
 
+    @Test("a poll that may have missed events is marked `, gap` and logged, until a poll that misses none")
+    func gap() {
+        var missed = report("rx", .ok, at: 60, items: 300, new: ["Push 1"])
+        missed.gap = PollGap(since: start.addingTimeInterval(-86_400), until: start.addingTimeInterval(-3_600))
+        let text = transcript(
+            [
+                (60, .finished(missed)),
+                (120, .finished(report("rx", .notModified, at: 120, items: 300))),
+            ], quiet: false)
+        #expect(
+            text == """
+                -- +60s (redraw)
+                log: 08:01:00 rx: ok, 300 items, 1 new
+                log: 08:01:00 rx: older events may be missing: 2027-01-14T08:00:00Z to 2027-01-15T07:00:00Z (23h)
+                log: 08:01:00 rx + Push 1
+                  planet  waiting                     0 items
+                  rx      ok, gap                     300 items    +1 new
+
+                rx (github): ok — 300 items, 1 new, 1 request, 250ms
+                  older events may be missing: 2027-01-14T08:00:00Z to 2027-01-15T07:00:00Z (23…
+                  group      items  new
+                  PushEvent    300   +1
+                  latest:
+                  *        08:01  Push 1
+                -- +120s (redraw)
+                log: 08:02:00 rx: not modified, 300 items, 0 new
+                  planet  waiting                     0 items
+                  rx      not modified                300 items
+
+                rx (github): not modified — 300 items, 0 new, 1 request, 250ms
+
+                """)
+    }
+
     @Test("a feed with no new item for longer than expect_update_within is stale until one comes; a removed feed goes")
     func staleness() {
         let text = transcript(

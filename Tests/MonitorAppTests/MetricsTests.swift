@@ -92,7 +92,7 @@ struct MetricsTests {
         var settings = Settings()
         settings.retries = 0
         var runner = PollRunner(
-            store: harness.store, transport: transport, settings: settings, clock: clock.pollClock,
+            store: harness.store, transport: transport, settings: settings, clock: clock,
             logger: Logger(label: "test"))
         runner.metrics = export.metrics
         let feed = PollHarness.feed(

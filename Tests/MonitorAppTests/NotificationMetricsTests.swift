@@ -58,7 +58,7 @@ struct NotificationMetricsTests {
         let clock = ManualClock(start: now)
         let delivery = NotificationDelivery(
             store: store, notifiers: ["chat": ScriptedNotifier(name: "chat", options: FeedOptions(), context: context)],
-            clock: clock.pollClock, logger: Logger(label: "test"), metrics: export.metrics)
+            clock: clock, logger: Logger(label: "test"), metrics: export.metrics)
 
         // The first attempt fails: both stay pending (the second waits behind the first), one failure counted.
         let first = await delivery.deliverDue(all: true)
@@ -134,7 +134,7 @@ struct NotificationMetricsTests {
         let heard = Mutex<[NotificationDelivery.Attempt]>([])
         let delivery = NotificationDelivery(
             store: store, notifiers: ["chat": ScriptedNotifier(name: "chat", options: FeedOptions(), context: context)],
-            bounds: ["chat": OutboxBounds(count: 10, age: .seconds(60))], clock: clock.pollClock,
+            bounds: ["chat": OutboxBounds(count: 10, age: .seconds(60))], clock: clock,
             logger: Logger(label: "test"), observer: { attempt in heard.withLock { $0.append(attempt) } },
             metrics: export.metrics)
         let round = await delivery.deliverDue(all: true)

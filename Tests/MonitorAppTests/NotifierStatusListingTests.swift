@@ -49,11 +49,11 @@ struct NotifierStatusListingTests {
             StatusListing.json(lines[0]).text
                 == #"{"notifier":"chat","type":"webhook","target":"https://hooks.example.com/…","pending":2,"#
                 + #""refused":0,"dropped":12,"lastDelivered":"2026-11-22T04:00:00Z","#
-                + #""error":"POST https://hooks.example.com/… answered HTTP 503: busy","errorAt":"2026-11-22T04:58:00Z"}"#
+                + #""error":"POST https://hooks.example.com/… answered HTTP 503: busy","errorAt":"2026-11-22T04:58:00Z","digest":null}"#
         )
         #expect(
             StatusListing.json(lines[2]).text
                 == #"{"notifier":"gone","type":null,"target":null,"pending":1,"refused":0,"dropped":0,"lastDelivered":null,"#
-                + #""error":null,"errorAt":null}"#)
+                + #""error":null,"errorAt":null,"digest":null}"#)
     }
 }

@@ -134,7 +134,7 @@ struct NotifyConfigTests {
                 "11:10: 'url' must be an http:// or https:// URL (its value is not shown)",
                 "12:5: unknown key 'fromat' in notifier 'chat' (did you mean 'format'?)",
                 "13:22: unknown feed 'plannet' in 'feeds' (did you mean 'planet'? known feeds: rxswift, planet)",
-                "14:15: unknown event 'faild' in 'on' (did you mean 'failed'? known events: new, failed, recovered, stale)",
+                "14:15: unknown event 'faild' in 'on' (did you mean 'failed'? known events: new, failed, recovered, stale, gap)",
                 "15:11: duplicate notifier name 'chat' (first used on line 9)",
                 "17:14: 'command' must be a list of words, like [a, b], found a scalar",
                 "20:14: 'command' must name the program to run and its arguments, like [./notify.sh, --verbose]",

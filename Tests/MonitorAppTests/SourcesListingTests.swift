@@ -50,9 +50,10 @@ struct SourcesListingTests {
                   name         name                required                          Unique name of the notifier, as `monitor status` and `monitor notify test NAME` show it
                   type         type                required                          The notifier that delivers
                   feeds        list of feed names  optional                          Only these feeds (default: every feed)
-                  on           list of events      default [new, failed, recovered]  The events notified: new, failed, recovered, stale
+                  on           list of events      default [new, failed, recovered]  The events notified: new, failed, recovered, stale, gap
                   max_pending  integer 1…1000000   default 1000                      At most this many notifications wait for it (its receiver down); beyond it the oldest are dropped
                   max_age      duration            default 7d                        A notification not delivered within this time is dropped
+                  digest       duration            optional                          Send at most one message per period, combining what it would have sent in it (e.g. 1h)
 
                 Durations are written 90s, 15m, 1h; any value may use ${VAR}, ${VAR:-default} or ${VAR:?message}.
 

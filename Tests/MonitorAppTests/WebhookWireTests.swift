@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTP
 import MonitorApp
 import MonitorCore
+import Samples
 import TestSupport
 import Testing
 
@@ -137,7 +138,7 @@ struct WebhookWireTests {
                     notifiers: [
                         "short": webhook(server.baseURL + "/short", transport: transport),
                         "long": webhook(server.baseURL + "/long", transport: transport),
-                    ], clock: PollClock(now: { now }, sleep: { _ in }, random: { 0.5 }), logger: Fixtures.logger)
+                    ], clock: FrozenClock(at: now), logger: Fixtures.logger)
                 let attempts = await delivery.deliverDue()
                 #expect(attempts.map(\.notification.id) == ["a", "b"])
                 let outbox = try await store.outbox()
@@ -168,7 +169,7 @@ struct WebhookWireTests {
                     notifiers: [
                         "zero": webhook(server.baseURL + "/zero", transport: transport),
                         "past": webhook(server.baseURL + "/past", transport: transport),
-                    ], clock: PollClock(now: { now }, sleep: { _ in }, random: { 0.5 }),
+                    ], clock: FrozenClock(at: now),
                     backoff: .init(base: .seconds(5), maximum: .seconds(900)), logger: Fixtures.logger)
                 let attempts = await delivery.deliverDue()
                 #expect(attempts.map(\.notification.id) == ["a", "b"])
@@ -192,7 +193,7 @@ struct WebhookWireTests {
                 let now = Fixtures.at
                 let delivery = NotificationDelivery(
                     store: store, notifiers: ["chat": webhook(server.baseURL + "/hook", transport: transport)],
-                    clock: PollClock(now: { now }, sleep: { _ in }, random: { 0 }), logger: Fixtures.logger)
+                    clock: FrozenClock(at: now, random: 0), logger: Fixtures.logger)
                 let first = await delivery.deliverDue(all: true)
                 // The first backoff: half the 5 s base with no jitter. The two behind it are not attempted.
                 let next = now.addingTimeInterval(2.5)

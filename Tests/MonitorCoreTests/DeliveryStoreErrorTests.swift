@@ -103,7 +103,7 @@ struct DeliveryStoreErrorTests {
     ) async throws {
         let (attempts, heard) = AsyncStream<NotificationDelivery.Attempt>.makeStream()
         let delivery = NotificationDelivery(
-            store: store, notifiers: ["chat": notifier], clock: clock.pollClock, backoff: Self.backoff,
+            store: store, notifiers: ["chat": notifier], clock: clock, backoff: Self.backoff,
             logger: Self.logger, observer: { heard.yield($0) })
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await delivery.run(wakeup: Wakeup()) }
@@ -118,7 +118,7 @@ struct DeliveryStoreErrorTests {
         let store = FlakyStore(try await holdingOne(), failingReads: 1)
         let notifier = CountingNotifier(failing: 0)
         let clock = ManualClock()
-        let start = clock.now
+        let start = clock.date
         try await running(store, notifier, clock: clock) { heard in
             try await clock.waitForSleepers(1)
             #expect(clock.nextDeadline == start.addingTimeInterval(5.001))
@@ -137,7 +137,7 @@ struct DeliveryStoreErrorTests {
         let store = FlakyStore(try await holdingOne(), failingRecords: 1)
         let notifier = CountingNotifier(failing: 1)
         let clock = ManualClock()
-        let start = clock.now
+        let start = clock.date
         try await running(store, notifier, clock: clock) { heard in
             let first = await heard.next()
             #expect(first?.result == .willRetry("down", next: start.addingTimeInterval(3.75)))

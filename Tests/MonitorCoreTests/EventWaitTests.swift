@@ -38,8 +38,8 @@ struct EventWaitTests {
     @Test("waitForSleepers returns once the sleeper is there; advance wakes it at its deadline, not before")
     func manualClock() async throws {
         let clock = ManualClock()
-        let start = clock.now
-        let sleeper = Task { try await clock.pollClock.sleep(.seconds(60)) }
+        let start = clock.date
+        let sleeper = Task { try await clock.sleep(for: .seconds(60)) }
         try await clock.waitForSleepers(1)
         #expect(clock.nextDeadline == start.addingTimeInterval(60))
         clock.advance(by: .seconds(59))
@@ -47,13 +47,13 @@ struct EventWaitTests {
         clock.advance(by: .seconds(1))
         try await sleeper.value
         #expect(clock.sleepers == 0)
-        #expect(clock.now == start.addingTimeInterval(60))
+        #expect(clock.date == start.addingTimeInterval(60))
     }
 
     @Test("a cancelled sleeper leaves the clock at once")
     func cancelledSleeper() async throws {
         let clock = ManualClock()
-        let sleeper = Task { try await clock.pollClock.sleep(.seconds(60)) }
+        let sleeper = Task { try await clock.sleep(for: .seconds(60)) }
         try await clock.waitForSleepers(1)
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }

@@ -68,7 +68,7 @@ private final class SchedulerFixture: Sendable {
         settings.retries = 0
         harness = PollHarness(settings: settings)
         let runner = PollRunner(
-            store: harness.store, transport: transport, settings: settings, clock: clock.pollClock,
+            store: harness.store, transport: transport, settings: settings, clock: clock,
             logger: Logger(label: "test"))
         let (stream, continuation) = AsyncStream<PollEvent>.makeStream()
         scheduler = FeedScheduler(runner: runner, events: continuation, stagger: .zero)
@@ -341,7 +341,7 @@ struct FeedSchedulerTests {
             return HTTPResponse(status: 200, headers: ["X-Poll-Interval": "1800"], body: Array("1".utf8))
         }
         let fixture = try SchedulerFixture(transport: transport)
-        let start = fixture.clock.now
+        let start = fixture.clock.date
         await fixture.scheduler.apply([
             fixture.entry("a", url: "http://x/a", interval: .seconds(3600), source: PollIntervalSource.self)
         ])

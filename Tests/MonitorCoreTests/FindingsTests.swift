@@ -27,7 +27,7 @@ struct FindingsTests {
         http: FeedHTTP(
             transport: StubTransport { _ in HTTPResponse(status: 200) }, policy: HTTPPolicy(settings: Settings()),
             limiters: [], logger: Logger(label: "test")),
-        values: SourceValues([:]), logger: Logger(label: "test"), clock: .system, concurrency: 1)
+        values: SourceValues([:]), logger: Logger(label: "test"), clock: WallClock(), concurrency: 1)
 
     /// An update as one line.
     static func line(_ update: SourceUpdate) -> String {
@@ -39,6 +39,7 @@ struct FindingsTests {
         case .completed(let groups): "completed \(groups)"
         case .unchanged(let groups): "unchanged \(groups)"
         case .feedUnchanged: "feed unchanged"
+        case .gap(let gap): "gap \(gap.until.map { ISO8601.fixedString($0) } ?? "-") \(gap.message ?? "-")"
         }
     }
 
@@ -54,13 +55,16 @@ struct FindingsTests {
             found.unchanged(groups: ["c"])
             found.completed()
             found.unchanged()
+            found.gap(until: Date(timeIntervalSince1970: 0))
+            found.gap(message: "rotated\u{1b}[2J")
         }
         var lines: [String] = []
         try await source.forEachUpdate(Self.context) { lines.append(Self.line($0)) }
         #expect(
             lines == [
                 #"groups ["a"]"#, "progress 0/2", #"items ["x"]"#, #"completed ["a"]"#, "failure group 'b' b",
-                #"unchanged ["c"]"#, "completed []", "feed unchanged",
+                #"unchanged ["c"]"#, "completed []", "feed unchanged", "gap 1970-01-01T00:00:00Z -",
+                "gap - rotated",
             ])
     }
 

@@ -139,6 +139,21 @@ struct NotificationPlannerTests {
         #expect(again.isEmpty)
     }
 
+    @Test("`gap` is sent at each poll that may have missed events, after `new`, only to notifiers that ask for it")
+    func gap() {
+        var report = Self.report(.ok, new: ["e1"])
+        report.gap = PollGap(since: Self.now.addingTimeInterval(-7_200), until: Self.now.addingTimeInterval(-3_600))
+        let notifications = NotificationPlanner.notifications(
+            of: report, feed: Self.feed(), previous: Self.record(), record: Self.record(),
+            notifiers: [Self.notifier("chat"), Self.notifier("pager", on: ["new", "gap"])], makeID: Self.ids())
+        #expect(notifications.map { "\($0.notifier) \($0.event)" } == ["chat new", "pager new", "pager gap"])
+        let gap = notifications.last
+        #expect(gap?.id == "n3")
+        #expect(gap?.gap == report.gap)
+        #expect(gap?.error == "older events may be missing: 2027-01-15T06:00:00Z to 2027-01-15T07:00:00Z (1h)")
+        #expect((gap?.total, gap?.items) == (0, []))
+    }
+
     @Test("`feeds:` and `on:` filter what each notifier gets")
     func filters() {
         let notifications = NotificationPlanner.notifications(

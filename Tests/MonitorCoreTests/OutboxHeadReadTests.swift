@@ -53,7 +53,7 @@ struct OutboxHeadReadTests {
         try await store.commit(Self.commit((1...500).map { "n\($0)" }), feed: "rx")
         let clock = ManualClock(start: Self.now)
         let delivery = NotificationDelivery(
-            store: store, notifiers: ["chat": DownNotifier()], clock: clock.pollClock,
+            store: store, notifiers: ["chat": DownNotifier()], clock: clock,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
 
         // The first round: the head is tried and not delivered; the 499 behind it are not read.

@@ -15,13 +15,13 @@ struct RetryBackoffTests {
         policy.retryMaxDelay = .seconds(3)
         let transport = StubTransport { _ in HTTPResponse(status: 503) }
         let http = FeedHTTP(
-            transport: transport, policy: policy, limiters: [], clock: clock.pollClock, logger: Logger(label: "test"))
+            transport: transport, policy: policy, limiters: [], clock: clock, logger: Logger(label: "test"))
         let get = Task { try await http.get("http://x/a") }
         var waits: [Duration] = []
         for _ in 0..<4 {
             try await clock.waitForSleepers(1)
             let deadline = try #require(clock.nextDeadline)
-            waits.append(.milliseconds(Int64((deadline.timeIntervalSince(clock.now) * 1000).rounded())))
+            waits.append(.milliseconds(Int64((deadline.timeIntervalSince(clock.date) * 1000).rounded())))
             clock.advance(to: deadline)
         }
         await #expect(throws: FetchError.self) { try await get.value }

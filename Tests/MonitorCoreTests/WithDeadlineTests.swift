@@ -18,7 +18,8 @@ struct WithDeadlineTests {
         _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         try await withDeadline(
-            deadline, grace: grace, orThrow: Expired(), leaving: leaving, sleep: clock.pollClock.sleep, work)
+            deadline, grace: grace, orThrow: Expired(), leaving: leaving, sleep: { try await clock.sleep(for: $0) },
+            work)
     }
 
     @Test("the work's value when it ends first; its timer is gone after")

@@ -106,7 +106,7 @@ struct LeasedSchedulerTests {
         clock.queueRandom(Array(repeating: 0.75, count: 100))
         var runner = PollRunner(
             store: store, transport: StubTransport { _ in throw CancellationError() }, settings: Settings(),
-            clock: clock.pollClock, logger: Logger(label: "test"))
+            clock: clock, logger: Logger(label: "test"))
         runner.leasing = FeedLeases(store: store, owner: "here")
         let (events, continuation) = AsyncStream<PollEvent>.makeStream()
         let scheduler = FeedScheduler(runner: runner, events: continuation, stagger: .zero)
@@ -116,7 +116,7 @@ struct LeasedSchedulerTests {
         await scheduler.apply([
             FeedScheduler.Entry(feed: feed, source: InstantSource(options: feed.options), signature: "1")
         ])
-        let start = clock.now
+        let start = clock.date
         var iterator = events.makeAsyncIterator()
         /// The next due time the loop announces, and the reports before it.
         func scheduled() async -> (next: Date?, reports: [PollReport]) {

@@ -13,28 +13,32 @@ private func events(_ numbers: ClosedRange<Int>) -> [Item] {
 }
 
 /// The server the store talks to through a relay that can go silent, and a store on a database of its own there,
-/// with one feed committed (events 1 to 3, value 1). Its calls have the standard deadline, for a loaded machine;
-/// a test shortens it for the call the relay holds.
+/// with one feed committed (events 1 to 3, value 1). Its calls have the standard deadline, timed on a manual clock:
+/// only the test moves it, for the call the relay holds.
 private struct Silenced {
     let server: PostgresServer
     let relay: PostgresRelay
     /// The database, through the relay (without its password in errors, as every URL).
     let url: PostgresURL
     let store: PostgresStateStore
+    let clock = ManualClock()
 
     init() async throws {
         server = try await PostgresServer.forTest()
         relay = try await PostgresRelay.start(to: server.port)
         url = relay.relaying(try await server.makeDatabase())
-        store = try await PostgresStateStore.open(url)
+        store = try await PostgresStateStore.open(url, deadline: PostgresDeadline.standard, clock: clock)
         try await store.commit(commit(items: events(1...3), failures: 0, value: "1"), feed: "planet")
     }
 
-    /// Runs `call` with the store's deadline `deadline` (the standard one again after).
-    func within<Value>(_ deadline: Duration, _ call: () async throws -> Value) async throws -> Value {
+    /// Runs `call` with the store's deadline `deadline` (the standard one again after) once the relay holds what it
+    /// sent or was answered, and lets `deadline` pass on the clock; the call's outcome.
+    func expiring<Value: Sendable>(
+        _ deadline: Duration, _ call: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
         store.deadline = deadline
         defer { store.deadline = PostgresDeadline.standard }
-        return try await call()
+        return try await held(by: relay, on: clock, passing: deadline, call)
     }
 
     /// The whole state of the feed, to compare before and after.
@@ -48,6 +52,19 @@ private struct Silenced {
             values: \(snapshot.values)
             """
     }
+}
+
+/// The outcome of `call`, which the relay holds: once the relay holds bytes of it and its deadline sleeps on `clock`,
+/// the clock moves on by `deadline`.
+private func held<Value: Sendable>(
+    by relay: PostgresRelay, on clock: ManualClock, passing deadline: Duration,
+    _ call: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+    let running = Task { try await call() }
+    try await relay.held.wait { $0 > 0 }
+    try await clock.waitForSleepers(1)
+    clock.advance(by: deadline)
+    return try await running.value
 }
 
 /// A call of each way the store talks to the server.
@@ -97,7 +114,7 @@ struct PostgresDeadlineTests {
         try await relay.silence()
         let expired = StateError.unreachable(
             "postgres://monitor@127.0.0.1:\(relay.port)/\(url.database): the server did not answer within 1 s")
-        await #expect(throws: expired) { try await silenced.within(.seconds(1)) { try await call.run(store) } }
+        await #expect(throws: expired) { try await silenced.expiring(.seconds(1)) { try await call.run(store) } }
         // The store closed the connection it gave up on (the relay then closed the server's side).
         try await relay.connections.wait { $0.closedByClient == 1 }
 
@@ -118,7 +135,7 @@ struct PostgresDeadlineTests {
         // The record is written, then the new items' INSERT reaches the server, whose answer never comes back.
         try await relay.silence(after: "INSERT INTO item (")
         await #expect(throws: StateError.unreachable("\(url): the server did not answer within 1 s")) {
-            try await silenced.within(.seconds(1)) {
+            try await silenced.expiring(.seconds(1)) {
                 try await store.commit(commit(items: events(1...5), failures: 4, value: "2"), feed: "planet")
             }
         }
@@ -166,9 +183,12 @@ struct PostgresDeadlineTests {
         defer { relay.stop() }
         let url = relay.relaying(try await server.makeDatabase())
         try await relay.silence()
+        let clock = ManualClock()
         await #expect(throws: StateError.unreachable("cannot connect to \(url): the server did not answer within 1 s"))
         {
-            _ = try await PostgresStateStore.open(url, deadline: .seconds(1))
+            _ = try await held(by: relay, on: clock, passing: .seconds(1)) {
+                try await PostgresStateStore.open(url, deadline: .seconds(1), clock: clock)
+            }
         }
         try await relay.connections.wait { $0.closedByClient == 1 }
         try await relay.forward()
@@ -193,6 +213,9 @@ struct PostgresDeadlineTests {
         // The new items are written, not committed: the server answered their INSERT, and the relay holds the answer.
         try await relay.held.wait { $0 > 0 }
         call.cancel()
+        // The grace runs on the clock beside the deadline: it passes.
+        try await silenced.clock.waitForSleepers(2)
+        silenced.clock.advance(by: PostgresDeadline.grace)
         await #expect(throws: StateError("\(url): cancelled")) { _ = try await call.value }
         try await relay.connections.wait { $0.closedByClient == 1 }
 

@@ -36,7 +36,7 @@ struct StateOutageTests {
             let clock = ManualClock()
             let log = RecordedLog()
             var runner = PollRunner(
-                store: store, transport: transport, settings: Settings(), clock: clock.pollClock, logger: log.logger)
+                store: store, transport: transport, settings: Settings(), clock: clock, logger: log.logger)
             runner.leasing = FeedLeases(store: store, owner: "here")
             let (events, continuation) = AsyncStream<PollEvent>.makeStream()
             let scheduler = FeedScheduler(runner: runner, events: continuation, stagger: .zero)
@@ -48,7 +48,7 @@ struct StateOutageTests {
                 FeedScheduler.Entry(feed: feed, source: ScriptedSource(options: feed.options), signature: "1")
             ])
             // Every draw 0.5: no jitter on the interval, three quarters of each back-off.
-            let start = clock.now
+            let start = clock.date
             var live = LiveState(feeds: [feed], sources: [:], now: start, panels: false)
             var logged: [String] = []
             var iterator = events.makeAsyncIterator()
@@ -56,7 +56,7 @@ struct StateOutageTests {
             /// returns when that is, in seconds from the start.
             func scheduled() async -> Double? {
                 while let event = await iterator.next() {
-                    logged += live.apply(event, now: clock.now, quiet: false).log
+                    logged += live.apply(event, now: clock.date, quiet: false).log
                     if case .scheduled("planet", let next, _) = event { return next.timeIntervalSince(start) }
                 }
                 return nil

@@ -14,7 +14,7 @@ private func command(_ command: [String], timeout: Duration = .seconds(30), cloc
 {
     var context = Fixtures.context(
         StubTransport { _ in HTTPResponse(status: 500) }, environment: ["SECRET_TOKEN": "x"])
-    if let clock { context.sleep = clock.pollClock.sleep }
+    if let clock { context.sleep = { try await clock.sleep(for: $0) } }
     return CommandNotifier(
         name: "script", options: Fixtures.options(["command": .list(command), "timeout": .duration(timeout)]),
         context: context)
@@ -42,6 +42,47 @@ struct CommandNotifierTests {
                 MONITOR_NOTIFIER=chat
 
                 """)
+    }
+
+    @Test("a digest: the program gets the digest's json body on stdin, MONITOR_EVENT=digest and an empty MONITOR_FEED")
+    func digestOnStdin() async throws {
+        let directory = try TemporaryDirectory()
+        let dir = directory.url.path
+        let notifier = command(["sh", "-c", "cat > \(dir)/stdin; env | grep -E '^MONITOR_' | sort > \(dir)/env"])
+        let digest = FeedNotification.digest(
+            of: [Fixtures.notification("n-1"), Fixtures.notification("n-2")], notifier: "chat",
+            at: Fixtures.at.addingTimeInterval(3600))
+        #expect(try await notifier.deliver(digest) == DeliveryReceipt("exit 0"))
+        let stdin = try Data(contentsOf: directory.url.appendingPathComponent("stdin"))
+        #expect(
+            String(decoding: stdin, as: UTF8.self)
+                == #"{"schema":1,"id":"digest-n-1-2","notifier":"chat","feed":null,"type":null,"event":"digest","#
+                + #""at":"2027-01-15T09:00:00Z","total":2,"items":[],"error":null,"notifications":["#
+                + String(decoding: Fixtures.notification("n-1").jsonBody(), as: UTF8.self) + ","
+                + String(decoding: Fixtures.notification("n-2").jsonBody(), as: UTF8.self) + "]}")
+        #expect(
+            try directory.read("env") == """
+                MONITOR_EVENT=digest
+                MONITOR_FEED=
+                MONITOR_NOTIFICATION_ID=digest-n-1-2
+                MONITOR_NOTIFIER=chat
+
+                """)
+    }
+
+    @Test("a gap: the program gets its json body, with the span, and MONITOR_EVENT=gap")
+    func gap() async throws {
+        let directory = try TemporaryDirectory()
+        let dir = directory.url.path
+        let notifier = command(["sh", "-c", "cat > \(dir)/stdin; echo $MONITOR_EVENT > \(dir)/event"])
+        #expect(try await notifier.deliver(NotificationFixtures.gap) == DeliveryReceipt("exit 0"))
+        #expect(
+            try directory.read("stdin")
+                == #"{"schema":1,"id":"n-0006","notifier":"chat","feed":"rxswift","type":"github","event":"gap","#
+                + #""at":"2026-11-22T04:00:00Z","total":0,"items":[],"#
+                + #""error":"older events may be missing: 2024-06-01T12:00:00Z to 2024-06-02T07:01:00Z (19h1m)","#
+                + #""gap":{"since":"2024-06-01T12:00:00Z","until":"2024-06-02T07:01:00Z"}}"#)
+        #expect(try directory.read("event") == "gap\n")
     }
 
     @Test("exit 1 is retried with what the program said; once it exits 0 the outbox is empty")

@@ -193,6 +193,29 @@ struct NotificationFormatTests {
         )
     }
 
+    @Test("a gap: every format says that events may be missing, and when; the json body has the span as dates")
+    func gap() {
+        let notification = Fixtures.gap
+        let span = "2024-06-01T12:00:00Z to 2024-06-02T07:01:00Z (19h1m)"
+        let words = "older events may be missing: \(span)"
+        #expect(
+            Self.body(.json, notification)
+                == #"{"schema":1,"id":"n-0006","notifier":"chat","feed":"rxswift","type":"github","event":"gap","#
+                + #""at":"2026-11-22T04:00:00Z","total":0,"items":[],"error":"\#(words)","#
+                + #""gap":{"since":"2024-06-01T12:00:00Z","until":"2024-06-02T07:01:00Z"}}"#)
+        #expect(Self.body(.slack, notification) == #"{"text":"*rxswift* (github): \#(words)"}"#)
+        #expect(
+            Self.body(.discord, notification)
+                == #"{"content":"**rxswift** (github): older events may be missing: 2024-06-01T12:00:00Z to "#
+                + #"2024-06-02T07:01:00Z \\(19h1m\\)","allowed_mentions":{"parse":[]}}"#)
+        #expect(Self.body(.ntfy, notification) == span)
+        #expect(
+            NotificationFormat.ntfy.render(notification).headers.map { "\($0.0): \($0.1)" } == [
+                "Title: rxswift (github): older events may be missing", "Tags: grey_question",
+            ])
+        #expect(Self.body(.text, notification) == "rxswift (github): \(words)\n")
+    }
+
     @Test("one new item: \"1 new event\", no link when it has none, no \"and 0 more\"")
     func one() {
         let notification = Fixtures.one

@@ -23,7 +23,7 @@ struct NotificationFormatsDocTests {
 
     static let notifications = [NotificationFixtures.documentedNew, NotificationFixtures.documentedFailed]
 
-    @Test("the slack, discord and failed json bodies, byte for byte (U+200B written \\u200b)")
+    @Test("the slack, discord, failed and gap json bodies, byte for byte (U+200B written \\u200b)")
     func jsonBodies() throws {
         let blocks = try Self.blocks()
         for notification in Self.notifications {
@@ -36,6 +36,9 @@ struct NotificationFormatsDocTests {
         let failed = NotificationFixtures.documentedFailed.jsonBody().string
         let shown = blocks.contains(failed)
         #expect(shown, "json failed: \(failed)")
+        let gap = NotificationFixtures.gap.jsonBody().string
+        let gapShown = blocks.contains(gap)
+        #expect(gapShown, "json gap: \(gap)")
     }
 
     @Test("the indented json example is the body with its first three items")

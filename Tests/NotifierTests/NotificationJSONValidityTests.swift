@@ -56,7 +56,7 @@ struct NotificationJSONValidityTests {
         let notifications =
             [
                 NotificationFixtures.sixty, NotificationFixtures.failed, NotificationFixtures.recovered,
-                NotificationFixtures.stale, NotificationFixtures.one,
+                NotificationFixtures.stale, NotificationFixtures.one, NotificationFixtures.gap,
             ] + Self.randomNotifications(300)
         let bodies = notifications.flatMap { notification in
             [NotificationFormat.json, .slack, .discord].map { $0.render(notification).text }

@@ -25,6 +25,9 @@ extension ForwardingStore {
     package func nextNotification(of notifier: String) async throws -> OutboxEntry? {
         try await base.nextNotification(of: notifier)
     }
+    package func pendingNotifications(of notifier: String) async throws -> [OutboxEntry] {
+        try await base.pendingNotifications(of: notifier)
+    }
     package func pendingCount(of notifier: String) async throws -> Int { try await base.pendingCount(of: notifier) }
     package func dropNotifications(beyond bounds: [String: OutboxBounds], now: Date) async throws
         -> [DroppedNotification]
@@ -39,6 +42,15 @@ extension ForwardingStore {
     ) async throws {
         try await base.failed(
             id, notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
+    }
+    package func delivered(_ ids: [String], notifier: String, at time: Date) async throws {
+        try await base.delivered(ids, notifier: notifier, at: time)
+    }
+    package func failed(
+        _ ids: [String], notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
+    ) async throws {
+        try await base.failed(
+            ids, notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
     }
     package func dropExpiredNotifications(now: Date) async throws -> Int {
         try await base.dropExpiredNotifications(now: now)

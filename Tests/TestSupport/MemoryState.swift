@@ -138,6 +138,10 @@ package final class MemoryState: StateStoring {
         stored.withLock { $0.outbox.first { $0.notifier == notifier && $0.pending }?.entry }
     }
 
+    package func pendingNotifications(of notifier: String) async throws -> [OutboxEntry] {
+        stored.withLock { $0.outbox.filter { $0.notifier == notifier && $0.pending }.map(\.entry) }
+    }
+
     package func pendingCount(of notifier: String) async throws -> Int {
         stored.withLock { $0.outbox.count { $0.notifier == notifier && $0.pending } }
     }
@@ -151,8 +155,13 @@ package final class MemoryState: StateStoring {
     }
 
     package func delivered(_ id: String, notifier: String, at time: Date) async throws {
+        try await delivered([id], notifier: notifier, at: time)
+    }
+
+    package func delivered(_ ids: [String], notifier: String, at time: Date) async throws {
+        let ids = Set(ids)
         stored.withLock { stored in
-            stored.outbox.removeAll { $0.entry.notification.id == id }
+            stored.outbox.removeAll { ids.contains($0.entry.notification.id) }
             stored.statuses[notifier, default: NotifierStatus(name: notifier)].lastDelivered = time
         }
     }
@@ -160,8 +169,15 @@ package final class MemoryState: StateStoring {
     package func failed(
         _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
     ) async throws {
+        try await failed([id], notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
+    }
+
+    package func failed(
+        _ ids: [String], notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
+    ) async throws {
+        let ids = Set(ids)
         stored.withLock { stored in
-            for index in stored.outbox.indices where stored.outbox[index].entry.notification.id == id {
+            for index in stored.outbox.indices where ids.contains(stored.outbox[index].entry.notification.id) {
                 stored.outbox[index].entry.attempts += 1
                 stored.outbox[index].entry.lastError = error
                 stored.outbox[index].entry.nextAttempt = nextAttempt

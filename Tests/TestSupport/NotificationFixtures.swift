@@ -51,6 +51,15 @@ package enum NotificationFixtures {
         id: "n-0004", notifier: "chat", feed: "planet", type: "eonet", event: .stale, at: at, total: 0, items: [],
         error: "no successful poll since 2026-11-21T04:00:00Z")
 
+    /// A `gap` notification: the events of 19 hours and a minute may be missing.
+    package static let gap: FeedNotification = {
+        let gap = PollGap(
+            since: Date(timeIntervalSince1970: 1_717_243_200), until: Date(timeIntervalSince1970: 1_717_311_660))
+        return FeedNotification(
+            id: "n-0006", notifier: "chat", feed: "rxswift", type: "github", event: .gap, at: at, total: 0, items: [],
+            error: gap.text, gap: gap)
+    }()
+
     /// A `new` notification of one item.
     package static let one = FeedNotification(
         id: "n-0005", notifier: "chat", feed: "planet", type: "eonet", event: .new, at: at, total: 1,
@@ -83,4 +92,35 @@ package enum NotificationFixtures {
     package static let documentedFailed = FeedNotification(
         id: "0193a4f2-0000-7000-8000-000000000002", notifier: "chat", feed: "planet", type: "eonet", event: .failed,
         at: at, total: 0, items: [], error: "HTTP 503 from eonet.gsfc.nasa.gov: Service Unavailable")
+
+    /// The `digest` of docs/notification-formats.md: an hour of `chat`'s notifications, the documented `new` and
+    /// `failed` among them, two feeds.
+    package static let documentedDigest = FeedNotification.digest(
+        of: [
+            FeedNotification(
+                id: "0193a4f2-0000-7000-8000-000000000010", notifier: "chat", feed: "rxswift", type: "github",
+                event: .new, at: at - 1800, total: 2,
+                items: [
+                    Item(
+                        id: "44012345400", title: "release 6.8.0 published", date: at - 1900,
+                        groups: ["ReleaseEvent"], url: "https://github.com/ReactiveX/RxSwift/releases/tag/6.8.0"),
+                    Item(id: "44012345399", title: "someone forked the repository", date: at - 2000, groups: []),
+                ]),
+            documentedFailed, documentedNew,
+        ], notifier: "chat", at: at + 1800)
+
+    /// A digest of `feeds` feeds, each with one `new` notification of 60 items and one `failed`.
+    package static func digest(feeds: Int) -> FeedNotification {
+        .digest(
+            of: (1...feeds).flatMap { number in
+                let feed = "feed-\(number)"
+                var new = sixty
+                new.id = "n-\(number)-new"
+                new.feed = feed
+                var failed = failed
+                failed.id = "n-\(number)-failed"
+                failed.feed = feed
+                return [new, failed]
+            }, notifier: "chat", at: at + 3600)
+    }
 }

@@ -38,7 +38,7 @@ package struct PollHarness: Sendable {
 
     /// Polls `feed` once with a source made from its options, collecting every view shown on the way.
     package func poll<Source: FeedSource>(
-        _ source: Source.Type, feed: FeedConfig, transport: any HTTPTransport, clock: PollClock = .system
+        _ source: Source.Type, feed: FeedConfig, transport: any HTTPTransport, clock: any PollClock = WallClock()
     ) async -> (report: PollReport, views: [FeedView]) {
         var runner = PollRunner(
             store: store, transport: transport, settings: settings, clock: clock, logger: Logger(label: "test"))

@@ -12,7 +12,8 @@ extension MonitorCommand {
             discussion: """
                 For each notifier of the feeds file: where it delivers (a webhook's URL masked), how many notifications \
                 wait to be delivered, how many its receiver refused (kept 7 days), when it last delivered and its last \
-                error. With --format json, the notifiers follow the feeds in the array, each with a "notifier" key. \
+                error; for a notifier with digest:, how many notifications it collected and when its next digest is \
+                due. With --format json, the notifiers follow the feeds in the array, each with a "notifier" key. \
                 With a PostgreSQL state shared by several instances, each feed leased now says by which instance \
                 (hostname:pid:random) and until when ("lease" in JSON, null when none holds it). A PostgreSQL state \
                 that cannot be reached is said in one line (`state unreachable: …`; in JSON, {"state": "unreachable", \
@@ -75,10 +76,20 @@ extension MonitorCommand {
             let configured = loaded.config?.notifiers ?? []
             let targets = NotifierSet.targets(configured)
             let statuses = try await store?.notifierStatuses() ?? []
-            var notifiers = configured.map { config in
-                NotifierLine(
-                    status: statuses.first { $0.name == config.name } ?? NotifierStatus(name: config.name),
-                    type: config.type, target: targets[config.name])
+            var notifiers: [NotifierLine] = []
+            for config in configured {
+                // A digest is due one period after the oldest notification it collected.
+                let period = config.digestPeriod
+                let head = period == nil ? nil : try await store?.nextNotification(of: config.name)
+                let status = statuses.first { $0.name == config.name } ?? NotifierStatus(name: config.name)
+                notifiers.append(
+                    NotifierLine(
+                        status: status, type: config.type, target: targets[config.name], digest: period,
+                        nextDigest: period.flatMap { period in
+                            head?.digestDue(
+                                every: period, full: status.pending >= config.bounds.count,
+                                lastDelivered: status.lastDelivered)
+                        }))
             }
             notifiers += statuses.filter { status in !configured.contains { $0.name == status.name } }.map {
                 NotifierLine(status: $0, type: nil, target: nil)

@@ -211,10 +211,11 @@ package struct ConfigValidator: Sendable {
             let options = options(entries, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
             // A notifier's own checks look at the options that are valid, whatever else is wrong.
             diagnostics += type.check(options)
+            diagnostics += NotifierConfig.checkDigest(options)
             checkWords(
                 in: entries, key: NotifierConfig.feeds.name, known: feeds, what: "feed", diagnostics: &diagnostics)
             checkWords(
-                in: entries, key: NotifierConfig.on.name, known: FeedNotification.Event.allCases.map(\.rawValue),
+                in: entries, key: NotifierConfig.on.name, known: FeedNotification.Event.selectable.map(\.rawValue),
                 what: "event", diagnostics: &diagnostics)
             guard let notifierName = options.string("name") else { continue }
             if let first = firstUse[notifierName] {

@@ -35,7 +35,7 @@ package struct NotifierConfig: Sendable {
     /// `on`: the events notified.
     package static let on = FeedOption<[String]>(
         "on", .list(placeholder: "events"), default: ["new", "failed", "recovered"],
-        doc: "The events notified: new, failed, recovered, stale")
+        doc: "The events notified: new, failed, recovered, stale, gap")
 
     /// `max_pending`: the most notifications that wait for the notifier.
     package static let maxPending = FeedOption<Int>(
@@ -45,6 +45,25 @@ package struct NotifierConfig: Sendable {
     package static let maxAge = FeedOption<Duration>(
         "max_age", .duration(minimum: .seconds(60)), default: .seconds(7 * 86_400),
         doc: "A notification not delivered within this time is dropped")
+
+    /// `digest`: at most one message per period, combining what it collected in it.
+    package static let digest = FeedOption<Duration?>(
+        "digest", .duration(minimum: .seconds(60)),
+        doc: "Send at most one message per period, combining what it would have sent in it (e.g. 1h)")
+
+    /// Its digest period; nil when it sends each notification as it comes.
+    package var digestPeriod: Duration? { options[Self.digest] }
+
+    /// A digest must come before its notifications are too old to deliver: `max_age` longer than `digest`.
+    package static func checkDigest(_ options: FeedOptions) -> [Diagnostic] {
+        guard let period = options[digest], period >= options[maxAge] else { return [] }
+        return [
+            .error(
+                "'max_age' (\(DurationFormat.string(options[maxAge]))) must be longer than 'digest' "
+                    + "(\(DurationFormat.string(period))): a notification would be dropped before its digest is sent",
+                at: options.location(of: digest.name))
+        ]
+    }
 
     /// How much of the outbox it may hold.
     package var bounds: OutboxBounds {
@@ -57,6 +76,6 @@ package struct NotifierConfig: Sendable {
             "name", .string(placeholder: "name", format: FeedConfig.checkName), required: true,
             doc: "Unique name of the notifier, as `monitor status` and `monitor notify test NAME` show it"),
         OptionSpec("type", .string(placeholder: "type"), required: true, doc: "The notifier that delivers"),
-        feeds.spec, on.spec, maxPending.spec, maxAge.spec,
+        feeds.spec, on.spec, maxPending.spec, maxAge.spec, digest.spec,
     ]
 }

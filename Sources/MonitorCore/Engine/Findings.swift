@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a source reports while it polls, handed to it by the core: groups, progress, items, failed
 /// sub-requests, and what the server said had not changed. The core builds the stream, folds it into the
 /// poll's tally and decides what is stored; a source only says what it found.
@@ -43,4 +45,13 @@ package struct Findings: Sendable {
 
     /// The feed's request was answered 304 Not Modified: every stored item counts again.
     package func unchanged() { send(.feedUnchanged) }
+
+    /// The source read every answer its API offers, back to events of `until`, without reaching an event stored
+    /// before: those since `since` (the newest event an earlier poll read, when the source knows it; else the newest
+    /// stored item's date) may be missing. A feed with neither (a first sync), or where `since` is not older than
+    /// `until`, has no gap.
+    package func gap(since: Date? = nil, until: Date) { send(.gap(PollGap(since: since, until: until))) }
+
+    /// The source says, in `message`, that events may be missing (not a failure).
+    package func gap(message: String) { send(.gap(PollGap(message: message))) }
 }

@@ -1,24 +1,53 @@
 import Foundation
 
-/// Where the engine gets the time and how it waits: the real clock, or one a test controls.
-package struct PollClock: Sendable {
-    /// The current wall-clock time.
-    package var now: @Sendable () -> Date
-    /// Waits `duration` (throws when cancelled).
-    package var sleep: @Sendable (Duration) async throws -> Void
+/// The clock the engine reads and waits on: the system's (``WallClock``) or one a test moves.
+///
+/// Its instants are wall-clock dates, since the state stores dates. It also gives the jitter (`random`), so that a test
+/// that moves the time fixes the jitter too.
+package protocol PollClock: Clock where Instant == WallClock.Instant {
     /// A random fraction in 0..<1, for jitter.
-    package var random: @Sendable () -> Double
+    func random() -> Double
+}
 
-    /// A clock from its parts.
-    package init(
-        now: @escaping @Sendable () -> Date, sleep: @escaping @Sendable (Duration) async throws -> Void,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
-    ) {
-        self.now = now
-        self.sleep = sleep
-        self.random = random
+extension PollClock {
+    package func random() -> Double { Double.random(in: 0..<1) }
+
+    /// Waits until `date` (at once if it has passed); throws when cancelled.
+    package func sleep(until date: Date) async throws {
+        try await sleep(until: Instant(date), tolerance: nil)
+    }
+}
+
+/// The system's clock: the time is `Date()`, and a wait until a date sleeps the time left until it.
+package struct WallClock: PollClock {
+    /// A moment of wall-clock time: a `Date`, with `Duration` arithmetic.
+    package struct Instant: InstantProtocol {
+        package var date: Date
+
+        package init(_ date: Date) {
+            self.date = date
+        }
+
+        package func advanced(by duration: Duration) -> Self {
+            Self(date.addingTimeInterval(duration.seconds))
+        }
+
+        package func duration(to other: Self) -> Duration {
+            .seconds(other.date.timeIntervalSince(date))
+        }
+
+        package static func < (lhs: Self, rhs: Self) -> Bool {
+            lhs.date < rhs.date
+        }
     }
 
-    /// The system's clock.
-    package static let system = PollClock(now: { Date() }, sleep: { try await Task.sleep(for: $0) })
+    package init() {}
+
+    package var now: Instant { Instant(Date()) }
+
+    package var minimumResolution: Duration { .microseconds(1) }
+
+    package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try await Task.sleep(for: now.duration(to: deadline), tolerance: tolerance)
+    }
 }

@@ -16,14 +16,14 @@ package struct PollContext: Sendable {
     package var values: SourceValues
     /// The logger, labelled with the feed.
     package var logger: Logger
-    package var clock: PollClock
+    package var clock: any PollClock
     /// How many of the feed's requests may be in flight at once (the feed's limit within the global one).
     package var concurrency: Int
 
     package init(
         feed: String, options: FeedOptions, http: FeedHTTP, known: Set<String> = [], values: SourceValues,
         logger: Logger,
-        clock: PollClock, concurrency: Int
+        clock: any PollClock, concurrency: Int
     ) {
         self.feed = feed
         self.options = options

@@ -18,6 +18,8 @@ package struct PollOutcome: Sendable {
     package var newIDs: Set<String>
     /// The feed's record after the poll.
     package var record: FeedRecord
+    /// The events the poll may have missed; nil when none, or when the poll failed.
+    package var gap: PollGap?
 
     /// The outcome of a poll whose updates folded into `tally`.
     ///
@@ -60,6 +62,7 @@ package struct PollOutcome: Sendable {
             // list is shared rather than copied.
             newItems = tally.newIDs.count == items.count ? items : items.filter { tally.newIDs.contains($0.id) }
             newIDs = tally.newIDs
+            gap = tally.gap
             record.failures = record.failures(after: status)
             record.lastSuccess = record.lastPoll
             record.itemCount = items.count

@@ -76,6 +76,8 @@ package struct PollReport: Sendable {
     package var isFirstSync = false
     /// Why the state could not be reached, when that is why the poll failed: the state's failure, not the feed's.
     package var unreachableState: StateError?
+    /// The events the poll may have missed (the poll is not failed for it); nil when none.
+    package var gap: PollGap?
 
     package init(
         feed: String, type: String, status: Status, error: String? = nil, requests: Int = 0, notModified: Int = 0,
@@ -136,6 +138,7 @@ package struct PollReport: Sendable {
                 "durationMs",
                 .integer(Int(duration.milliseconds))
             ),
+            ("gap", gap?.json ?? .null),
         ]
         if let rateLimit {
             var limit: [(key: String, value: JSONValue)] = []

@@ -17,7 +17,7 @@ package struct PollRunner: Sendable {
     /// The rate-limit budgets all feeds polled by this runner share (per API origin and credential); kept in the
     /// state when it shares them with other instances (PostgreSQL).
     package var budgets: RateBudgets
-    package var clock: PollClock
+    package var clock: any PollClock
     package var logger: Logger
     /// How many of the newest items a report lists.
     package var latestCount = 10
@@ -32,7 +32,7 @@ package struct PollRunner: Sendable {
     /// for several instances (``RateBudgetStoring``) keeps the runner's: a request counts there as in flight for
     /// twice the request timeout at most.
     package init(
-        store: any StateStoring, transport: any HTTPTransport, settings: Settings, clock: PollClock = .system,
+        store: any StateStoring, transport: any HTTPTransport, settings: Settings, clock: any PollClock = WallClock(),
         logger: Logger
     ) {
         self.store = store
@@ -70,7 +70,7 @@ package struct PollRunner: Sendable {
     private func pollAndStore(
         _ feed: FeedConfig, source: any FeedSource, events: AsyncStream<PollEvent>.Continuation?, lease: HeldLease?
     ) async -> PollReport {
-        let started = clock.now()
+        let started = clock.now.date
         var logger = self.logger
         logger[metadataKey: "feed"] = "\(feed.name)"
         let snapshot: FeedSnapshot
@@ -121,7 +121,7 @@ package struct PollRunner: Sendable {
 
         var record = snapshot.record ?? FeedRecord(name: feed.name, type: feed.type)
         record.type = feed.type
-        record.lastPoll = clock.now()
+        record.lastPoll = clock.now.date
         // A failed poll waits for every exhausted limit; one that went on (a search served from its cache)
         // only for the default one.
         let hold = thrown == nil ? http.hold : http.latestHold
@@ -237,6 +237,7 @@ package struct PollRunner: Sendable {
         report.failures = outcome.record.failures
         report.newItems = outcome.newItems
         report.isFirstSync = outcome.items != nil && stored.record?.lastSuccess == nil
+        report.gap = outcome.gap
         return report
     }
 
@@ -255,8 +256,8 @@ package struct PollRunner: Sendable {
         return report
     }
 
-    /// The time since `started` on the runner's clock, in whole milliseconds.
+    /// The time since `started` on the runner's clock.
     private func elapsed(since started: Date) -> Duration {
-        .milliseconds(Int64(clock.now().timeIntervalSince(started) * 1000))
+        WallClock.Instant(started).duration(to: clock.now)
     }
 }

@@ -35,6 +35,8 @@ package struct PollTally: Sendable {
     package private(set) var succeeded = false
     /// Whether the source reported any item (items carried from the state do not count).
     package private(set) var foundItems = false
+    /// The events the poll may have missed, every gap the source reported as one; nil when none.
+    package private(set) var gap: PollGap?
     /// How the poll's items combine with those stored.
     package let retention: ItemRetention
     /// For a `replace` poll, the stored counts shown for groups not yet settled; nil otherwise.
@@ -113,6 +115,8 @@ package struct PollTally: Sendable {
             for item in stored { add(item, replacing: false) }
             feedUnchanged = true
             succeeded = true
+        case .gap(let reported):
+            if let found = storedGap(reported) { gap = gap.map { $0.merged(with: found) } ?? found }
         }
         applyRetention()
     }
@@ -148,6 +152,15 @@ package struct PollTally: Sendable {
     }
 
     // MARK: - Folding
+
+    /// A reported gap as the feed has it: a window's runs from its `since`, or else the newest stored item's date, to
+    /// its `until`, and is none without either (a first sync) or when that is not older than `until`; one told in
+    /// words stays as told.
+    private func storedGap(_ reported: PollGap) -> PollGap? {
+        guard let until = reported.until else { return reported }
+        guard let since = reported.since ?? stored.lazy.map(\.date).max(), since < until else { return nil }
+        return PollGap(since: since, until: until, message: reported.message)
+    }
 
     /// The counts of each group of stored `items` (none of them new).
     private static func totals(of items: [Item], breakdown: String?) -> [String: Totals] {

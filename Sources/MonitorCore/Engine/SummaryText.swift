@@ -13,6 +13,7 @@ package enum SummaryText {
         if let error = report.error {
             line += "  error: \(TerminalText.sanitized(error))\n"
         }
+        if let gap = report.gap { line += "  \(TerminalText.sanitized(gap.text))\n" }
         return line
     }
 

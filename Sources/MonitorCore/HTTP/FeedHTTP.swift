@@ -45,7 +45,7 @@ package final class FeedHTTP: Sendable {
     private let defaultResource: String
     private let budgets: RateBudgets
     private let limiters: [AsyncSemaphore]
-    private let clock: PollClock
+    private let clock: any PollClock
     private let logger: Logger
     private let metrics: MonitorMetrics.Requests
     private let state: Mutex<State>
@@ -58,7 +58,7 @@ package final class FeedHTTP: Sendable {
     package init(
         transport: any HTTPTransport, policy: HTTPPolicy, sourcePolicy: any HTTPSourcePolicy = GenericHTTPPolicy(),
         budgets: RateBudgets = RateBudgets(), limiters: [AsyncSemaphore], validators: [ValidatorKey: Validators] = [:],
-        rateLimit: RateLimit? = nil, clock: PollClock = .system, logger: Logger,
+        rateLimit: RateLimit? = nil, clock: any PollClock = WallClock(), logger: Logger,
         metrics: MonitorMetrics.Requests = .disabled
     ) {
         self.transport = transport
@@ -77,7 +77,7 @@ package final class FeedHTTP: Sendable {
             initial.updated[key] = Validators(etag: nil, lastModified: nil)
         }
         if var rateLimit {
-            rateLimit.reset = rateLimit.reset.map { HTTPPolicy.capped($0, now: clock.now()) }
+            rateLimit.reset = rateLimit.reset.map { HTTPPolicy.capped($0, now: clock.now.date) }
             initial.rateLimits[rateLimit.resource ?? defaultResource] = rateLimit
         }
         state = Mutex(initial)
@@ -136,7 +136,7 @@ package final class FeedHTTP: Sendable {
             let conditional = request.headers["If-None-Match"] != nil || request.headers["If-Modified-Since"] != nil
             let budget = RateBudgets.Key(url: url, credential: credential, resource: resource)
             attempts += 1
-            let started = clock.now()
+            let started = clock.now
             let response: HTTPResponse
             let limited: Limited?
             do {
@@ -158,7 +158,7 @@ package final class FeedHTTP: Sendable {
                 }
                 throw failure
             }
-            let elapsed = Int(clock.now().timeIntervalSince(started) * 1000)
+            let elapsed = started.duration(to: clock.now).milliseconds
             logger.debug("GET", metadata: ["url": "\(url)", "status": "\(response.status)", "ms": "\(elapsed)"])
 
             switch response.status {
@@ -193,7 +193,7 @@ package final class FeedHTTP: Sendable {
                 case .wait(let duration):
                     waitedRetryAfter = true
                     attempts -= 1
-                    try await clock.sleep(duration)
+                    try await clock.sleep(for: duration)
                     continue
                 case .fail(let error):
                     throw error
@@ -233,7 +233,7 @@ package final class FeedHTTP: Sendable {
         }
         // Asked only now, with the permits held: feeds waiting for a slot learn what the ones before them spent.
         let ticket: Int64?
-        switch try await budgets.spend(budget, now: clock.now()) {
+        switch try await budgets.spend(budget, now: clock.now.date) {
         case .held(let hold): throw HeldBack(hold: hold)
         case .send(let taken): ticket = taken
         }
@@ -258,9 +258,8 @@ package final class FeedHTTP: Sendable {
     }
 
     private func backOff(attempt: Int) async throws {
-        let step = Backoff(base: policy.retryBaseDelay, maximum: policy.retryMaxDelay).step(after: attempt)
-        // Jitter: somewhere between half and all of the exponential delay.
-        try await clock.sleep(step * (0.5 + clock.random() / 2))
+        let backoff = Backoff(base: policy.retryBaseDelay, maximum: policy.retryMaxDelay)
+        try await clock.sleep(for: backoff.delay(afterAttempts: attempt, retryAfter: nil, random: clock.random()))
     }
 
     // MARK: - Rate limits
@@ -272,7 +271,7 @@ package final class FeedHTTP: Sendable {
 
     private func blockedUntil(_ resource: String) -> Hold? {
         state.withLock { state in
-            let now = clock.now()
+            let now = clock.now.date
             if let hold = state.blocked[resource], hold.until > now { return hold }
             if let limit = state.rateLimits[resource], limit.remaining == 0, let reset = limit.reset, reset > now {
                 let hold = Hold(until: reset, reason: "rate limit exhausted")
@@ -300,7 +299,7 @@ package final class FeedHTTP: Sendable {
     private func record(
         _ response: HTTPResponse, resource: String, url: String, budget: RateBudgets.Key, ticket: Int64?
     ) async {
-        let now = clock.now()
+        let now = clock.now.date
         let answered = answeredResource(response, requested: resource)
         var limit = RateLimit(headers: response.headers, resource: answered)
         if let reset = limit?.reset { limit?.reset = HTTPPolicy.capped(reset, now: now) }
@@ -328,7 +327,7 @@ package final class FeedHTTP: Sendable {
         _ response: HTTPResponse, url: String, resource: String, budget: RateBudgets.Key, attempts: Int, waited: Bool
     ) async -> Limited? {
         guard [403, 429, 503].contains(response.status) else { return nil }
-        let now = clock.now()
+        let now = clock.now.date
         let fail = { (until: Date, reason: String, detail: String) async -> Limited in
             let hold = Hold(until: HTTPPolicy.capped(until, now: now), reason: reason)
             self.holdBack(resource, hold)

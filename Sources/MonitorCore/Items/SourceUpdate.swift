@@ -16,6 +16,9 @@ package enum SourceUpdate: Sendable {
     case unchanged(groups: [String])
     /// The feed's request was answered 304 Not Modified: every stored item counts again.
     case feedUnchanged
+    /// Events may have been missed (not a failure): the answers reached back only to the gap's `until`, or the
+    /// source said so in words.
+    case gap(PollGap)
 }
 
 /// A failed sub-request of a poll, such as one EONET category.

@@ -3,9 +3,12 @@ import Foundation
 extension FeedNotification {
     /// The json body, schema 1, in this key order:
     /// `{"schema":1,"id","notifier","feed","type","event","at","total","items":[{"id","title","date","url",
-    /// "groups","details":{name: value}}],"error"}`. Dates are ISO 8601 in UTC, `url` and `error` are null when
-    /// absent, and every text is without control characters (a line break becomes a space), so the body is one
-    /// line of valid JSON whatever the network sent.
+    /// "groups","details":{name: value}}],"error"}`, and last, for a `gap`, `"gap":{"since","until"}` (with `"message"`
+    /// when the source gave one). Dates are ISO 8601 in UTC, `url` and `error` are null when absent, and every text
+    /// is without control characters (a line break becomes a space), so the body is one line of valid JSON whatever
+    /// the network sent. A `digest` has the same keys, `feed` and `type` null, `items` empty, `total` the number of
+    /// notifications it combines, and last one more key, `notifications`: each combined notification's own body, in
+    /// order.
     package func jsonBody() -> [UInt8] {
         Array(json.text.utf8)
     }
@@ -13,9 +16,11 @@ extension FeedNotification {
     /// The json body as a value.
     var json: JSONValue {
         let clean = { (text: String) in JSONValue.string(TerminalText.sanitized(text)) }
-        return .object([
-            ("schema", 1), ("id", clean(id)), ("notifier", clean(notifier)), ("feed", clean(feed)),
-            ("type", clean(type)), ("event", .string(event.rawValue)), ("at", .string(ISO8601.fixedString(at))),
+        let isDigest = event == .digest
+        var object: [(key: String, value: JSONValue)] = [
+            ("schema", 1), ("id", clean(id)), ("notifier", clean(notifier)), ("feed", isDigest ? .null : clean(feed)),
+            ("type", isDigest ? .null : clean(type)), ("event", .string(event.rawValue)),
+            ("at", .string(ISO8601.fixedString(at))),
             ("total", .integer(total)),
             (
                 "items",
@@ -30,7 +35,10 @@ extension FeedNotification {
                     })
             ),
             ("error", error.map(clean) ?? .null),
-        ])
+        ]
+        if let gap { object.append(("gap", gap.json)) }
+        if isDigest { object.append(("notifications", .array((notifications ?? []).map(\.json)))) }
+        return .object(object)
     }
 
     /// `details` with clean names, each name once (its first value, as `Item.detail(_:)` reads it).

@@ -41,6 +41,8 @@ package final class NotificationDelivery: Sendable {
     private struct Configured {
         var notifiers: [String: any Notifier]
         var bounds: [String: OutboxBounds]
+        /// The digest period of each notifier that has one (`digest:`).
+        var digests: [String: Duration] = [:]
     }
 
     /// What one round came to for one notifier: its attempts with their place in the outbox, and when its next
@@ -52,7 +54,7 @@ package final class NotificationDelivery: Sendable {
 
     private let store: any StateStoring
     private let configured: Mutex<Configured>
-    private let clock: PollClock
+    private let clock: any PollClock
     private let backoff: Backoff
     private let logger: Logger
     private let observer: (@Sendable (Attempt) -> Void)?
@@ -65,15 +67,16 @@ package final class NotificationDelivery: Sendable {
     static let claimLease: Duration = .seconds(120)
 
     /// A delivery of `store`'s outbox through `notifiers` (by name), each keeping at most what its `bounds` allow (a
-    /// notifier without bounds keeps everything); `observer` hears of every attempt and drop, `metrics` counts the
-    /// failed and dropped ones and how many each notifier has pending.
+    /// notifier without bounds keeps everything), those in `digests` sending one digest per period (by name);
+    /// `observer` hears of every attempt and drop, `metrics` counts the failed and dropped ones and how many each
+    /// notifier has pending.
     package init(
         store: any StateStoring, notifiers: [String: any Notifier], bounds: [String: OutboxBounds] = [:],
-        clock: PollClock = .system, backoff: Backoff = standardBackoff,
+        digests: [String: Duration] = [:], clock: any PollClock = WallClock(), backoff: Backoff = standardBackoff,
         logger: Logger, observer: (@Sendable (Attempt) -> Void)? = nil, metrics: MonitorMetrics = .disabled
     ) {
         self.store = store
-        self.configured = Mutex(Configured(notifiers: notifiers, bounds: bounds))
+        self.configured = Mutex(Configured(notifiers: notifiers, bounds: bounds, digests: digests))
         self.clock = clock
         self.backoff = backoff
         self.logger = logger
@@ -81,10 +84,12 @@ package final class NotificationDelivery: Sendable {
         self.metrics = metrics
     }
 
-    /// Replaces the notifiers and their bounds (the feeds file was reloaded); notifications of a notifier no longer
-    /// configured stay in the outbox.
-    package func setNotifiers(_ notifiers: [String: any Notifier], bounds: [String: OutboxBounds] = [:]) {
-        configured.withLock { $0 = Configured(notifiers: notifiers, bounds: bounds) }
+    /// Replaces the notifiers, their bounds and digest periods (the feeds file was reloaded); notifications of a
+    /// notifier no longer configured stay in the outbox.
+    package func setNotifiers(
+        _ notifiers: [String: any Notifier], bounds: [String: OutboxBounds] = [:], digests: [String: Duration] = [:]
+    ) {
+        configured.withLock { $0 = Configured(notifiers: notifiers, bounds: bounds, digests: digests) }
     }
 
     /// Makes one round of the outbox at the clock's time: first drops what each configured notifier's bounds no
@@ -101,7 +106,7 @@ package final class NotificationDelivery: Sendable {
 
     /// The round of ``deliverDue(all:holding:)``, with the time the first notification left waiting is due.
     private func round(all: Bool, holding: Set<String>) async -> (attempts: [Attempt], nextDue: Date?) {
-        let now = clock.now()
+        let now = clock.now.date
         let configured = self.configured.withLock { $0 }
         let dropped: [Attempt]
         do {
@@ -117,7 +122,8 @@ package final class NotificationDelivery: Sendable {
         for drop in dropped { observer?(drop) }
         let queues = await withTaskGroup(of: Queue.self) { group in
             for (name, notifier) in configured.notifiers where !holding.contains(name) {
-                group.addTask { await self.deliver(name, through: notifier, all: all, now: now) }
+                let digest = configured.digests[name].map { (period: $0, bound: configured.bounds[name]?.count) }
+                group.addTask { await self.deliver(name, through: notifier, digest: digest, all: all, now: now) }
             }
             var queues: [Queue] = []
             for await queue in group { queues.append(queue) }
@@ -128,26 +134,54 @@ package final class NotificationDelivery: Sendable {
     }
 
     /// Delivers `name`'s notifications through `notifier`, head after head, while each is delivered (or refused);
-    /// then sets its pending gauge.
-    private func deliver(_ name: String, through notifier: any Notifier, all: Bool, now: Date) async -> Queue {
+    /// then sets its pending gauge. With a `digest` period (and its `max_pending` as `bound`), the head is the oldest
+    /// notification it collected and is due as ``OutboxEntry/digestDue(every:retrying:full:lastDelivered:)`` says (its
+    /// retry wait skipped with `all`, never the period):
+    /// what goes is one notification combining every notification collected, which leave the outbox together once it
+    /// is delivered (or are refused together); a failed attempt is recorded on the oldest, which keeps the digest's
+    /// backoff. What the polls add meanwhile waits for the next digest.
+    private func deliver(
+        _ name: String, through notifier: any Notifier, digest: (period: Duration, bound: Int?)?, all: Bool, now: Date
+    ) async -> Queue {
         var queue = Queue()
         var attempted = Set<String>()
         while !Task.isCancelled {
             let head: OutboxEntry?
+            var due: Date?
             do {
                 head = try await store.nextNotification(of: name)
+                if let head, let digest {
+                    due = try await digestDue(
+                        of: head, notifier: name, every: digest.period, bound: digest.bound, all: all)
+                } else {
+                    due = all ? nil : head?.nextAttempt
+                }
             } catch {
                 readFailed(error)
                 break
             }
             // A head attempted in this round is one whose attempt could not be recorded: it waits for the next.
             guard let head, !attempted.contains(head.notification.id) else { break }
-            guard all || (head.nextAttempt ?? .distantPast) <= now else {
-                queue.nextDue = head.nextAttempt
+            guard (due ?? .distantPast) <= now else {
+                queue.nextDue = due
                 break
             }
+            var entry = head
+            var rows: [String]?
+            if digest != nil {
+                let collected: [OutboxEntry]
+                do {
+                    collected = try await store.pendingNotifications(of: name)
+                } catch {
+                    readFailed(error)
+                    break
+                }
+                guard collected.first?.notification.id == head.notification.id else { break }
+                entry.notification = .digest(of: collected.map(\.notification), notifier: name, at: now)
+                rows = collected.map(\.notification.id)
+            }
             attempted.insert(head.notification.id)
-            guard let attempt = await attempt(head, with: notifier) else { break }
+            guard let attempt = await attempt(entry, with: notifier, rows: rows) else { break }
             queue.attempts.append((head.sequence, attempt))
             if case .willRetry(_, let next) = attempt.result {
                 queue.nextDue = next
@@ -158,6 +192,18 @@ package final class NotificationDelivery: Sendable {
             metrics.notificationsPending(notifier: name, count: pending)
         }
         return queue
+    }
+
+    /// When `notifier`'s digest is due, `head` being the oldest notification it collected and `bound` its
+    /// `max_pending`: its last delivery is read only when it is full.
+    private func digestDue(of head: OutboxEntry, notifier: String, every period: Duration, bound: Int?, all: Bool)
+        async throws -> Date
+    {
+        guard let bound, try await store.pendingCount(of: notifier) >= bound else {
+            return head.digestDue(every: period, retrying: !all)
+        }
+        let last = try await store.notifierStatuses().first { $0.name == notifier }?.lastDelivered
+        return head.digestDue(every: period, retrying: !all, full: true, lastDelivered: last)
     }
 
     /// Says that the outbox could not be read (the loop then waits the backoff's base); a read cut short because the
@@ -193,13 +239,17 @@ package final class NotificationDelivery: Sendable {
                 defer { failed = false }
                 return failed
             }
-            // The next attempt due: that of the oldest notification of each notifier (the others wait for it).
-            var wait = round.nextDue.map { max($0.timeIntervalSince(clock.now()), 0) }
-            if failed { wait = backoff.base.seconds }
+            // The next attempt due: that of the oldest notification of each notifier (the others wait for it); after
+            // the backoff's base when the store failed. Woken a millisecond after, the round finds it due.
+            let now = clock.now
+            var due = round.nextDue.map { max(WallClock.Instant($0), now) }
+            if failed { due = now.advanced(by: backoff.base) }
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await wakeup.wait() }
-                if let wait {
-                    group.addTask { try? await self.clock.sleep(.milliseconds(Int64(wait * 1000) + 1)) }
+                if let due {
+                    group.addTask {
+                        try? await self.clock.sleep(until: due.advanced(by: .milliseconds(1)), tolerance: nil)
+                    }
                 }
                 await group.next()
                 group.cancelAll()
@@ -207,16 +257,19 @@ package final class NotificationDelivery: Sendable {
         }
     }
 
-    /// One attempt at `entry`, recorded in the state; nil when cancelled, or when another instance sharing the outbox
-    /// claimed it (nothing is recorded).
-    private func attempt(_ entry: OutboxEntry, with notifier: any Notifier) async -> Attempt? {
+    /// One attempt at `entry`, recorded in the state on the outbox's notifications `rows` (by default the entry's
+    /// own; for a digest, those it combines: a failure is recorded on the first, the oldest, and a delivery or refusal
+    /// on all); nil when cancelled, or when another instance sharing the outbox claimed the first (nothing is
+    /// recorded).
+    private func attempt(_ entry: OutboxEntry, with notifier: any Notifier, rows: [String]? = nil) async -> Attempt? {
         let notification = entry.notification
+        let head = rows?.first ?? notification.id
         if let shared = store as? any OutboxClaiming {
             // Another instance delivers it (and the notifier's later ones, in order), or it was delivered already.
             do {
                 guard
                     try await shared.claimNotification(
-                        notification.id, owner: owner, lease: Self.claimLease, now: clock.now())
+                        head, owner: owner, lease: Self.claimLease, now: clock.now.date)
                 else { return nil }
             } catch {
                 if !Task.isCancelled {
@@ -239,22 +292,30 @@ package final class NotificationDelivery: Sendable {
                 result = .refused(message)
             case .retry(let message, let after):
                 let wait = backoff.delay(afterAttempts: entry.attempts + 1, retryAfter: after, random: clock.random())
-                result = .willRetry(message, next: clock.now().addingTimeInterval(wait.seconds))
+                result = .willRetry(message, next: clock.now.advanced(by: wait).date)
             }
         }
-        let now = clock.now()
+        let now = clock.now.date
         do {
             switch result {
             case .delivered:
-                try await store.delivered(notification.id, notifier: notification.notifier, at: now)
+                if let rows {
+                    try await store.delivered(rows, notifier: notification.notifier, at: now)
+                } else {
+                    try await store.delivered(head, notifier: notification.notifier, at: now)
+                }
             case .willRetry(let message, let next):
                 try await store.failed(
-                    notification.id, notifier: notification.notifier, error: message, at: now, nextAttempt: next,
+                    head, notifier: notification.notifier, error: message, at: now, nextAttempt: next,
                     refused: false)
             case .refused(let message):
-                try await store.failed(
-                    notification.id, notifier: notification.notifier, error: message, at: now, nextAttempt: nil,
-                    refused: true)
+                if let rows {
+                    try await store.failed(
+                        rows, notifier: notification.notifier, error: message, at: now, nextAttempt: nil, refused: true)
+                } else {
+                    try await store.failed(
+                        head, notifier: notification.notifier, error: message, at: now, nextAttempt: nil, refused: true)
+                }
             case .dropped:
                 break
             }

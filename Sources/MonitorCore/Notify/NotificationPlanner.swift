@@ -7,7 +7,9 @@ import Foundation
 /// - `failed`: the poll failed and the one before did not (once, when failing starts, not at every failed poll);
 /// - `recovered`: the poll did not fail and the one before did (once);
 /// - `stale`: the feed has had no new item for longer than its `expect_update_within`, and had not at its previous
-///   poll (once, when it becomes stale); sent only to notifiers that ask for it in `on:`.
+///   poll (once, when it becomes stale); sent only to notifiers that ask for it in `on:`;
+/// - `gap`: the poll did not fail but may have missed events (`PollReport.gap`); sent only to notifiers that ask for
+///   it in `on:`.
 package enum NotificationPlanner {
     /// The events of a poll that ended as `report` says, the feed's record being `previous` before it and `record`
     /// after it.
@@ -22,6 +24,7 @@ package enum NotificationPlanner {
         }
         if wasFailing { events.append(.recovered) }
         if !report.newItems.isEmpty, !report.isFirstSync { events.append(.new) }
+        if report.gap != nil { events.append(.gap) }
         if let staleAfter, let now = record.lastPoll, isStale(record, at: now, after: staleAfter) {
             let before = previous.map { previous in
                 previous.lastPoll.map { isStale(previous, at: $0, after: staleAfter) } ?? false
@@ -66,6 +69,13 @@ package enum NotificationPlanner {
                             id: makeID(), notifier: notifier.name, feed: feed.name, type: feed.type, event: .stale,
                             at: at, total: 0, items: [],
                             error: "no new item for more than \(limit) (expect_update_within)"))
+                case .gap:
+                    notifications.append(
+                        FeedNotification(
+                            id: makeID(), notifier: notifier.name, feed: feed.name, type: feed.type, event: .gap,
+                            at: at, total: 0, items: [], error: report.gap?.text, gap: report.gap))
+                case .digest:
+                    break  // Never planned: the delivery makes it from what a digest notifier collected.
                 }
             }
         }

@@ -27,7 +27,7 @@ package struct Backoff: Sendable, Hashable {
     /// is then the longer of the two and never less than `base`, so that a `Retry-After: 0` or a date in the past
     /// cannot make a receiver be asked again at once.
     package func delay(afterAttempts attempts: Int, retryAfter: Duration?, random: Double) -> Duration {
-        let backoff = Duration.milliseconds(Int64(step(after: attempts).seconds * (0.5 + random / 2) * 1000))
+        let backoff = step(after: attempts) * (0.5 + random / 2)
         guard let retryAfter else { return backoff }
         return max(min(retryAfter, HTTPPolicy.maximumHold), backoff, base)
     }

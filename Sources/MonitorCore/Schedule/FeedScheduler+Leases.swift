@@ -32,10 +32,10 @@ extension FeedScheduler {
         var pollNow = false
         while !Task.isCancelled {
             if wait > .zero {
-                do { try await control.sleep(wait, on: clock) } catch { return }
+                do { try await control.sleep(until: clock.now.advanced(by: wait), on: clock) } catch { return }
             }
             guard !Task.isCancelled else { return }
-            let now = clock.now()
+            let now = clock.now.date
             let answer: FeedClaim
             do {
                 // One round trip: the claim, or the row that says why not.
@@ -54,7 +54,7 @@ extension FeedScheduler {
                 failures += 1
                 if let error = error as? StateError, error.isUnreachable {
                     // Said once for every feed; asked again within the feed's interval.
-                    if let event = reachability.failed(error, started: now, now: clock.now()) { events.yield(event) }
+                    if let event = reachability.failed(error, started: now, now: clock.now.date) { events.yield(event) }
                     wait = schedule.unreachableStateDelay(failures: failures, random: clock.random())
                     logger.debug("cannot claim the feed from the shared schedule", metadata: ["error": "\(error)"])
                 } else {
@@ -65,7 +65,7 @@ extension FeedScheduler {
                 events.yield(.scheduled(feed: feed.name, next: now.addingTimeInterval(wait.seconds), skipped: 0))
                 continue
             }
-            if let event = reachability.answered(started: now, now: clock.now()) { events.yield(event) }
+            if let event = reachability.answered(started: now, now: clock.now.date) { events.yield(event) }
             pollNow = false
             // When the feed may be claimed next (due, held back until, another instance's lease ending).
             var slot = answer.slot
@@ -76,7 +76,7 @@ extension FeedScheduler {
                     control: control, schedule: schedule, lease: lease, logger: logger, stateFailures: failures)
                 if let error = report?.unreachableState {
                     failures += 1
-                    if let event = reachability.failed(error, started: now, now: clock.now()) { events.yield(event) }
+                    if let event = reachability.failed(error, started: now, now: clock.now.date) { events.yield(event) }
                 } else {
                     failures = 0
                 }
@@ -92,7 +92,7 @@ extension FeedScheduler {
                 }
                 events.yield(.lease(feed: feed.name, holder: holder))
             }
-            let seen = clock.now()
+            let seen = clock.now.date
             let claimable = slot.claimable(at: seen)
             guard claimable > seen else {
                 // Claimed by another instance while this one asked (its answer is the row before), or due again
@@ -104,13 +104,12 @@ extension FeedScheduler {
             let hold = slot.heldUntil.flatMap { $0 > seen ? FeedHTTP.Hold(until: $0, reason: heldReason) : nil }
             control.waiting(hold: hold)
             events.yield(.scheduled(feed: feed.name, next: claimable, skipped: 0))
-            wait = .milliseconds(Int64((claimable.timeIntervalSince(seen) * 1000).rounded(.up)))
-            do { try await control.sleep(wait, on: clock) } catch { return }
+            do { try await control.sleep(until: WallClock.Instant(claimable), on: clock) } catch { return }
             wait = .zero
             // Asked to poll now (the wait was cut short): claim it though it is not due yet, unless another instance
             // holds it (woken before its lease ends, it is still not this instance's to poll).
             let other = slot.holder(at: seen).map { $0 != leasing.owner } ?? false
-            pollNow = !other && clock.now() < slot.due
+            pollNow = !other && clock.now.date < slot.due
         }
     }
 
@@ -140,20 +139,20 @@ extension FeedScheduler {
         // Counted as held until given back: released below before the events that say so (`.lease(nil)`,
         // `.finished`), so that whoever reads `/metrics` on seeing them finds it counted out.
         leasing.taken(metrics: runner.metrics)
-        let started = clock.now()
+        let started = clock.now.date
         let held = HeldLease(claimed, store: store) { report in
             next(
-                after: report, due: due, started: started, finished: clock.now(), schedule: schedule,
+                after: report, due: due, started: started, finished: clock.now.date, schedule: schedule,
                 random: clock.random())
         }
         let report = await withTaskGroup(of: PollReport?.self) { group in
             group.addTask {
                 // Renewed every third of the lease while the poll runs; a lease lost is the commit's to refuse.
                 while !Task.isCancelled {
-                    do { try await clock.sleep(duration / 3) } catch { return nil }
+                    do { try await clock.sleep(for: duration / 3) } catch { return nil }
                     guard !Task.isCancelled else { return nil }
                     do {
-                        guard let renewed = try await store.renew(held.lease, for: duration, now: clock.now()) else {
+                        guard let renewed = try await store.renew(held.lease, for: duration, now: clock.now.date) else {
                             logger.warning("lost the feed's lease: its poll's results will not be stored")
                             return nil
                         }
@@ -197,7 +196,7 @@ extension FeedScheduler {
             // The poll stored nothing (the state could not be read or written, the server holds it back): give the
             // feed back, due again as after a failure.
             let next = next(
-                after: report, due: due, started: started, finished: clock.now(), schedule: schedule,
+                after: report, due: due, started: started, finished: clock.now.date, schedule: schedule,
                 random: clock.random(), stateFailures: stateFailures)
             do {
                 if try await store.release(
@@ -242,8 +241,8 @@ extension FeedScheduler {
             let until = started.addingTimeInterval(minimum.seconds)
             if until > heldUntil ?? .distantPast { heldUntil = until }
         }
-        let backoff: Duration =
-            report.failures > 0 ? .milliseconds(Int64(plan.due.timeIntervalSince(finished) * 1000)) : .zero
+        let backoff =
+            report.failures > 0 ? WallClock.Instant(finished).duration(to: WallClock.Instant(plan.due)) : .zero
         return HeldLease.Next(due: plan.due, backoff: backoff, heldUntil: heldUntil)
     }
 }

@@ -37,18 +37,18 @@ extension FeedScheduler {
         var logger = runner.logger
         logger[metadataKey: "feed"] = "\(feed.name)"
         let notPolled = { (message: String) -> OncePoll in
-            let report = runner.notPolled(feed, message, record: nil, started: clock.now())
+            let report = runner.notPolled(feed, message, record: nil, started: clock.now.date)
             events.yield(.finished(report))
             return .polled(report)
         }
         var answer: FeedClaim?
-        var now = clock.now()
+        var now = clock.now.date
         do {
             // A claim that loses a race with another instance's (it waited for the row, then found it leased) answers
             // with the row as it was before that claim: neither leased nor held back. Ask again, as the loops of
             // `monitor run` do, until the answer says why the feed is not this instance's.
             for _ in 0..<3 {
-                now = clock.now()
+                now = clock.now.date
                 answer = try await store.claim(
                     feed: feed.name, owner: leasing.owner, lease: lease, now: now, dueBy: .distantFuture)
                 if answer == nil {

@@ -133,10 +133,13 @@ package final class FeedScheduler: Sendable {
             return answer
         }
 
-        /// Sleeps `duration` on `clock`, or less when a "poll now" comes first. Throws when cancelled.
-        func sleep(_ duration: Duration, on clock: PollClock) async throws {
+        /// Sleeps on `clock` until `deadline`, or less when a "poll now" comes first. Throws when cancelled.
+        ///
+        /// A race of two child tasks rather than `withDeadline`, whose task and third child every sleeping feed would
+        /// keep.
+        func sleep(until deadline: WallClock.Instant, on clock: any PollClock) async throws {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await clock.sleep(duration) }
+                group.addTask { try await clock.sleep(until: deadline, tolerance: nil) }
                 group.addTask { await self.asked() }
                 defer { group.cancelAll() }
                 try await group.next()
@@ -290,7 +293,7 @@ package final class FeedScheduler: Sendable {
     /// interval) is still obeyed, and a poll already running is not doubled: the answer says which happened.
     package func pollNow(feed: String) -> PollNow {
         guard let control = running.withLock({ $0[feed]?.control }) else { return .notScheduled }
-        return control.pollNow(now: runner.clock.now())
+        return control.pollNow(now: runner.clock.now.date)
     }
 
     /// Stops every feed and waits for their polls to end (an in-flight poll is cancelled; nothing of it is stored).
@@ -360,14 +363,9 @@ package final class FeedScheduler: Sendable {
         while !Task.isCancelled {
             start.control.waiting(hold: step.hold)
             start.events.yield(.scheduled(feed: start.entry.feed.name, next: step.due, skipped: step.skipped))
-            do {
-                let wait = step.due.timeIntervalSince(start.runner.clock.now())
-                if wait > 0 {
-                    try await start.control.sleep(
-                        .milliseconds(Int64((wait * 1000).rounded(.up))), on: start.runner.clock)
-                }
-            } catch {
-                return
+            let due = WallClock.Instant(step.due)
+            if due > start.runner.clock.now {
+                do { try await start.control.sleep(until: due, on: start.runner.clock) } catch { return }
             }
             guard !Task.isCancelled else { return }
             // A "poll now" from here on is answered by this poll.
@@ -384,7 +382,7 @@ package final class FeedScheduler: Sendable {
         let (feed, runner, stagger) = (start.entry.feed, start.runner, start.stagger)
         let record = try? await runner.store.record(feed: feed.name)
         let clock = runner.clock
-        var due = clock.now().addingTimeInterval(stagger.seconds * clock.random())
+        var due = clock.now.advanced(by: stagger * clock.random()).date
         if let notBefore = record?.notBefore, notBefore > due { due = notBefore }
         let hold = record?.notBefore.map { Hold(until: $0, reason: record?.holdReason ?? Self.serverHold) }
         return Step(due: due, skipped: 0, hold: hold)
@@ -398,7 +396,7 @@ package final class FeedScheduler: Sendable {
         let feed = entry.feed
         events.yield(.polling(feed: feed.name))
         // The poll counts from when it starts.
-        let started = clock.now()
+        let started = clock.now.date
         let report = await runner.poll(feed, source: entry.source, events: events)
         // The slot is handed on once the poll is reported: a display never sees more polls running than allowed.
         if !Task.isCancelled { events.yield(.finished(report)) }
@@ -406,7 +404,8 @@ package final class FeedScheduler: Sendable {
         guard !Task.isCancelled else { return nil }
         let schedule = PollSchedule(interval: feed.options[FeedConfig.interval] ?? runner.settings.interval)
         let plan = schedule.plan(
-            started: started, finished: clock.now(), failures: report.failures, minimumInterval: report.minimumInterval,
+            started: started, finished: clock.now.date, failures: report.failures,
+            minimumInterval: report.minimumInterval,
             notBefore: report.notBefore, random: clock.random())
         let hold = await Self.hold(after: report, started: started, feed: feed.name, store: runner.store)
         if plan.skipped > 0 {

@@ -32,6 +32,24 @@ package struct OutboxEntry: Sendable, Hashable {
     }
 }
 
+// MARK: - Digest
+
+extension OutboxEntry {
+    /// When the digest of a notifier whose oldest collected notification is this one is due: one period after the
+    /// poll that wrote it, or, after a failed attempt (when `retrying`), at its next attempt if that is later. When the
+    /// notifier is `full` (it holds as many as its `max_pending` allows, so the next poll drops its oldest and with it
+    /// the start of the period), no later than one period after it `lastDelivered` (at once when it never did): a
+    /// steady flood cannot put its digest off for ever.
+    package func digestDue(
+        every period: Duration, retrying: Bool = true, full: Bool = false, lastDelivered: Date? = nil
+    ) -> Date {
+        var due = notification.at.addingTimeInterval(period.seconds)
+        if full { due = min(due, lastDelivered.map { $0.addingTimeInterval(period.seconds) } ?? notification.at) }
+        guard retrying, let nextAttempt else { return due }
+        return max(due, nextAttempt)
+    }
+}
+
 // MARK: - Stored
 
 extension OutboxEntry {

@@ -44,6 +44,10 @@ package protocol StateStoring: AnyObject, Sendable {
     /// it), nil when it has none: one row read through an index, whatever the outbox holds.
     func nextNotification(of notifier: String) async throws -> OutboxEntry?
 
+    /// Every notification `notifier` has still to deliver, in the order the polls wrote them, read through the index
+    /// of its queue: what a digest combines (its `max_pending` bounds how many).
+    func pendingNotifications(of notifier: String) async throws -> [OutboxEntry]
+
     /// How many notifications `notifier` has still to deliver, counted on an index.
     func pendingCount(of notifier: String) async throws -> Int
 
@@ -55,11 +59,21 @@ package protocol StateStoring: AnyObject, Sendable {
     /// Records that notification `id` of `notifier` was delivered at `time`: it leaves the outbox.
     func delivered(_ id: String, notifier: String, at time: Date) async throws
 
+    /// Records that notifications `ids` of `notifier` were delivered at `time`, in one transaction (a digest).
+    func delivered(_ ids: [String], notifier: String, at time: Date) async throws
+
     /// Records that delivering notification `id` of `notifier` failed at `time` with `error` (never a secret): it is
     /// tried again from `nextAttempt`, or, when `refused`, kept for `OutboxEntry.refusedLifetime` and not
     /// tried again.
     func failed(
         _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
+    ) async throws
+
+    /// Records the failed delivery of notifications `ids` of `notifier` as
+    /// ``failed(_:notifier:error:at:nextAttempt:refused:)`` does for one, in one transaction (a digest its receiver
+    /// refused).
+    func failed(
+        _ ids: [String], notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
     ) async throws
 
     /// Drops the refused notifications older than `OutboxEntry.refusedLifetime` at `now`; returns how

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Events a poll may have missed, which is not a failure: the source's answers reached back only to `until` and
+/// not to what earlier polls had (`since`), as when more events happened between two polls than an API's
+/// window holds; or what an external program said of it, in its own words (`message`).
+package struct PollGap: Sendable, Hashable, Codable {
+    /// The date of the newest event an earlier poll read (by default, the newest item stored before the poll); nil when
+    /// only a message tells of the gap.
+    package var since: Date?
+    /// The date of the oldest event the poll read; nil when only a message tells of the gap.
+    package var until: Date?
+    /// What the source said, without control characters; nil for a window.
+    package var message: String?
+
+    /// The gap of a poll that read back only to `until`, from `since` when the source knows it (else the core takes
+    /// the newest stored item's date).
+    package init(since: Date? = nil, until: Date) {
+        self.since = since
+        self.until = until
+    }
+
+    /// A gap told in words; at most `maximumMessage` characters of it are kept, without control characters.
+    package init(message: String) {
+        let clean = TerminalText.sanitized(message)
+        self.message = clean.count > Self.maximumMessage ? String(clean.prefix(Self.maximumMessage - 1)) + "…" : clean
+    }
+
+    package init(since: Date?, until: Date?, message: String? = nil) {
+        self.since = since
+        self.until = until
+        self.message = message
+    }
+
+    /// The longest message kept, in characters.
+    package static let maximumMessage = 500
+
+    /// What follows `older events may be missing: `: the span and its length, then the message, such as
+    /// `2026-11-21T04:10:00Z to 2026-11-22T05:00:00Z (1d50m)`.
+    package var description: String {
+        var parts: [String] = []
+        if let since, let until {
+            let length = Duration.seconds(Int64(max(0, until.timeIntervalSince(since)).rounded(.down)))
+            parts.append(
+                "\(ISO8601.fixedString(since)) to \(ISO8601.fixedString(until)) (\(DurationFormat.string(length)))")
+        }
+        if let message { parts.append(message) }
+        return parts.joined(separator: "; ")
+    }
+
+    /// `older events may be missing: …`.
+    package var text: String { "older events may be missing: \(description)" }
+
+    /// `{"since": …, "until": …}`, dates or null, with `"message"` when the source gave one.
+    package var json: JSONValue {
+        var object: [(key: String, value: JSONValue)] = [
+            ("since", since.map { .date($0) } ?? .null), ("until", until.map { .date($0) } ?? .null),
+        ]
+        if let message { object.append(("message", .string(message))) }
+        return .object(object)
+    }
+
+    /// This gap and `other` as one: the widest span, the messages joined.
+    package func merged(with other: PollGap) -> PollGap {
+        let messages = [message, other.message].compactMap { $0 }
+        return PollGap(
+            since: [since, other.since].compactMap { $0 }.min(), until: [until, other.until].compactMap { $0 }.max(),
+            message: messages.isEmpty ? nil : messages.joined(separator: "; "))
+    }
+}
