@@ -142,14 +142,20 @@ struct MapCommandTests {
                 """)
     }
 
-    @Test(
-        "sizes: 100×30 when the output is not a terminal, else as given; every item in the cell of its position",
-        arguments: [
+    // The cases of one test share one prepared state: each preparation runs python and monitor.
+    @Test("sizes: 100×30 when the output is not a terminal, else as given; every item in the cell of its position")
+    func sizes() async throws {
+        let directory = try await Self.prepare()
+        let cases: [(arguments: [String], columns: Int, rows: Int)] = [
             ([], 100, 30), (["--width", "120"], 120, 30), (["--height", "7"], 100, 7),
             (["--width", "1", "--height", "1"], 1, 1),
-        ])
-    func sizes(arguments: [String], columns: Int, rows: Int) async throws {
-        let directory = try await Self.prepare()
+        ]
+        for (arguments, columns, rows) in cases {
+            try await size(directory, arguments: arguments, columns: columns, rows: rows)
+        }
+    }
+
+    private func size(_ directory: TemporaryDirectory, arguments: [String], columns: Int, rows: Int) async throws {
         let result = try await MonitorProcess.run(["map", "quakes", "--state", "state"] + arguments, in: directory.url)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
@@ -166,9 +172,10 @@ struct MapCommandTests {
             ])
     }
 
-    @Test(
-        "errors name what is wrong: an unknown feed, an unknown group, no state, a size or window below 1",
-        arguments: [
+    @Test("errors name what is wrong: an unknown feed, an unknown group, no state, a size or window below 1")
+    func errors() async throws {
+        let directory = try await Self.prepare()
+        let cases: [(arguments: [String], status: Int32, message: String)] = [
             (
                 ["map", "quake"], 1,
                 "monitor map: error: no stored feed named 'quake' (did you mean 'quakes'? stored feeds: quakes)\n"
@@ -184,13 +191,13 @@ struct MapCommandTests {
             (["map", "quakes", "--width", "0"], 64, "Error: --width must be at least 1\n"),
             (["map", "quakes", "--height", "0"], 64, "Error: --height must be at least 1\n"),
             (["map", "quakes", "--days", "0"], 64, "Error: --days must be at least 1\n"),
-        ])
-    func errors(arguments: [String], status: Int32, message: String) async throws {
-        let directory = try await Self.prepare()
-        let state = arguments.contains("--state") ? [] : ["--state", "state"]
-        let result = try await MonitorProcess.run(arguments + state, in: directory.url)
-        #expect(result.status == status)
-        #expect(result.stdout == "")
-        #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
+        ]
+        for (arguments, status, message) in cases {
+            let state = arguments.contains("--state") ? [] : ["--state", "state"]
+            let result = try await MonitorProcess.run(arguments + state, in: directory.url)
+            #expect(result.status == status, "\(arguments)")
+            #expect(result.stdout == "")
+            #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
+        }
     }
 }
