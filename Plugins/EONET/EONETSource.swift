@@ -35,6 +35,35 @@ package struct EONETSource: FeedSource {
     /// `monitor events` shows whether an event is open, its latest magnitude and its latest position.
     package static var detailColumns: [String] { ["status", "magnitude", "position"] }
 
+    /// The details of an event's item (see `EONETEvent.item`) and those rules see besides (`ruleDetails(of:)`).
+    package static var detailNames: [String]? {
+        [
+            "status", "closed", "magnitude", "magnitude_value", "magnitude_unit", "position", "lat", "lon", "geometry",
+            "description",
+        ]
+    }
+
+    /// For rules: `magnitude_value` and `magnitude_unit` from `magnitude` (`45.5 kts`), `lat` and `lon` from
+    /// `position` (`lat 14.4, lon -99.4`), as written there (a position to four decimals, about 10 m).
+    package static func ruleDetails(of item: Item) -> [Detail] {
+        var details: [Detail] = []
+        if let magnitude = item.detail("magnitude") {
+            let parts = magnitude.split(separator: " ", maxSplits: 1)
+            if let value = parts.first {
+                details.append(Detail("magnitude_value", String(value)))
+                if parts.count == 2 { details.append(Detail("magnitude_unit", String(parts[1]))) }
+            }
+        }
+        if let position = item.detail("position") {
+            let parts = position.split(separator: ",").map { $0.trimmingWhitespace() }
+            if parts.count == 2, parts[0].hasPrefix("lat "), parts[1].hasPrefix("lon ") {
+                details.append(Detail("lat", String(parts[0].dropFirst(4))))
+                details.append(Detail("lon", String(parts[1].dropFirst(4))))
+            }
+        }
+        return details
+    }
+
     /// The core counts each category's events by their status: open or closed.
     package static var breakdown: Breakdown? { Breakdown(detail: "status", values: ["open", "closed"]) }
 

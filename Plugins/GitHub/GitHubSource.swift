@@ -10,6 +10,9 @@ package struct GitHubSource: FeedSource {
     /// GitHub's rate-limit resources, `X-Poll-Interval` and secondary rate limit.
     package static var httpPolicy: any HTTPSourcePolicy { GitHubHTTPPolicy() }
 
+    /// The details of an event's item (see `GitHubEvent.details`).
+    package static var detailNames: [String]? { ["actor", "repo", "ref", "number", "action"] }
+
     /// The keys of which exactly one says what the feed follows.
     static let targets = ["repo", "org", "user", "search"]
 

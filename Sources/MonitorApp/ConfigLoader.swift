@@ -154,8 +154,9 @@ package struct ConfigLoader: Sendable {
         }
         var diagnostics = syntaxErrors
         let root = tree.map { convert($0, diagnostics: &diagnostics) }
-        let (config, problems) = ConfigValidator(sources: sources, notifiers: notifiers, environment: environment)
-            .validate(root)
+        var validator = ConfigValidator(sources: sources, notifiers: notifiers, environment: environment)
+        validator.source = text
+        let (config, problems) = validator.validate(root)
         diagnostics += syntaxErrors.isEmpty ? problems : problems.filter { !$0.isAbsence }
         return LoadedConfig(
             path: path, source: text, config: diagnostics.isEmpty ? config : nil, diagnostics: diagnostics,

@@ -34,6 +34,14 @@ package protocol FeedSource: Sendable {
     /// The details `monitor events` shows as columns after the date, in order (default: none).
     static var detailColumns: [String] { get }
 
+    /// The names of every detail its items may have, which a rule (`where:`) may name; nil (the default) for any
+    /// name, when the details are not known up front (an external program's).
+    static var detailNames: [String]? { get }
+
+    /// Details a rule may name that the source works out from an item's stored ones, such as EONET's `lat` and `lon`
+    /// from its `position`: they are neither stored nor shown (default: none).
+    static func ruleDetails(of item: Item) -> [Detail]
+
     /// The detail whose values the core counts per group (`PollReport.GroupCount.breakdown`), such as EONET's
     /// open and closed events; nil (the default) for none.
     static var breakdown: Breakdown? { get }
@@ -55,6 +63,10 @@ extension FeedSource {
     }
 
     package static var detailColumns: [String] { [] }
+
+    package static var detailNames: [String]? { nil }
+
+    package static func ruleDetails(of item: Item) -> [Detail] { [] }
 
     package static var breakdown: Breakdown? { nil }
 

@@ -13,28 +13,6 @@ import Testing
     "monitor run full-screen in a real terminal (tmux)", .timeLimit(.minutes(5)),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed (scripts/setup installs it): skipped"))
 struct TerminalViewTests {
-    /// The stand-in, started on a free port; stopped by `stop()`.
-    private final class StandIn: Sendable {
-        let server: ListeningProcess
-        var port: Int { server.port }
-
-        init(arguments: [String]) async throws {
-            let executable = MonitorProcess.executable.deletingLastPathComponent()
-                .appendingPathComponent("monitor-standin")
-            server = try await ListeningProcess(executable.path, ["--port", "0"] + arguments)
-        }
-
-        func get(_ path: String) async throws -> Data {
-            let url = URL(string: "http://127.0.0.1:\(port)\(path)")!
-            return try await URLSession.shared.data(from: url).0
-        }
-
-        /// Asks it to end (SIGTERM); it is reaped in the background.
-        func stop() {
-            server.stop()
-        }
-    }
-
     private struct Counts: Decodable {
         struct EONET: Decodable { var categories: [String: Int] }
         var eonet: EONET

@@ -49,6 +49,12 @@ final class TmuxSession: Sendable {
         }
     }
 
+    /// The process id of its tmux server; nil when it is not known.
+    var serverProcessID: Int32? {
+        let id = serverID.load(ordering: .sequentiallyConsistent)
+        return id > 0 ? id : nil
+    }
+
     /// Types `keys` (tmux key names such as `Enter`, `Escape`, `Up`, or literal text with `literal`).
     func send(_ keys: String..., literal: Bool = false) async throws {
         try await tmux(["send-keys", "-t", "test"] + (literal ? ["-l"] : []) + keys)

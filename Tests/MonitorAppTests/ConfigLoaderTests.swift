@@ -129,7 +129,7 @@ struct ConfigLoaderTests {
                 "unknown key without a close match lists the keys",
                 "feeds:\n  - name: p\n    type: eonet\n    colour: red\n",
                 [
-                    "4:5: unknown key 'colour' in feed 'p' (known keys: name, type, interval, expect_update_within, api, days, status, categories, limit, concurrency)"
+                    "4:5: unknown key 'colour' in feed 'p' (known keys: name, type, interval, expect_update_within, where, api, days, status, categories, limit, concurrency)"
                 ]
             ),
             (

@@ -54,6 +54,7 @@ struct SourcesListingTests {
                   max_pending  integer 1…1000000   default 1000                      At most this many notifications wait for it (its receiver down); beyond it the oldest are dropped
                   max_age      duration            default 7d                        A notification not delivered within this time is dropped
                   digest       duration            optional                          Send at most one message per period, combining what it would have sent in it (e.g. 1h)
+                  where        rule                optional                          Send only the new items this rule matches (failed, recovered and stale are not filtered; docs/rules.md)
 
                 Durations are written 90s, 15m, 1h; any value may use ${VAR}, ${VAR:-default} or ${VAR:?message}.
 

@@ -8,7 +8,10 @@ extension MonitorCommand {
         static let configuration = CommandConfiguration(
             commandName: "events",
             abstract: "List a feed's stored items, newest first (offline).",
-            discussion: "Example: monitor events planet --group wildfires --days 30"
+            discussion: """
+                Example: monitor events planet --group wildfires --days 30
+                         monitor events planet --where 'group == "wildfires" and near(34.05, -118.25, 500km)'
+                """
         )
 
         @Argument(help: "The feed's name, as in the feeds file.")
@@ -18,6 +21,13 @@ extension MonitorCommand {
 
         @Option(help: "At most N items.")
         var limit: Int?
+
+        @Option(
+            name: .customLong("where"),
+            help: ArgumentHelp(
+                "Only the items this rule matches, as `where:` in the feeds file would keep them (docs/rules.md).",
+                valueName: "rule"))
+        var rule: String?
 
         @Option(help: "Output format: text or json.")
         var format: OutputFormat = .text
@@ -32,15 +42,35 @@ extension MonitorCommand {
 
         func run() async throws {
             let (store, record) = try await stateOptions.storedFeed(name, command: "events")
-            // The database selects the items (`--group`, `--days` and `--limit` through its indexes).
+            let source = Registry.source(named: record.type)
+            var checked: Rule?
+            if let rule {
+                do {
+                    checked = try Rule(rule, details: source?.detailNames)
+                } catch {
+                    // Rendered like an error of the feeds file, the column counted within the argument.
+                    let renderer = DiagnosticRenderer(
+                        path: "--where", source: rule, colors: Console.colors(onStandardError: true))
+                    Console.error(
+                        renderer.render([error.diagnostic(in: rule, startingAt: SourceLocation(line: 1, column: 1))]))
+                    throw ExitStatus.failure
+                }
+            }
+            // The database selects the items (`--group`, `--days` and `--limit` through its indexes); with a rule,
+            // `--limit` counts the items it matches.
             let now = Date()
-            let items = try await store.items(
-                feed: name, group: selection.group, since: selection.since(now: now), limit: limit)
+            var items = try await store.items(
+                feed: name, group: selection.group, since: selection.since(now: now),
+                limit: checked == nil ? limit : nil)
+            if let checked {
+                items = items.filter { checked.matches($0, now: now, source: source) }
+                if let limit { items = Array(items.prefix(limit)) }
+            }
             switch format {
             case .json:
                 Console.out(JSONValue.array(items.map { $0.json() }).text + "\n")
             case .text:
-                let columns = Registry.source(named: record.type)?.detailColumns ?? []
+                let columns = source?.detailColumns ?? []
                 Console.out(EventsListing.text(items, columns: columns))
             }
         }

@@ -10,6 +10,8 @@ package struct ConfigValidator: Sendable {
     package var notifiers: [any Notifier.Type]
     /// The environment for `${VAR}` interpolation.
     package var environment: [String: String]
+    /// The text of the file, to place an error inside a quoted or block rule (`where:`) at its character.
+    package var source = ""
 
     /// A validator for the given sources, notifiers and environment.
     package init(
@@ -73,7 +75,10 @@ package struct ConfigValidator: Sendable {
         if let entry = top.first(where: { $0.key == "notify" }) {
             switch entry.value.content {
             case .list(let items):
-                notifiers = self.notifiers(items, feeds: feeds.map(\.config.name), diagnostics: &diagnostics)
+                notifiers = self.notifiers(
+                    items, feeds: feeds.map(\.config.name), diagnostics: &diagnostics,
+                    sources: Dictionary(
+                        feeds.map { ($0.config.name, $0.source) }, uniquingKeysWith: { first, _ in first }))
             case .null:
                 break
             default:
@@ -121,6 +126,7 @@ package struct ConfigValidator: Sendable {
             if diagnostics.count == before {
                 diagnostics += source.check(options)
             }
+            diagnostics += ruleProblems(in: entries, options: options, details: source.detailNames)
             guard let feedName = options.string("name") else { continue }
             if let first = firstUse[feedName] {
                 let message = "duplicate feed name '\(feedName)' (first used on line \(first.line))"
@@ -184,9 +190,10 @@ package struct ConfigValidator: Sendable {
 
     // MARK: - Notifiers
 
-    private func notifiers(_ items: [ConfigValue], feeds: [String], diagnostics: inout [Diagnostic])
-        -> [NotifierConfig]
-    {
+    private func notifiers(
+        _ items: [ConfigValue], feeds: [String], diagnostics: inout [Diagnostic],
+        sources: [String: any FeedSource.Type] = [:]
+    ) -> [NotifierConfig] {
         var notifiers: [NotifierConfig] = []
         var firstUse: [String: SourceLocation] = [:]
         for (index, item) in items.enumerated() {
@@ -212,6 +219,9 @@ package struct ConfigValidator: Sendable {
             // A notifier's own checks look at the options that are valid, whatever else is wrong.
             diagnostics += type.check(options)
             diagnostics += NotifierConfig.checkDigest(options)
+            diagnostics += ruleProblems(
+                in: entries, options: options,
+                details: Self.details(of: options[NotifierConfig.feeds], sources: sources))
             checkWords(
                 in: entries, key: NotifierConfig.feeds.name, known: feeds, what: "feed", diagnostics: &diagnostics)
             checkWords(

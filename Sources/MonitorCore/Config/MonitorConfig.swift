@@ -94,6 +94,14 @@ package struct FeedConfig: Sendable {
     package static let concurrency = FeedOption<Int?>(
         "concurrency", .integer(1...256), doc: "HTTP requests of this feed in flight (at most settings.concurrency)")
 
+    /// `where`: the rule of the items the feed keeps; nil for every item.
+    package static let rule = FeedOption<String?>(
+        "where", .string(placeholder: "rule"),
+        doc: "Keep only the items this rule matches; the others are not stored, counted or notified (docs/rules.md)")
+
+    /// The feed's rule, checked when the file was validated; nil for none.
+    package var rule: Rule? { options[Self.rule].flatMap { try? Rule($0, details: nil) } }
+
     /// The options every feed has, whatever its type.
     package static let commonSpecs: [OptionSpec] = [
         OptionSpec(
@@ -104,6 +112,7 @@ package struct FeedConfig: Sendable {
         OptionSpec(
             "expect_update_within", .duration(),
             doc: "Show the feed as stale when it has had no new item for this long (`monitor run`)"),
+        rule.spec,
     ]
 
     /// Checks a feed name: letters, digits, `.`, `_` and `-`, starting with a letter or digit.

@@ -65,6 +65,14 @@ package struct NotifierConfig: Sendable {
         ]
     }
 
+    /// `where`: the rule of the new items it is sent; nil for every new item.
+    package static let rule = FeedOption<String?>(
+        "where", .string(placeholder: "rule"),
+        doc: "Send only the new items this rule matches (failed, recovered and stale are not filtered; docs/rules.md)")
+
+    /// The notifier's rule, checked when the file was validated; nil for none.
+    package var rule: Rule? { options[Self.rule].flatMap { try? Rule($0, details: nil) } }
+
     /// How much of the outbox it may hold.
     package var bounds: OutboxBounds {
         OutboxBounds(count: options[Self.maxPending], age: options[Self.maxAge])
@@ -76,6 +84,6 @@ package struct NotifierConfig: Sendable {
             "name", .string(placeholder: "name", format: FeedConfig.checkName), required: true,
             doc: "Unique name of the notifier, as `monitor status` and `monitor notify test NAME` show it"),
         OptionSpec("type", .string(placeholder: "type"), required: true, doc: "The notifier that delivers"),
-        feeds.spec, on.spec, maxPending.spec, maxAge.spec, digest.spec,
+        feeds.spec, on.spec, maxPending.spec, maxAge.spec, digest.spec, rule.spec,
     ]
 }

@@ -73,7 +73,7 @@ package struct PollRunner: Sendable {
         let started = clock.now.date
         var logger = self.logger
         logger[metadataKey: "feed"] = "\(feed.name)"
-        let snapshot: FeedSnapshot
+        var snapshot: FeedSnapshot
         do {
             snapshot = try await store.snapshot(feed: feed.name)
         } catch {
@@ -91,6 +91,10 @@ package struct PollRunner: Sendable {
             limiters: [AsyncSemaphore(limit: limit), globalLimiter],
             validators: snapshot.validators, rateLimit: snapshot.record?.rateLimit, clock: clock, logger: logger,
             metrics: metrics.requests(feed: feed.name))
+        // The feed's rule drops the items it does not match before anything else sees them: those the source finds,
+        // and those stored before the rule was written (which a 304 would carry).
+        let rule = feed.rule
+        if let rule { snapshot.items.removeAll { !rule.matches($0, now: started, source: type(of: source)) } }
         let values = SourceValues(snapshot.values)
         let known = Set(snapshot.items.map(\.id))
         let context = PollContext(
@@ -109,7 +113,16 @@ package struct PollRunner: Sendable {
             showing: events == nil ? nil : FeedView(feed: feed.name, stored: snapshot, breakdown: breakdown),
             feed: feed.name, events: events)
         do {
-            try await source.poll(context, Findings { continuation.yield($0) })
+            try await source.poll(
+                context,
+                Findings { update in
+                    guard let rule, case .items(let batch) = update else {
+                        continuation.yield(update)
+                        return
+                    }
+                    let kept = batch.filter { rule.matches($0, now: started, source: type(of: source)) }
+                    if !kept.isEmpty { continuation.yield(.items(kept)) }
+                })
             continuation.finish()
         } catch {
             continuation.finish(throwing: error)
@@ -139,7 +152,8 @@ package struct PollRunner: Sendable {
         var report = report(feed, outcome, statistics: statistics, stored: snapshot, started: started)
         let notifiers = outbox?.notifiers ?? []
         let notifications = NotificationPlanner.notifications(
-            of: report, feed: feed, previous: snapshot.record, record: outcome.record, notifiers: notifiers)
+            of: report, feed: feed, previous: snapshot.record, record: outcome.record, notifiers: notifiers,
+            source: type(of: source))
         let written: CommitStatistics
         do {
             // A failed poll stores none of its items or validators; what the source chose to keep (a fresh

@@ -35,10 +35,11 @@ package enum NotificationPlanner {
     }
 
     /// The notifications of a poll of `feed`: one per notifier and event it asks for, with a new id from `makeID`
-    /// each.
+    /// each. A notifier's rule also sees the details `source` works out for rules.
     package static func notifications(
         of report: PollReport, feed: FeedConfig, previous: FeedRecord?, record: FeedRecord,
-        notifiers: [NotifierConfig], makeID: () -> String = { UUID().uuidString.lowercased() }
+        notifiers: [NotifierConfig], makeID: () -> String = { UUID().uuidString.lowercased() },
+        source: (any FeedSource.Type)? = nil
     ) -> [FeedNotification] {
         let staleAfter = feed.options.duration("expect_update_within")
         let events = events(of: report, previous: previous, record: record, staleAfter: staleAfter)
@@ -48,10 +49,16 @@ package enum NotificationPlanner {
             for event in events where notifier.wants(event, of: feed.name) {
                 switch event {
                 case .new:
+                    // A notifier's rule chooses the new items it is sent; none of them matching, it is sent nothing.
+                    let items =
+                        notifier.rule.map { rule in report.newItems.filter { rule.matches($0, now: at, source: source) }
+                        }
+                        ?? report.newItems
+                    guard !items.isEmpty else { continue }
                     notifications.append(
                         FeedNotification(
                             id: makeID(), notifier: notifier.name, feed: feed.name, type: feed.type, event: .new,
-                            at: at, total: report.newItems.count, items: report.newItems))
+                            at: at, total: items.count, items: items))
                 case .failed:
                     notifications.append(
                         FeedNotification(
