@@ -85,7 +85,7 @@ struct BrowserTerminalTests {
 
 
                 <log>
-                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  ? keys  q …
+                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  m map  ? k…
                 """)
 
         // Enter on quakes, its group, its first item: the details.
@@ -114,7 +114,7 @@ struct BrowserTerminalTests {
                   lat: 35.68  lon: 139.69  magnitude: 6.1
                   https://example.org/quakes/1
                 <log>
-                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  ? keys  q …
+                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  m map  ? k…
                 """)
         try await tmux.send("Enter")
         let details = try await tmux.waitForScreen("the details") { $0.contains("Esc back  o print the link") }
@@ -138,7 +138,7 @@ struct BrowserTerminalTests {
 
 
                 <log>
-                Esc back  o print the link  d days  ? keys  q quit
+                Esc back  o print the link  d days  m map  ? keys  q quit
                 """)
         try await tmux.send("o")
         let link = try await tmux.waitForScreen("the link printed") { $0.contains("link: https://") }
