@@ -59,6 +59,35 @@ final class NotifyListener: Sendable {
         return Self.kept(seen.messages, statuses)
     }
 
+    /// Waits as ``wait(for:statuses:)`` while `monitor` runs; throws when it exits first.
+    @discardableResult
+    func wait(for count: Int, while monitor: RunningMonitor) async throws -> [String] {
+        try await whileRunning(monitor) { try await self.wait(for: count) }
+    }
+
+    /// Waits as ``wait(until:)`` while `monitor` runs; throws when it exits first.
+    func wait(while monitor: RunningMonitor, until condition: @escaping @Sendable ([String]) -> Bool) async throws {
+        try await whileRunning(monitor) { try await self.wait(until: condition) }
+    }
+
+    /// What `body` returns, unless `monitor` exits first: then throws.
+    private func whileRunning<T: Sendable>(_ monitor: RunningMonitor, _ body: @escaping @Sendable () async throws -> T)
+        async throws -> T
+    {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                _ = try await monitor.waitForExit()
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let value = try await group.next() ?? nil else {
+                throw ExitedEarly(messages: messages, stderr: monitor.stderr)
+            }
+            return value
+        }
+    }
+
     /// Waits until the messages (all of them) satisfy `condition`.
     func wait(until condition: @escaping @Sendable ([String]) -> Bool) async throws {
         try await received.wait { condition($0.messages) || $0.closed }
@@ -85,8 +114,10 @@ final class NotifyListener: Sendable {
     static let marker = "MARK"
 
     /// Sends ``marker`` to the socket itself and waits for it: once it is read, so is every message queued before it.
-    /// Returns the messages up to it (but `STATUS=` ones).
+    /// Returns the messages up to it (but `STATUS=` ones). One at a time.
     func mark() async throws -> [String] {
+        // The marks sent before were each waited for: all are counted here, and this one is not yet.
+        let marks = received.value.messages.count { $0 == Self.marker }
         var name = sockaddr_un()
         var length = socklen_t(MemoryLayout<sockaddr_un>.size)
         let named = withUnsafeMutablePointer(to: &name) {
@@ -99,7 +130,7 @@ final class NotifyListener: Sendable {
             }
         }
         guard sent == Self.marker.utf8.count else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        let seen = try await received.wait { $0.messages.contains(Self.marker) || $0.closed }
+        let seen = try await received.wait { $0.messages.count { $0 == Self.marker } > marks || $0.closed }
         return Self.kept(seen.messages, false)
     }
 
@@ -112,4 +143,10 @@ final class NotifyListener: Sendable {
         shutdown(descriptor, Int32(SHUT_RDWR))
         Glibc.close(descriptor)
     }
+}
+
+/// `monitor` exited before the messages a test waited for: what came, and what it said.
+struct ExitedEarly: Error {
+    var messages: [String]
+    var stderr: String
 }

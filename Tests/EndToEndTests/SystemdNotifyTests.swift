@@ -45,10 +45,10 @@ struct SystemdNotifyTests {
     func startReloadStop() async throws {
         let (directory, listener, monitor) = try await startNotifying()
         defer { listener.close() }
-        #expect(try await listener.wait(for: 1) == ["READY=1"])
+        #expect(try await listener.wait(for: 1, while: monitor) == ["READY=1"])
         // SIGHUP reloads the unchanged file.
         monitor.send(SIGHUP)
-        var messages = try await listener.wait(for: 3)
+        var messages = try await listener.wait(for: 3, while: monitor)
         #expect(messages.count == 3 && isReloading(messages[1]) && messages[2] == "READY=1", "\(messages)")
         try await monitor.waitForOutput { $0.contains("feeds.yaml reloaded: no feed changed") }
         // The watcher sees a change of the file.
@@ -61,7 +61,7 @@ struct SystemdNotifyTests {
                     command: [cat, items.jsonl]
                     interval: 1h
                 """))
-        messages = try await listener.wait(for: 5)
+        messages = try await listener.wait(for: 5, while: monitor)
         #expect(messages.count == 5 && isReloading(messages[3]) && messages[4] == "READY=1", "\(messages)")
         try await monitor.waitForOutput { $0.contains("feeds.yaml reloaded: started second") }
         monitor.send(SIGTERM)
@@ -90,7 +90,7 @@ struct SystemdNotifyTests {
         let monitor = try await RunningMonitor(
             ["run", "--state", "state"], in: directory.url, environment: ["NOTIFY_SOCKET": listener.address])
         let expected = "STATUS=2 feeds: 1 ok, 1 failing, 0 held back; 0 notifications pending"
-        try await listener.wait(until: { $0.contains(expected) })
+        try await listener.wait(while: monitor) { $0.contains(expected) }
         monitor.send(SIGTERM)
         #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
         // Read up to a marker the test sends after the exit: every message `monitor` sent is before it.
@@ -106,7 +106,7 @@ struct SystemdNotifyTests {
         let (directory, listener, monitor) = try await startNotifying(abstract: true)
         // The directory is removed when it goes: kept until the end.
         defer { withExtendedLifetime(directory) { listener.close() } }
-        #expect(try await listener.wait(for: 1) == ["READY=1"])
+        #expect(try await listener.wait(for: 1, while: monitor) == ["READY=1"])
         monitor.send(SIGINT)
         #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
         #expect(try await listener.wait(for: 2) == ["READY=1", "STOPPING=1"])
@@ -134,7 +134,7 @@ struct SystemdNotifyTests {
         let (directory, listener, monitor) = try await startNotifying(
             environment: ["WATCHDOG_USEC": "100000", "MONITOR_TEST_HOLD_SCHEDULER": hold])
         defer { withExtendedLifetime(directory) { listener.close() } }
-        var messages = try await listener.wait(for: 3)
+        var messages = try await listener.wait(for: 3, while: monitor)
         #expect(Array(messages.prefix(3)) == ["READY=1", "WATCHDOG=1", "WATCHDOG=1"])
         // The scheduler's loop blocks at its next answer, reading the pipe until the test closes its end.
         #expect(mkfifo(hold, 0o600) == 0)
@@ -147,11 +147,12 @@ struct SystemdNotifyTests {
         messages = try await listener.none(beyond: held.count, within: .seconds(1))
         #expect(messages == held)
         close(writer)
-        messages = try await listener.wait(for: held.count + 1)
+        messages = try await listener.wait(for: held.count + 1, while: monitor)
         #expect(messages.last == "WATCHDOG=1")
         monitor.send(SIGTERM)
         #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
-        #expect(try await listener.mark().suffix(2) == ["STOPPING=1", NotifyListener.marker])
+        let all = try await listener.mark()
+        #expect(all.suffix(2) == ["STOPPING=1", NotifyListener.marker], "\(all)")
     }
 
     /// Opens the named pipe at `path` for writing once a reader has opened it (`monitor`'s held scheduler); tries every

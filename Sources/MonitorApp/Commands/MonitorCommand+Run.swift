@@ -114,8 +114,9 @@ extension MonitorCommand {
             // SIGHUP reloads a `run` (`systemctl reload`) unless full-screen, where it means the terminal is gone.
             let hupReloads = !once && !fullScreen
             let signals = StopSignals.Watch(await StopSignals.trap(except: hupReloads ? [.sighup] : []))
-            if hupReloads {
-                serviceOptions.reloadSignals = await UnixSignalsSequence(trapping: .sighup)
+            if hupReloads { serviceOptions.reloadSignals = await UnixSignalsSequence(trapping: .sighup) }
+            if !once {
+                // A once run tells systemd nothing: it is no service.
                 serviceOptions.systemd = SystemdNotify(environment: ProcessInfo.processInfo.environment)
                 serviceOptions.schedulerAnswering = SchedulerHold.hook(ProcessInfo.processInfo.environment)
             }
