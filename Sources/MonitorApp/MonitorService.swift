@@ -162,7 +162,7 @@ package final class MonitorService: Service, Sendable {
             if let systemd = options.systemd { tell(systemd) }
             await scheduler.apply(entries(of: initial))
             options.readiness.set(.ready)
-            let reloadAsked = Wakeup()
+            let reloadAsked = (wakeup: Wakeup(), pending: Current(false))
             // Watch the feeds file until a graceful shutdown cancels the watch.
             let seen = Current(ConfigLoader.read(path: options.configPath))
             do {
@@ -176,7 +176,10 @@ package final class MonitorService: Service, Sendable {
                         }
                         if let reloadSignals = self.options.reloadSignals {
                             watching.addTask {
-                                for await _ in reloadSignals { reloadAsked.signal() }
+                                for await _ in reloadSignals {
+                                    reloadAsked.pending.value = true
+                                    reloadAsked.wakeup.signal()
+                                }
                             }
                         }
                         if let systemd = self.options.systemd, let interval = systemd.watchdogInterval {
@@ -254,10 +257,12 @@ package final class MonitorService: Service, Sendable {
         seen: Current<Result<String, ConfigLoader.ReadProblem>>, loader: ConfigLoader, current: Current<Generation>,
         scheduler: FeedScheduler, events: AsyncStream<PollEvent>.Continuation, display: any RunView,
         config: Current<MonitorConfig>, delivery: NotificationDelivery, notifierTransport: any HTTPTransport,
-        reloadAsked: Wakeup
+        reloadAsked: (wakeup: Wakeup, pending: Current<Bool>)
     ) async throws {
         while true {
-            let asked = try await nextCheck(reloadAsked)
+            try await nextCheck(reloadAsked.wakeup)
+            // A reload asked for is taken whichever wait ended first; one asked for from here on is for the next check.
+            let asked = reloadAsked.pending.take(false)
             let read = ConfigLoader.read(path: options.configPath)
             guard asked || read != seen.value else { continue }
             seen.value = read
@@ -286,23 +291,15 @@ package final class MonitorService: Service, Sendable {
         }
     }
 
-    /// Waits `watchInterval`, or less when `reloadAsked` is signalled first: returns whether it was.
-    private func nextCheck(_ reloadAsked: Wakeup) async throws -> Bool {
-        let asked = try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                try await Task.sleep(for: self.options.watchInterval)
-                return false
-            }
-            group.addTask {
-                await reloadAsked.wait()
-                return true
-            }
+    /// Waits `watchInterval`, or less when `reloadAsked` is signalled first.
+    private func nextCheck(_ reloadAsked: Wakeup) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await Task.sleep(for: self.options.watchInterval) }
+            group.addTask { await reloadAsked.wait() }
             defer { group.cancelAll() }
-            // Both children return or throw: `next()` is nil only for an empty group.
-            return try await group.next()!
+            try await group.next()
         }
         try Task.checkCancellation()
-        return asked
     }
 
     private func reload(
@@ -385,5 +382,13 @@ private final class Current<Value: Sendable>: Sendable {
     var value: Value {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }
+    }
+
+    /// The value, replaced by `replacement` at once (no change can come between).
+    func take(_ replacement: Value) -> Value {
+        storage.withLock { value in
+            defer { value = replacement }
+            return value
+        }
     }
 }
