@@ -12,10 +12,13 @@ extension MonitorCommand {
             commandName: "run",
             abstract: "Poll the feeds of the feeds file, continuously or --once.",
             discussion: """
-                Without --once, every feed is polled at its interval until SIGINT (Ctrl-C), SIGTERM, SIGHUP, SIGQUIT, \
+                Without --once, every feed is polled at its interval until SIGINT (Ctrl-C), SIGTERM, SIGQUIT, \
                 SIGUSR1, SIGUSR2 or SIGALRM, which stop it gracefully (exit 0), ending the programs it runs. The \
                 feeds file is watched: a valid change starts, stops or restarts the feeds concerned; an invalid one is \
-                reported and the last valid feeds keep running.
+                reported and the last valid feeds keep running. SIGHUP reloads the feeds file at once (the \
+                full-screen view stops on it, its terminal gone). When NOTIFY_SOCKET is set (a systemd service), it \
+                says READY=1 once every feed is scheduled, RELOADING=1 and READY=1 around a reload, STOPPING=1, and \
+                WATCHDOG=1 while its scheduler answers when WATCHDOG_USEC is set.
 
                 With --once, every feed is polled once, concurrently, and the command exits: 0 when every feed \
                 succeeded, 1 when any failed or partly failed, 2 when the feeds file is invalid. Any of those signals \
@@ -108,7 +111,15 @@ extension MonitorCommand {
             }
             // Trapped before any poll starts: a signal then stops the polls instead of killing `monitor`, which would
             // leave the programs of exec feeds running.
-            let signals = StopSignals.Watch(await StopSignals.trap())
+            // SIGHUP reloads a `run` (`systemctl reload`) unless full-screen, where it means the terminal is gone.
+            let hupReloads = !once && !fullScreen
+            let signals = StopSignals.Watch(await StopSignals.trap(except: hupReloads ? [.sighup] : []))
+            if hupReloads { serviceOptions.reloadSignals = await UnixSignalsSequence(trapping: .sighup) }
+            if !once {
+                // A once run tells systemd nothing: it is no service.
+                serviceOptions.systemd = SystemdNotify(environment: ProcessInfo.processInfo.environment)
+                serviceOptions.schedulerAnswering = SchedulerHold.hook(ProcessInfo.processInfo.environment)
+            }
             let service = MonitorService(config: config, options: serviceOptions)
             var groupLogger = logger
             groupLogger.logLevel = .warning
