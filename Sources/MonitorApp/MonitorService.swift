@@ -61,6 +61,10 @@ package final class MonitorService: Service, Sendable {
         package var logger = Logger(label: "monitor")
         /// Where polls and requests are counted (`run --metrics`).
         package var metrics = MonitorMetrics.disabled
+        /// Set once the feeds file is loaded, the state open and every feed scheduled; unset when stopping.
+        package var readiness = ServiceReadiness()
+        /// Kept from the poll events for `/healthz` (`run --metrics`); nil to keep none.
+        package var health: RunHealth?
 
         /// Options for the feeds file at `configPath` and the state `store`.
         package init(configPath: String, store: any StateStoring) {
@@ -136,11 +140,16 @@ package final class MonitorService: Service, Sendable {
 
         // The display and the feeds (under the scheduler) are child tasks of the service.
         await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await event in events { display.show(event) }
+            group.addTask { [health = options.health] in
+                for await event in events {
+                    health?.apply(event, now: Date())
+                    display.show(event)
+                }
             }
             group.addTask { await scheduler.run() }
+            options.health?.setFeeds(initial.feeds, interval: initial.settings.interval, now: Date())
             await scheduler.apply(entries(of: initial))
+            options.readiness.set(true)
             // Watch the feeds file until a graceful shutdown cancels the watch.
             let seen = Current(ConfigLoader.read(path: options.configPath))
             do {
@@ -167,6 +176,7 @@ package final class MonitorService: Service, Sendable {
             } catch {
                 // Cancelled by the graceful shutdown (or the task's cancellation): stop below.
             }
+            options.readiness.set(false)
             await scheduler.shutdown()
             await current.value.shutdown()
             await notifierTransport.1()
@@ -235,6 +245,7 @@ package final class MonitorService: Service, Sendable {
         }
         latest.value = config
         display.setFeeds(config.feeds, sources: config.sources)
+        options.health?.setFeeds(config.feeds, interval: config.settings.interval, now: Date())
         var current = generation
         var restartedAll = false
         if config.settings != generation.settings {

@@ -134,14 +134,17 @@ extension MonitorCommand {
             async throws -> MetricsServer
         {
             let export = MetricsExport()
+            let health = RunHealth()
             let server: MetricsServer
             do {
-                server = try await MetricsServer.bind(address, export: export)
+                server = try await MetricsServer.bind(
+                    address, export: export, health: health, readiness: options.readiness)
             } catch {
                 Console.error("monitor: error: \(error)\n")
                 throw ExitStatus.failure
             }
             options.metrics = export.metrics
+            options.health = health
             let reach = server.address.isLoopback ? "" : " (reachable from other machines)"
             Console.error("metrics on \(server.address.url)\(reach)\n")
             return server
