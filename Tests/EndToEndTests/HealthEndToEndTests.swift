@@ -4,15 +4,20 @@ import MonitorCore
 import TestSupport
 import Testing
 
+/// The JSON of `count` stars of `repo` a minute apart, the newest now, with ids from `firstID`.
+func starEvents(_ count: Int, repo: String, firstID: Int) -> String {
+    let now = Date()
+    return GitHubFixtures.eventsJSON(
+        (0..<count).map { index in
+            GitHubFixtures.Event(
+                id: "\(firstID + index)", type: "WatchEvent", actor: "octocat", repo: repo,
+                date: now.addingTimeInterval(-Double(index) * 60), payload: .object([("action", "started")]))
+        })
+}
+
 /// A server playing GitHub: `o/a` answers 3 events, `o/b` 500, `o/d` 429 asking to wait an hour.
 private func github() -> @Sendable (RecordedRequest) -> TestResponse {
-    let now = Date()
-    let events = (0..<3).map { index in
-        GitHubFixtures.Event(
-            id: "\(8_000 + index)", type: "WatchEvent", actor: "octocat", repo: "o/a",
-            date: now.addingTimeInterval(-Double(index) * 60), payload: .object([("action", "started")]))
-    }
-    let body = GitHubFixtures.eventsJSON(events)
+    let body = starEvents(3, repo: "o/a", firstID: 8_000)
     return { request in
         switch request.path {
         case "/repos/o/a/events": .json(body)

@@ -18,13 +18,7 @@ enum PrometheusPrograms {
 
 /// A server playing GitHub: `o/a` answers 2 events with a rate limit, `o/b` 500.
 private func github() -> @Sendable (RecordedRequest) -> TestResponse {
-    let now = Date()
-    let events = (0..<2).map { index in
-        GitHubFixtures.Event(
-            id: "\(9_000 + index)", type: "WatchEvent", actor: "octocat", repo: "o/a",
-            date: now.addingTimeInterval(-Double(index) * 60), payload: .object([("action", "started")]))
-    }
-    let body = GitHubFixtures.eventsJSON(events)
+    let body = starEvents(2, repo: "o/a", firstID: 9_000)
     return { request in
         switch request.path {
         case "/repos/o/a/events":
