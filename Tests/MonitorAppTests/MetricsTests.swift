@@ -345,7 +345,8 @@ struct MetricsServerTests {
                 "--metrics [HOST:]PORT serves Prometheus metrics at http://HOST:PORT/metrics while it runs. A bare port "
                     + "or localhost listens on 127.0.0.1 only; to be reachable from other machines, name the address "
                     + "(0.0.0.0:9464 or [::]:9464 for every interface). Port 0 picks a free port; the address is "
-                    + "printed on standard error."))
+                    + "printed on standard error. On the same address, /healthz answers 200 ok, or 503 naming each "
+                    + "failing, held-back or stale feed, and /readyz 200 once every feed is scheduled."))
         #expect(
             help.contains(
                 "--metrics <[host:]port> Serve Prometheus metrics at /metrics on this address (a bare port: "
