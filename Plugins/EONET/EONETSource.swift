@@ -44,7 +44,7 @@ package struct EONETSource: FeedSource {
     }
 
     /// For rules: `magnitude_value` and `magnitude_unit` from `magnitude` (`45.5 kts`), `lat` and `lon` from
-    /// `position` (`lat 14.4, lon -99.4`), as written there (a position to four decimals, about 10 m).
+    /// `position` (`lat 14.4, lon -99.4`, four decimals: about 10 m), read by ``Item/position``.
     package static func ruleDetails(of item: Item) -> [Detail] {
         var details: [Detail] = []
         if let magnitude = item.detail("magnitude") {
@@ -54,12 +54,9 @@ package struct EONETSource: FeedSource {
                 if parts.count == 2 { details.append(Detail("magnitude_unit", String(parts[1]))) }
             }
         }
-        if let position = item.detail("position") {
-            let parts = position.split(separator: ",").map { $0.trimmingWhitespace() }
-            if parts.count == 2, parts[0].hasPrefix("lat "), parts[1].hasPrefix("lon ") {
-                details.append(Detail("lat", String(parts[0].dropFirst(4))))
-                details.append(Detail("lon", String(parts[1].dropFirst(4))))
-            }
+        if let position = item.position {
+            details.append(Detail("lat", "\(position.latitude)"))
+            details.append(Detail("lon", "\(position.longitude)"))
         }
         return details
     }

@@ -204,18 +204,21 @@ struct PostgresStateTests {
     @Test("status while the state cannot be reached says so in one line (one JSON object), exits 1, shows no password")
     func statusUnreachable() async throws {
         let server = try await PostgresServer.forTest()
-        let relay = try await PostgresRelay.start(to: server.port)
-        defer { relay.stop() }
-        let url = relay.relaying(try await server.makeDatabase())
-        let state = server.text(of: url)
+        let database = try await server.makeDatabase()
         let directory = try TemporaryDirectory()
         try directory.write("feeds.yaml", "feeds:\n  - name: planet\n    type: eonet\n  - name: rx\n    type: eonet\n")
-        _ = try await PostgresStateStore.open(url)
-        let reached = try await MonitorProcess.run(["status", "--state", state], in: directory.url)
+        _ = try await PostgresStateStore.open(database)
+        let reached = try await MonitorProcess.run(["status", "--state", server.text(of: database)], in: directory.url)
         #expect(reached.status == 0, "\(reached.stderr)")
 
-        // The server goes away (it refuses connections), as in an outage.
-        try await relay.refuse()
+        // The same database on a port that refuses connections, as in an outage: each `status` connects anew. (Not a
+        // relay that stops listening: a program this test process spawns at that instant holds the listener until
+        // its descriptors are closed at exec, and a connection taken meanwhile is reset, not refused.)
+        let closed = try #require(RefusingPort())
+        defer { closed.close() }
+        var url = database
+        url.port = closed.number
+        let state = server.text(of: url)
         let text = try await MonitorProcess.run(["status", "--state", state], in: directory.url)
         #expect(text.status == 1)
         #expect(text.stdout == "state unreachable: cannot connect to \(url): connection refused\n")

@@ -85,8 +85,9 @@ struct USGSExampleTests {
             #expect(strongest.url == "https://earthquake.usgs.gov/earthquakes/eventpage/us7000q1")
             #expect(
                 strongest.details == [
-                    Detail("alert", "yellow"), Detail("depth", "10.5 km"), Detail("mag", "7.1"),
-                    Detail("place", "120 km SSW of Suva, Fiji"), Detail("tsunami", "yes"),
+                    Detail("alert", "yellow"), Detail("depth", "10.5 km"), Detail("lat", "-18.9"),
+                    Detail("lon", "178.1"), Detail("mag", "7.1"), Detail("place", "120 km SSW of Suva, Fiji"),
+                    Detail("tsunami", "yes"),
                 ])
             #expect(server.requests.count == 1)
             #expect(server.requests[0].header("If-None-Match") == nil)

@@ -1,6 +1,7 @@
 import Foundation
 import MonitorApp
 import MonitorCore
+import TestSupport
 import Testing
 
 @Suite("The full-screen view: keys through a pure reducer, whole screens rendered to strings")
@@ -201,5 +202,85 @@ struct BrowserScreenTests {
                 """)
         _ = state.handle(.down)
         #expect(!state.help)
+    }
+
+    @Test(
+        "m shows the map of the selected feed, then of the open group (first in the legend, marked); d applies; m and Esc go back"
+    )
+    func map() {
+        var state = state()
+        let day: TimeInterval = 86_400
+        func quake(_ id: String, _ group: String, lat: Double, lon: Double, daysAgo: Double) -> Item {
+            Item(
+                id: id, title: id, date: now.addingTimeInterval(-daysAgo * day), groups: [group],
+                details: [Detail("lat", "\(lat)"), Detail("lon", "\(lon)")])
+        }
+        let items = [
+            quake("tokyo", "fires", lat: 35.68, lon: 139.69, daysAgo: 1),
+            quake("lima", "fires", lat: -12.05, lon: -77.04, daysAgo: 10),
+            quake("reykjavik", "ice", lat: 64.15, lon: -21.94, daysAgo: 2),
+            Item(id: "nowhere", title: "nowhere", date: now, groups: ["ice"]),
+        ]
+        #expect(state.handle(.character("m")) == [.load(feed: "planet")])
+        #expect(state.map == BrowserState.MapView(feed: "planet", group: nil))
+        state.stored = StoredFeed(
+            feed: "planet",
+            catalog: [ItemGroup(id: "fires", title: "Wildfires"), ItemGroup(id: "ice", title: "Sea Ice")],
+            items: items, breakdownDetail: nil)
+        let screen = BrowserScreen.render(state, width: 60, height: 12, timeZone: tokyo)
+        #expect(
+            screen.joined(separator: "\n") == """
+                monitor › planet › map                    all days  17:00:00
+                ⣄⣀⣀⡤⣤⣀⣀⣀⣀⣤⣶⣶⣶⣶⣶⣶⣶⣶⢶⣶⢶⣖⠒⣒⣑⣲⣶⣒   ⢐⣲⣒⣶⣀⣀⣒⣲⣤⣤⣤⣤⠤⠤⠶⠶⠶⠤⠤⠤⠤⠤⠤⠤⠤⢤⣀⣀⣠
+                 ⠉⠙⠛⠛⠉⠉⠙⠲⡤⠤⠤⠤⠤⠽⠿⣿⣫⣭⡽⠶⠍⠉⠁  +⠁⣒⣷⣾⣿⣿⣿⣿⣷⣥⣠⣶⣴⣖⣒⣒⡤⠤⢤⣖⣤⣤⢤⣒⣦⣴⣾⡍⠙⠟⠋⠉⠉
+                   ⠤⡄    ⠈⠙⠶⢶⣲⣲⣶⣾⣧⣄⡀       ⣴⣿⣿⣭⣽⣽⢿⠿⠿⣿⣛⣿⣿⠿⠿⡏⣓⠶⢶⣦⣤⡤⢼⣏⠙⠉*
+                               ⠉⢽*⣟⡛⠓⠲⠤⢤⡄  ⠉⠛⠛⠛⠾⣿⣛⣻⣿⣾⠟⡋   ⠉⠛ ⠐⠻⢯⣷⣿⣿⣧⣤⣤⣤⣤⣀⡀
+                ⠁                ⢉⡿⠚⣷⡤⠒⠋       ⠈⢯⣿⣿⠟⠉⠛⠃         ⠰⣖⣋⡭⣌⣉⣑⡦ ⠚⢀⣈
+                                 ⠾⠷⢯⡇                    ⠒           ⠈⠉  ⠐⠋⠉
+                ⣀⣀⣠⣴⣦⣶⡒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠲⠶⠿⠿⠥⠤⠤⠤⠤⠖⠒⠒⠒⠒⠚⠙⠉⠉⠉⠉⠉⠉⠉⠉⠉⠛⠋⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠩⠶⣖⣀
+                  * Wildfires: 2 on the map, 0 without a position
+                  + Sea Ice: 1 on the map, 1 without a position
+                08:00:00 planet: first sync, 3 items
+                m or Esc back  d days  q quit
+                """)
+        // 12 rows: the title, 7 of map, 2 of legend, the log and the keys.
+        let marks = MapCell.marks(screen.dropFirst().map { Substring($0) }, rows: 7, symbols: ["*", "+"])
+        func cell(_ latitude: Double, _ longitude: Double) -> MapCellPosition {
+            let cell = MapCell.of(latitude: latitude, longitude: longitude, columns: 60, rows: 7)
+            return MapCellPosition(column: cell.column, row: cell.row)
+        }
+        #expect(
+            marks == [
+                "*": [cell(35.68, 139.69), cell(-12.05, -77.04)].sorted { ($0.row, $0.column) < ($1.row, $1.column) },
+                "+": [cell(64.15, -21.94)],
+            ])
+        #expect(state.handle(.character("m")) == [])
+        #expect(state.map == nil)
+        _ = state.handle(.enter)
+        _ = state.handle(.down)
+        #expect(state.handle(.character("m")) == [])
+        #expect(state.map == BrowserState.MapView(feed: "planet", group: "ice"))
+        // Two steps of the days window: the last 7 days, which leave lima (10 days old) out.
+        #expect(state.handle(.character("d")) == [])
+        #expect(state.handle(.character("d")) == [])
+        let group = BrowserScreen.render(state, width: 60, height: 12, timeZone: tokyo)
+        #expect(
+            group.joined(separator: "\n") == """
+                monitor › planet › Sea Ice › map       last 7 days  17:00:00
+                ⣄⣀⣀⡤⣤⣀⣀⣀⣀⣤⣶⣶⣶⣶⣶⣶⣶⣶⢶⣶⢶⣖⠒⣒⣑⣲⣶⣒   ⢐⣲⣒⣶⣀⣀⣒⣲⣤⣤⣤⣤⠤⠤⠶⠶⠶⠤⠤⠤⠤⠤⠤⠤⠤⢤⣀⣀⣠
+                 ⠉⠙⠛⠛⠉⠉⠙⠲⡤⠤⠤⠤⠤⠽⠿⣿⣫⣭⡽⠶⠍⠉⠁  *⠁⣒⣷⣾⣿⣿⣿⣿⣷⣥⣠⣶⣴⣖⣒⣒⡤⠤⢤⣖⣤⣤⢤⣒⣦⣴⣾⡍⠙⠟⠋⠉⠉
+                   ⠤⡄    ⠈⠙⠶⢶⣲⣲⣶⣾⣧⣄⡀       ⣴⣿⣿⣭⣽⣽⢿⠿⠿⣿⣛⣿⣿⠿⠿⡏⣓⠶⢶⣦⣤⡤⢼⣏⠙⠉+
+                               ⠉⢽⣯⣟⡛⠓⠲⠤⢤⡄  ⠉⠛⠛⠛⠾⣿⣛⣻⣿⣾⠟⡋   ⠉⠛ ⠐⠻⢯⣷⣿⣿⣧⣤⣤⣤⣤⣀⡀
+                ⠁                ⢉⡿⠚⣷⡤⠒⠋       ⠈⢯⣿⣿⠟⠉⠛⠃         ⠰⣖⣋⡭⣌⣉⣑⡦ ⠚⢀⣈
+                                 ⠾⠷⢯⡇                    ⠒           ⠈⠉  ⠐⠋⠉
+                ⣀⣀⣠⣴⣦⣶⡒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠲⠶⠿⠿⠥⠤⠤⠤⠤⠖⠒⠒⠒⠒⠚⠙⠉⠉⠉⠉⠉⠉⠉⠉⠉⠛⠋⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠩⠶⣖⣀
+                > * Sea Ice: 1 on the map, 1 without a position
+                  + Wildfires: 1 on the map, 0 without a position
+                08:00:00 planet: first sync, 3 items
+                m or Esc back  d days  q quit
+                """)
+        #expect(state.handle(.escape) == [])
+        #expect(state.map == nil)
+        #expect(state.level == .groups(feed: "planet"))
     }
 }

@@ -100,6 +100,10 @@ def item(feature, minimum):
     place = properties.get("place") or "somewhere"
     details = {"mag": number_text(magnitude), "place": place}
     coordinates = (feature.get("geometry") or {}).get("coordinates") or []
+    if len(coordinates) >= 2 and all(isinstance(value, (int, float)) for value in coordinates[:2]):
+        # GeoJSON's order is longitude, latitude: as numbers, so that `monitor map` places the quake.
+        details["lat"] = coordinates[1]
+        details["lon"] = coordinates[0]
     if len(coordinates) >= 3 and isinstance(coordinates[2], (int, float)):
         details["depth"] = number_text(coordinates[2]) + " km"
     if properties.get("alert"):

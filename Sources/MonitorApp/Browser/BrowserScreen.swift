@@ -11,6 +11,7 @@ package enum BrowserScreen {
         "d            days window: 1, 7, 30, 90, 360, all",
         "/            filter the list as you type; Enter keeps it, Esc clears it",
         "r            poll the selected feed now",
+        "m            the map of the selected feed or group; m or Esc goes back",
         "?            these keys",
         "q            quit",
         "Ctrl-Z       suspend (the shell's fg comes back)",
@@ -25,6 +26,8 @@ package enum BrowserScreen {
         var body: [String]
         if state.help {
             body = ["Keys", ""] + keys.map { "  " + $0 }
+        } else if let map = state.map {
+            body = mapRows(state, map, width: width, height: bodyHeight)
         } else {
             switch state.level {
             case .feeds: body = feedRows(state, timeZone: timeZone)
@@ -43,15 +46,16 @@ package enum BrowserScreen {
 
     private static func title(_ state: BrowserState, width: Int, timeZone: TimeZone) -> String {
         var path = "monitor"
-        switch state.level {
-        case .feeds:
-            break
-        case .groups(let feed):
+        switch (state.map.map { ($0.feed, $0.group) }, state.level) {
+        case ((let feed, nil)?, _), (nil, .groups(let feed)):
             path += " › \(TerminalText.sanitized(feed))"
-        case .items(let feed, let group):
+        case ((let feed, let group?)?, _), (nil, .items(let feed, let group)):
             let title = state.stored?.catalog.first { $0.id == group }?.title ?? group
             path += " › \(TerminalText.sanitized(feed)) › \(TerminalText.sanitized(title))"
+        case (nil, .feeds):
+            break
         }
+        if state.map != nil { path += " › map" }
         let right = "\(state.windowLabel)  \(LiveView.time(state.now, in: timeZone))"
         let room = width - right.count - 2
         let left = LiveView.cut(path, to: max(room, 1))
@@ -60,7 +64,8 @@ package enum BrowserScreen {
 
     private static func footer(_ state: BrowserState) -> String {
         if state.filtering { return "/" + state.filter + "  (Enter keeps the filter, Esc clears it)" }
-        var hint = "↑↓ select  Enter open  Esc back  d days  / filter  r poll  ? keys  q quit"
+        if state.map != nil { return "m or Esc back  d days  q quit" }
+        var hint = "↑↓ select  Enter open  Esc back  d days  / filter  r poll  m map  ? keys  q quit"
         if !state.filter.isEmpty { hint = "filter: \(state.filter)  (Esc clears)  " + hint }
         return hint
     }
@@ -123,6 +128,25 @@ package enum BrowserScreen {
         ]
         return [heading, ""] + visible(lines, selected: state.itemRow, height: height - 2 - footer.count)
             + Array(repeating: "", count: max(0, height - 2 - footer.count - lines.count)) + footer
+    }
+
+    /// The map of the feed's items within the window, above its legend; the selected group first in the legend
+    /// (marked, and its symbol on top where groups share a cell).
+    private static func mapRows(_ state: BrowserState, _ map: BrowserState.MapView, width: Int, height: Int)
+        -> [String]
+    {
+        guard let stored = state.stored, stored.feed == map.feed else { return ["  reading the stored items…"] }
+        var groups = stored.groups(within: state.days, now: state.now).filter { $0.count > 0 || $0.id == map.group }
+            .map { WorldMap.Group(id: $0.id, title: $0.title) }
+        if let index = groups.firstIndex(where: { $0.id == map.group }) {
+            groups.insert(groups.remove(at: index), at: 0)
+        }
+        let rows = max(height - groups.count, 1)
+        let lines = WorldMap(columns: width, rows: rows).lines(
+            items: stored.items(within: state.days, now: state.now), groups: groups)
+        return lines.enumerated().map { index, line in
+            index < rows ? line : marked("  " + line, selected: index == rows && map.group != nil)
+        }
     }
 
     /// The rows of a list that fit in `height`, scrolled so that the selected one shows.

@@ -24,6 +24,17 @@ package struct BrowserState: Sendable {
         case quit
     }
 
+    /// The map `m` shows: a feed's items, one of its groups standing out (none: the feed's).
+    package struct MapView: Sendable, Equatable {
+        package var feed: String
+        package var group: String?
+
+        package init(feed: String, group: String?) {
+            self.feed = feed
+            self.group = group
+        }
+    }
+
     /// The days windows `d` steps through; nil is every day.
     package static let windows: [Int?] = [1, 7, 30, 90, 360, nil]
 
@@ -44,6 +55,8 @@ package struct BrowserState: Sendable {
     package var filtering = false
     /// Whether the keys are shown.
     package var help = false
+    /// The map shown over the open list, until `m` or `Esc`.
+    package var map: MapView?
     /// The stored items of the open feed, once read.
     package var stored: StoredFeed?
     /// The latest lines of the log, oldest first.
@@ -138,6 +151,17 @@ package struct BrowserState: Sendable {
             }
             return []
         }
+        if map != nil {
+            switch key {
+            case .character("m"), .escape, .left:
+                map = nil
+            case .character("d"):
+                window = (window + 1) % Self.windows.count
+            default:
+                break
+            }
+            return []
+        }
         switch key {
         case .up, .character("k"):
             move(-1)
@@ -160,6 +184,8 @@ package struct BrowserState: Sendable {
             if let feed = currentFeed, live.lines.first(where: { $0.name == feed })?.phase != .polling {
                 return [.poll(feed: feed)]
             }
+        case .character("m"):
+            return showMap()
         case .character("?"):
             help = true
         default:
@@ -185,6 +211,24 @@ package struct BrowserState: Sendable {
             itemRow = 0
         case .items:
             break
+        }
+        return []
+    }
+
+    /// Shows the map of what is selected: the feed (its items read first), the group selected in its groups, or the
+    /// group whose items are open.
+    private mutating func showMap() -> [Effect] {
+        switch level {
+        case .feeds:
+            guard let feed = selectedFeed else { return [] }
+            chosenFeed = feed
+            map = MapView(feed: feed, group: nil)
+            return [.load(feed: feed)]
+        case .groups(let feed):
+            let rows = groups
+            map = MapView(feed: feed, group: rows.indices.contains(groupRow) ? rows[groupRow].id : nil)
+        case .items(let feed, let group):
+            map = MapView(feed: feed, group: group)
         }
         return []
     }

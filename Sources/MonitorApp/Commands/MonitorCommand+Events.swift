@@ -17,12 +17,7 @@ extension MonitorCommand {
         @Argument(help: "The feed's name, as in the feeds file.")
         var name: String
 
-        @Option(
-            help: ArgumentHelp("Only items of this group (an EONET category, a GitHub event type).", valueName: "id"))
-        var group: String?
-
-        @Option(help: "Only items dated within the last N days.")
-        var days: Int?
+        @OptionGroup var selection: ItemSelection
 
         @Option(help: "At most N items.")
         var limit: Int?
@@ -42,22 +37,11 @@ extension MonitorCommand {
         @OptionGroup(visibility: .hidden) var configOptions: ConfigOptions
 
         func validate() throws {
-            if let days, days < 1 { throw ValidationError("--days must be at least 1") }
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         }
 
         func run() async throws {
-            let opened = try await stateOptions.openForReading()
-            guard let store = opened, let record = try await store.record(feed: name) else {
-                let known = try await opened?.feedNames() ?? []
-                let hint =
-                    known.isEmpty
-                    ? "nothing is stored yet: run `monitor run --once` first"
-                    : (Suggestion.closest(to: name, in: known).map { "did you mean '\($0)'? " } ?? "")
-                        + "stored feeds: \(known.joined(separator: ", "))"
-                Console.error("monitor events: error: no stored feed named '\(name)' (\(hint))\n")
-                throw ExitStatus.failure
-            }
+            let (store, record) = try await stateOptions.storedFeed(name, command: "events")
             let source = Registry.source(named: record.type)
             var checked: Rule?
             if let rule {
@@ -76,7 +60,7 @@ extension MonitorCommand {
             // `--limit` counts the items it matches.
             let now = Date()
             var items = try await store.items(
-                feed: name, group: group, since: days.map { EventsListing.since(days: $0, now: now) },
+                feed: name, group: selection.group, since: selection.since(now: now),
                 limit: checked == nil ? limit : nil)
             if let checked {
                 items = items.filter { checked.matches($0, now: now, source: source) }

@@ -14,7 +14,9 @@ package struct MonitorCommand: AsyncParsableCommand {
             2 invalid feeds file; 64 bad command-line usage.
             """,
         version: MonitorVersion.current,
-        subcommands: [Run.self, Events.self, Status.self, Validate.self, Sources.self, Notify.self, Init.self]
+        subcommands: [
+            Run.self, Events.self, Map.self, Status.self, Validate.self, Sources.self, Notify.self, Init.self,
+        ]
     )
 
     package init() {}

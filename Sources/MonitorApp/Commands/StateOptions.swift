@@ -74,6 +74,23 @@ struct StateOptions: ParsableArguments {
         return try SQLiteStateStore.reading(directory: directory)
     }
 
+    /// The state, opened for reading, and its record of the feed `name`; when either is missing, prints why (with
+    /// the stored feeds, or how to store some) as `monitor COMMAND: error: …` and exits 1.
+    func storedFeed(_ name: String, command: String) async throws -> (any StateStoring, FeedRecord) {
+        let opened = try await openForReading()
+        guard let store = opened, let record = try await store.record(feed: name) else {
+            let known = try await opened?.feedNames() ?? []
+            let hint =
+                known.isEmpty
+                ? "nothing is stored yet: run `monitor run --once` first"
+                : (Suggestion.closest(to: name, in: known).map { "did you mean '\($0)'? " } ?? "")
+                    + "stored feeds: \(known.joined(separator: ", "))"
+            Console.error("monitor \(command): error: no stored feed named '\(name)' (\(hint))\n")
+            throw ExitStatus.failure
+        }
+        return (store, record)
+    }
+
     /// Prints why the state cannot be opened, and returns the exit code that says so.
     func failure(_ error: any Error) -> ExitCode {
         let reason = error is StateError ? "\(error)" : "\(directory.path): \(error.localizedDescription)"

@@ -145,12 +145,9 @@ indirect enum RuleNode: Sendable {
         return value
     }
 
-    /// The item's position: its `lat` and `lon` details, in degrees.
+    /// The item's position (``Item/position``), in degrees.
     static func position(of item: Item) -> (Double, Double)? {
-        guard let latitude = item.detail("lat").flatMap(number), let longitude = item.detail("lon").flatMap(number),
-            (-90...90).contains(latitude), (-180...180).contains(longitude)
-        else { return nil }
-        return (latitude, longitude)
+        item.position.map { ($0.latitude, $0.longitude) }
     }
 
     /// The mean radius of the Earth, in kilometres (IUGG).
