@@ -26,6 +26,23 @@ private final class Lines: Sendable {
     }
 }
 
+/// The options of these tests: the scripted feeds of `path` on `store`, polled through `transport`, JSON lines to
+/// `output` and problems to `errors`, the file checked every 20 ms, no stagger.
+private func serviceOptions(
+    path: String, store: any StateStoring, transport: StubTransport, output: Lines, errors: Lines
+) -> MonitorService.Options {
+    var options = MonitorService.Options(configPath: path, store: store)
+    options.sources = [ScriptedSource.self]
+    options.environment = [:]
+    options.json = true
+    options.watchInterval = .milliseconds(20)
+    options.stagger = .zero
+    options.output = { text in output.append(text) }
+    options.errors = { text in errors.append(text) }
+    options.makeTransport = { _ in (transport, {}) }
+    return options
+}
+
 @Suite("monitor run as a long-running service", .timeLimit(.minutes(5)))
 struct MonitorServiceTests {
     @Test("editing the feeds file while it runs: valid, then invalid, then valid again")
@@ -42,15 +59,7 @@ struct MonitorServiceTests {
 
         let output = Lines()
         let errors = Lines()
-        var options = MonitorService.Options(configPath: path, store: store)
-        options.sources = [ScriptedSource.self]
-        options.environment = [:]
-        options.json = true
-        options.watchInterval = .milliseconds(20)
-        options.stagger = .zero
-        options.output = { text in output.append(text) }
-        options.errors = { text in errors.append(text) }
-        options.makeTransport = { _ in (transport, {}) }
+        let options = serviceOptions(path: path, store: store, transport: transport, output: output, errors: errors)
         let service = MonitorService(config: config, options: options)
         let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
 
@@ -98,15 +107,7 @@ struct MonitorServiceTests {
 
         let output = Lines()
         let errors = Lines()
-        var options = MonitorService.Options(configPath: path, store: store)
-        options.sources = [ScriptedSource.self]
-        options.environment = [:]
-        options.json = true
-        options.watchInterval = .milliseconds(20)
-        options.stagger = .zero
-        options.output = { text in output.append(text) }
-        options.errors = { text in errors.append(text) }
-        options.makeTransport = { _ in (transport, {}) }
+        let options = serviceOptions(path: path, store: store, transport: transport, output: output, errors: errors)
         let service = MonitorService(config: config, options: options)
         let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
 
@@ -147,15 +148,7 @@ struct MonitorServiceTests {
         let config = try #require(loader.load(path: path).config)
 
         let output = Lines()
-        var options = MonitorService.Options(configPath: path, store: store)
-        options.sources = [ScriptedSource.self]
-        options.environment = [:]
-        options.json = true
-        options.watchInterval = .milliseconds(20)
-        options.stagger = .zero
-        options.output = { text in output.append(text) }
-        options.errors = { _ in }
-        options.makeTransport = { _ in (transport, {}) }
+        var options = serviceOptions(path: path, store: store, transport: transport, output: output, errors: Lines())
         let health = RunHealth()
         options.health = health
         let readiness = options.readiness
