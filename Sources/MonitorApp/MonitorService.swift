@@ -70,6 +70,8 @@ package final class MonitorService: Service, Sendable {
         var reloadSignals: UnixSignalsSequence?
         /// Called by the scheduler's loop before it answers a watchdog question (a test holds it there).
         var schedulerAnswering: (@Sendable () -> Void)?
+        /// Kept from the poll events for `/healthz` (`run --metrics`); nil to keep none.
+        package var health: RunHealth?
 
         /// Options for the feeds file at `configPath` and the state `store`.
         package init(configPath: String, store: any StateStoring) {
@@ -149,6 +151,7 @@ package final class MonitorService: Service, Sendable {
                 var status = ServiceStatus()
                 var said = ""
                 for await event in events {
+                    self.options.health?.apply(event, now: Date())
                     display.show(event)
                     guard let systemd = self.options.systemd else { continue }
                     if status.show(event, now: Date()) { status.pending = await self.pending(of: config.value) }
@@ -160,6 +163,7 @@ package final class MonitorService: Service, Sendable {
             }
             group.addTask { await scheduler.run() }
             if let systemd = options.systemd { tell(systemd) }
+            options.health?.setFeeds(initial.feeds, interval: initial.settings.interval, now: Date())
             await scheduler.apply(entries(of: initial))
             options.readiness.set(.ready)
             let reloadAsked = (wakeup: Wakeup(), pending: Current(false))
@@ -315,6 +319,7 @@ package final class MonitorService: Service, Sendable {
         }
         latest.value = config
         display.setFeeds(config.feeds, sources: config.sources)
+        options.health?.setFeeds(config.feeds, interval: config.settings.interval, now: Date())
         var current = generation
         var restartedAll = false
         if config.settings != generation.settings {

@@ -30,7 +30,8 @@ extension MonitorCommand {
                 --metrics [HOST:]PORT serves Prometheus metrics at http://HOST:PORT/metrics while it runs. A bare \
                 port or localhost listens on 127.0.0.1 only; to be reachable from other machines, name the address \
                 (0.0.0.0:9464 or [::]:9464 for every interface). Port 0 picks a free port; the address is printed \
-                on standard error.
+                on standard error. On the same address, /healthz answers 200 ok, or 503 naming each failing, \
+                held-back or stale feed, and /readyz 200 once every feed is scheduled.
 
                 Notifications (the `notify:` list) are written to the state with the poll they report and delivered \
                 after it: `run` delivers what earlier runs left first, then retries failures with backoff; `run --once` \
@@ -145,14 +146,17 @@ extension MonitorCommand {
             async throws -> MetricsServer
         {
             let export = MetricsExport()
+            let health = RunHealth()
             let server: MetricsServer
             do {
-                server = try await MetricsServer.bind(address, export: export)
+                server = try await MetricsServer.bind(
+                    address, export: export, health: health, readiness: options.readiness)
             } catch {
                 Console.error("monitor: error: \(error)\n")
                 throw ExitStatus.failure
             }
             options.metrics = export.metrics
+            options.health = health
             let reach = server.address.isLoopback ? "" : " (reachable from other machines)"
             Console.error("metrics on \(server.address.url)\(reach)\n")
             return server
