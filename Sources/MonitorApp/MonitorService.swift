@@ -3,6 +3,7 @@ import Logging
 import MonitorCore
 import ServiceLifecycle
 import Synchronization
+import UnixSignals
 
 /// `monitor run`: the scheduler polling every feed, the feeds file watched for changes, the delivery of the
 /// notifications, and the display; with ``Options/once``, each feed polled once (MonitorService+Once). Runs under
@@ -61,6 +62,16 @@ package final class MonitorService: Service, Sendable {
         package var logger = Logger(label: "monitor")
         /// Where polls and requests are counted (`run --metrics`).
         package var metrics = MonitorMetrics.disabled
+        /// Where the run stands (ready, reloading, stopping), for whoever supervises it.
+        package var readiness = ServiceReadiness()
+        /// systemd's notify socket (`NOTIFY_SOCKET`), told of ``readiness`` and beaten while the scheduler answers.
+        package var systemd: SystemdNotify?
+        /// Signals that reload the feeds file as a change of it does (SIGHUP), trapped beforehand.
+        var reloadSignals: UnixSignalsSequence?
+        /// Called by the scheduler's loop before it answers a watchdog question (a test holds it there).
+        var schedulerAnswering: (@Sendable () -> Void)?
+        /// Kept from the poll events for `/healthz` (`run --metrics`); nil to keep none.
+        package var health: RunHealth?
 
         /// Options for the feeds file at `configPath` and the state `store`.
         package init(configPath: String, store: any StateStoring) {
@@ -113,7 +124,7 @@ package final class MonitorService: Service, Sendable {
         let config = Current(initial)
         let scheduler = FeedScheduler(
             runner: current.value.runner, events: continuation, stagger: options.stagger,
-            policy: options.once ? .once : .continuous)
+            policy: options.once ? .once : .continuous, answering: options.schedulerAnswering)
         // The notifications: what earlier runs left undelivered at once, then what the polls commit.
         let notifierTransport = options.makeNotifierTransport(initial.settings)
         let delivery = NotificationDelivery(
@@ -137,10 +148,25 @@ package final class MonitorService: Service, Sendable {
         // The display and the feeds (under the scheduler) are child tasks of the service.
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await event in events { display.show(event) }
+                var status = ServiceStatus()
+                var said = ""
+                for await event in events {
+                    self.options.health?.apply(event, now: Date())
+                    display.show(event)
+                    guard let systemd = self.options.systemd else { continue }
+                    if status.show(event, now: Date()) { status.pending = await self.pending(of: config.value) }
+                    if status.line != said {
+                        said = status.line
+                        systemd.send("STATUS=" + said)
+                    }
+                }
             }
             group.addTask { await scheduler.run() }
+            if let systemd = options.systemd { tell(systemd) }
+            options.health?.setFeeds(initial.feeds, interval: initial.settings.interval, now: Date())
             await scheduler.apply(entries(of: initial))
+            options.readiness.set(.ready)
+            let reloadAsked = (wakeup: Wakeup(), pending: Current(false))
             // Watch the feeds file until a graceful shutdown cancels the watch.
             let seen = Current(ConfigLoader.read(path: options.configPath))
             do {
@@ -150,7 +176,26 @@ package final class MonitorService: Service, Sendable {
                             try await self.watch(
                                 seen: seen, loader: loader, current: current, scheduler: scheduler,
                                 events: continuation, display: display, config: config, delivery: delivery,
-                                notifierTransport: notifierTransport.0)
+                                notifierTransport: notifierTransport.0, reloadAsked: reloadAsked)
+                        }
+                        if let reloadSignals = self.options.reloadSignals {
+                            watching.addTask {
+                                for await _ in reloadSignals {
+                                    reloadAsked.pending.value = true
+                                    reloadAsked.wakeup.signal()
+                                }
+                            }
+                        }
+                        if let systemd = self.options.systemd, let interval = systemd.watchdogInterval {
+                            // Beats only while the scheduler's loop answers: a hung scheduler lets systemd restart it.
+                            watching.addTask {
+                                while true {
+                                    try await Task.sleep(for: interval)
+                                    // The first task to end ends the watch: this one ends only when cancelled.
+                                    guard await scheduler.alive() else { continue }
+                                    systemd.send("WATCHDOG=1")
+                                }
+                            }
                         }
                         // Delivering ends with the watch: what is in flight then stays in the outbox.
                         watching.addTask { await delivery.run(wakeup: self.outbox.wakeup) }
@@ -167,6 +212,7 @@ package final class MonitorService: Service, Sendable {
             } catch {
                 // Cancelled by the graceful shutdown (or the task's cancellation): stop below.
             }
+            options.readiness.set(.stopping)
             await scheduler.shutdown()
             await current.value.shutdown()
             await notifierTransport.1()
@@ -186,19 +232,46 @@ package final class MonitorService: Service, Sendable {
             output: options.output, width: options.width)
     }
 
+    /// Tells `systemd` of every change of ``Options/readiness``.
+    private func tell(_ systemd: SystemdNotify) {
+        options.readiness.observe { state in
+            switch state {
+            case .starting: break
+            case .ready: systemd.send("READY=1")
+            case .reloading: systemd.send(SystemdNotify.reloading())
+            case .stopping: systemd.send("STOPPING=1")
+            }
+        }
+    }
+
+    /// How many notifications the notifiers of `config` have still to deliver (those the state can count).
+    private func pending(of config: MonitorConfig) async -> Int {
+        var count = 0
+        for notifier in config.notifiers {
+            count += (try? await options.store.pendingCount(of: notifier.name)) ?? 0
+        }
+        return count
+    }
+
     // MARK: - Reloading
 
-    /// Checks the feeds file every `watchInterval` and applies what changed, until cancelled.
+    /// Checks the feeds file every `watchInterval`, and at once when `reloadAsked` (SIGHUP), and applies what changed,
+    /// until cancelled. Asked, it reloads the file even if unchanged.
     private func watch(
         seen: Current<Result<String, ConfigLoader.ReadProblem>>, loader: ConfigLoader, current: Current<Generation>,
         scheduler: FeedScheduler, events: AsyncStream<PollEvent>.Continuation, display: any RunView,
-        config: Current<MonitorConfig>, delivery: NotificationDelivery, notifierTransport: any HTTPTransport
+        config: Current<MonitorConfig>, delivery: NotificationDelivery, notifierTransport: any HTTPTransport,
+        reloadAsked: (wakeup: Wakeup, pending: Current<Bool>)
     ) async throws {
         while true {
-            try await Task.sleep(for: options.watchInterval)
+            try await nextCheck(reloadAsked.wakeup)
+            // A reload asked for is taken whichever wait ended first; one asked for from here on is for the next check.
+            let asked = reloadAsked.pending.take(false)
             let read = ConfigLoader.read(path: options.configPath)
-            guard read != seen.value else { continue }
+            guard asked || read != seen.value else { continue }
             seen.value = read
+            options.readiness.set(.reloading)
+            defer { options.readiness.set(.ready) }
             switch read {
             case .success(let text):
                 current.value = await reload(
@@ -222,6 +295,17 @@ package final class MonitorService: Service, Sendable {
         }
     }
 
+    /// Waits `watchInterval`, or less when `reloadAsked` is signalled first.
+    private func nextCheck(_ reloadAsked: Wakeup) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await Task.sleep(for: self.options.watchInterval) }
+            group.addTask { await reloadAsked.wait() }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+        try Task.checkCancellation()
+    }
+
     private func reload(
         _ text: String, loader: ConfigLoader, generation: Generation, scheduler: FeedScheduler,
         events: AsyncStream<PollEvent>.Continuation, display: any RunView, config latest: Current<MonitorConfig>
@@ -235,6 +319,7 @@ package final class MonitorService: Service, Sendable {
         }
         latest.value = config
         display.setFeeds(config.feeds, sources: config.sources)
+        options.health?.setFeeds(config.feeds, interval: config.settings.interval, now: Date())
         var current = generation
         var restartedAll = false
         if config.settings != generation.settings {
@@ -302,5 +387,13 @@ private final class Current<Value: Sendable>: Sendable {
     var value: Value {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }
+    }
+
+    /// The value, replaced by `replacement` at once (no change can come between).
+    func take(_ replacement: Value) -> Value {
+        storage.withLock { value in
+            defer { value = replacement }
+            return value
+        }
     }
 }

@@ -42,7 +42,7 @@ package enum StatusListing {
     }
 
     /// `05:12:00 UTC`, with the day before it when that is not `now`'s.
-    private static func time(_ date: Date, now: Date) -> String {
+    package static func time(_ date: Date, now: Date) -> String {
         let full = FetchError.format(date)
         return full.prefix(10) == FetchError.format(now).prefix(10) ? String(full.dropFirst(11)) : full
     }

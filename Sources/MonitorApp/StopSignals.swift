@@ -9,10 +9,10 @@ enum StopSignals {
     /// Every one of them.
     static let all: [UnixSignal] = [.sigint, .sigterm, .sighup, .sigquit, .sigusr1, .sigusr2, .sigalrm]
 
-    /// Traps them: from now on they no longer kill the process, they arrive in the sequence. Trap them before
-    /// starting anything a signal must end.
-    static func trap() async -> UnixSignalsSequence {
-        await UnixSignalsSequence(trapping: all)
+    /// Traps them (but `except`): from now on they no longer kill the process, they arrive in the sequence. Trap them
+    /// before starting anything a signal must end.
+    static func trap(except: [UnixSignal] = []) async -> UnixSignalsSequence {
+        await UnixSignalsSequence(trapping: all.filter { !except.contains($0) })
     }
 
     /// Ends a service group at the first of the signals it was given (trapped beforehand), and keeps which it was:

@@ -180,12 +180,31 @@ struct ProgramEndTests {
 
     @Test(
         "each stopping signal to `run` stops it gracefully: the program, its child and its daemon end; exit 0",
-        arguments: stopSignals)
+        arguments: stopSignals.filter { $0.signal != SIGHUP })
     func signalToRun(signal: Int32, name: String, code: Int32) async throws {
         let stopped = try await stopWhileStuck(
             ["run", "--format", "json", "--state", "state"], with: signal, name: name
         ) { execFeed("[sh, -c, \($0)]") }
         #expect(stopped.status == 0, "\(name): \(stopped.stderr)")
+    }
+
+    @Test("SIGHUP to `run` reloads the feeds file: the unchanged feed's program goes on; SIGTERM then ends it all")
+    func hangUpReloadsRun() async throws {
+        let directory = try TemporaryDirectory()
+        let fifo = makeFIFO(in: directory)
+        try directory.write("feeds.yaml", execFeed("[sh, -c, \(stuckProgram(writingTo: fifo))]"))
+        let monitor = try await RunningMonitor(["run", "--state", "state"], in: directory.url)
+        let pids = try await startedPids(fifo)
+        defer { pids.forEach(killLeftover) }
+        #expect(pids.count == 3)
+        monitor.send(SIGHUP)
+        try await monitor.waitForOutput { $0.contains("feeds.yaml reloaded: no feed changed") }
+        #expect(pids.allSatisfy { !hasEnded($0) })
+        monitor.send(SIGTERM)
+        #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
+        for pid in pids {
+            #expect(await waitForEnd(of: pid), "process \(pid) is left")
+        }
     }
 
     @Test(

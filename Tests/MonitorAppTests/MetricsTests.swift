@@ -18,11 +18,13 @@ private func read(_ export: MetricsExport) throws -> PrometheusText {
 /// server's 10 s head timeout before it sends its request (seen, for a malformed request answered nothing).
 private func withMetricsServer(
     _ limits: MetricsServer.Limits = MetricsServer.Limits(headTimeout: .minutes(10), idleTimeout: .minutes(10)),
-    export: MetricsExport = MetricsExport(),
+    export: MetricsExport = MetricsExport(), health: RunHealth = RunHealth(),
+    readiness: ServiceReadiness = ServiceReadiness(),
     _ body: (MetricsServer) async throws -> Void
 ) async throws {
     let server = try await MetricsServer.bind(
-        MetricsAddress(host: "127.0.0.1", port: 0), export: export, limits: limits)
+        MetricsAddress(host: "127.0.0.1", port: 0), export: export, health: health, readiness: readiness,
+        limits: limits)
     let group = ServiceGroup(services: [server], logger: Logger(label: "test"))
     try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask { try await group.run() }
@@ -43,11 +45,17 @@ private func get(_ connection: inout RawHTTPConnection) async throws -> (head: S
     return try await connection.readResponse()
 }
 
+/// The exposition of `monitor_leases_held` at `count`, with its help text.
+private func leasesText(_ count: Int) -> String {
+    "# HELP monitor_leases_held Feeds whose lease this instance holds on a shared schedule.\n"
+        + "# TYPE monitor_leases_held gauge\nmonitor_leases_held \(count).0\n"
+}
+
 /// An export whose only metric is `monitor_leases_held` at `count`, and its exposition.
 private func exportHoldingLeases(_ count: Int) -> (export: MetricsExport, text: String) {
     let export = MetricsExport()
     export.metrics.leasesHeld(count)
-    return (export, "# TYPE monitor_leases_held gauge\nmonitor_leases_held \(count).0\n")
+    return (export, leasesText(count))
 }
 
 /// The head of a 404 answer.
@@ -337,7 +345,8 @@ struct MetricsServerTests {
                 "--metrics [HOST:]PORT serves Prometheus metrics at http://HOST:PORT/metrics while it runs. A bare port "
                     + "or localhost listens on 127.0.0.1 only; to be reachable from other machines, name the address "
                     + "(0.0.0.0:9464 or [::]:9464 for every interface). Port 0 picks a free port; the address is "
-                    + "printed on standard error."))
+                    + "printed on standard error. On the same address, /healthz answers 200 ok, or 503 naming each "
+                    + "failing, held-back or stale feed, and /readyz 200 once every feed is scheduled."))
         #expect(
             help.contains(
                 "--metrics <[host:]port> Serve Prometheus metrics at /metrics on this address (a bare port: "
@@ -363,9 +372,7 @@ struct MetricsServerTests {
             let ok = try await send("GET", url)
             #expect(ok.status == 200)
             #expect(ok.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8")
-            #expect(
-                String(decoding: ok.body, as: UTF8.self)
-                    == "# TYPE monitor_leases_held gauge\nmonitor_leases_held 3.0\n")
+            #expect(String(decoding: ok.body, as: UTF8.self) == leasesText(3))
             let missing = try await send("GET", url + "s")
             #expect(missing.status == 404)
             #expect(String(decoding: missing.body, as: UTF8.self) == "not found: the metrics are at /metrics\n")
@@ -376,7 +383,7 @@ struct MetricsServerTests {
             }
             let head = try await send("HEAD", url)
             #expect(head.status == 200)
-            #expect(head.headers["Content-Length"] == "57")
+            #expect(head.headers["Content-Length"] == "\(leasesText(3).utf8.count)")
             #expect(head.body.isEmpty)
             let postElsewhere = try await send("POST", url + "/x")
             #expect(postElsewhere.status == 404)
@@ -405,9 +412,7 @@ struct MetricsServerTests {
                     url: "http://127.0.0.1:\(server.address.port)/metrics", headers: [:], timeout: .seconds(600),
                     maxBody: 1 << 20))
             #expect(response.status == 200)
-            #expect(
-                String(decoding: response.body, as: UTF8.self)
-                    == "# TYPE monitor_leases_held gauge\nmonitor_leases_held 1.0\n")
+            #expect(String(decoding: response.body, as: UTF8.self) == leasesText(1))
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
         }
@@ -463,6 +468,88 @@ struct MetricsServerTests {
                 #expect(answer.body == text)
             }
         }
+    }
+
+    @Test("/readyz 503 until ready, then 200; /healthz 200 ok, then 503 with a line for each problem; HEAD, 405")
+    func healthAndReadiness() async throws {
+        let readiness = ServiceReadiness()
+        let health = RunHealth()
+        let plain = "Content-Type: text/plain; charset=utf-8"
+        try await withMetricsServer(health: health, readiness: readiness) { server in
+            try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
+                try await connection.send("GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n")
+                let starting = try await connection.readResponse()
+                #expect(starting.head == "HTTP/1.1 503 Service Unavailable\r\n\(plain)\r\nContent-Length: 10")
+                #expect(starting.body == "not ready\n")
+                readiness.set(.ready)
+                try await connection.send("GET /readyz?verbose HTTP/1.1\r\nHost: x\r\n\r\n")
+                let ready = try await connection.readResponse()
+                #expect(ready.head == "HTTP/1.1 200 OK\r\n\(plain)\r\nContent-Length: 6")
+                #expect(ready.body == "ready\n")
+
+                let feed = FeedConfig(
+                    name: "rx", type: "github", options: FeedOptions(), location: SourceLocation(line: 1, column: 1))
+                health.setFeeds([feed], interval: .seconds(600), now: Date())
+                try await connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                let ok = try await connection.readResponse()
+                #expect(ok.head == "HTTP/1.1 200 OK\r\n\(plain)\r\nContent-Length: 3")
+                #expect(ok.body == "ok\n")
+
+                var failed = PollReport(
+                    feed: "rx", type: "github", status: .failed, error: "HTTP 500 from http://x/events",
+                    started: Date(timeIntervalSince1970: 1_800_000_000))
+                failed.failures = 2
+                health.apply(.finished(failed), now: Date())
+                let problem =
+                    "rx: failing since 2027-01-15 08:00:00 UTC: HTTP 500 from http://x/events (2 failures in a row)\n"
+                try await connection.send(
+                    "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nHEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                let unhealthy = try await connection.readResponse()
+                let unhealthyHead =
+                    "HTTP/1.1 503 Service Unavailable\r\n\(plain)\r\nContent-Length: \(problem.utf8.count)"
+                #expect(unhealthy.head == unhealthyHead)
+                #expect(unhealthy.body == problem)
+                let head = try await connection.readResponse(bodyless: true)
+                #expect(head.head == unhealthyHead)
+
+                try await connection.send("POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+                let posted = try await connection.readResponse()
+                #expect(
+                    posted.head
+                        == "HTTP/1.1 405 Method Not Allowed\r\n\(plain)\r\nAllow: GET, HEAD\r\nContent-Length: 41")
+                #expect(posted.body == "method not allowed: GET or HEAD /healthz\n")
+            }
+        }
+    }
+
+    @Test("every metric has its # HELP text, before its # TYPE")
+    func helpOnEveryMetric() throws {
+        let export = MetricsExport()
+        let metrics = export.metrics
+        var report = PollReport(feed: "a", type: "github", status: .ok, items: 2, new: 1, started: Date())
+        metrics.polled(report)
+        report.status = .failed
+        metrics.polled(report)
+        let requests = metrics.requests(feed: "a")
+        requests.answered(status: 200, bytes: 10)
+        requests.failed()
+        requests.notModified()
+        let limit = try #require(RateLimit(headers: ["X-RateLimit-Remaining": "3"]))
+        requests.rateLimit(limit, resource: "core", url: "http://x/")
+        metrics.notificationsPending(notifier: "chat", count: 1)
+        metrics.notificationFailed(notifier: "chat")
+        metrics.notificationDropped(notifier: "chat")
+        metrics.leasesHeld(1)
+        let lines = String(decoding: export.text(), as: UTF8.self).split(separator: "\n").map(String.init)
+        var typed: [String] = []
+        for (index, line) in lines.enumerated() where line.hasPrefix("# TYPE ") {
+            let name = String(line.split(separator: " ")[2])
+            typed.append(name)
+            let help = try #require(MonitorMetrics.help[name], "\(name) has no help text")
+            #expect(index > 0 && lines[index - 1] == "# HELP \(name) \(help)")
+        }
+        #expect(Set(typed) == Set(MonitorMetrics.help.keys))
+        #expect(typed.count == 13)
     }
 
     @Test("a request target in absolute form, as sent to a proxy, is served by its path")

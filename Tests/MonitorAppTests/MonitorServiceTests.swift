@@ -26,6 +26,23 @@ private final class Lines: Sendable {
     }
 }
 
+/// The options of these tests: the scripted feeds of `path` on `store`, polled through `transport`, JSON lines to
+/// `output` and problems to `errors`, the file checked every 20 ms, no stagger.
+private func serviceOptions(
+    path: String, store: any StateStoring, transport: StubTransport, output: Lines, errors: Lines
+) -> MonitorService.Options {
+    var options = MonitorService.Options(configPath: path, store: store)
+    options.sources = [ScriptedSource.self]
+    options.environment = [:]
+    options.json = true
+    options.watchInterval = .milliseconds(20)
+    options.stagger = .zero
+    options.output = { text in output.append(text) }
+    options.errors = { text in errors.append(text) }
+    options.makeTransport = { _ in (transport, {}) }
+    return options
+}
+
 @Suite("monitor run as a long-running service", .timeLimit(.minutes(5)))
 struct MonitorServiceTests {
     @Test("editing the feeds file while it runs: valid, then invalid, then valid again")
@@ -42,15 +59,7 @@ struct MonitorServiceTests {
 
         let output = Lines()
         let errors = Lines()
-        var options = MonitorService.Options(configPath: path, store: store)
-        options.sources = [ScriptedSource.self]
-        options.environment = [:]
-        options.json = true
-        options.watchInterval = .milliseconds(20)
-        options.stagger = .zero
-        options.output = { text in output.append(text) }
-        options.errors = { text in errors.append(text) }
-        options.makeTransport = { _ in (transport, {}) }
+        let options = serviceOptions(path: path, store: store, transport: transport, output: output, errors: errors)
         let service = MonitorService(config: config, options: options)
         let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
 
@@ -98,15 +107,7 @@ struct MonitorServiceTests {
 
         let output = Lines()
         let errors = Lines()
-        var options = MonitorService.Options(configPath: path, store: store)
-        options.sources = [ScriptedSource.self]
-        options.environment = [:]
-        options.json = true
-        options.watchInterval = .milliseconds(20)
-        options.stagger = .zero
-        options.output = { text in output.append(text) }
-        options.errors = { text in errors.append(text) }
-        options.makeTransport = { _ in (transport, {}) }
+        let options = serviceOptions(path: path, store: store, transport: transport, output: output, errors: errors)
         let service = MonitorService(config: config, options: options)
         let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
 
@@ -125,5 +126,65 @@ struct MonitorServiceTests {
         #expect(errors.all == ["\(path) was removed; still running the last valid feeds until it is back\n"])
         // a was not restarted by the removal nor by the file's return: one poll (interval 1h).
         #expect(transport.requests.map(\.url).sorted() == ["http://x/a", "http://x/b"])
+    }
+
+    @Test("ready once every feed is scheduled, before any poll ended, and no longer once stopping; health follows")
+    func readinessAndHealth() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStateStore(directory: directory.url.appendingPathComponent("state"))
+        // a's request is answered 500 once the test has seen the service ready; b's 200.
+        let released = Watched(false)
+        let transport = StubTransport { request in
+            guard request.url == "http://x/a" else { return HTTPResponse(status: 200, body: Array("1".utf8)) }
+            try await released.wait { $0 }
+            return HTTPResponse(status: 500, body: Array("down".utf8))
+        }
+        let feed = { (name: String) in
+            "  - {name: \(name), type: scripted, urls: [\"http://x/\(name)\"], interval: 1h}\n"
+        }
+        let settings = "settings: {retries: 0}\nfeeds:\n"
+        let path = try directory.write("feeds.yaml", settings + feed("a")).path
+        let loader = ConfigLoader(sources: [ScriptedSource.self], environment: [:])
+        let config = try #require(loader.load(path: path).config)
+
+        let output = Lines()
+        var options = serviceOptions(path: path, store: store, transport: transport, output: output, errors: Lines())
+        let health = RunHealth()
+        options.health = health
+        let readiness = options.readiness
+        #expect(!readiness.isReady)
+        let (ready, becameReady) = AsyncStream<Void>.makeStream()
+        readiness.observe { if $0 == .ready { becameReady.yield() } }
+        let service = MonitorService(config: config, options: options)
+        let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
+
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            for await _ in ready { break }
+            #expect(readiness.isReady)
+            // Scheduled, its poll not ended: within its first interval.
+            #expect(health.problems(now: Date()) == [])
+            released.update { $0 = true }
+            try await output.wait(for: "a polled") { $0.contains(#""feed":"a""#) }
+            let report = try #require(
+                output.all.compactMap { line in
+                    (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+                }.first)
+            let error = try #require(report["error"] as? String)
+            let problems = health.problems(now: Date())
+            #expect(problems.count == 1)
+            let failing = /a: failing since (?:[0-9]{4}-[0-9]{2}-[0-9]{2} )?[0-9]{2}:[0-9]{2}:[0-9]{2} UTC: (.*)/
+            #expect(problems.first?.wholeMatch(of: failing)?.output.1 == Substring(error))
+
+            // a removed, b added: b's poll succeeds, a is forgotten.
+            try directory.write("feeds.yaml", settings + feed("b"), atomically: true)
+            try await output.wait(for: "b polled") { $0.contains(#""feed":"b""#) }
+            #expect(health.problems(now: Date()) == [])
+            #expect(readiness.isReady)
+
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        #expect(!readiness.isReady)
     }
 }

@@ -20,8 +20,8 @@ extension MonitorCommand {
                 discussion: """
                     The sample is a `new` event of the feed `monitor-test` with one item, in the notifier's format, \
                     with an id of its own; it is not written to the state. Exits 0 when the receiver accepted it \
-                    (HTTP 2xx, exit 0), 1 when it did not. A signal that stops `run` (SIGINT, SIGTERM, SIGHUP, …) cancels \
-                    the delivery, ending a command's program, and it exits 128 + the signal's number.
+                    (HTTP 2xx, exit 0), 1 when it did not. A signal that stops `run --once` (SIGINT, SIGTERM, SIGHUP, …) \
+                    cancels the delivery, ending a command's program, and it exits 128 + the signal's number.
                     """
             )
 

@@ -12,10 +12,13 @@ extension MonitorCommand {
             commandName: "run",
             abstract: "Poll the feeds of the feeds file, continuously or --once.",
             discussion: """
-                Without --once, every feed is polled at its interval until SIGINT (Ctrl-C), SIGTERM, SIGHUP, SIGQUIT, \
+                Without --once, every feed is polled at its interval until SIGINT (Ctrl-C), SIGTERM, SIGQUIT, \
                 SIGUSR1, SIGUSR2 or SIGALRM, which stop it gracefully (exit 0), ending the programs it runs. The \
                 feeds file is watched: a valid change starts, stops or restarts the feeds concerned; an invalid one is \
-                reported and the last valid feeds keep running.
+                reported and the last valid feeds keep running. SIGHUP reloads the feeds file at once (the \
+                full-screen view stops on it, its terminal gone). When NOTIFY_SOCKET is set (a systemd service), it \
+                says READY=1 once every feed is scheduled, RELOADING=1 and READY=1 around a reload, STOPPING=1, and \
+                WATCHDOG=1 while its scheduler answers when WATCHDOG_USEC is set.
 
                 With --once, every feed is polled once, concurrently, and the command exits: 0 when every feed \
                 succeeded, 1 when any failed or partly failed, 2 when the feeds file is invalid. Any of those signals \
@@ -27,7 +30,8 @@ extension MonitorCommand {
                 --metrics [HOST:]PORT serves Prometheus metrics at http://HOST:PORT/metrics while it runs. A bare \
                 port or localhost listens on 127.0.0.1 only; to be reachable from other machines, name the address \
                 (0.0.0.0:9464 or [::]:9464 for every interface). Port 0 picks a free port; the address is printed \
-                on standard error.
+                on standard error. On the same address, /healthz answers 200 ok, or 503 naming each failing, \
+                held-back or stale feed, and /readyz 200 once every feed is scheduled.
 
                 Notifications (the `notify:` list) are written to the state with the poll they report and delivered \
                 after it: `run` delivers what earlier runs left first, then retries failures with backoff; `run --once` \
@@ -108,7 +112,15 @@ extension MonitorCommand {
             }
             // Trapped before any poll starts: a signal then stops the polls instead of killing `monitor`, which would
             // leave the programs of exec feeds running.
-            let signals = StopSignals.Watch(await StopSignals.trap())
+            // SIGHUP reloads a `run` (`systemctl reload`) unless full-screen, where it means the terminal is gone.
+            let hupReloads = !once && !fullScreen
+            let signals = StopSignals.Watch(await StopSignals.trap(except: hupReloads ? [.sighup] : []))
+            if hupReloads { serviceOptions.reloadSignals = await UnixSignalsSequence(trapping: .sighup) }
+            if !once {
+                // A once run tells systemd nothing: it is no service.
+                serviceOptions.systemd = SystemdNotify(environment: ProcessInfo.processInfo.environment)
+                serviceOptions.schedulerAnswering = SchedulerHold.hook(ProcessInfo.processInfo.environment)
+            }
             let service = MonitorService(config: config, options: serviceOptions)
             var groupLogger = logger
             groupLogger.logLevel = .warning
@@ -134,14 +146,17 @@ extension MonitorCommand {
             async throws -> MetricsServer
         {
             let export = MetricsExport()
+            let health = RunHealth()
             let server: MetricsServer
             do {
-                server = try await MetricsServer.bind(address, export: export)
+                server = try await MetricsServer.bind(
+                    address, export: export, health: health, readiness: options.readiness)
             } catch {
                 Console.error("monitor: error: \(error)\n")
                 throw ExitStatus.failure
             }
             options.metrics = export.metrics
+            options.health = health
             let reach = server.address.isLoopback ? "" : " (reachable from other machines)"
             Console.error("metrics on \(server.address.url)\(reach)\n")
             return server

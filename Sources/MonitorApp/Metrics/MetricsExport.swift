@@ -1,3 +1,4 @@
+import CoreMetrics
 import MonitorCore
 import Prometheus
 
@@ -15,13 +16,61 @@ struct MetricsExport: Sendable {
     /// An empty registry; poll durations go in ``MonitorMetrics/pollDurationBuckets``.
     init() {
         registry = PrometheusCollectorRegistry()
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.durationHistogramBuckets[MonitorMetrics.Name.pollDuration] = MonitorMetrics.pollDurationBuckets
-        metrics = MonitorMetrics(factory: factory)
+        metrics = MonitorMetrics(factory: HelpedFactory(registry: registry))
     }
 
     /// Every metric in the text exposition format.
     func text() -> [UInt8] {
         registry.emitToBuffer()
     }
+}
+
+/// swift-prometheus's factory, with the `# HELP` text of ``MonitorMetrics/help`` on every metric (its own factory
+/// gives none, which `promtool check metrics` reports).
+private struct HelpedFactory: MetricsFactory {
+    let registry: PrometheusCollectorRegistry
+    /// Forgets what is destroyed.
+    private let plain: PrometheusMetricsFactory
+
+    init(registry: PrometheusCollectorRegistry) {
+        self.registry = registry
+        plain = PrometheusMetricsFactory(registry: registry)
+    }
+
+    private func descriptor(_ label: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: label, unitName: "", helpText: MonitorMetrics.help[label] ?? "")
+    }
+
+    func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
+        registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
+    }
+
+    func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler {
+        registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
+    }
+
+    func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
+        guard aggregate else { return registry.makeGauge(descriptor: descriptor(label), labels: dimensions) }
+        return registry.makeValueHistogram(
+            descriptor: descriptor(label), labels: dimensions, buckets: plain.defaultValueHistogramBuckets)
+    }
+
+    func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler {
+        registry.makeGauge(descriptor: descriptor(label), labels: dimensions)
+    }
+
+    func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
+        let buckets =
+            label == MonitorMetrics.Name.pollDuration
+            ? MonitorMetrics.pollDurationBuckets : plain.defaultDurationHistogramBuckets
+        return registry.makeDurationHistogram(descriptor: descriptor(label), labels: dimensions, buckets: buckets)
+    }
+
+    func destroyCounter(_ handler: any CounterHandler) { plain.destroyCounter(handler) }
+    func destroyFloatingPointCounter(_ handler: any FloatingPointCounterHandler) {
+        plain.destroyFloatingPointCounter(handler)
+    }
+    func destroyRecorder(_ handler: any RecorderHandler) { plain.destroyRecorder(handler) }
+    func destroyMeter(_ handler: any MeterHandler) { plain.destroyMeter(handler) }
+    func destroyTimer(_ handler: any TimerHandler) { plain.destroyTimer(handler) }
 }

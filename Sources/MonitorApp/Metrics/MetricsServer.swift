@@ -4,10 +4,12 @@ import NIOHTTP1
 import NIOPosix
 import ServiceLifecycle
 
-/// The HTTP/1.1 server of `run --metrics`: `GET /metrics` answers the metrics in the Prometheus text format (`HEAD`
-/// their head), any other path 404, any other method on it 405, a request that is not HTTP/1.x 400. A service of the
-/// run's group: it serves from ``bind(_:export:limits:)`` until a graceful shutdown or cancellation, then closes its
-/// socket and connections. Its ``Limits`` keep slow, idle and too many clients from holding descriptors.
+/// The HTTP/1.1 server of `run --metrics`: `GET /metrics` answers the metrics in the Prometheus text format,
+/// `/healthz` the run's health (200 `ok`, or 503 with a line for each problem), `/readyz` whether it is ready (200
+/// once every feed is scheduled, 503 before and while it stops); `HEAD` their heads, any other path 404, any other
+/// method 405, a request that is not HTTP/1.x 400. A service of the run's group: it serves from
+/// ``bind(_:export:health:readiness:limits:)`` until a graceful shutdown or cancellation, then closes its socket and
+/// connections. Its ``Limits`` keep slow, idle and too many clients from holding descriptors.
 final class MetricsServer: Service, Sendable {
     private typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
 
@@ -47,17 +49,25 @@ final class MetricsServer: Service, Sendable {
     let address: MetricsAddress
     private let listener: NIOAsyncChannel<Connection, Never>
     private let export: MetricsExport
+    private let health: RunHealth
+    private let readiness: ServiceReadiness
 
-    private init(address: MetricsAddress, listener: NIOAsyncChannel<Connection, Never>, export: MetricsExport) {
+    private init(
+        address: MetricsAddress, listener: NIOAsyncChannel<Connection, Never>, export: MetricsExport,
+        health: RunHealth, readiness: ServiceReadiness
+    ) {
         self.address = address
         self.listener = listener
         self.export = export
+        self.health = health
+        self.readiness = readiness
     }
 
-    /// Listens on `address`; throws a ``BindError`` saying why it cannot (the port in use, an address that is
-    /// not this machine's, a port that needs privileges).
+    /// Listens on `address` to serve `export`, `health` and `readiness`; throws a ``BindError`` saying why it cannot
+    /// (the port in use, an address that is not this machine's, a port that needs privileges).
     static func bind(
-        _ address: MetricsAddress, export: MetricsExport, limits: Limits = .standard
+        _ address: MetricsAddress, export: MetricsExport, health: RunHealth = RunHealth(),
+        readiness: ServiceReadiness = ServiceReadiness(), limits: Limits = .standard
     ) async throws -> MetricsServer {
         let connections = MetricsConnections(limit: limits.connections)
         let listener: NIOAsyncChannel<Connection, Never>
@@ -85,7 +95,8 @@ final class MetricsServer: Service, Sendable {
         }
         var bound = address
         bound.port = listener.channel.localAddress?.port ?? address.port
-        return MetricsServer(address: bound, listener: listener, export: export)
+        return MetricsServer(
+            address: bound, listener: listener, export: export, health: health, readiness: readiness)
     }
 
     /// Sets up the handlers of an accepted connection: HTTP/1.1, then the deadlines of `limits`; on its event loop.
@@ -169,19 +180,23 @@ final class MetricsServer: Service, Sendable {
         var headers = HTTPHeaders()
         let status: HTTPResponseStatus
         var body: [UInt8]
-        if Self.path(of: request.uri) != "/metrics" {
+        let path = Self.path(of: request.uri)
+        if !["/metrics", "/healthz", "/readyz"].contains(path) {
             status = .notFound
             body = Array("not found: the metrics are at /metrics\n".utf8)
             headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
         } else if request.method != .GET && request.method != .HEAD {
             status = .methodNotAllowed
-            body = Array("method not allowed: GET or HEAD /metrics\n".utf8)
+            body = Array("method not allowed: GET or HEAD \(path)\n".utf8)
             headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
             headers.add(name: "Allow", value: "GET, HEAD")
-        } else {
+        } else if path == "/metrics" {
             status = .ok
             body = export.text()
             headers.add(name: "Content-Type", value: MetricsExport.contentType)
+        } else {
+            (status, body) = path == "/healthz" ? healthz() : readyz()
+            headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
         }
         headers.add(name: "Content-Length", value: String(body.count))
         if !request.isKeepAlive {
@@ -191,6 +206,18 @@ final class MetricsServer: Service, Sendable {
         }
         if request.method == .HEAD { body = [] }
         return (HTTPResponseHead(version: request.version, status: status, headers: headers), body)
+    }
+
+    /// `/healthz`: 200 `ok`, or 503 with a line for each problem.
+    private func healthz() -> (HTTPResponseStatus, [UInt8]) {
+        let problems = health.problems(now: Date())
+        guard !problems.isEmpty else { return (.ok, Array("ok\n".utf8)) }
+        return (.serviceUnavailable, Array(problems.map { $0 + "\n" }.joined().utf8))
+    }
+
+    /// `/readyz`: 200 `ready` once every feed is scheduled, 503 `not ready` before and while stopping.
+    private func readyz() -> (HTTPResponseStatus, [UInt8]) {
+        readiness.isReady ? (.ok, Array("ready\n".utf8)) : (.serviceUnavailable, Array("not ready\n".utf8))
     }
 
     /// The path of a request target, without its query: of the origin form (`/metrics?x`), or of the absolute form

@@ -26,6 +26,23 @@ package struct MonitorMetrics: Sendable {
         package static let leasesHeld = "monitor_leases_held"
     }
 
+    /// The `# HELP` text of each metric, by name: one line each, as docs/metrics.md says it.
+    package static let help: [String: String] = [
+        Name.polls: "Polls that ended, by feed and status (ok, partial, failed, not_modified).",
+        Name.pollDuration: "How long polls took, by feed, every status included.",
+        Name.items: "Items the feed has stored after its last poll that did not fail.",
+        Name.newItems: "New items found, by feed.",
+        Name.requests: "HTTP requests sent, retries included, by feed and status code (error when no answer came).",
+        Name.notModified: "Conditional requests answered 304 Not Modified, by feed.",
+        Name.responseBytes: "Response body bytes received, by feed.",
+        Name.rateLimitRemaining: "Requests left in a server's rate limit as its last answer reported.",
+        Name.lastSuccess: "When the feed's last poll that did not fail ended, in Unix seconds.",
+        Name.notificationsPending: "Notifications waiting in the outbox, by notifier.",
+        Name.notificationsFailed: "Deliveries that failed, by notifier.",
+        Name.notificationsDropped: "Notifications dropped undelivered, their notifier's bounds exceeded, by notifier.",
+        Name.leasesHeld: "Feeds whose lease this instance holds on a shared schedule.",
+    ]
+
     /// The upper bounds of the poll duration histogram's buckets: from a poll answered at once by a 304 to one
     /// paging through a slow API.
     package static let pollDurationBuckets: [Duration] = [

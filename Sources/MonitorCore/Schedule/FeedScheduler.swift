@@ -87,6 +87,12 @@ package final class FeedScheduler: Sendable {
         }
     }
 
+    /// What `run()`'s loop takes from its queue: a feed to start, or an ``alive()`` question to answer.
+    private enum Arrival: Sendable {
+        case feed(Start)
+        case probe(Wakeup)
+    }
+
     /// Where a feed's loop is, and the "poll now" that cuts its wait short; shared by the loop and `pollNow`.
     final class Control: Sendable {
         private struct State {
@@ -176,7 +182,9 @@ package final class FeedScheduler: Sendable {
     /// One change of the set of feeds at a time: two overlapping `apply`s (a reload and a "poll now") would each
     /// see a feed stopped by the other as missing and start it twice.
     private let changing = AsyncSemaphore(limit: 1)
-    private let starts: (stream: AsyncStream<Start>, continuation: AsyncStream<Start>.Continuation)
+    private let starts: (stream: AsyncStream<Arrival>, continuation: AsyncStream<Arrival>.Continuation)
+    /// Called by `run()`'s loop for each ``alive()`` it answers, before answering (a test holds the loop there).
+    private let answering: (@Sendable () -> Void)?
     /// Whether the state answers, as the feeds find it: said once for all of them.
     private let reachability = StateReachability()
     /// The longest initial delay, so that feeds started together do not all fire at once.
@@ -188,13 +196,14 @@ package final class FeedScheduler: Sendable {
     /// A scheduler polling through `runner`, reporting to `events`. Its feeds run while `run()` does.
     package init(
         runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, stagger: Duration = .seconds(2),
-        policy: Policy = .continuous
+        policy: Policy = .continuous, answering: (@Sendable () -> Void)? = nil
     ) {
         current = Mutex((runner, Self.slots(for: runner)))
         self.events = events
         self.stagger = stagger
         self.policy = policy
-        starts = AsyncStream<Start>.makeStream()
+        starts = AsyncStream<Arrival>.makeStream()
+        self.answering = answering
     }
 
     /// The runner feeds started from now on poll through (settings change it: restart the feeds after).
@@ -227,7 +236,14 @@ package final class FeedScheduler: Sendable {
                 })
         }
         await withDiscardingTaskGroup { group in
-            for await start in starts.stream {
+            for await arrival in starts.stream {
+                guard case .feed(let start) = arrival else {
+                    if case .probe(let answer) = arrival {
+                        answering?()
+                        answer.signal()
+                    }
+                    continue
+                }
                 group.addTask {
                     await withTaskGroup(of: Void.self) { feed in
                         feed.addTask { await Self.loop(start) }
@@ -304,6 +320,16 @@ package final class FeedScheduler: Sendable {
         for name in feeds { await stop(name) }
     }
 
+    /// Returns true once `run()`'s loop — the one that starts every feed — has taken this question from its queue and
+    /// answered it; false when the scheduler has shut down or the caller is cancelled first. While the loop is stuck,
+    /// this waits: the watchdog beats only on its answers.
+    package func alive() async -> Bool {
+        let answer = Wakeup()
+        guard case .enqueued = starts.continuation.yield(.probe(answer)) else { return false }
+        await answer.wait()
+        return !Task.isCancelled
+    }
+
     /// Stops every feed, then ends `run()`.
     package func shutdown() async {
         await stopAll()
@@ -325,7 +351,7 @@ package final class FeedScheduler: Sendable {
         let start = Start(
             entry: entry, runner: runner, slots: slots, stop: stop, ended: ending, control: control, events: events,
             stagger: stagger, reachability: reachability)
-        if case .terminated = starts.continuation.yield(start) { return }
+        if case .terminated = starts.continuation.yield(.feed(start)) { return }
         running.withLock {
             $0[entry.feed.name] = Running(signature: entry.signature, stop: stopping, ended: ended, control: control)
         }

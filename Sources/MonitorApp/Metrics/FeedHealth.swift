@@ -1,0 +1,139 @@
+import Foundation
+import MonitorCore
+import Synchronization
+
+/// What `/healthz` answers, as a pure state kept from the run's poll events: a feed is healthy while its last poll
+/// succeeded (ok, not modified) or, before any of its polls ended, within its first interval; it is unhealthy while
+/// its last poll failed or partly failed (since the first of those in a row), while a server holds it back, and when
+/// stale (no new item for longer than its `expect_update_within`). A state that cannot be reached is said once, not
+/// blamed on each feed; a feed another instance holds on a shared schedule is that instance's to report.
+package struct FeedHealth: Sendable {
+    private struct Feed: Sendable {
+        /// When the feed was scheduled: its first interval starts then, and it has had no new item since.
+        var added: Date
+        var interval: Duration
+        var staleAfter: Duration?
+        /// The status of its last poll that ended; nil before any did.
+        var status: PollReport.Status?
+        /// The error of its last poll, as the status shows it (redacted where it was made).
+        var error: String?
+        /// When its failures in a row began.
+        var failingSince: Date?
+        var failures = 0
+        var heldUntil: Date?
+        var lastNew: Date?
+        /// Whether another instance holds its lease.
+        var elsewhere = false
+    }
+
+    private var names: [String] = []
+    private var feeds: [String: Feed] = [:]
+    /// Why the state cannot be reached, and since when; nil while it answers.
+    private var unreachable: (error: StateError, since: Date)?
+
+    /// No feed: healthy until ``setFeeds(_:interval:now:)`` names them.
+    package init() {}
+
+    /// Sets the feeds (at start, and after the feeds file changed), keeping what is known of those already there;
+    /// `interval` is the one of a feed without its own.
+    package mutating func setFeeds(_ configs: [FeedConfig], interval: Duration, now: Date) {
+        var kept: [String: Feed] = [:]
+        names = []
+        for config in configs where kept[config.name] == nil {
+            var feed = feeds[config.name] ?? Feed(added: now, interval: interval)
+            feed.interval = config.options[FeedConfig.interval] ?? interval
+            feed.staleAfter = config.options.duration("expect_update_within")
+            kept[config.name] = feed
+            names.append(config.name)
+        }
+        feeds = kept
+    }
+
+    /// The state after `event` at `now`.
+    package mutating func apply(_ event: PollEvent, now: Date) {
+        switch event {
+        case .finished(let report):
+            // The state's failure is not the feed's (`.state` says it once).
+            guard report.unreachableState == nil, var feed = feeds[report.feed] else { return }
+            let failing = report.status == .failed || report.status == .partial
+            if failing {
+                if feed.failingSince == nil { feed.failingSince = report.started }
+            } else {
+                feed.failingSince = nil
+            }
+            feed.status = report.status
+            feed.error = failing ? report.error : nil
+            feed.failures = report.status == .failed ? max(report.failures, 1) : 0
+            feed.heldUntil = report.notBefore
+            if report.new > 0 { feed.lastNew = now }
+            feeds[report.feed] = feed
+        case .lease(let name, let holder):
+            feeds[name]?.elsewhere = holder.map { !$0.isThisInstance } ?? false
+        case .stopped(let name):
+            feeds[name] = nil
+            names.removeAll { $0 == name }
+        case .state(let error?):
+            if unreachable == nil { unreachable = (error, now) }
+        case .state(nil):
+            unreachable = nil
+        case .view, .scheduled, .polling, .notice, .delivery:
+            break
+        }
+    }
+
+    /// A line for each problem at `now`, in the order of the feeds file (the state's first); none when healthy.
+    package func problems(now: Date) -> [String] {
+        var lines: [String] = []
+        if let unreachable {
+            lines.append(
+                StatusListing.unreachableLine(unreachable.error, since: StatusListing.time(unreachable.since, now: now))
+            )
+        }
+        for name in names {
+            guard let feed = feeds[name], !feed.elsewhere else { continue }
+            if let since = feed.failingSince {
+                let what = feed.status == .partial ? "partly failing" : "failing"
+                let error = TerminalText.sanitized(feed.error ?? "unknown error")
+                let streak = feed.failures > 1 ? " (\(feed.failures) failures in a row)" : ""
+                lines.append("\(name): \(what) since \(StatusListing.time(since, now: now)): \(error)\(streak)")
+            } else if feed.status == nil, now.timeIntervalSince(feed.added) > feed.interval.seconds {
+                lines.append(
+                    "\(name): no poll has ended since it started at \(StatusListing.time(feed.added, now: now))")
+            }
+            if let until = feed.heldUntil, until > now {
+                lines.append("\(name): held back until \(StatusListing.time(until, now: now))")
+            }
+            if let threshold = feed.staleAfter {
+                let since = feed.lastNew ?? feed.added
+                if now.timeIntervalSince(since) > threshold.seconds {
+                    lines.append(
+                        "\(name): stale: no new item since \(StatusListing.time(since, now: now)) "
+                            + "(expect_update_within \(DurationFormat.string(threshold)))")
+                }
+            }
+        }
+        return lines
+    }
+}
+
+/// The ``FeedHealth`` of a run, shared between the service that keeps it and the server that answers `/healthz`.
+package final class RunHealth: Sendable {
+    private let health = Mutex(FeedHealth())
+
+    package init() {}
+
+    /// Sets the feeds at `now` (see ``FeedHealth/setFeeds(_:interval:now:)``).
+    package func setFeeds(_ feeds: [FeedConfig], interval: Duration, now: Date) {
+        health.withLock { $0.setFeeds(feeds, interval: interval, now: now) }
+    }
+
+    /// Applies `event` at `now`.
+    package func apply(_ event: PollEvent, now: Date) {
+        health.withLock { $0.apply(event, now: now) }
+    }
+
+    /// The problems at `now`; none when healthy.
+    package func problems(now: Date) -> [String] {
+        health.withLock { $0.problems(now: now) }
+    }
+}

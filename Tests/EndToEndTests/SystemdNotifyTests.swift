@@ -1,0 +1,169 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A feeds file of one exec feed that finds nothing, polled hourly (plus `extra`, more feeds).
+private func quietFeeds(_ extra: String = "") -> String {
+    """
+    feeds:
+      - name: quiet
+        type: exec
+        command: [cat, items.jsonl]
+        interval: 1h
+    \(extra)
+    """
+}
+
+/// Whether `message` is `RELOADING=1` with the monotonic time systemd 253 and later want with it.
+private func isReloading(_ message: String) -> Bool {
+    message.wholeMatch(of: /RELOADING=1\nMONOTONIC_USEC=[1-9][0-9]*/) != nil
+}
+
+/// A directory with the quiet feeds file and its empty items, and a notify socket bound in it (or at an abstract
+/// name); `monitor run` started there with `NOTIFY_SOCKET` and `environment`.
+private func startNotifying(abstract: Bool = false, environment: [String: String] = [:]) async throws -> (
+    TemporaryDirectory, NotifyListener, RunningMonitor
+) {
+    let directory = try TemporaryDirectory()
+    try directory.write("feeds.yaml", quietFeeds())
+    try directory.write("items.jsonl", "")
+    let listener = try NotifyListener(
+        abstract ? "@monitor-test-\(UUID().uuidString)" : directory.url.appendingPathComponent("notify").path)
+    let monitor = try await RunningMonitor(
+        ["run", "--state", "state"], in: directory.url,
+        environment: environment.merging(["NOTIFY_SOCKET": listener.address]) { $1 })
+    return (directory, listener, monitor)
+}
+
+@Suite("`monitor run` speaks systemd's notify protocol on NOTIFY_SOCKET", .timeLimit(.minutes(1)))
+struct SystemdNotifyTests {
+    @Test("READY=1 once scheduled; RELOADING=1 … READY=1 around a SIGHUP and a changed file; STOPPING=1 at the end")
+    func startReloadStop() async throws {
+        let (directory, listener, monitor) = try await startNotifying()
+        defer { listener.close() }
+        #expect(try await listener.wait(for: 1, while: monitor) == ["READY=1"])
+        // SIGHUP reloads the unchanged file.
+        monitor.send(SIGHUP)
+        var messages = try await listener.wait(for: 3, while: monitor)
+        #expect(messages.count == 3 && isReloading(messages[1]) && messages[2] == "READY=1", "\(messages)")
+        try await monitor.waitForOutput { $0.contains("feeds.yaml reloaded: no feed changed") }
+        // The watcher sees a change of the file.
+        try directory.write(
+            "feeds.yaml",
+            quietFeeds(
+                """
+                  - name: second
+                    type: exec
+                    command: [cat, items.jsonl]
+                    interval: 1h
+                """))
+        messages = try await listener.wait(for: 5, while: monitor)
+        #expect(messages.count == 5 && isReloading(messages[3]) && messages[4] == "READY=1", "\(messages)")
+        try await monitor.waitForOutput { $0.contains("feeds.yaml reloaded: started second") }
+        monitor.send(SIGTERM)
+        #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
+        // Every datagram sent is in the socket's queue before `monitor` exits.
+        messages = try await listener.wait(for: 6)
+        #expect(messages.count == 6 && messages[5] == "STOPPING=1", "\(messages)")
+        #expect(monitor.stderr == "")
+    }
+
+    @Test("STATUS= says how the feeds fare when that changes, never twice the same")
+    func status() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write(
+            "feeds.yaml",
+            quietFeeds(
+                """
+                  - name: broken
+                    type: exec
+                    command: ["false"]
+                    interval: 1h
+                """))
+        try directory.write("items.jsonl", "")
+        let listener = try NotifyListener(directory.url.appendingPathComponent("notify").path)
+        defer { listener.close() }
+        let monitor = try await RunningMonitor(
+            ["run", "--state", "state"], in: directory.url, environment: ["NOTIFY_SOCKET": listener.address])
+        let expected = "STATUS=2 feeds: 1 ok, 1 failing, 0 held back; 0 notifications pending"
+        try await listener.wait(while: monitor) { $0.contains(expected) }
+        monitor.send(SIGTERM)
+        #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
+        // Read up to a marker the test sends after the exit: every message `monitor` sent is before it.
+        _ = try await listener.mark()
+        let statuses = listener.messages.filter { $0.hasPrefix("STATUS=") }
+        #expect(statuses.last == expected)
+        #expect(zip(statuses, statuses.dropFirst()).allSatisfy { $0 != $1 }, "\(statuses)")
+        #expect(statuses.allSatisfy { $0.hasSuffix("; 0 notifications pending") }, "\(statuses)")
+    }
+
+    @Test("an abstract socket (@name) gets the same messages")
+    func abstractSocket() async throws {
+        let (directory, listener, monitor) = try await startNotifying(abstract: true)
+        // The directory is removed when it goes: kept until the end.
+        defer { withExtendedLifetime(directory) { listener.close() } }
+        #expect(try await listener.wait(for: 1, while: monitor) == ["READY=1"])
+        monitor.send(SIGINT)
+        #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
+        #expect(try await listener.wait(for: 2) == ["READY=1", "STOPPING=1"])
+    }
+
+    @Test("`run --once` sends nothing")
+    func onceSendsNothing() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("feeds.yaml", quietFeeds())
+        try directory.write("items.jsonl", "")
+        let listener = try NotifyListener(directory.url.appendingPathComponent("notify").path)
+        defer { listener.close() }
+        let run = try await MonitorProcess.run(
+            ["run", "--once", "--state", "state"], in: directory.url,
+            environment: ["NOTIFY_SOCKET": listener.address, "WATCHDOG_USEC": "100000"])
+        #expect(run.status == 0, "\(run.stderr)")
+        // Sent datagrams are queued before `sendto` returns: after the exit, none can come after the test's marker.
+        #expect(try await listener.mark() == [NotifyListener.marker])
+    }
+
+    @Test("WATCHDOG=1 beats while the scheduler's loop answers, stop while it is held, and resume after")
+    func watchdogFollowsTheScheduler() async throws {
+        let hold = FileManager.default.temporaryDirectory.appendingPathComponent("hold-\(UUID().uuidString)").path
+        // A beat every 50 ms.
+        let (directory, listener, monitor) = try await startNotifying(
+            environment: ["WATCHDOG_USEC": "100000", "MONITOR_TEST_HOLD_SCHEDULER": hold])
+        defer { withExtendedLifetime(directory) { listener.close() } }
+        var messages = try await listener.wait(for: 3, while: monitor)
+        #expect(Array(messages.prefix(3)) == ["READY=1", "WATCHDOG=1", "WATCHDOG=1"])
+        // The scheduler's loop blocks at its next answer, reading the pipe until the test closes its end.
+        #expect(mkfifo(hold, 0o600) == 0)
+        defer { unlink(hold) }
+        let writer = try await openWhenRead(hold)
+        // Held: every beat sent is queued before the marker the test sends itself now.
+        let held = try await listener.mark()
+        #expect(held.dropFirst().dropLast().allSatisfy { $0 == "WATCHDOG=1" }, "\(held)")
+        // Twenty beats' time without one: a free-running timer would have beaten.
+        messages = try await listener.none(beyond: held.count, within: .seconds(1))
+        #expect(messages == held)
+        close(writer)
+        messages = try await listener.wait(for: held.count + 1, while: monitor)
+        #expect(messages.last == "WATCHDOG=1")
+        monitor.send(SIGTERM)
+        #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
+        let all = try await listener.mark()
+        #expect(all.suffix(2) == ["STOPPING=1", NotifyListener.marker], "\(all)")
+    }
+
+    /// Opens the named pipe at `path` for writing once a reader has opened it (`monitor`'s held scheduler); tries every
+    /// few milliseconds, for at most 10 seconds (a safety net).
+    private func openWhenRead(_ path: String) async throws -> Int32 {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if descriptor >= 0 { return descriptor }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw POSIXError(.ENXIO)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import MonitorApp
+import MonitorCore
+import Testing
+
+@Suite("What systemd's environment asks of `monitor run`: the notify socket, and the watchdog's beat")
+struct SystemdNotifyEnvironmentTests {
+    @Test(
+        "NOTIFY_SOCKET is a path or an @name; WATCHDOG_USEC beats at half when WATCHDOG_PID is unset or ours",
+        arguments: [
+            (["NOTIFY_SOCKET": "/run/notify"], "/run/notify", nil),
+            (["NOTIFY_SOCKET": "@abstract"], "@abstract", nil),
+            (["NOTIFY_SOCKET": "/run/notify", "WATCHDOG_USEC": "30000000"], "/run/notify", Duration.seconds(15)),
+            (["NOTIFY_SOCKET": "/n", "WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "42"], "/n", .seconds(15)),
+            (["NOTIFY_SOCKET": "/n", "WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "43"], "/n", nil),
+            (["NOTIFY_SOCKET": "/n", "WATCHDOG_USEC": "0"], "/n", nil),
+            (["NOTIFY_SOCKET": "/n", "WATCHDOG_USEC": "soon"], "/n", nil),
+        ] as [([String: String], String, Duration?)])
+    func environment(_ environment: [String: String], socket: String, watchdog: Duration?) throws {
+        let notify = try #require(SystemdNotify(environment: environment, pid: 42))
+        #expect(notify.socket == socket)
+        #expect(notify.watchdogInterval == watchdog)
+    }
+
+    @Test("no NOTIFY_SOCKET, or one that is neither a path nor an @name: nothing is sent", arguments: ["", "relative"])
+    func none(socket: String) {
+        #expect(SystemdNotify(environment: [:]) == nil)
+        #expect(SystemdNotify(environment: ["NOTIFY_SOCKET": socket, "WATCHDOG_USEC": "1000"]) == nil)
+    }
+}
+
+@Suite("STATUS=: the one line of how the feeds fare that systemd shows")
+struct ServiceStatusTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private func finished(_ feed: String, _ status: PollReport.Status, new: Int = 0, heldFor: TimeInterval? = nil)
+        -> PollEvent
+    {
+        .finished(
+            PollReport(
+                feed: feed, type: "exec", status: status, new: new, started: now,
+                notBefore: heldFor.map { now.addingTimeInterval($0) }))
+    }
+
+    @Test("scheduled feeds are ok until they fail or their server holds them back; a stopped feed is no longer counted")
+    func lines() {
+        var status = ServiceStatus()
+        var lines: [String] = []
+        var recount: [Bool] = []
+        let events: [PollEvent] = [
+            .scheduled(feed: "a", next: now, skipped: 0), .scheduled(feed: "b", next: now, skipped: 0),
+            .scheduled(feed: "c", next: now, skipped: 0), finished("a", .failed), finished("b", .ok, heldFor: 60),
+            finished("c", .ok, new: 2), finished("a", .partial, heldFor: 60), finished("b", .notModified),
+            .stopped(feed: "a"),
+        ]
+        for event in events {
+            recount.append(status.show(event, now: now))
+            if recount.last == true { status.pending = 2 }
+            lines.append(status.line)
+        }
+        #expect(
+            lines == [
+                "1 feed: 1 ok, 0 failing, 0 held back; 0 notifications pending",
+                "2 feeds: 2 ok, 0 failing, 0 held back; 0 notifications pending",
+                "3 feeds: 3 ok, 0 failing, 0 held back; 0 notifications pending",
+                "3 feeds: 2 ok, 1 failing, 0 held back; 0 notifications pending",
+                "3 feeds: 1 ok, 1 failing, 1 held back; 0 notifications pending",
+                "3 feeds: 1 ok, 1 failing, 1 held back; 2 notifications pending",
+                "3 feeds: 1 ok, 1 failing, 1 held back; 2 notifications pending",
+                "3 feeds: 2 ok, 1 failing, 0 held back; 2 notifications pending",
+                "2 feeds: 2 ok, 0 failing, 0 held back; 2 notifications pending",
+            ])
+        #expect(recount == [false, false, false, false, false, true, false, false, false])
+    }
+}
