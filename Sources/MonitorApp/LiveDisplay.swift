@@ -57,7 +57,7 @@ final class LiveDisplay: RunView, @unchecked Sendable {
         case .text:
             if terminal {
                 if !result.log.isEmpty { erase() }
-                for message in result.log { output(LiveView.cut(message, to: width) + "\n") }
+                for message in result.log { output(TerminalText.cut(message, to: width) + "\n") }
                 redraw(now: now, force: result.redrawNow)
             } else {
                 for message in result.log { output(message + "\n") }
@@ -96,7 +96,8 @@ final class LiveDisplay: RunView, @unchecked Sendable {
         guard force || now.timeIntervalSince(lastDraw) > 0.1 else { return }
         erase()
         let view = LiveView.render(
-            state.lines, focus: state.focus.flatMap(state.panel(of:)), width: width, state: state.stateLine)
+            state.lines, focus: state.focus.flatMap { state.panel(of: $0, now: now, width: width) }, width: width,
+            state: state.stateLine)
         output(view)
         drawnLines = view.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) }
         lastDraw = now

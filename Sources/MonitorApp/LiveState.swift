@@ -18,6 +18,10 @@ package struct LiveState: Sendable {
     package private(set) var views: [String: FeedView] = [:]
     /// The summary of each feed's last successful poll.
     package private(set) var summaries: [String: String] = [:]
+    /// Why each failing feed fails, and since when.
+    package private(set) var failures: [String: Failure] = [:]
+    /// Until when and why a server holds each held-back feed back, as its last poll said.
+    package private(set) var holds: [String: Hold] = [:]
     /// The feed that changed last (a failed poll leaves it on the feed summarised last).
     package private(set) var focus: String?
     private var summarized: String?
@@ -36,6 +40,27 @@ package struct LiveState: Sendable {
     /// Whether the panel is shown: without it (JSON lines, a log that is not a terminal) no view or summary is
     /// kept or made, so that thousands of feeds cost a line each.
     package let panels: Bool
+
+    /// A failing feed, as its panel shows it.
+    package struct Failure: Sendable, Equatable {
+        /// The source's type.
+        package var type: String
+        /// The last poll's error, whole.
+        package var error: String
+        /// Polls failed in a row.
+        package var polls: Int
+        /// When the first failed poll this run saw started.
+        package var since: Date
+        /// Whether the feed was failing already before `since` (an earlier run saw it fail).
+        package var failingBefore: Bool
+    }
+
+    /// A server's hold on a feed: it is not polled before `until`.
+    package struct Hold: Sendable, Equatable {
+        package var until: Date
+        /// Why, in a few words (`rate limit exhausted`).
+        package var reason: String?
+    }
 
     /// The state of `feeds` before any poll; `sources` summarise their reports (others get the standard summary).
     /// Times are logged in `timeZone`; `panels: false` when the panel is never shown.
@@ -116,6 +141,8 @@ package struct LiveState: Sendable {
             }
             views[feed] = nil
             summaries[feed] = nil
+            failures[feed] = nil
+            holds[feed] = nil
             if focus == feed { focus = nil }
             if summarized == feed { summarized = nil }
             output.log = ["\(LiveView.time(now, in: timeZone)) \(feed): removed from the feeds file; stopped"]
@@ -154,13 +181,25 @@ package struct LiveState: Sendable {
         staleAfter = Self.thresholds(feeds)
     }
 
-    /// The panel for `feed`: while it polls, its groups with their counts so far (`…` pending, `failed`);
-    /// otherwise the summary of its last successful poll; nil when there is nothing to show.
-    package func panel(of feed: String) -> String? {
-        if let position = positions[feed], lines[position].phase == .polling, let view = views[feed] {
-            return LiveView.pollingPanel(view)
+    /// The panel for `feed` at `now`: while it polls, its groups with their counts so far (`…` pending, `failed`);
+    /// while it fails, its error in full wrapped at `width`, since when it fails and when it polls next; otherwise the
+    /// summary of its last successful poll. Then, while a server holds it back, until when and why. Nil when there is
+    /// nothing to show.
+    package func panel(of feed: String, now: Date, width: Int) -> String? {
+        guard let position = positions[feed] else { return nil }
+        let line = lines[position]
+        if line.phase == .polling, let view = views[feed] { return LiveView.pollingPanel(view) }
+        var panel: [String] = []
+        if line.phase == .failed, let failure = failures[feed] {
+            panel = LiveView.failurePanel(feed, failure, next: line.next, now: now, width: width, timeZone: timeZone)
+        } else if var summary = summaries[feed] {
+            while summary.hasSuffix("\n") { summary.removeLast() }
+            panel = [summary]
         }
-        return summaries[feed]
+        if let hold = holds[feed], hold.until > now {
+            panel.append(LiveView.holdLine(hold, now: now, timeZone: timeZone))
+        }
+        return panel.isEmpty ? nil : panel.joined(separator: "\n")
     }
 
     // MARK: - A poll's end
@@ -187,6 +226,16 @@ package struct LiveState: Sendable {
             line.gap = report.gap != nil
         }
         views[report.feed] = nil
+        if panels {
+            failures[report.feed] =
+                report.status != .failed
+                ? nil
+                : Failure(
+                    type: report.type, error: report.error ?? "unknown error", polls: max(report.failures, 1),
+                    since: failures[report.feed]?.since ?? report.started,
+                    failingBefore: failures[report.feed]?.failingBefore ?? (report.failures > 1))
+            holds[report.feed] = report.notBefore.map { Hold(until: $0, reason: report.holdReason) }
+        }
         if report.new > 0 { lastNew[report.feed] = now }
         if let threshold = staleAfter[report.feed] {
             let since = lastNew[report.feed] ?? started

@@ -54,13 +54,14 @@ package enum LiveView {
         _ lines: [FeedLine], focus: String?, width: Int, focusLines: Int = 16, timeZone: TimeZone = utc,
         state: String? = nil
     ) -> String {
-        let nameWidth = lines.map(\.name.count).max() ?? 0
-        var output = state.map { cut($0, to: width) + "\n" } ?? ""
-        output += lines.map { cut(line($0, nameWidth: nameWidth, timeZone: timeZone), to: width) + "\n" }.joined()
+        let nameWidth = lines.map { TerminalText.width($0.name) }.max() ?? 0
+        var output = state.map { TerminalText.cut($0, to: width) + "\n" } ?? ""
+        output += lines.map { TerminalText.cut(line($0, nameWidth: nameWidth, timeZone: timeZone), to: width) + "\n" }
+            .joined()
         if let focus, !focus.isEmpty {
             output += "\n"
             output += focus.split(separator: "\n", omittingEmptySubsequences: false).prefix(focusLines)
-                .map { cut(String($0), to: width) }.joined(separator: "\n")
+                .map { TerminalText.cut(String($0), to: width) }.joined(separator: "\n")
             if !output.hasSuffix("\n") { output += "\n" }
         }
         return output
@@ -130,14 +131,42 @@ package enum LiveView {
         return value < 10 ? "0\(value)" : "\(value)"
     }
 
+    /// `HH:MM:SS` in `timeZone` when `date` is within a day of `now`, else `YYYY-MM-DD HH:MM`.
+    package static func moment(_ date: Date, now: Date, in timeZone: TimeZone) -> String {
+        abs(date.timeIntervalSince(now)) < 86_400 ? time(date, in: timeZone) : dateTime(date, in: timeZone)
+    }
+
+    /// The panel of a failing feed at `now`: since when it fails and how many polls in a row, its error in full (cleaned of
+    /// control characters, its lines kept) wrapped at `width` and indented, then when it polls next.
+    package static func failurePanel(
+        _ feed: String, _ failure: LiveState.Failure, next: Date?, now: Date, width: Int, timeZone: TimeZone
+    ) -> [String] {
+        let since = (failure.failingBefore ? "before " : "") + moment(failure.since, now: now, in: timeZone)
+        let polls = failure.polls == 1 ? "1 poll" : "\(failure.polls) polls in a row"
+        var panel = [
+            "\(TerminalText.sanitized(feed)) (\(TerminalText.sanitized(failure.type))): failing since \(since), \(polls)"
+        ]
+        for paragraph in TerminalText.sanitized(failure.error, keepNewlines: true).split(separator: "\n") {
+            panel += TerminalText.wrapped(String(paragraph), width: width - 2).map { "  " + $0 }
+        }
+        if let next { panel.append("next poll at \(moment(next, now: now, in: timeZone))") }
+        return panel
+    }
+
+    /// `held back until 17:30:00 (rate limit exhausted)`: a server's hold on a feed.
+    package static func holdLine(_ hold: LiveState.Hold, now: Date, timeZone: TimeZone) -> String {
+        let reason = hold.reason.map { " (\(TerminalText.sanitized($0)))" } ?? ""
+        return "held back until \(moment(hold.until, now: now, in: timeZone))\(reason)"
+    }
+
     /// The panel of a feed being polled: a heading with its progress, then each group with its count so far,
     /// `…` while its response is pending, `failed` when its request failed.
     package static func pollingPanel(_ view: FeedView) -> String {
         var heading = "\(TerminalText.sanitized(view.feed)): polling"
         if let total = view.total, total > 0 { heading += " \(view.done)/\(total) requests," }
         heading += " \(view.items) item\(view.items == 1 ? "" : "s") so far"
-        let titles = view.groups.map { cut(TerminalText.sanitized($0.title), to: 40) }
-        let titleWidth = titles.map(\.count).max() ?? 0
+        let titles = view.groups.map { TerminalText.cut(TerminalText.sanitized($0.title), to: 40) }
+        let titleWidth = titles.map { TerminalText.width($0) }.max() ?? 0
         let rows = zip(view.groups, titles).map { group, title in
             let count: String
             switch group.phase {
@@ -152,11 +181,5 @@ package enum LiveView {
             return row
         }
         return ([heading] + rows).joined(separator: "\n")
-    }
-
-    /// `text` cut to `width` characters, with `…` where it was cut.
-    static func cut(_ text: String, to width: Int) -> String {
-        guard width > 1, text.count > width else { return text }
-        return String(text.prefix(width - 1)) + "…"
     }
 }

@@ -49,8 +49,9 @@ package enum SourcesListing {
 }
 
 extension String {
-    /// The string followed by spaces up to `width` characters.
+    /// The string followed by spaces up to `width` cells of a terminal (`TerminalText.width`).
     func padding(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
+        let cells = TerminalText.width(self)
+        return cells >= width ? self : self + String(repeating: " ", count: width - cells)
     }
 }

@@ -16,6 +16,8 @@ package enum TerminalText {
                 skipEscapeSequence(&scalars)
             case 0x9B:  // C1 CSI
                 skipControlSequence(&scalars)
+            case 0x90, 0x98, 0x9D, 0x9E, 0x9F:  // C1 DCS, SOS, OSC, PM, APC: their string goes too
+                skipString(&scalars)
             case 0x09:
                 output.append(" ")
             case 0x0A where keepNewlines:
@@ -38,19 +40,24 @@ package enum TerminalText {
         case "[":
             skipControlSequence(&scalars)
         case "]", "P", "X", "^", "_":
-            // OSC, DCS, SOS, PM, APC: a string ended by BEL or ESC \.
-            while let scalar = scalars.next() {
-                if scalar.value == 0x07 { return }
-                if scalar.value == 0x1B {
-                    _ = scalars.next()
-                    return
-                }
-            }
+            skipString(&scalars)
         default:
             // A two-character escape (ESC c, ESC 7, ESC ( B …): intermediates 0x20–0x2F then one final.
             var scalar = next
             while (0x20...0x2F).contains(scalar.value), let following = scalars.next() {
                 scalar = following
+            }
+        }
+    }
+
+    /// The string of an OSC, DCS, SOS, PM or APC (an OSC 52 reaching the clipboard, an OSC 0 or 2 setting the title),
+    /// ended by BEL, ESC \ or the C1 string terminator.
+    private static func skipString(_ scalars: inout String.UnicodeScalarView.Iterator) {
+        while let scalar = scalars.next() {
+            if scalar.value == 0x07 || scalar.value == 0x9C { return }
+            if scalar.value == 0x1B {
+                _ = scalars.next()
+                return
             }
         }
     }

@@ -65,6 +65,21 @@ final class TmuxSession: Sendable {
         try await tmux("capture-pane", "-p", "-t", "test")
     }
 
+    /// The pane's title (what an OSC 0 or 2 printed in it sets).
+    func paneTitle() async throws -> String {
+        try await tmux("display-message", "-p", "-t", "test", "#{pane_title}")
+    }
+
+    /// Lets an OSC 52 printed in the pane set tmux's clipboard: it then makes a paste buffer.
+    func allowClipboard() async throws {
+        try await tmux("set-option", "-g", "set-clipboard", "on")
+    }
+
+    /// The names of tmux's paste buffers, one a line.
+    func pasteBuffers() async throws -> String {
+        try await tmux("list-buffers", "-F", "#{buffer_name}")
+    }
+
     /// Waits until the screen satisfies `condition` and returns it; `what` names it for the failure.
     @discardableResult
     func waitForScreen(_ what: String, _ condition: (String) -> Bool) async throws -> String {

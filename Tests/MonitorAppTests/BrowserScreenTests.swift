@@ -51,8 +51,8 @@ struct BrowserScreenTests {
             ], breakdownDetail: "status")
     }
 
-    private func render(_ state: BrowserState) -> String {
-        BrowserScreen.render(state, width: 60, height: 10, timeZone: tokyo).joined(separator: "\n")
+    private func render(_ state: BrowserState, height: Int = 10) -> String {
+        BrowserScreen.render(state, width: 60, height: height, timeZone: tokyo).joined(separator: "\n")
     }
 
     @Test("while the state cannot be reached, the log row says so; once it answers, the row is the log's again")
@@ -202,6 +202,203 @@ struct BrowserScreenTests {
                 """)
         _ = state.handle(.down)
         #expect(!state.help)
+    }
+
+    @Test("a failed feed's panel: its error whole, wrapped at the width, since when it fails, its next poll, its hold")
+    func failedFeedPanel() {
+        var state = state()
+        var report = PollReport(
+            feed: "rx", type: "github", status: .failed,
+            error: "HTTP 403 from api.github.com: API rate limit exceeded for 203.0.113.7. (But here's the good news: "
+                + "Authenticated requests get a higher rate limit.)\nsee \u{1B}]52;c;cm0gLXJmIH4=\u{07}the docs",
+            started: now.addingTimeInterval(-30))
+        report.failures = 3
+        report.notBefore = now.addingTimeInterval(1_800)
+        report.holdReason = "rate limit exhausted"
+        state.log += state.live.apply(.finished(report), now: now, quiet: true).log
+        _ = state.live.apply(
+            .scheduled(feed: "rx", next: now.addingTimeInterval(1_800), skipped: 0), now: now, quiet: true)
+        _ = state.handle(.down)
+        #expect(
+            render(state, height: 14) == """
+                monitor                                   all days  17:00:00
+                  planet  ok                          3 items
+                > rx      failed (3×)                 0 items              …
+
+                rx (github): failing since before 16:59:30, 3 polls in a row
+                  HTTP 403 from api.github.com: API rate limit exceeded for
+                  203.0.113.7. (But here's the good news: Authenticated
+                  requests get a higher rate limit.)
+                  see the docs
+                next poll at 17:30:00
+                held back until 17:30:00 (rate limit exhausted)
+
+                17:00:00 rx: failed: HTTP 403 from api.github.com: API rate…
+                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
+                """)
+        // A feed that polled fine but is held back says until when and why under its summary.
+        var held = PollReport(feed: "planet", type: "eonet", status: .ok, requests: 1, items: 3, started: now)
+        held.notBefore = now.addingTimeInterval(600)
+        held.holdReason = "Retry-After"
+        _ = state.live.apply(.finished(held), now: now, quiet: true)
+        _ = state.handle(.up)
+        #expect(
+            render(state, height: 14) == """
+                monitor                                   all days  17:00:00
+                > planet  ok                          3 items
+                  rx      failed (3×)                 0 items              …
+
+                planet (eonet): ok — 3 items, 0 new, 1 request, 0ms
+                held back until 17:10:00 (Retry-After)
+
+
+
+
+
+
+                17:00:00 rx: failed: HTTP 403 from api.github.com: API rate…
+                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
+                """)
+    }
+
+    @Test("the counts of groups and of their breakdown are aligned in columns, whatever the widths of the numbers")
+    func alignedCounts() {
+        var state = state()
+        _ = state.handle(.enter)
+        let date = now.addingTimeInterval(-3_600)
+        let items =
+            (0..<12).map {
+                Item(
+                    id: "f\($0)", title: "Fire \($0)", date: date, groups: ["fires"],
+                    details: [Detail("status", $0 < 10 ? "closed" : "open")])
+            }
+            + (0..<11).map {
+                Item(id: "i\($0)", title: "Ice \($0)", date: date, groups: ["ice"], details: [Detail("status", "open")])
+            }
+            + [Item(id: "v", title: "Etna", date: date, groups: ["volcanoes"])]
+        state.stored = StoredFeed(
+            feed: "planet",
+            catalog: [
+                ItemGroup(id: "fires", title: "Wildfires"), ItemGroup(id: "ice", title: "Sea and Lake Ice"),
+                ItemGroup(id: "volcanoes", title: "Volcanoes"),
+            ], items: items, breakdownDetail: "status")
+        #expect(
+            render(state) == """
+                monitor › planet                          all days  17:00:00
+                24 items in 3 groups, all days
+
+                > Wildfires         12  closed 10  open  2
+                  Sea and Lake Ice  11             open 11
+                  Volcanoes          1
+
+
+                08:00:00 planet: first sync, 3 items
+                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
+                """)
+    }
+
+    @Test("Enter on an item opens its details; o prints its link; Esc goes back to the list as it was")
+    func itemDetails() {
+        var state = state()
+        _ = state.handle(.enter)
+        var stored = stored()
+        stored.items[1].url = "https://eonet.gsfc.nasa.gov/api/v3/events/EONET_6543?with=a&very=long&query=string"
+        stored.items[1].details = [
+            Detail("status", "closed"), Detail("position", "lat 14.4, lon -99.4"),
+            Detail("source", "InciWeb \u{1B}[31mred"),
+        ]
+        stored.items[1].groups = ["fires", "ice"]
+        state.stored = stored
+        _ = state.handle(.enter)
+        _ = state.handle(.down)
+        #expect(state.handle(.enter) == [])
+        #expect(
+            render(state, height: 16) == """
+                monitor › planet › Wildfires              all days  17:00:00
+                  A very long title of a fire that goes on and on past the
+                  edge of the screen
+
+                  date      2027-01-12 17:00 Asia/Tokyo
+                  groups    Wildfires, Sea Ice
+                  status    closed
+                  position  lat 14.4, lon -99.4
+                  source    InciWeb red
+                  link      https://eonet.gsfc.nasa.gov/api/v3/events/EONET_
+                            6543?with=a&very=long&query=string
+
+
+
+                08:00:00 planet: first sync, 3 items
+                Esc back  o print the link  d days  m map  ? keys  q quit
+                """)
+        #expect(state.handle(.character("o")) == [])
+        #expect(
+            render(state, height: 16).components(separatedBy: "\n")[14]
+                == "17:00:00 link: https://eonet.gsfc.nasa.gov/api/v3/events/EO…")
+        #expect(state.handle(.escape) == [])
+        #expect(state.level == .items(feed: "planet", group: "fires"))
+        #expect(state.itemRow == 1)
+        // From the list, o prints the selected item's link too.
+        _ = state.handle(.up)
+        _ = state.handle(.character("o"))
+        _ = state.handle(.down)
+        _ = state.handle(.character("o"))
+        #expect(
+            Array(state.log.suffix(2)) == [
+                "17:00:00 link: https://example.org/1",
+                "17:00:00 link: https://eonet.gsfc.nasa.gov/api/v3/events/EONET_6543?with=a&very=long&query=string",
+            ])
+    }
+
+    @Test("titles with wide characters, emoji and combining marks are cut by cells; escapes in them do nothing")
+    func wideAndHostileTitles() {
+        var state = state()
+        _ = state.handle(.enter)
+        let date = now.addingTimeInterval(-3_600)
+        state.stored = StoredFeed(
+            feed: "planet", catalog: [ItemGroup(id: "quakes", title: "地震 🌋")],
+            items: [
+                Item(id: "1", title: "東京で地震 🔥 マグニチュード6.1の強い揺れが観測されました", date: date, groups: ["quakes"]),
+                Item(
+                    id: "2", title: "Cafe\u{301} tremor near Zu\u{308}rich, a long title that goes on and on",
+                    date: date.addingTimeInterval(-60), groups: ["quakes"]),
+                Item(
+                    id: "3",
+                    title:
+                        "\u{1B}]52;c;cm0gLXJmIH4=\u{07}clipboard \u{1B}]2;pwned\u{07}title \u{1B}[5;5Hcursor \u{9D}0;x\u{9C}done",
+                    date: date.addingTimeInterval(-120), groups: ["quakes"]),
+            ], breakdownDetail: nil)
+        #expect(
+            render(state, height: 12) == """
+                monitor › planet                          all days  17:00:00
+                3 items in 1 group, all days
+
+                > 地震 🌋  3
+
+
+
+
+
+
+                08:00:00 planet: first sync, 3 items
+                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
+                """)
+        _ = state.handle(.enter)
+        #expect(
+            render(state, height: 12) == """
+                monitor › planet › 地震 🌋                all days  17:00:00
+                3 items, newest first, all days
+
+                > 2027-01-15 16:00  東京で地震 🔥 マグニチュード6.1の強い揺…
+                  2027-01-15 15:59  Café tremor near Zürich, a long title t…
+                  2027-01-15 15:58  clipboard title cursor done
+
+
+
+                  no link
+                08:00:00 planet: first sync, 3 items
+                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
+                """)
     }
 
     @Test(

@@ -44,7 +44,8 @@ struct LiveStateTests {
             text += "-- +\(Int(seconds))s\(output.redrawNow ? " (redraw)" : "")\n"
             text += output.log.map { "log: \($0)\n" }.joined()
             text += LiveView.render(
-                state.lines, focus: state.focus.flatMap(state.panel(of:)), width: 80, state: state.stateLine)
+                state.lines, focus: state.focus.flatMap { state.panel(of: $0, now: now, width: 80) }, width: 80,
+                state: state.stateLine)
         }
         return text
     }
@@ -126,7 +127,9 @@ struct LiveStateTests {
         #expect(shown.focus == "rx" && unshown.focus == "rx")
         #expect(shown.summaries.keys.sorted() == ["rx"])
         #expect(unshown.summaries.isEmpty && unshown.views.isEmpty)
-        #expect(shown.panel(of: "rx") != nil && unshown.panel(of: "rx") == nil)
+        #expect(
+            shown.panel(of: "rx", now: start, width: 80) != nil && unshown.panel(of: "rx", now: start, width: 80) == nil
+        )
     }
 
     @Test("a failure is logged once, not at every failed poll; the recovery is logged with the new items")
@@ -157,24 +160,14 @@ struct LiveStateTests {
                   planet  waiting                     0 items
                   rx      failed                      0 items
 
-                rx (github): ok — 3 items, 3 new, 1 request, 250ms
-                  group      items  new
-                  PushEvent      3   +3
-                  latest:
-                  *        08:00  a
-                  *        08:00  b
-                  *        08:00  c
+                rx (github): failing since 08:00:20, 1 poll
+                  HTTP 500 from 127.0.0.1
                 -- +30s (redraw)
                   planet  waiting                     0 items
                   rx      failed (2×)                 0 items
 
-                rx (github): ok — 3 items, 3 new, 1 request, 250ms
-                  group      items  new
-                  PushEvent      3   +3
-                  latest:
-                  *        08:00  a
-                  *        08:00  b
-                  *        08:00  c
+                rx (github): failing since 08:00:20, 2 polls in a row
+                  HTTP 500 from 127.0.0.1
                 -- +40s (redraw)
                 log: 08:00:40 rx: recovered (ok)
                 log: 08:00:40 rx + fix the build

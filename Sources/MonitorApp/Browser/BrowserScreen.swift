@@ -6,11 +6,12 @@ package enum BrowserScreen {
     /// The keys, as `?` shows them.
     package static let keys = [
         "↑/↓ or k/j   select",
-        "Enter or →   open the feed's groups, then the group's items",
+        "Enter or →   open the feed's groups, then the group's items, then an item's details",
         "Esc or ←     back (Esc first clears a filter)",
         "d            days window: 1, 7, 30, 90, 360, all",
         "/            filter the list as you type; Enter keeps it, Esc clears it",
         "r            poll the selected feed now",
+        "o            print the selected item's link (it is never opened)",
         "m            the map of the selected feed or group; m or Esc goes back",
         "?            these keys",
         "q            quit",
@@ -30,9 +31,10 @@ package enum BrowserScreen {
             body = mapRows(state, map, width: width, height: bodyHeight)
         } else {
             switch state.level {
-            case .feeds: body = feedRows(state, timeZone: timeZone)
+            case .feeds: body = feedRows(state, width: width, timeZone: timeZone)
             case .groups(let feed): body = groupRows(state, feed: feed, height: bodyHeight)
             case .items(let feed, _): body = itemRows(state, feed: feed, height: bodyHeight, timeZone: timeZone)
+            case .item: body = detailRows(state, width: width, timeZone: timeZone)
             }
         }
         body = Array(body.prefix(bodyHeight))
@@ -41,7 +43,7 @@ package enum BrowserScreen {
         // While the state cannot be reached, that is the line to read.
         rows.append(state.live.stateLine ?? state.log.last.map { TerminalText.sanitized($0) } ?? "")
         rows.append(footer(state))
-        return rows.map { LiveView.cut($0, to: width) }
+        return rows.map { TerminalText.cut($0, to: width) }
     }
 
     private static func title(_ state: BrowserState, width: Int, timeZone: TimeZone) -> String {
@@ -49,7 +51,7 @@ package enum BrowserScreen {
         switch (state.map.map { ($0.feed, $0.group) }, state.level) {
         case ((let feed, nil)?, _), (nil, .groups(let feed)):
             path += " › \(TerminalText.sanitized(feed))"
-        case ((let feed, let group?)?, _), (nil, .items(let feed, let group)):
+        case ((let feed, let group?)?, _), (nil, .items(let feed, let group)), (nil, .item(let feed, let group, _)):
             let title = state.stored?.catalog.first { $0.id == group }?.title ?? group
             path += " › \(TerminalText.sanitized(feed)) › \(TerminalText.sanitized(title))"
         case (nil, .feeds):
@@ -58,27 +60,28 @@ package enum BrowserScreen {
         if state.map != nil { path += " › map" }
         let right = "\(state.windowLabel)  \(LiveView.time(state.now, in: timeZone))"
         let room = width - right.count - 2
-        let left = LiveView.cut(path, to: max(room, 1))
-        return left + String(repeating: " ", count: max(width - left.count - right.count, 2)) + right
+        let left = TerminalText.cut(path, to: max(room, 1))
+        return left + String(repeating: " ", count: max(width - TerminalText.width(left) - right.count, 2)) + right
     }
 
     private static func footer(_ state: BrowserState) -> String {
         if state.filtering { return "/" + state.filter + "  (Enter keeps the filter, Esc clears it)" }
         if state.map != nil { return "m or Esc back  d days  q quit" }
+        if case .item = state.level { return "Esc back  o print the link  d days  m map  ? keys  q quit" }
         var hint = "↑↓ select  Enter open  Esc back  d days  / filter  r poll  m map  ? keys  q quit"
         if !state.filter.isEmpty { hint = "filter: \(state.filter)  (Esc clears)  " + hint }
         return hint
     }
 
-    private static func feedRows(_ state: BrowserState, timeZone: TimeZone) -> [String] {
+    private static func feedRows(_ state: BrowserState, width: Int, timeZone: TimeZone) -> [String] {
         let feeds = state.feeds
         guard !feeds.isEmpty else { return [state.filter.isEmpty ? "  no feeds" : "  no feed matches"] }
         let selected = state.selectedFeed
-        let nameWidth = feeds.map(\.name.count).max() ?? 0
+        let nameWidth = feeds.map { TerminalText.width($0.name) }.max() ?? 0
         var rows = feeds.map { feed in
             marked(LiveView.line(feed, nameWidth: nameWidth, timeZone: timeZone), selected: feed.name == selected)
         }
-        if let selected, let panel = state.live.panel(of: selected) {
+        if let selected, let panel = state.live.panel(of: selected, now: state.now, width: width) {
             rows.append("")
             rows += panel.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
@@ -92,19 +95,27 @@ package enum BrowserScreen {
         let heading =
             "\(inWindow) item\(inWindow == 1 ? "" : "s") in \(rows.count) group\(rows.count == 1 ? "" : "s"), \(state.windowLabel)"
         guard !rows.isEmpty else { return [heading, "", state.filter.isEmpty ? "  no groups" : "  no group matches"] }
-        let titles = rows.map { LiveView.cut(TerminalText.sanitized($0.title), to: 40) }
-        let titleWidth = titles.map(\.count).max() ?? 0
+        let titles = rows.map { TerminalText.cut(TerminalText.sanitized($0.title), to: 40) }
+        let titleWidth = titles.map { TerminalText.width($0) }.max() ?? 0
         let countWidth = rows.map { String($0.count).count }.max() ?? 1
+        // The breakdown in columns: each value in its column, its counts right-aligned, whatever their widths.
+        let values = Set(rows.flatMap { $0.breakdown.map(\.value) }).sorted()
+        let valueWidths = values.map { value in
+            rows.compactMap { row in row.breakdown.first { $0.value == value }.map { String($0.count).count } }.max()
+                ?? 0
+        }
         let lines = zip(rows, titles).enumerated().map { index, pair in
             let (row, title) = pair
-            let count = String(row.count)
-            var text =
-                title.padding(to: titleWidth) + "  " + String(repeating: " ", count: countWidth - count.count) + count
-            if !row.breakdown.isEmpty {
+            var text = title.padding(to: titleWidth) + "  " + right(String(row.count), countWidth)
+            for (value, valueWidth) in zip(values, valueWidths) {
+                let shown = TerminalText.sanitized(value)
+                let count = row.breakdown.first { $0.value == value }.map { String($0.count) }
                 text +=
                     "  "
-                    + row.breakdown.map { "\(TerminalText.sanitized($0.value)) \($0.count)" }.joined(separator: "  ")
+                    + (count.map { shown + " " + right($0, valueWidth) }
+                        ?? String(repeating: " ", count: TerminalText.width(shown) + 1 + valueWidth))
             }
+            while text.hasSuffix(" ") { text.removeLast() }
             return marked("  " + text, selected: index == state.groupRow)
         }
         return [heading, ""] + visible(lines, selected: state.groupRow, height: height - 2)
@@ -123,11 +134,41 @@ package enum BrowserScreen {
         let selected = items[min(state.itemRow, items.count - 1)]
         let details = selected.details.map { "\(TerminalText.sanitized($0.name)): \(TerminalText.sanitized($0.value))" }
         let footer = [
-            "", "  " + details.joined(separator: "  "),
+            "", details.isEmpty ? "" : "  " + details.joined(separator: "  "),
             "  " + (selected.url.map { TerminalText.sanitized($0) } ?? "no link"),
         ]
         return [heading, ""] + visible(lines, selected: state.itemRow, height: height - 2 - footer.count)
             + Array(repeating: "", count: max(0, height - 2 - footer.count - lines.count)) + footer
+    }
+
+    /// An item's details: its title wrapped, then its date in local time, its groups, each detail (its position among
+    /// them when it has one) and its link, each value wrapped under the others.
+    private static func detailRows(_ state: BrowserState, width: Int, timeZone: TimeZone) -> [String] {
+        guard let item = state.openItem else { return ["  reading the stored items…"] }
+        let catalog = state.stored?.catalog ?? []
+        let groups = item.groups.map { id in catalog.first { $0.id == id }?.title ?? id }
+        var fields: [(name: String, value: String)] = [
+            ("date", LiveView.dateTime(item.date, in: timeZone) + " " + timeZone.identifier),
+            (groups.count == 1 ? "group" : "groups", groups.joined(separator: ", ")),
+        ]
+        fields += item.details.map { ($0.name, $0.value) }
+        fields.append(("link", item.url ?? "none"))
+        let names = fields.map { TerminalText.cut(TerminalText.sanitized($0.name), to: 20) }
+        let nameWidth = names.map { TerminalText.width($0) }.max() ?? 0
+        var rows = TerminalText.wrapped(TerminalText.sanitized(item.title), width: width - 2).map { "  " + $0 }
+        rows.append("")
+        for (name, field) in zip(names, fields) {
+            let lines = TerminalText.wrapped(TerminalText.sanitized(field.value), width: width - nameWidth - 4)
+            rows += lines.enumerated().map { index, line in
+                "  " + (index == 0 ? name : "").padding(to: nameWidth) + "  " + line
+            }
+        }
+        return rows
+    }
+
+    /// `text` after spaces up to `width` columns.
+    private static func right(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
     /// The map of the feed's items within the window, above its legend; the selected group first in the legend

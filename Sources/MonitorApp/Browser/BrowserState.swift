@@ -12,6 +12,8 @@ package struct BrowserState: Sendable {
         case groups(feed: String)
         /// A group's items.
         case items(feed: String, group: String)
+        /// One item's details, opened from its group's items.
+        case item(feed: String, group: String, id: String)
     }
 
     /// What the driver must do after a key.
@@ -107,11 +109,24 @@ package struct BrowserState: Sendable {
         return stored.items(of: group, within: days, now: now).filter { filter.isEmpty || matches($0.title) }
     }
 
+    /// The item whose details are open.
+    package var openItem: Item? {
+        guard case .item(let feed, _, let id) = level, let stored, stored.feed == feed else { return nil }
+        return stored.items.first { $0.id == id }
+    }
+
+    /// The item selected: the one whose details are open, or the one selected in the items list.
+    package var selectedItem: Item? {
+        if case .item = level { return openItem }
+        let items = items
+        return items.indices.contains(itemRow) ? items[itemRow] : nil
+    }
+
     /// The feed the open list belongs to.
     package var currentFeed: String? {
         switch level {
         case .feeds: selectedFeed
-        case .groups(let feed), .items(let feed, _): feed
+        case .groups(let feed), .items(let feed, _), .item(let feed, _, _): feed
         }
     }
 
@@ -162,6 +177,11 @@ package struct BrowserState: Sendable {
             }
             return []
         }
+        if case .item = level, key == .escape || key == .left || key == .character("/") {
+            // The details have no filter of their own: Esc goes back to the list, as it was.
+            if key != .character("/") { back() }
+            return []
+        }
         switch key {
         case .up, .character("k"):
             move(-1)
@@ -183,6 +203,13 @@ package struct BrowserState: Sendable {
             // A feed being polled is not asked again.
             if let feed = currentFeed, live.lines.first(where: { $0.name == feed })?.phase != .polling {
                 return [.poll(feed: feed)]
+            }
+        case .character("o"):
+            // The link is printed, never opened: the log row shows it whole enough to copy (the details show it
+            // wrapped).
+            if let item = selectedItem {
+                let link = item.url.map { "link: " + TerminalText.sanitized($0) } ?? "no link"
+                log.append("\(LiveView.time(now, in: live.timeZone)) \(link)")
             }
         case .character("m"):
             return showMap()
@@ -209,7 +236,10 @@ package struct BrowserState: Sendable {
             filter = ""
             level = .items(feed: feed, group: rows[groupRow].id)
             itemRow = 0
-        case .items:
+        case .items(let feed, let group):
+            guard let item = selectedItem else { return [] }
+            level = .item(feed: feed, group: group, id: item.id)
+        case .item:
             break
         }
         return []
@@ -227,7 +257,7 @@ package struct BrowserState: Sendable {
         case .groups(let feed):
             let rows = groups
             map = MapView(feed: feed, group: rows.indices.contains(groupRow) ? rows[groupRow].id : nil)
-        case .items(let feed, let group):
+        case .items(let feed, let group), .item(let feed, let group, _):
             map = MapView(feed: feed, group: group)
         }
         return []
@@ -242,6 +272,10 @@ package struct BrowserState: Sendable {
         case .items(let feed, let group):
             level = .groups(feed: feed)
             groupRow = groups.firstIndex { $0.id == group } ?? 0
+        case .item(let feed, let group, _):
+            // Back to the list as it was: its filter and selected row are kept.
+            level = .items(feed: feed, group: group)
+            return
         }
         filter = ""
     }
@@ -257,6 +291,8 @@ package struct BrowserState: Sendable {
             groupRow = min(max(groupRow + step, 0), max(groups.count - 1, 0))
         case .items:
             itemRow = min(max(itemRow + step, 0), max(items.count - 1, 0))
+        case .item:
+            break
         }
     }
 
@@ -266,7 +302,7 @@ package struct BrowserState: Sendable {
             if filtering || !filter.isEmpty, let first = feeds.first { chosenFeed = first.name }
         case .groups:
             groupRow = row
-        case .items:
+        case .items, .item:
             itemRow = row
         }
     }

@@ -112,10 +112,7 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
         case .alreadyPolling:
             return "already polling (r)"
         case .held(let until, let reason):
-            let time =
-                until.timeIntervalSince(now) < 86_400
-                ? LiveView.time(until, in: timeZone) : LiveView.dateTime(until, in: timeZone)
-            return "held back until \(time) (\(reason))"
+            return "held back until \(LiveView.moment(until, now: now, in: timeZone)) (\(reason))"
         case .notScheduled:
             return "not scheduled (r)"
         }

@@ -66,6 +66,8 @@ package struct PollReport: Sendable {
     package var rateLimit: RateLimit?
     /// Before this time the feed is not polled again.
     package var notBefore: Date?
+    /// Why the server holds the feed back until `notBefore`, in a few words (`rate limit exhausted`).
+    package var holdReason: String?
     /// The shortest interval the server allows between polls (`X-Poll-Interval`).
     package var minimumInterval: Duration?
     /// How many polls in a row have failed, this one included (0 when it did not fail).

@@ -248,6 +248,7 @@ package struct PollRunner: Sendable {
             duration: elapsed(since: started),
             rateLimit: outcome.record.rateLimit, notBefore: outcome.record.notBefore)
         report.minimumInterval = outcome.record.minimumInterval
+        report.holdReason = outcome.record.holdReason
         report.failures = outcome.record.failures
         report.newItems = outcome.newItems
         report.isFirstSync = outcome.items != nil && stored.record?.lastSuccess == nil
@@ -265,6 +266,7 @@ package struct PollRunner: Sendable {
             started: started, duration: elapsed(since: started),
             rateLimit: record?.rateLimit, notBefore: record?.notBefore)
         report.minimumInterval = record?.minimumInterval
+        report.holdReason = record?.holdReason
         report.failures = (record ?? FeedRecord(name: feed.name, type: feed.type)).failures(after: .failed)
         report.unreachableState = (error as? StateError).flatMap { $0.isUnreachable ? $0 : nil }
         return report
