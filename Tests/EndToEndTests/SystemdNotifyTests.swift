@@ -51,7 +51,7 @@ struct SystemdNotifyTests {
         var messages = try await listener.wait(for: 3, while: monitor)
         #expect(messages.count == 3 && isReloading(messages[1]) && messages[2] == "READY=1", "\(messages)")
         try await monitor.waitForOutput { $0.contains("feeds.yaml reloaded: no feed changed") }
-        // The watcher sees a change of the file.
+        // The watcher sees a change of the file (replaced in one step: it never reads half of it).
         try directory.write(
             "feeds.yaml",
             quietFeeds(
@@ -60,7 +60,7 @@ struct SystemdNotifyTests {
                     type: exec
                     command: [cat, items.jsonl]
                     interval: 1h
-                """))
+                """), atomically: true)
         messages = try await listener.wait(for: 5, while: monitor)
         #expect(messages.count == 5 && isReloading(messages[3]) && messages[4] == "READY=1", "\(messages)")
         try await monitor.waitForOutput { $0.contains("feeds.yaml reloaded: started second") }
