@@ -54,7 +54,7 @@ struct MapTerminalTests {
                   * Big quakes: 4 on the map, 1 without a position
                   + Small quakes: 3 on the map, 1 without a position
 
-                m or Esc back  d days  q quit
+                m or Esc back  z zoom  d days  q quit
 
                 """)
 
