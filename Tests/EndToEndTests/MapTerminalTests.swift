@@ -12,7 +12,7 @@ struct MapTerminalTests {
         screen.replacingOccurrences(of: #"\d\d:\d\d:\d\d"#, with: "HH:MM:SS", options: .regularExpression)
     }
 
-    @Test("m on the feed maps its items; m goes back; m on a group maps it first in the legend; Esc goes back")
+    @Test("m on the feed maps its items; m goes back; m on a group maps it first in the legend; z zooms, z back; Esc")
     func map() async throws {
         let directory = try await MapCommandTests.prepare()
         let tmux = try await TmuxSession(in: directory.url, width: 60, height: 16)
@@ -54,7 +54,7 @@ struct MapTerminalTests {
                   * Big quakes: 4 on the map, 1 without a position
                   + Small quakes: 3 on the map, 1 without a position
 
-                m or Esc back  d days  q quit
+                m or Esc back  z zoom  d days  q quit
 
                 """)
 
@@ -81,6 +81,22 @@ struct MapTerminalTests {
                 "> * Small quakes: 3 on the map, 1 without a position",
                 "  + Big quakes: 4 on the map, 1 without a position",
             ])
+        // z zooms to the items' box (a line under the legend gives it: these items span the longitudes, so the box
+        // stops at the antimeridian); z again shows the world map as before.
+        try await tmux.send("z")
+        let zoomed = try await tmux.waitForScreen("the zoomed map") { $0.contains("z: the world") }
+        print("the zoomed map:\n\(zoomed)")
+        let zoomedLines = zoomed.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(
+            Array(zoomedLines[11...13]) == [
+                "> * Small quakes: 3 on the map, 1 without a position",
+                "  + Big quakes: 4 on the map, 1 without a position",
+                "  zoomed to 44°S–74°N, 180°W–180°E; z: the world",
+            ])
+        #expect(zoomedLines[15] == "m or Esc back  z world  d days  q quit")
+        try await tmux.send("z")
+        let world = try await tmux.waitForScreen("the world map again") { !$0.contains("z: the world") }
+        #expect(Self.withoutClock(world) == Self.withoutClock(groupMap))
         try await tmux.send("Escape")
         let back = try await tmux.waitForScreen("the groups again") { $0.contains("items in 2 groups") }
         #expect(back.contains("> Small quakes"))

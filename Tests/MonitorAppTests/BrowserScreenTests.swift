@@ -438,7 +438,7 @@ struct BrowserScreenTests {
                   * Wildfires: 2 on the map, 0 without a position
                   + Sea Ice: 1 on the map, 1 without a position
                 08:00:00 planet: first sync, 3 items
-                m or Esc back  d days  q quit
+                m or Esc back  z zoom  d days  q quit
                 """)
         // 12 rows: the title, 7 of map, 2 of legend, the log and the keys.
         let marks = MapCell.marks(screen.dropFirst().map { Substring($0) }, rows: 7, symbols: ["*", "+"])
@@ -474,10 +474,69 @@ struct BrowserScreenTests {
                 > * Sea Ice: 1 on the map, 1 without a position
                   + Wildfires: 1 on the map, 0 without a position
                 08:00:00 planet: first sync, 3 items
-                m or Esc back  d days  q quit
+                m or Esc back  z zoom  d days  q quit
                 """)
         #expect(state.handle(.escape) == [])
         #expect(state.map == nil)
         #expect(state.level == .groups(feed: "planet"))
+    }
+
+    @Test("z zooms the map to the box around the items shown, with a margin; z again shows the world as before")
+    func mapZoom() {
+        var state = state()
+        func quake(_ id: String, _ group: String, lat: Double, lon: Double) -> Item {
+            Item(
+                id: id, title: id, date: now, groups: [group],
+                details: [Detail("lat", "\(lat)"), Detail("lon", "\(lon)")])
+        }
+        _ = state.handle(.character("m"))
+        state.stored = StoredFeed(
+            feed: "planet",
+            catalog: [ItemGroup(id: "fires", title: "Wildfires"), ItemGroup(id: "ice", title: "Sea Ice")],
+            items: [
+                quake("tokyo", "fires", lat: 35.68, lon: 139.69),
+                quake("lima", "fires", lat: -12.05, lon: -77.04),
+                quake("reykjavik", "ice", lat: 64.15, lon: -21.94),
+            ], breakdownDetail: nil)
+        let world = BrowserScreen.render(state, width: 62, height: 13, timeZone: tokyo)
+        #expect(state.handle(.character("z")) == [])
+        #expect(state.map == BrowserState.MapView(feed: "planet", group: nil, zoomed: true))
+        let zoomed = BrowserScreen.render(state, width: 62, height: 13, timeZone: tokyo)
+        #expect(
+            zoomed.joined(separator: "\n") == """
+                monitor › planet › map                      all days  17:00:00
+                ⢛⡽⠿⠿⣿⡿⣯⣿⡖ ⠙⢥⣀⡤⠒⠒⠒⠻+⠶⠆   ⢠⠤⣶⢻⣿⣿⣻⠿⠷⠞⠒⠚⠛⠛⠉⠙⠙⠋⠈           ⠉⠉⠉⣀⣀⣉⣉⣉
+                ⢤⣉⣉⣓⠴⠁⢀⡥⣬⣷⣦          ⠖⣿⡷⢼⣟⣿⣷⣾⣿⣽⣶⣤⡄⢠⣤⡤⠤⠖⠒⠒⠒⠢⣤⣤⡤⠤⠤⠤⠤⠤⣤⡖⠲⢄⣐⣚⣶⠄ ⠸⠗
+                   ⠘⢊⡿⠛⠉⠉            ⣿⣯⡿⠯⣿⣿⠿⢿⣿⠿⣿⣿⡿⣿⠾⠿⢿⣿⠷⣾⣿⡛⠁ ⠉⠉⠉⠒⠉⠉⢰⡶⢶⣟⣉*⡟⠁
+                ⣞⢙⣋⣹⣷⣆⣀            ⣠⡶⠿⡭⢅⣀⣸⢥⣭⣁⣏⣉⣻⣯⡉⠚⠷⣶⣦⠿⠭⣗⠁⠙⠛⣲⣶⢷⣆⣤⣀⣀⡤⡿ ⠈
+                ⠚⠛⠻⣶⣈⡭⣭⠭⢤⣄         ⠺⣷⣶⢷⢶⡟⢲⣲⣇⣰⣧⣠⣤⠟⢿⣿⣿⠉⠁  ⠈⢦⣴⡉ ⠘⢻⣿⢿⠿ ⣠⢿⣦
+                    ⣶⠷⣼⠓⠋⠛⠛⠳⠤⠤⣄⡀    ⠈⠉⠉⠉⠉⠹⣾⡿⠉⠉⢽⠽⢭⡿⠛⠁      ⠈   ⠙⢿⣧⣰⣾⣿⣶⢻⣦⣤⣤⣤⣀⣤⣀
+                    ⠘*⣿⡞⢲⣤    ⡖⠁          ⣼⣉⣹⣒⡿⣿⣞⠆⡤⡦            ⠈⠉⠉⠉⣛⡯⠴⠺⢏⡿⣝⠃⠈⠙
+                  * Wildfires: 2 on the map, 0 without a position
+                  + Sea Ice: 1 on the map, 0 without a position
+                  zoomed to 20°S–72°N, 99°W–161°E; z: the world
+                08:00:00 planet: first sync, 3 items
+                m or Esc back  z world  d days  q quit
+                """)
+        // The box: the items' extent, 10 % of its width and height added on each side (more than 2°). The extreme
+        // items are at 1/12 and 11/12 of each side: 62 columns and 7 rows keep them off the edges of dots.
+        let box = (
+            west: -77.04 - 0.1 * (139.69 + 77.04), south: -12.05 - 0.1 * (64.15 + 12.05),
+            east: 139.69 + 0.1 * (139.69 + 77.04), north: 64.15 + 0.1 * (64.15 + 12.05)
+        )
+        // 13 rows: the title, 7 of map, 2 of legend, the zoom's line, the log and the keys.
+        let marks = MapCell.marks(zoomed.dropFirst().map { Substring($0) }, rows: 7, symbols: ["*", "+"])
+        func cell(_ latitude: Double, _ longitude: Double) -> MapCellPosition {
+            let cell = MapCell.of(latitude: latitude, longitude: longitude, columns: 62, rows: 7, box: box)
+            return MapCellPosition(column: cell.column, row: cell.row)
+        }
+        #expect(
+            marks == [
+                "*": [cell(35.68, 139.69), cell(-12.05, -77.04)].sorted { ($0.row, $0.column) < ($1.row, $1.column) },
+                "+": [cell(64.15, -21.94)],
+            ])
+        #expect(state.handle(.character("z")) == [])
+        #expect(state.map == BrowserState.MapView(feed: "planet", group: nil, zoomed: false))
+        #expect(BrowserScreen.render(state, width: 62, height: 13, timeZone: tokyo) == world)
     }
 }

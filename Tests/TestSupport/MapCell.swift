@@ -1,10 +1,15 @@
 /// Where `monitor map` must draw a point, computed from the projection's formula rather than by its code: on a map of
-/// the world `columns`×`rows` cells of 2×4 dots, longitude −180…180 across and latitude 90…−90 down, each evenly, the
-/// east and south edges in the last dot.
+/// `box` (the world unless told) `columns`×`rows` cells of 2×4 dots, longitude west…east across and latitude
+/// north…south down, each evenly, the east and south edges in the last dot.
 package enum MapCell {
-    package static func of(latitude: Double, longitude: Double, columns: Int, rows: Int) -> (column: Int, row: Int) {
-        let x = min(Int(((longitude + 180) / 360 * Double(columns * 2)).rounded(.down)), columns * 2 - 1)
-        let y = min(Int(((90 - latitude) / 180 * Double(rows * 4)).rounded(.down)), rows * 4 - 1)
+    package static func of(
+        latitude: Double, longitude: Double, columns: Int, rows: Int,
+        box: (west: Double, south: Double, east: Double, north: Double) = (-180, -90, 180, 90)
+    ) -> (column: Int, row: Int) {
+        let across = (longitude - box.west) / (box.east - box.west)
+        let down = (box.north - latitude) / (box.north - box.south)
+        let x = min(Int((across * Double(columns * 2)).rounded(.down)), columns * 2 - 1)
+        let y = min(Int((down * Double(rows * 4)).rounded(.down)), rows * 4 - 1)
         return (x / 2, y / 4)
     }
 

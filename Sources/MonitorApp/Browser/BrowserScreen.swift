@@ -13,6 +13,7 @@ package enum BrowserScreen {
         "r            poll the selected feed now",
         "o            print the selected item's link (it is never opened)",
         "m            the map of the selected feed or group; m or Esc goes back",
+        "z            on the map: zoom to the items shown; z again: the world",
         "?            these keys",
         "q            quit",
         "Ctrl-Z       suspend (the shell's fg comes back)",
@@ -66,7 +67,7 @@ package enum BrowserScreen {
 
     private static func footer(_ state: BrowserState) -> String {
         if state.filtering { return "/" + state.filter + "  (Enter keeps the filter, Esc clears it)" }
-        if state.map != nil { return "m or Esc back  d days  q quit" }
+        if let map = state.map { return "m or Esc back  z \(map.zoomed ? "world" : "zoom")  d days  q quit" }
         if case .item = state.level { return "Esc back  o print the link  d days  m map  ? keys  q quit" }
         var hint = "↑↓ select  Enter open  Esc back  d days  / filter  r poll  m map  ? keys  q quit"
         if !state.filter.isEmpty { hint = "filter: \(state.filter)  (Esc clears)  " + hint }
@@ -182,12 +183,40 @@ package enum BrowserScreen {
         if let index = groups.firstIndex(where: { $0.id == map.group }) {
             groups.insert(groups.remove(at: index), at: 0)
         }
-        let rows = max(height - groups.count, 1)
-        let lines = WorldMap(columns: width, rows: rows).lines(
-            items: stored.items(within: state.days, now: state.now), groups: groups)
-        return lines.enumerated().map { index, line in
-            index < rows ? line : marked("  " + line, selected: index == rows && map.group != nil)
+        let items = stored.items(within: state.days, now: state.now)
+        var worldMap = WorldMap(columns: width, rows: 1)
+        var note: [String] = []
+        if map.zoomed {
+            // The box around the items the map draws: those with a position in one of the legend's groups.
+            let shown = Set(groups.map(\.id))
+            let points = items.filter { item in
+                var inLegend = false
+                _ = item.eachGroupOnce { if shown.contains($0) { inLegend = true } }
+                return inLegend
+            }.compactMap(\.position).map { (longitude: $0.longitude, latitude: $0.latitude) }
+            if let box = MapBox.around(points) {
+                worldMap.box = box
+                note = [
+                    "  zoomed to \(degrees(box.south, "N", "S"))–\(degrees(box.north, "N", "S")), "
+                        + "\(degrees(box.west, "E", "W"))–\(degrees(box.east, "E", "W")); z: the world"
+                ]
+            } else {
+                note = ["  nothing to zoom to; z: the world"]
+            }
         }
+        let rows = max(height - groups.count - note.count, 1)
+        worldMap.rows = rows
+        let lines = worldMap.lines(items: items, groups: groups) + note
+        return lines.enumerated().map { index, line in
+            index < rows || index >= rows + groups.count
+                ? line : marked("  " + line, selected: index == rows && map.group != nil)
+        }
+    }
+
+    /// A latitude or longitude in whole degrees with its hemisphere: `positive` north or east, `negative` south or west.
+    private static func degrees(_ value: Double, _ positive: String, _ negative: String) -> String {
+        let whole = Int(value.rounded())
+        return whole == 0 ? "0°" : "\(abs(whole))°\(whole > 0 ? positive : negative)"
     }
 
     /// The rows of a list that fit in `height`, scrolled so that the selected one shows.

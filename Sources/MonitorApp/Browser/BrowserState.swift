@@ -30,10 +30,13 @@ package struct BrowserState: Sendable {
     package struct MapView: Sendable, Equatable {
         package var feed: String
         package var group: String?
+        /// Whether `z` zoomed to the box around the items shown.
+        package var zoomed: Bool
 
-        package init(feed: String, group: String?) {
+        package init(feed: String, group: String?, zoomed: Bool = false) {
             self.feed = feed
             self.group = group
+            self.zoomed = zoomed
         }
     }
 
@@ -170,6 +173,8 @@ package struct BrowserState: Sendable {
             switch key {
             case .character("m"), .escape, .left:
                 map = nil
+            case .character("z"):
+                map?.zoomed.toggle()
             case .character("d"):
                 window = (window + 1) % Self.windows.count
             default:
