@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 import TestSupport
 import Testing
 
@@ -155,15 +156,11 @@ struct SystemdNotifyTests {
         #expect(all.suffix(2) == ["STOPPING=1", NotifyListener.marker], "\(all)")
     }
 
-    /// Opens the named pipe at `path` for writing once a reader has opened it (`monitor`'s held scheduler); tries every
-    /// few milliseconds, for at most 10 seconds (a safety net).
+    /// Opens the named pipe at `path` for writing, which returns once a reader (`monitor`'s held scheduler) has opened
+    /// it: the open itself is the event, waited for off the cooperative pool (the suite's time limit is the safety net).
     private func openWhenRead(_ path: String) async throws -> Int32 {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-            if descriptor >= 0 { return descriptor }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        throw POSIXError(.ENXIO)
+        let descriptor = await offThePool { open(path, O_WRONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw POSIXError(.ENXIO) }
+        return descriptor
     }
 }
