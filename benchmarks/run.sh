@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The benchmarks of BENCHMARKS.md: builds the release binaries, runs the five figures against the local stand-in
-# (127.0.0.1 only), prints a table and writes benchmarks/results.json.
+# The benchmarks of BENCHMARKS.md: builds the release binaries, runs figures 1-5 against the local stand-in and
+# figure 6 against ../shared/tools/realdata-server.py (127.0.0.1 only), prints a table and writes
+# benchmarks/results.json.
 #
 #   benchmarks/run.sh              every figure at its full size (about 10 minutes after the build)
 #   benchmarks/run.sh --quick      every figure at a tiny size on the debug build: checks that nothing is broken,
@@ -19,7 +20,7 @@ LIB=(python3 "$ROOT/benchmarks/lib.py")
 QUICK=0
 CONFIG=release
 LINK=()
-ONLY="1 2 3 4 5"
+ONLY="1 2 3 4 5 6"
 while [ $# -gt 0 ]; do
     case $1 in
         --quick) QUICK=1 CONFIG=debug ;;
@@ -48,12 +49,14 @@ if [ $QUICK = 1 ]; then
     F3_EVENTS=300 F3_RUNS=1
     F4_ITEMS=300 F4_RUNS=5 F4_WARMUP=1
     F5_SIZES="20 50" F5_ROUNDS=3 F5_INTERVAL=1 F5_NEW_EVERY=2s
+    F6_RUNS=1
 else
     F1_SIZES="100 5000" F1_LATENCY_MS=200 F1_KS="1 2 4 8" F1_RUNS=3
     F2_REPOS=50
     F3_EVENTS=20000 F3_RUNS=5
     F4_ITEMS=10000 F4_RUNS=30 F4_WARMUP=3
     F5_SIZES="1000 10000" F5_ROUNDS=10 F5_INTERVAL=5 F5_NEW_EVERY=60s
+    F6_RUNS=11
 fi
 
 log() { printf 'benchmarks: %s\n' "$*" >&2; }
@@ -330,6 +333,51 @@ figure5_size() {
     stop_standin
 }
 
+# 6. A refresh of EONET's real capture (../shared/realdata, replayed by ../shared/tools/realdata-server.py): the same
+# 14 answers downloaded by curl two at a time, refreshed by eonet_refresh.py, and by `monitor run --once` on a fresh
+# state then on the state it filled, alternately, F6_RUNS times each.
+figure6() {
+    local shared="$ROOT/../shared"
+    if [ ! -f "$shared/tools/realdata-server.py" ] || [ ! -d "$shared/realdata" ]; then
+        log "figure 6: skipped: $shared/tools/realdata-server.py and $shared/realdata (the real captures) are absent"
+        return 0
+    fi
+    if ! command -v curl >/dev/null; then
+        log "figure 6: skipped: curl (the download reference) is not installed"
+        return 0
+    fi
+    log "figure 6: a refresh of EONET's real capture: curl, eonet_refresh.py, monitor fresh and filled, $F6_RUNS runs"
+    python3 "$shared/tools/realdata-server.py" --port 0 >"$WORK/realdata.out" 2>"$WORK/realdata.err" &
+    local server=$!
+    PIDS+=("$server")
+    local api
+    api=$("${LIB[@]}" listen "$WORK/realdata.out" 120)/api/v3
+    printf 'feeds:\n  - name: planet\n    type: eonet\n    api: %s\n    concurrency: 2\n' "$api" >"$WORK/fig6.yaml"
+    # The URLs monitor asks for (the eonet source's defaults: status=all, days=360), for curl.
+    "${LIB[@]}" http GET "$api/categories" "$WORK/categories.json"
+    "${LIB[@]}" curlconfig "$api" "$WORK/categories.json" >"$WORK/curl.cfg"
+    local download=(curl -sS --no-progress-meter --fail -Z --parallel-max 2 -K "$WORK/curl.cfg")
+    # The server builds each answer at its first request: once before timing.
+    "${download[@]}" || die "figure 6: curl could not download the answers"
+    local run state
+    for run in $(seq "$F6_RUNS"); do
+        "${LIB[@]}" timed "$WORK/curl.out" "${download[@]}" >"$WORK/timed.json"
+        "${LIB[@]}" sample tool=curl run="$run" +@"$WORK/timed.json" >>"$WORK/fig6.jsonl"
+        rm -f "$WORK/eonet6.sqlite"
+        "${LIB[@]}" timed "$WORK/python.out" python3 "$ROOT/benchmarks/eonet_refresh.py" "$api" "$WORK/eonet6.sqlite" \
+            >"$WORK/timed.json"
+        "${LIB[@]}" sample tool=python3 run="$run" +@"$WORK/timed.json" output@"$WORK/python.out" >>"$WORK/fig6.jsonl"
+        rm -rf "$WORK/state6"
+        for state in fresh filled; do
+            run_once "$WORK/fig6.yaml" "$WORK/state6" ok
+            "${LIB[@]}" sample tool=monitor state=$state run="$run" +@"$WORK/timed.json" \
+                reports@"$WORK/reports.json" >>"$WORK/fig6.jsonl"
+        done
+    done
+    kill -TERM "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+}
+
 started=$(date +%s)
 for figure in $ONLY; do
     case $figure in
@@ -338,6 +386,7 @@ for figure in $ONLY; do
         3) figure3 ;;
         4) figure4 ;;
         5) figure5 ;;
+        6) figure6 ;;
         *) die "no figure $figure" ;;
     esac
 done
