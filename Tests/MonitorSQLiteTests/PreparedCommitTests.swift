@@ -134,6 +134,36 @@ struct PreparedCommitTests {
         #expect(try await store.items(feed: "planet") == committed.map(StoredItem.storable))
     }
 
+    @Test(
+        "a prepared item whose texts are the committed item's in another Unicode spelling is not used: the committed bytes are stored"
+    )
+    func otherSpelling() async throws {
+        // "é" precomposed in what was prepared, "e" + U+0301 in what is committed: equal as Swift strings, not as bytes.
+        let prepared = Item(
+            id: "a", title: "Caf\u{E9}", date: Date(timeIntervalSince1970: 1), groups: ["g\u{E9}"],
+            url: "https://x.test/caf\u{E9}", details: [Detail("status", "ferm\u{E9}")])
+        for field in ["title", "group", "url", "detail"] {
+            var committed = prepared
+            switch field {
+            case "title": committed.title = "Cafe\u{301}"
+            case "group": committed.groups = ["ge\u{301}"]
+            case "url": committed.url = "https://x.test/cafe\u{301}"
+            default: committed.details = [Detail("status", "ferme\u{301}")]
+            }
+            #expect(committed == prepared)
+            let (stored, packed) = Self.prepared([[prepared]]).stored(committed)
+            #expect(Array(stored.title.utf8) == Array(committed.title.utf8), "\(field)")
+            #expect(stored.groups.map { Array($0.utf8) } == committed.groups.map { Array($0.utf8) }, "\(field)")
+            #expect(stored.url.map { Array($0.utf8) } == committed.url.map { Array($0.utf8) }, "\(field)")
+            #expect(Array(stored.details[0].value.utf8) == Array(committed.details[0].value.utf8), "\(field)")
+            #expect(packed.fingerprint == StoredItem(committed).fingerprint, "\(field)")
+            #expect(packed.fingerprint != StoredItem(prepared).fingerprint, "\(field)")
+        }
+        // The same item, its texts copies of the prepared ones, is the one prepared.
+        let copy = prepared
+        #expect(Self.prepared([[prepared]]).stored(copy).packed.fingerprint == StoredItem(prepared).fingerprint)
+    }
+
     @Test("an item whose id has control characters is prepared under the id the state stores")
     func controlCharactersInIDs() {
         let item = Item(id: "\u{1B}[2Ja-1", title: "t", date: Date(timeIntervalSince1970: 1), groups: ["g\u{07}"])
