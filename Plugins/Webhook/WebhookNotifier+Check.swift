@@ -28,11 +28,10 @@ extension WebhookNotifier {
             switch answer {
             case .resolved: return .ok("host \(shown) resolves (nothing sent)")
             case .unknown: return .wrong("host \(shown) does not resolve (no such host)")
-            case .failed(let detail): return .notChecked("could not resolve host \(shown): \(detail)")
+            case .failed(let detail): return .notChecked("resolving host \(shown) failed: \(detail)")
             }
         } catch {
-            return .notChecked(
-                "could not resolve host \(shown): no answer within \(DurationFormat.string(timeout))")
+            return .notChecked("resolving host \(shown) failed: no answer within \(DurationFormat.string(timeout))")
         }
     }
 

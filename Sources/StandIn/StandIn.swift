@@ -14,9 +14,9 @@ final class StandIn: Sendable {
         var strongETags = false
         /// The `X-Poll-Interval` GitHub responses carry, in seconds.
         var pollInterval = 60
-        /// The primary rate limit of the `core` resource per hour.
+        /// The primary rate limit of the `core` resource per hour, per token (unauthenticated requests share one).
         var rateLimit = 5_000
-        /// The rate limit of the `search` resource per minute.
+        /// The rate limit of the `search` resource per minute, per token.
         var searchRateLimit = 30
         /// The tokens accepted, each with the classic scopes it tells in `X-OAuth-Scopes` (nil: a fine-grained
         /// token, which tells none); any other token is refused 401. Empty: every token is accepted, telling none.

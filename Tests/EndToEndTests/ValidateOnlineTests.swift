@@ -30,6 +30,13 @@ struct ValidateOnlineTests {
         return directory
     }
 
+    /// `monitor validate --online` in a directory of ``directory()`` whose feeds file is `feeds`.
+    static func validate(_ feeds: String, environment: [String: String] = [:]) async throws -> MonitorProcess.Result {
+        let directory = try directory()
+        try directory.write("feeds.yaml", feeds)
+        return try await MonitorProcess.run(["validate", "--online"], in: directory.url, environment: environment)
+    }
+
     /// `GET /_stats` of the stand-in, the counters asked for.
     static func requests(_ standIn: StandIn) async throws -> (eonet: Int, github: Int) {
         let stats = try #require(
@@ -42,9 +49,7 @@ struct ValidateOnlineTests {
         let standIn = try await StandIn(arguments: Self.standInArguments)
         defer { standIn.stop() }
         let api = "http://127.0.0.1:\(standIn.port)"
-        let directory = try Self.directory()
-        try directory.write(
-            "feeds.yaml",
+        let result = try await Self.validate(
             """
             feeds:
               - {name: rx, type: github, repo: ReactiveX/RxSwift, token: ghp_classicToken0001, api: "\(api)"}
@@ -58,7 +63,6 @@ struct ValidateOnlineTests {
               - {name: hook, type: webhook, url: "http://localhost:9/hooks/T0000/B0000/XXXXsecretXXXX"}
               - {name: run, type: command, command: [./source.sh, --flag]}
             """)
-        let result = try await MonitorProcess.run(["validate", "--online"], in: directory.url)
         #expect(result.stderr == "")
         #expect(
             result.stdout == """
@@ -91,9 +95,7 @@ struct ValidateOnlineTests {
         let standIn = try await StandIn(arguments: Self.standInArguments)
         defer { standIn.stop() }
         let api = "http://127.0.0.1:\(standIn.port)"
-        let directory = try Self.directory()
-        try directory.write(
-            "feeds.yaml",
+        let result = try await Self.validate(
             """
             feeds:
               - {name: typo, type: github, repo: ReactiveX/RxSwfit, api: "\(api)"}
@@ -108,7 +110,6 @@ struct ValidateOnlineTests {
               - {name: hook, type: webhook, url: "https://hooks.example.invalid/services/XXXXsecretXXXX"}
               - {name: run, type: command, command: [./missing-notifier]}
             """)
-        let result = try await MonitorProcess.run(["validate", "--online"], in: directory.url)
         #expect(result.stderr == "")
         #expect(
             result.stdout == """
@@ -139,9 +140,7 @@ struct ValidateOnlineTests {
         let refusing = try #require(RefusingPort())
         defer { refusing.close() }
         let silent = try await TestHTTPServer.start { _ in .hang }
-        let directory = try Self.directory()
-        try directory.write(
-            "feeds.yaml",
+        let result = try await Self.validate(
             """
             settings: {timeout: 1s}
             feeds:
@@ -150,7 +149,6 @@ struct ValidateOnlineTests {
               - {name: planet, type: eonet, api: "\(silent.baseURL)/api/v3"}
               - {name: script, type: exec, command: [./source.sh]}
             """)
-        let result = try await MonitorProcess.run(["validate", "--online"], in: directory.url)
         let requests = silent.requests.map(\.uri).sorted()
         try await silent.shutdown()
         #expect(result.stderr == "")
@@ -179,16 +177,10 @@ struct ValidateOnlineTests {
                     ("x-ratelimit-reset", "2000000000"), ("x-ratelimit-resource", "core"),
                 ])
         }
-        let directory = try Self.directory()
-        try directory.write(
-            "feeds.yaml",
-            """
-            feeds:
-              - {name: rx, type: github, repo: o/r, token: "${TOKEN}", api: "\(server.baseURL)"}
-            """)
         let token = "ghp_exactRequestToken5"
-        let result = try await MonitorProcess.run(
-            ["validate", "--online"], in: directory.url, environment: ["TOKEN": token])
+        let result = try await Self.validate(
+            "feeds:\n  - {name: rx, type: github, repo: o/r, token: \"${TOKEN}\", api: \"\(server.baseURL)\"}\n",
+            environment: ["TOKEN": token])
         let requests = server.requests
         try await server.shutdown()
         #expect(
@@ -212,6 +204,30 @@ struct ValidateOnlineTests {
         #expect(!result.stdout.contains(token) && !result.stderr.contains(token))
     }
 
+    @Test("GitHub's rate limit exhausted: could not check, with when it resets; exit 0")
+    func rateLimited() async throws {
+        let reset = Int(Date().timeIntervalSince1970) + 600
+        let server = try await TestHTTPServer.start { _ in
+            .json(
+                #"{"message":"API rate limit exceeded for 127.0.0.1."}"#, status: 403,
+                headers: [
+                    ("x-ratelimit-limit", "60"), ("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "\(reset)"),
+                ])
+        }
+        let result = try await Self.validate(
+            "feeds:\n  - {name: rx, type: github, repo: o/r, api: \"\(server.baseURL)\"}\n")
+        try await server.shutdown()
+        let resetAt = FetchError.format(Date(timeIntervalSince1970: TimeInterval(reset)))
+        #expect(
+            result.stdout == """
+                feeds.yaml: ok, 1 feed: rx (github)
+                rx: could not check: rate limit exhausted, it resets at \(resetAt)
+                0 ok, 0 wrong, 1 not checked
+
+                """)
+        #expect(result.status == 0)
+    }
+
     @Test("checks take from the rate budget like polls: once the limit is spent, the next feed is not asked")
     func rateBudget() async throws {
         let server = try await TestHTTPServer.start { _ in
@@ -221,16 +237,13 @@ struct ValidateOnlineTests {
                     ("x-ratelimit-limit", "60"), ("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "4102444800"),
                 ])
         }
-        let directory = try Self.directory()
-        try directory.write(
-            "feeds.yaml",
+        let result = try await Self.validate(
             """
             settings: {concurrency: 1}
             feeds:
               - {name: one, type: github, repo: o/one, api: "\(server.baseURL)"}
               - {name: two, type: github, repo: o/two, api: "\(server.baseURL)"}
             """)
-        let result = try await MonitorProcess.run(["validate", "--online"], in: directory.url)
         let requests = server.requests
         try await server.shutdown()
         #expect(requests.count == 1)
