@@ -20,7 +20,9 @@ extension GitHubSource {
             switch error.reason {
             case .status(404, _) where api.token != nil:
                 return .wrong("\(what) not found or not visible with this token")
-            case .status(404, _): return .wrong("\(what) not found (or private: it needs a token)")
+            case .status(404, _) where target.isRepository:
+                return .wrong("\(what) not found (or private: it needs a token)")
+            case .status(404, _): return .wrong("\(what) not found")
             case .status(401, _) where api.token != nil: return .wrong("token rejected (bad credentials)")
             case .rateLimited(let until, _):
                 return .notChecked("rate limit exhausted, it resets at \(FetchError.format(until))")
@@ -95,6 +97,12 @@ extension GitHubSource {
 }
 
 extension GitHubTarget {
+    /// Whether the target is a repository, which may be private.
+    var isRepository: Bool {
+        if case .repository = self { return true }
+        return false
+    }
+
     /// Whether the target is a search.
     var isSearch: Bool {
         if case .search = self { return true }

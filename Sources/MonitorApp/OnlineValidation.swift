@@ -11,13 +11,16 @@ struct OnlineValidation: Sendable {
         var name: String
         var check: OnlineCheck
 
-        /// `rx: ok: repository ReactiveX/RxSwift, …`, `rx: wrong: …`, `rx: could not check: …`.
+        /// `rx: ok: repository ReactiveX/RxSwift, …`, `rx: wrong: …`, `rx: could not check: …`, without control
+        /// characters (a category list comes from the network).
         var text: String {
-            switch check {
-            case .ok(let learnt): "\(name): ok: \(learnt)"
-            case .wrong(let problem): "\(name): wrong: \(problem)"
-            case .notChecked(let why): "\(name): could not check: \(why)"
-            }
+            let text =
+                switch check {
+                case .ok(let learnt): "\(name): ok: \(learnt)"
+                case .wrong(let problem): "\(name): wrong: \(problem)"
+                case .notChecked(let why): "\(name): could not check: \(why)"
+                }
+            return TerminalText.sanitized(text)
         }
     }
 
