@@ -29,6 +29,8 @@ struct OnlineValidation: Sendable {
     var transport: any HTTPTransport
     /// The notifiers' client (a webhook's check sends nothing through it).
     var notifierTransport: any HTTPTransport
+    /// The rate budgets the checks take from: a PostgreSQL state's shared ones, else their own.
+    var budgets = RateBudgets()
     var environment: [String: String] = ProcessInfo.processInfo.environment
     var logger: Logger
 
@@ -39,7 +41,6 @@ struct OnlineValidation: Sendable {
         var policy = HTTPPolicy(settings: settings)
         // A check is one request: a failure is told at once rather than retried (the request's timeout still holds).
         policy.retries = 0
-        let budgets = RateBudgets()
         let global = AsyncSemaphore(limit: settings.concurrency)
         let shared = SharedAnswers()
         let notifiers = NotifierSet.make(

@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import MonitorCore
+import PostgresTestSupport
 import TestSupport
 import Testing
 
@@ -260,5 +261,44 @@ struct ValidateOnlineTests {
         #expect(shown.contains(lines[0]))
         #expect(shown.contains { $0.hasPrefix(lines[1]) })
         #expect(result.status == 0)
+    }
+
+    @Test(
+        "with a PostgreSQL state, the checks take from the budget run instances share: a token spent is not asked",
+        .timeLimit(.minutes(2)))
+    func sharedBudget() async throws {
+        let database = try await PostgresServer.forTest()
+        let state = database.text(of: try await database.makeDatabase())
+        let reset = Int(Date().timeIntervalSince1970) + 1800
+        let server = try await TestHTTPServer.start { _ in
+            .json(
+                "[]",
+                headers: [
+                    ("x-ratelimit-limit", "5000"), ("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "\(reset)"),
+                ])
+        }
+        let directory = try Self.directory()
+        try directory.write(
+            "feeds.yaml",
+            "feeds:\n  - {name: rx, type: github, repo: o/r, token: ghp_sharedBudget0006, api: \"\(server.baseURL)\"}\n"
+        )
+        // A run polls once and learns, in the state, that the token has nothing left until the reset.
+        let run = try await MonitorProcess.run(["run", "--once", "--state", state], in: directory.url)
+        #expect(run.status == 0)
+        let result = try await MonitorProcess.run(["validate", "--online", "--state", state], in: directory.url)
+        let requests = server.requests.map(\.uri)
+        try await server.shutdown()
+        let resetAt = FetchError.format(Date(timeIntervalSince1970: TimeInterval(reset)))
+        #expect(
+            result.stdout == """
+                feeds.yaml: ok, 1 feed: rx (github)
+                rx: could not check: rate limit exhausted, it resets at \(resetAt)
+                0 ok, 0 wrong, 1 not checked
+
+                """)
+        #expect(result.stderr == "")
+        #expect(result.status == 0)
+        // The poll's request only: the check was held by the shared budget.
+        #expect(requests == ["/repos/o/r/events?per_page=50"])
     }
 }

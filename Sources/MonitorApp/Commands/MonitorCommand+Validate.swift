@@ -20,7 +20,8 @@ extension MonitorCommand {
         )
 
         @OptionGroup var options: ConfigOptions
-        /// Accepted so that one command line serves every subcommand; `validate` reads no state.
+        /// Accepted so that one command line serves every subcommand; `validate` reads no state, but for
+        /// `--online` with a PostgreSQL state, whose shared rate budgets the checks take from.
         @OptionGroup(visibility: .hidden) var stateOptions: StateOptions
 
         @Flag(help: "Then check each feed and notifier against its service, without polling it.")
@@ -43,13 +44,18 @@ extension MonitorCommand {
         /// Prints each feed's and notifier's check and the count; exits 1 when one found something wrong.
         private func checkOnline(_ config: MonitorConfig) async throws {
             let settings = config.settings
-            let transport = HTTPClientTransport(timeout: settings.timeout, concurrency: settings.concurrency)
-            let notifierTransport = NotifierSet.transport(settings)
             var logger = Logger(label: "monitor") { StreamLogHandler.standardError(label: $0) }
             logger.logLevel = .warning
-            let validation = OnlineValidation(
-                config: config, transport: transport, notifierTransport: notifierTransport,
-                logger: logger)
+            // The checks spend from the budgets `run` instances share in a PostgreSQL state, like their polls.
+            let shared = try await stateOptions.openShared() as? any RateBudgetStoring
+            let transport = HTTPClientTransport(timeout: settings.timeout, concurrency: settings.concurrency)
+            let notifierTransport = NotifierSet.transport(settings)
+            var validation = OnlineValidation(
+                config: config, transport: transport, notifierTransport: notifierTransport, logger: logger)
+            if let shared {
+                validation.budgets = RateBudgets(
+                    sharing: RateBudgets.Sharing(store: shared, flight: settings.timeout * 2, logger: logger))
+            }
             let lines = await validation.run { Console.out($0.text + "\n") }
             try? await transport.shutdown()
             try? await notifierTransport.shutdown()
