@@ -105,6 +105,7 @@ struct ValidateOnlineTests {
               - {name: revoked, type: github, repo: ReactiveX/RxSwift, token: ghp_revoked0004, api: "\(api)"}
               - {name: cobol, type: github, search: "language:cobol stars:>999999", api: "\(api)"}
               - {name: fires, type: eonet, categories: [wildfire, volcanoes], api: "\(api)/api/v3"}
+              - {name: old, type: eonet, api: "\(api)/api/v2.1"}
               - {name: gone, type: exec, command: [./nope.sh]}
               - {name: plain, type: exec, command: [./plain.sh]}
             notify:
@@ -114,8 +115,9 @@ struct ValidateOnlineTests {
         #expect(result.stderr == "")
         #expect(
             result.stdout == """
-                feeds.yaml: ok, 8 feeds: typo (github), hidden (github), private (github), revoked (github), \
-                cobol (github), fires (eonet), gone (exec), plain (exec); 2 notifiers: hook (webhook), run (command)
+                feeds.yaml: ok, 9 feeds: typo (github), hidden (github), private (github), revoked (github), \
+                cobol (github), fires (eonet), old (eonet), gone (exec), plain (exec); 2 notifiers: hook (webhook), \
+                run (command)
                 typo: wrong: repository ReactiveX/RxSwfit not found (or private: it needs a token)
                 hidden: wrong: repository acme/secret not found or not visible with this token
                 private: ok: repository acme/secret, token scopes repo, read:org; 4,999 of 5,000 requests left
@@ -124,11 +126,12 @@ struct ValidateOnlineTests {
                 fires: wrong: unknown category 'wildfire' (did you mean 'wildfires'? valid: drought, dustHaze, \
                 earthquakes, floods, landslides, manmade, seaLakeIce, severeStorms, snow, tempExtremes, volcanoes, \
                 waterColor, wildfires)
+                old: wrong: GET \(api)/api/v2.1/categories: HTTP 404 Not Found: Not Found
                 gone: wrong: cannot start './nope.sh': no such file
                 plain: wrong: cannot start './plain.sh': it is not executable (no execute permission)
                 notifier hook: wrong: host hooks.example.invalid does not resolve (no such host)
                 notifier run: wrong: cannot start './missing-notifier': no such file
-                1 ok, 9 wrong, 0 not checked
+                1 ok, 10 wrong, 0 not checked
 
                 """)
         #expect(result.status == 1)
