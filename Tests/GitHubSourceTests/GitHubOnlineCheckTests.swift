@@ -49,6 +49,10 @@ struct CheckAnswer: Sendable, CustomTestStringConvertible {
             url: "\(root)/repos/o/r",
             answer: json("", status: 502), expected: .notChecked("GET \(root)/repos/o/r: HTTP 502 Bad Gateway")),
         CheckAnswer(
+            what: "a 429 without a rate-limit header says nothing of the feed either",
+            options: ["repo": .string("o/r")], url: "\(root)/repos/o/r", answer: json("", status: 429),
+            expected: .notChecked("GET \(root)/repos/o/r: HTTP 429 Too Many Requests")),
+        CheckAnswer(
             what: "a search finding one repository, the query encoded",
             options: ["search": .string("language:swift stars:>5")],
             url: "\(root)/search/repositories?q=language%3Aswift%20stars%3A%3E5&per_page=1",

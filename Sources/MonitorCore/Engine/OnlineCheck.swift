@@ -65,13 +65,11 @@ package final class SharedAnswers: Sendable {
 }
 
 extension OnlineCheck {
-    /// The check of a request that failed: a transport failure or a rate limit is a check not made, an HTTP error
-    /// status is `wrong` unless it is a server's error (5xx), which says nothing of the feed.
+    /// The check of a request that failed: an HTTP error status is `wrong`, unless a later request could succeed (a
+    /// server's error, a 429), which says nothing of the feed, like a transport failure or a rate limit: not checked.
     package static func failed(_ error: any Error) -> OnlineCheck {
         guard let error = error as? FetchError else { return .notChecked("\(error)") }
-        switch error.reason {
-        case .status(let status, _) where (400..<500).contains(status): return .wrong("\(error)")
-        default: return .notChecked("\(error)")
-        }
+        if case .status = error.reason, !error.isTransient { return .wrong("\(error)") }
+        return .notChecked("\(error)")
     }
 }
