@@ -245,22 +245,6 @@ final class StandIn: Sendable {
                     decoding: github.searchDocument(count: finds ? perPage : 0, total: finds ? nil : 0), as: UTF8.self),
                 headers: headers)
         }
-        if parts == ["rate_limit"] {
-            // Not counted, as GitHub does not count it.
-            let resources = [("core", behaviour.rateLimit, 3600.0), ("search", behaviour.searchRateLimit, 60.0)]
-                .map { resource, limit, seconds -> (key: String, value: JSONValue) in
-                    let window = self.window(resource, client: client, window: seconds, now: now)
-                    return (
-                        resource,
-                        .object([
-                            ("limit", .integer(limit)), ("used", .integer(window.used)),
-                            ("remaining", .integer(max(0, limit - window.used))),
-                            ("reset", .integer(Int(window.reset.timeIntervalSince1970.rounded(.up)))),
-                        ])
-                    )
-                }
-            return .json(JSONValue.object([("resources", .object(resources))]).text)
-        }
         if parts.count == 3 && parts[0] == "repos" || parts.count == 2 && ["orgs", "users"].contains(parts[0]) {
             return githubAccount(parts, seesPrivate: seesPrivate, client: client, now: now)
         }

@@ -16,7 +16,7 @@ struct StandInCommand: AsyncParsableCommand {
             The first line printed is `listening on http://127.0.0.1:PORT`. Point an eonet feed's `api` at \
             http://127.0.0.1:PORT/api/v3 and a github feed's `api` at http://127.0.0.1:PORT. Any repository, \
             organisation or user exists and has events (made from its name and the seed) unless --github-missing \
-            names it; GET /repos/O/R, /orgs/X, /users/X and /rate_limit answer as GitHub does, rate limits \
+            names it; GET /repos/O/R, /orgs/X and /users/X answer as GitHub does, rate limits \
             counted per token; a search finds standin/repo-0001… GET /_stats answers the counters as JSON, GET or POST /_reset resets them, \
             GET /_counts tells how many events each EONET category has. SIGINT or SIGTERM stops it.
             """)
