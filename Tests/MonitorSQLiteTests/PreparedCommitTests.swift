@@ -164,6 +164,34 @@ struct PreparedCommitTests {
         #expect(Self.prepared([[prepared]]).stored(copy).packed.fingerprint == StoredItem(prepared).fingerprint)
     }
 
+    @Test(
+        "the stored form is the one states already hold: fingerprints and packed texts as written before, control characters removed only where there are some"
+    )
+    func storedFormUnchanged() {
+        // Fingerprints worked out apart (64-bit FNV-1a of the title, the date's bits, the packed groups, the URL and
+        // the packed details, each text ended by 0xFF): a different value would make every stored item be rewritten.
+        let odd = Item(
+            id: "EONET_1", title: "Caf\u{E9} \u{1B}[31mfire", date: Date(timeIntervalSince1970: 1_756_000_000.5),
+            groups: ["wildfires", "g\u{1F}x\u{1A}"], url: "https://x.test/\u{E9}",
+            details: [Detail("status", "open"), Detail("position", "lat 1.5, lon -2")])
+        #expect(StoredItem(odd).fingerprint == 8_631_861_957_857_726_546)
+        #expect(StoredItem(odd).groups == "wildfires\u{1F}g\u{1A}\u{01}x\u{1A}\u{02}\u{1F}")
+        let plain = Item(
+            id: "EONET_2", title: "Plain title", date: Date(timeIntervalSince1970: 1_756_000_000.5), groups: ["snow"],
+            details: [Detail("status", "closed")])
+        #expect(StoredItem(plain).fingerprint == 5_511_966_243_757_361_230)
+        #expect(StoredItem(plain).details == "status\u{1F}closed\u{1F}")
+
+        #expect(StoredItem.storable(plain) == plain)
+        let cleaned = StoredItem.storable(odd)
+        #expect(cleaned.title == "Caf\u{E9} fire")
+        #expect(cleaned.groups == ["wildfires", "gx"])
+        #expect(cleaned.id == odd.id && cleaned.url == odd.url && cleaned.details == odd.details)
+        var tabbed = plain
+        tabbed.details = [Detail("status", "closed"), Detail("description", "a\tb\nc\u{7}")]
+        #expect(StoredItem.storable(tabbed).details == [Detail("status", "closed"), Detail("description", "a b c")])
+    }
+
     @Test("an item whose id has control characters is prepared under the id the state stores")
     func controlCharactersInIDs() {
         let item = Item(id: "\u{1B}[2Ja-1", title: "t", date: Date(timeIntervalSince1970: 1), groups: ["g\u{07}"])

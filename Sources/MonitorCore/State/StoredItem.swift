@@ -37,11 +37,21 @@ package struct StoredItem {
     /// text would cut at a NUL and a terminal would obey.
     package static func storable(_ item: Item) -> Item {
         var item = item
-        item.id = TerminalText.sanitized(item.id)
-        item.title = TerminalText.sanitized(item.title)
-        item.url = item.url.map { TerminalText.sanitized($0) }
-        item.groups = item.groups.map { TerminalText.sanitized($0) }
-        item.details = item.details.map { Detail(TerminalText.sanitized($0.name), TerminalText.sanitized($0.value)) }
+        // A text or a list of printable ASCII (nearly all) is kept as it is, its storage shared: no copy of a list.
+        if !TerminalText.isPrintableASCII(item.id) { item.id = TerminalText.sanitized(item.id) }
+        if !TerminalText.isPrintableASCII(item.title) { item.title = TerminalText.sanitized(item.title) }
+        if let url = item.url, !TerminalText.isPrintableASCII(url) { item.url = TerminalText.sanitized(url) }
+        if !item.groups.allSatisfy(TerminalText.isPrintableASCII) {
+            item.groups = item.groups.map { TerminalText.sanitized($0) }
+        }
+        let printable = { (detail: Detail) in
+            TerminalText.isPrintableASCII(detail.name) && TerminalText.isPrintableASCII(detail.value)
+        }
+        if !item.details.allSatisfy(printable) {
+            item.details = item.details.map {
+                Detail(TerminalText.sanitized($0.name), TerminalText.sanitized($0.value))
+            }
+        }
         return item
     }
 
@@ -162,7 +172,13 @@ struct FNV1a {
 
     /// Adds `text`'s UTF-8 bytes and a terminator.
     mutating func add(_ text: String) {
-        for byte in text.utf8 { add(byte) }
+        // The bytes in place when the text has them contiguous (a native string always does), else one by one.
+        let added: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes { add(byte) }
+        }
+        if added == nil {
+            for byte in text.utf8 { add(byte) }
+        }
         add(UInt8(0xFF))
     }
 
