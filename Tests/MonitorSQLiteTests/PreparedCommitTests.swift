@@ -181,6 +181,9 @@ struct PreparedCommitTests {
             details: [Detail("status", "closed")])
         #expect(StoredItem(plain).fingerprint == 5_511_966_243_757_361_230)
         #expect(StoredItem(plain).details == "status\u{1F}closed\u{1F}")
+        var escaped = plain
+        escaped.details = [Detail("a\u{1F}", "b\u{1A}c"), Detail("", "\u{E9}")]
+        #expect(StoredItem(escaped).details == "a\u{1A}\u{01}\u{1F}b\u{1A}\u{02}c\u{1F}\u{1F}\u{E9}\u{1F}")
 
         #expect(StoredItem.storable(plain) == plain)
         let cleaned = StoredItem.storable(odd)

@@ -18,7 +18,7 @@ package struct StoredItem {
     /// The stored form of `item`.
     package init(_ item: Item) {
         groups = Self.pack(item.groups)
-        details = Self.pack(item.details.flatMap { [$0.name, $0.value] })
+        details = Self.pack(item.details)
         var hash = FNV1a()
         hash.add(item.title)
         hash.add(item.date.timeIntervalSince1970.bitPattern)
@@ -85,7 +85,30 @@ package struct StoredItem {
     package static func pack(_ elements: [String]) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(elements.reduce(0) { $0 + $1.utf8.count + 1 })
-        for element in elements {
+        for element in elements { append(element, to: &bytes) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `details` packed into one text as name, value, name, value… (``pack(_:)`` of that list, without making it).
+    static func pack(_ details: [Detail]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(details.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
+        for detail in details {
+            append(detail.name, to: &bytes)
+            append(detail.value, to: &bytes)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `element` and its separator to `bytes`: at once when it has neither a separator nor an escape (nearly
+    /// always), else byte by byte with those escaped.
+    private static func append(_ element: String, to bytes: inout [UInt8]) {
+        let plain: Bool? = element.utf8.withContiguousStorageIfAvailable { buffer in
+            guard !buffer.contains(where: { $0 == separator || $0 == escape }) else { return false }
+            bytes.append(contentsOf: buffer)
+            return true
+        }
+        if plain != true {
             for byte in element.utf8 {
                 switch byte {
                 case separator: bytes += [escape, 0x01]
@@ -93,9 +116,8 @@ package struct StoredItem {
                 default: bytes.append(byte)
                 }
             }
-            bytes.append(separator)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        bytes.append(separator)
     }
 
     /// The elements of a packed text; a last element without its separator (a damaged text) is kept.
