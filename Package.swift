@@ -93,14 +93,11 @@ let package = Package(
         ),
         /// Linked on Linux without exporting its own symbols (the static Swift runtime asks for `-export-dynamic`,
         /// which put 50,000 names in the dynamic symbol table: 5 MB of file, and a walk of all of them by `dladdr` at
-        /// every start), and at a fixed address (not PIE): the loader then has no 144,000 relative relocations to
-        /// apply, nor the pages they touch to copy, before `main` (BENCHMARKS.md, figure 4).
+        /// every start). `make install` also links it at a fixed address (see the Makefile).
         .executableTarget(
             name: "monitor",
             dependencies: ["MonitorApp"],
-            linkerSettings: [
-                .unsafeFlags(["-Xlinker", "--no-export-dynamic", "-Xlinker", "-no-pie"], .when(platforms: [.linux]))
-            ]
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
         ),
 
         // MARK: - Benchmarks and the offline demo
