@@ -33,7 +33,7 @@ package struct CommandNotifier: Notifier {
     }
 
     private let name: String
-    private let run: CommandRun
+    let run: CommandRun
 
     package init(name: String, options: FeedOptions, context: NotifierContext) {
         self.name = name

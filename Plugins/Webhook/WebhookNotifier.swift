@@ -63,7 +63,7 @@ package struct WebhookNotifier: Notifier {
         return diagnostics
     }
 
-    private let request: WebhookRequest
+    let request: WebhookRequest
 
     package init(name: String, options: FeedOptions, context: NotifierContext) {
         request = WebhookRequest(

@@ -52,6 +52,10 @@ package protocol FeedSource: Sendable {
     /// What the source's API adds to the core's HTTP rules (its rate-limit resources, poll interval, rate limits
     /// told only in a message); the default adds nothing.
     static var httpPolicy: any HTTPSourcePolicy { get }
+
+    /// Asks the feed's service whether what the feed names exists and can be polled, without polling it
+    /// (`monitor validate --online`): a request or two at most. The default has nothing to check.
+    func checkOnline(_ context: OnlineCheckContext) async -> OnlineCheck
 }
 
 extension FeedSource {
@@ -73,6 +77,10 @@ extension FeedSource {
     package static var examples: [SourceExample] { [] }
 
     package static var httpPolicy: any HTTPSourcePolicy { GenericHTTPPolicy() }
+
+    package func checkOnline(_ context: OnlineCheckContext) async -> OnlineCheck {
+        .notChecked("nothing to check online")
+    }
 }
 
 /// How the items of a poll combine with those stored.

@@ -62,7 +62,7 @@ struct GitHubData: Sendable {
     }
 
     /// The body of a repository search finding the first `count` repositories.
-    func searchDocument(count: Int) -> [UInt8] {
+    func searchDocument(count: Int, total: Int? = nil) -> [UInt8] {
         let items = repositories.prefix(count).enumerated().map { rank, name -> JSONValue in
             let owner = String(name.split(separator: "/").first ?? "")
             return .object([
@@ -79,7 +79,8 @@ struct GitHubData: Sendable {
             ])
         }
         let document = JSONValue.object([
-            ("total_count", .integer(repositories.count)), ("incomplete_results", false), ("items", .array(items)),
+            ("total_count", .integer(total ?? repositories.count)), ("incomplete_results", false),
+            ("items", .array(items)),
         ])
         return Array(document.text.utf8)
     }

@@ -14,10 +14,18 @@ final class StandIn: Sendable {
         var strongETags = false
         /// The `X-Poll-Interval` GitHub responses carry, in seconds.
         var pollInterval = 60
-        /// The primary rate limit of the `core` resource per hour.
+        /// The primary rate limit of the `core` resource per hour, per token (unauthenticated requests share one).
         var rateLimit = 5_000
-        /// The rate limit of the `search` resource per minute.
+        /// The rate limit of the `search` resource per minute, per token.
         var searchRateLimit = 30
+        /// The tokens accepted, each with the classic scopes it tells in `X-OAuth-Scopes` (nil: a fine-grained
+        /// token, which tells none); any other token is refused 401. Empty: every token is accepted, telling none.
+        var tokens: [String: [String]?] = [:]
+        /// Repositories, organisations and users that do not exist (404), and searches that find nothing; lowercased.
+        var missing: Set<String> = []
+        /// Repositories answered 404 unless asked with a token that has the `repo` scope or is fine-grained;
+        /// lowercased.
+        var privateRepositories: Set<String> = []
     }
 
     /// What the stand-in has answered since it started or its counters were last reset.
@@ -186,23 +194,66 @@ final class StandIn: Sendable {
 
     // MARK: - GitHub
 
+    /// A GitHub route's answer, as GitHub gives it: a token it does not know refused 401 on any route, and the
+    /// scopes of a classic token told in `X-OAuth-Scopes` on every answer.
     private func githubRoute(_ parts: [String], _ request: RecordedRequest) -> TestResponse {
         guard request.header("User-Agent").map({ !$0.isEmpty }) == true else {
             return Self.githubError(
                 403, "Request forbidden by administrative rules. Please make sure your request has a User-Agent header")
         }
+        let token = request.header("Authorization").flatMap { value -> String? in
+            let words = value.split(separator: " ", maxSplits: 1)
+            guard words.count == 2, ["bearer", "token"].contains(words[0].lowercased()) else { return nil }
+            return String(words[1])
+        }
+        var scopes: [String]?
+        if let token, !behaviour.tokens.isEmpty {
+            guard let known = behaviour.tokens[token] else { return Self.githubError(401, "Bad credentials") }
+            scopes = known
+        }
+        // A fine-grained token sees what it was granted: here, every private repository.
+        let seesPrivate = token != nil && (scopes?.contains("repo") ?? true)
+        var response = githubAnswer(parts, request, seesPrivate: seesPrivate, client: token ?? "")
+        if let scopes { response.headers.append((name: "X-OAuth-Scopes", value: scopes.joined(separator: ", "))) }
+        return response
+    }
+
+    /// Whether the repository, organisation or user `name` exists for a request that `seesPrivate` repositories.
+    private func exists(_ name: String, seesPrivate: Bool) -> Bool {
+        let name = name.lowercased()
+        return !behaviour.missing.contains(name) && (seesPrivate || !behaviour.privateRepositories.contains(name))
+    }
+
+    /// `client` is who the rate limits are counted for: the token, or "" for unauthenticated requests (GitHub counts
+    /// those per address: here, one).
+    private func githubAnswer(
+        _ parts: [String], _ request: RecordedRequest, seesPrivate: Bool, client: String
+    ) -> TestResponse {
         let now = Date()
         let perPage = min(100, max(1, Int(request.query["per_page"] ?? "") ?? 30))
         if parts == ["search", "repositories"] {
-            guard let spent = spend("search", limit: behaviour.searchRateLimit, window: 60, now: now) else {
-                return rateLimited("search", limit: behaviour.searchRateLimit, now: now)
+            guard let spent = spend("search", client: client, limit: behaviour.searchRateLimit, window: 60, now: now)
+            else {
+                return rateLimited("search", client: client, limit: behaviour.searchRateLimit, now: now)
             }
             var headers = rateLimitHeaders(
                 "search", limit: behaviour.searchRateLimit, used: spent.used, reset: spent.reset)
             headers.insert((name: "Cache-Control", value: "no-cache"), at: 0)
-            return .json(String(decoding: github.searchDocument(count: perPage), as: UTF8.self), headers: headers)
+            let finds = !behaviour.missing.contains((request.query["q"] ?? "").lowercased())
+            return .json(
+                String(
+                    decoding: github.searchDocument(count: finds ? perPage : 0, total: finds ? nil : 0), as: UTF8.self),
+                headers: headers)
+        }
+        if parts.count == 3 && parts[0] == "repos" || parts.count == 2 && ["orgs", "users"].contains(parts[0]) {
+            return githubAccount(parts, seesPrivate: seesPrivate, client: client, now: now)
         }
         guard parts.count >= 3, parts.last == "events" else { return Self.githubError(404, "Not Found") }
+        if ["repos", "orgs", "users"].contains(parts[0]),
+            !exists(parts.dropFirst().dropLast().joined(separator: "/"), seesPrivate: seesPrivate)
+        {
+            return Self.githubError(404, "Not Found")
+        }
         let feed: GitHubData.Feed
         switch parts[0] {
         case "repos" where parts.count == 4:
@@ -239,12 +290,12 @@ final class StandIn: Sendable {
         if representation.isNotModified(
             ifNoneMatch: request.header("If-None-Match"), ifModifiedSince: request.header("If-Modified-Since"))
         {
-            let window = self.window("core", window: 3600, now: now)
+            let window = self.window("core", client: client, window: 3600, now: now)
             headers += rateLimitHeaders("core", limit: behaviour.rateLimit, used: window.used, reset: window.reset)
             return TestResponse(status: 304, headers: headers)
         }
-        guard let spent = spend("core", limit: behaviour.rateLimit, window: 3600, now: now) else {
-            return rateLimited("core", limit: behaviour.rateLimit, now: now)
+        guard let spent = spend("core", client: client, limit: behaviour.rateLimit, window: 3600, now: now) else {
+            return rateLimited("core", client: client, limit: behaviour.rateLimit, now: now)
         }
         let pages =
             parts[0] == "repos" || parts[0] == "repositories"
@@ -260,28 +311,58 @@ final class StandIn: Sendable {
         return TestResponse(status: 200, headers: headers, body: representation.body)
     }
 
-    /// Spends one unit of `resource`; nil when its limit is exhausted.
-    private func spend(_ resource: String, limit: Int, window seconds: TimeInterval, now: Date) -> Window? {
+    /// `GET /repos/O/R`, `/orgs/X` or `/users/X`: the repository, organisation or user, when it exists.
+    private func githubAccount(_ parts: [String], seesPrivate: Bool, client: String, now: Date) -> TestResponse {
+        let name = parts.dropFirst().joined(separator: "/")
+        guard exists(name, seesPrivate: seesPrivate) else { return Self.githubError(404, "Not Found") }
+        guard let spent = spend("core", client: client, limit: behaviour.rateLimit, window: 3600, now: now) else {
+            return rateLimited("core", client: client, limit: behaviour.rateLimit, now: now)
+        }
+        let document: JSONValue
+        switch parts[0] {
+        case "repos":
+            document = .object([
+                ("id", .integer(github.id(of: name))), ("name", .string(parts[2])), ("full_name", .string(name)),
+                ("private", .bool(behaviour.privateRepositories.contains(name.lowercased()))),
+                ("owner", .object([("login", .string(parts[1])), ("id", .integer(github.id(of: parts[1])))])),
+                ("html_url", .string("https://github.com/\(name)")),
+            ])
+        default:
+            document = .object([
+                ("login", .string(name)), ("id", .integer(github.id(of: name))),
+                ("type", .string(parts[0] == "orgs" ? "Organization" : "User")),
+            ])
+        }
+        return .json(
+            document.text,
+            headers: rateLimitHeaders("core", limit: behaviour.rateLimit, used: spent.used, reset: spent.reset))
+    }
+
+    /// Spends one unit of `resource` for `client`; nil when its limit is exhausted.
+    private func spend(_ resource: String, client: String, limit: Int, window seconds: TimeInterval, now: Date)
+        -> Window?
+    {
         state.withLock { state in
-            var window = state.windows[resource] ?? Window(reset: now.addingTimeInterval(seconds))
+            let key = "\(client) \(resource)"
+            var window = state.windows[key] ?? Window(reset: now.addingTimeInterval(seconds))
             if now >= window.reset { window = Window(reset: now.addingTimeInterval(seconds)) }
             guard window.used < limit else { return nil }
             window.used += 1
-            state.windows[resource] = window
+            state.windows[key] = window
             state.statistics.rateLimitUsed += 1
             return window
         }
     }
 
-    private func window(_ resource: String, window seconds: TimeInterval, now: Date) -> Window {
+    private func window(_ resource: String, client: String, window seconds: TimeInterval, now: Date) -> Window {
         state.withLock { state in
-            let window = state.windows[resource] ?? Window(reset: now.addingTimeInterval(seconds))
+            let window = state.windows["\(client) \(resource)"] ?? Window(reset: now.addingTimeInterval(seconds))
             return now >= window.reset ? Window(reset: now.addingTimeInterval(seconds)) : window
         }
     }
 
-    private func rateLimited(_ resource: String, limit: Int, now: Date) -> TestResponse {
-        let window = self.window(resource, window: resource == "search" ? 60 : 3600, now: now)
+    private func rateLimited(_ resource: String, client: String, limit: Int, now: Date) -> TestResponse {
+        let window = self.window(resource, client: client, window: resource == "search" ? 60 : 3600, now: now)
         return Self.githubError(
             403,
             "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a "

@@ -15,8 +15,9 @@ struct StandInCommand: AsyncParsableCommand {
         discussion: """
             The first line printed is `listening on http://127.0.0.1:PORT`. Point an eonet feed's `api` at \
             http://127.0.0.1:PORT/api/v3 and a github feed's `api` at http://127.0.0.1:PORT. Any repository, \
-            organisation or user has events (made from its name and the seed); a search finds \
-            standin/repo-0001… GET /_stats answers the counters as JSON, GET or POST /_reset resets them, \
+            organisation or user exists and has events (made from its name and the seed) unless --github-missing \
+            names it; GET /repos/O/R, /orgs/X and /users/X answer as GitHub does, rate limits \
+            counted per token; a search finds standin/repo-0001… GET /_stats answers the counters as JSON, GET or POST /_reset resets them, \
             GET /_counts tells how many events each EONET category has. SIGINT or SIGTERM stops it.
             """)
 
@@ -50,6 +51,25 @@ struct StandInCommand: AsyncParsableCommand {
 
     @Option(help: "GitHub's search rate limit per minute.")
     var searchRateLimit = 30
+
+    @Option(
+        help: ArgumentHelp(
+            "A GitHub token it accepts, with the classic scopes it tells in X-OAuth-Scopes (TOKEN alone: a fine-grained "
+                + "token, telling none). Once given, any other token is refused 401 Bad credentials. Repeatable.",
+            valueName: "token[:scope,…]"))
+    var githubToken: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "A GitHub repository (owner/name), organisation or user that does not exist (404), or a search query "
+                + "that finds nothing. Repeatable."))
+    var githubMissing: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "A private GitHub repository (owner/name): 404 unless asked with a token with the repo scope or a "
+                + "fine-grained one. Repeatable."))
+    var githubPrivate: [String] = []
 
     @Flag(help: "Strong GitHub ETags (\"…\") instead of weak ones (W/\"…\").")
     var strongEtags = false
@@ -98,6 +118,13 @@ struct StandInCommand: AsyncParsableCommand {
         behaviour.pollInterval = pollInterval
         behaviour.rateLimit = rateLimit
         behaviour.searchRateLimit = searchRateLimit
+        for token in githubToken {
+            let parts = token.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            let scopes = parts.count == 2 ? parts[1].split(separator: ",").map { String($0) } : nil
+            behaviour.tokens[String(parts[0])] = .some(scopes)
+        }
+        behaviour.missing = Set(githubMissing.map { $0.lowercased() })
+        behaviour.privateRepositories = Set(githubPrivate.map { $0.lowercased() })
         standIn.withLock { $0 = StandIn(eonet: eonet, github: github, behaviour: behaviour) }
 
         // Written straight to the file descriptor, so that a script reading the first line gets it at once.

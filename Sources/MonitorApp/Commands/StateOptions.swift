@@ -55,6 +55,13 @@ struct StateOptions: ParsableArguments {
         }
     }
 
+    /// Opens the state when it is a PostgreSQL database, whose rate budgets the instances running on it share (see
+    /// ``RateBudgetStoring``); nil for a directory, which is left alone. On failure prints why and exits 1.
+    func openShared() async throws -> (any StateStoring)? {
+        guard try database() != nil else { return nil }
+        return try await open()
+    }
+
     /// Opens the state for reading only (nothing is created or written), nil when there is none yet; on failure
     /// prints why and exits 1.
     func openForReading() async throws -> (any StateStoring)? {

@@ -29,11 +29,17 @@ package protocol Notifier: Sendable {
     /// ``DeliveryError`` saying whether a later attempt may succeed. Neither the answer nor the error ever holds a
     /// secret option's value.
     func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt
+
+    /// Checks that it could deliver, sending nothing (`monitor validate --online`): a webhook's host resolves, a
+    /// command's program can be started. The default has nothing to check.
+    func checkOnline() async -> OnlineCheck
 }
 
 extension Notifier {
     /// No checks beyond each option's own.
     package static func check(_ options: FeedOptions) -> [Diagnostic] { [] }
+
+    package func checkOnline() async -> OnlineCheck { .notChecked("nothing to check online") }
 }
 
 /// What the core gives a notifier: the HTTP seam of the feeds, the limits of the settings, the environment.

@@ -18,8 +18,26 @@ package enum ProgramPath {
     /// directories of `searchPath` (a `PATH` value) — cannot be started, shown after "cannot start 'PROGRAM': ", e.g.
     /// `no such file`, `it is a directory`, `not found in PATH`.
     package static func problem(_ program: String, searchPath: String?) -> String {
+        switch lookUp(program, searchPath: searchPath) {
+        case .problem(let problem): problem
+        case .found where program.contains("/"): "the system could not run it"
+        case .found(let path): "\(TerminalText.sanitized(path)): the system could not run it"
+        }
+    }
+
+    /// Where `program` is, as ``problem(_:searchPath:)`` looks it up, or what keeps it from being started.
+    package enum Lookup: Sendable, Hashable {
+        /// The file that would be run, and nothing seen keeps it from running.
+        case found(String)
+        /// Why it cannot be started (`no such file`, `not found in PATH`…).
+        case problem(String)
+    }
+
+    /// Looks `program` up the way it is run: a path when it holds a `/`, else a name in the directories of
+    /// `searchPath` (a `PATH` value); the file found must be a regular, executable file with its interpreter.
+    package static func lookUp(_ program: String, searchPath: String?) -> Lookup {
         if program.contains("/") {
-            return problem(at: program) ?? "the system could not run it"
+            return problem(at: program).map(Lookup.problem) ?? .found(program)
         }
         let directories = (searchPath ?? defaultSearchPath).split(separator: ":").filter { $0.hasPrefix("/") }
         for directory in directories {
@@ -27,9 +45,20 @@ package enum ProgramPath {
             var status = stat()
             guard stat(candidate, &status) == 0 else { continue }
             let shown = TerminalText.sanitized(candidate)
-            return problem(at: candidate).map { "\(shown): \($0)" } ?? "\(shown): the system could not run it"
+            return problem(at: candidate).map { .problem("\(shown): \($0)") } ?? .found(candidate)
         }
-        return "not found in PATH"
+        return .problem("not found in PATH")
+    }
+
+    /// `validate --online`'s check of `program` (looked up as ``lookUp(_:searchPath:)`` does): where it is, or why it
+    /// cannot be started, with what `redaction` hides hidden (an `env` value echoed in a path).
+    package static func check(_ program: String, searchPath: String?, redaction: Redaction) -> OnlineCheck {
+        let shown = "'\(TerminalText.sanitized(program))'"
+        switch lookUp(program, searchPath: searchPath) {
+        case .found(let path) where path == program: return .ok("program \(shown) is executable")
+        case .found(let path): return .ok("program \(shown) is \(redaction.message(path, limit: 300))")
+        case .problem(let problem): return .wrong("cannot start \(shown): \(redaction.message(problem, limit: 300))")
+        }
     }
 
     /// What is wrong with the file at `path`, or nil when nothing that can be seen is.
