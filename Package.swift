@@ -93,7 +93,7 @@ let package = Package(
         ),
         /// Linked on Linux without exporting its own symbols (the static Swift runtime asks for `-export-dynamic`,
         /// which put 50,000 names in the dynamic symbol table: 5 MB of file, and a walk of all of them by `dladdr` at
-        /// every start). `make install` also links it at a fixed address (see the Makefile).
+        /// every start).
         .executableTarget(
             name: "monitor",
             dependencies: ["MonitorApp"],

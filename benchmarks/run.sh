@@ -6,8 +6,8 @@
 #   benchmarks/run.sh --quick      every figure at a tiny size on the debug build: checks that nothing is broken,
 #                                  judges no timing (CI runs this)
 #   benchmarks/run.sh --only 1,3   only these figures
-#   benchmarks/run.sh --static     link the Swift runtime and Foundation statically, at a fixed address, as
-#                                  `make install` does (--static-swift-stdlib -Xlinker -no-pie)
+#   benchmarks/run.sh --static     link the Swift runtime and Foundation statically, as `make install` does
+#                                  (--static-swift-stdlib)
 #   BENCHMARK_TOOLS=python         measure with Python even where /usr/bin/time and hyperfine are installed
 #
 # It fails (non-zero) only when something breaks: a command fails, the stand-in does not answer, a report or a
@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     case $1 in
         --quick) QUICK=1 CONFIG=debug ;;
         --release) CONFIG=release ;;
-        --static) LINK=(--static-swift-stdlib -Xlinker -no-pie) ;; # as `make install` links monitor
+        --static) LINK=(--static-swift-stdlib) ;; # as `make install` links monitor
         --only)
             ONLY=${2//,/ }
             shift
