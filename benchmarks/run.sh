@@ -7,7 +7,8 @@
 #   benchmarks/run.sh --quick      every figure at a tiny size on the debug build: checks that nothing is broken,
 #                                  judges no timing (CI runs this)
 #   benchmarks/run.sh --only 1,3   only these figures
-#   benchmarks/run.sh --static     link the Swift runtime and Foundation statically (--static-swift-stdlib)
+#   benchmarks/run.sh --static     link the Swift runtime and Foundation statically, as `make install` does
+#                                  (--static-swift-stdlib)
 #   BENCHMARK_TOOLS=python         measure with Python even where /usr/bin/time and hyperfine are installed
 #
 # It fails (non-zero) only when something breaks: a command fails, the stand-in does not answer, a report or a
@@ -25,7 +26,7 @@ while [ $# -gt 0 ]; do
     case $1 in
         --quick) QUICK=1 CONFIG=debug ;;
         --release) CONFIG=release ;;
-        --static) LINK=(--static-swift-stdlib) ;;
+        --static) LINK=(--static-swift-stdlib) ;; # as `make install` links monitor
         --only)
             ONLY=${2//,/ }
             shift
@@ -282,6 +283,67 @@ EOF
         >>"$WORK/fig4.jsonl"
     "${LIB[@]}" sample command="monitor events planet --limit 20" items="$F4_ITEMS" tool=$tool \
         +@"$WORK/screen.json" >>"$WORK/fig4.jsonl"
+    figure4_real
+    figure4_version
+}
+
+# Times COMMAND… (output discarded) as figure 4 does, and adds its row, labelled LABEL, to figure 4.
+figure4_time() {
+    local label=$1 items=$2
+    shift 2
+    if command -v hyperfine >/dev/null && [ "${BENCHMARK_TOOLS:-}" != python ]; then
+        hyperfine -N --style none --warmup "$F4_WARMUP" --runs "$F4_RUNS" --export-json "$WORK/hyperfine.json" \
+            "$*" >/dev/null 2>"$WORK/hyperfine.err" || die "figure 4: hyperfine failed on $*"
+        "${LIB[@]}" hyperfine "$WORK/hyperfine.json" >"$WORK/timed4.json"
+        tool=hyperfine
+    else
+        "${LIB[@]}" repeat "$WORK/timed4.json" "$F4_RUNS" "$F4_WARMUP" "$@"
+        tool=python
+    fi
+    "${LIB[@]}" sample command="$label" items="$items" tool=$tool +@"$WORK/timed4.json" >>"$WORK/fig4.jsonl"
+}
+
+# 4, on the real capture: `status` and `events planet --limit 20` on the state one `run --once` of EONET's real
+# September 2025 answer made (../shared/realdata, replayed by ../shared/tools/realdata-server.py).
+figure4_real() {
+    local server=$ROOT/../shared/tools/realdata-server.py
+    if [ ! -f "$server" ] || [ ! -d "$ROOT/../shared/realdata" ]; then
+        log "figure 4: ../shared/realdata is absent: no start-up on the real capture's state"
+        return 0
+    fi
+    log "figure 4: start-up on the real capture's state"
+    python3 "$server" --port 0 >"$WORK/realdata.out" 2>"$WORK/realdata.err" &
+    local pid=$!
+    PIDS+=("$pid")
+    local url
+    url=$("${LIB[@]}" listen "$WORK/realdata.out" 120)
+    printf 'feeds:\n  - name: planet\n    type: eonet\n    api: "%s/api/v3"\n    concurrency: 2\n' "$url" \
+        >"$WORK/real4.yaml"
+    rm -rf "$WORK/real4"
+    run_once "$WORK/real4.yaml" "$WORK/real4" ok
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    local items
+    items=$(field "$WORK/reports.json" items)
+    [ "$items" -gt 0 ] || die "figure 4: the real capture stored no item"
+    "$BIN/monitor" status --config "$WORK/real4.yaml" --state "$WORK/real4" | grep -q planet \
+        || die "figure 4: monitor status does not list the real capture's feed"
+    figure4_time "monitor status (real capture)" "$items" \
+        "$BIN/monitor" status --config "$WORK/real4.yaml" --state "$WORK/real4"
+    figure4_time "monitor events planet --limit 20 (real capture)" "$items" \
+        "$BIN/monitor" events planet --limit 20 --state "$WORK/real4"
+}
+
+# 4, `monitor --version` against its reference: benchmarks/hello.swift, linked statically as `make install` links
+# monitor.
+figure4_version() {
+    log "figure 4: monitor --version against a static hello world that imports Foundation"
+    swiftc -O -static-stdlib "$ROOT/benchmarks/hello.swift" -o "$WORK/hello" >"$WORK/hello.err" 2>&1 \
+        || { tail -n 20 "$WORK/hello.err" >&2; die "figure 4: the hello world did not build"; }
+    [ "$("$WORK/hello")" = "hello, world" ] || die "figure 4: the hello world does not say hello"
+    [ "$("$BIN/monitor" --version)" != "" ] || die "figure 4: monitor --version printed nothing"
+    figure4_time "hello world (static, imports Foundation)" 0 "$WORK/hello"
+    figure4_time "monitor --version" 0 "$BIN/monitor" --version
 }
 
 # 5. Scale: N GitHub feeds. First `run --once` twice (a fresh state, then the filled one: peak memory and CPU time of

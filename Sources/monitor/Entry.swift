@@ -5,6 +5,7 @@ import MonitorApp
 enum Entry {
     static func main() async {
         MonitorCommand.prepareStandardStreams()
+        if MonitorCommand.answeredVersion(arguments: CommandLine.arguments.dropFirst()) { return }
         MonitorCommand.raiseOpenFileLimit()
         MonitorCommand.supervisePrograms()
         await MonitorCommand.main()

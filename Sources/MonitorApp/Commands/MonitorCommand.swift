@@ -27,6 +27,15 @@ package struct MonitorCommand: AsyncParsableCommand {
         Console.prepare()
     }
 
+    /// Answers `monitor --version` alone, as ArgumentParser would, without building the commands first (their
+    /// reflection, and the protocol-conformance scans it sets off, were more than half of its CPU: BENCHMARKS.md,
+    /// figure 4); false for any other command line.
+    package static func answeredVersion(arguments: ArraySlice<String>) -> Bool {
+        guard arguments.elementsEqual(["--version"]) else { return false }
+        Console.out(MonitorVersion.current + "\n")
+        return true
+    }
+
     /// Raises the soft limit of open files to the hard one, so that the feeds' programs and connections, the state
     /// and the metrics server's connections have all the descriptors the system allows; the executable calls it
     /// before `main()`.
