@@ -142,6 +142,24 @@ stop_standin() {
     wait "$STANDIN_PID" 2>/dev/null || true
 }
 
+# Starts ../shared/tools/realdata-server.py (the real captures of ../shared/realdata, replayed on 127.0.0.1): sets
+# REALDATA (its URL) and REALDATA_PID, and writes CONFIG, one `eonet` feed `planet` of concurrency 2 on it. Returns 1, starting nothing, when
+# ../shared/realdata is absent.
+start_realdata() {
+    local config=$1 server=$ROOT/../shared/tools/realdata-server.py
+    [ -f "$server" ] && [ -d "$ROOT/../shared/realdata" ] || return 1
+    python3 "$server" --port 0 >"$WORK/realdata.out" 2>"$WORK/realdata.err" &
+    REALDATA_PID=$!
+    PIDS+=("$REALDATA_PID")
+    REALDATA=$("${LIB[@]}" listen "$WORK/realdata.out" 120)
+    printf 'feeds:\n  - name: planet\n    type: eonet\n    api: "%s/api/v3"\n    concurrency: 2\n' "$REALDATA" >"$config"
+}
+
+stop_realdata() {
+    kill -TERM "$REALDATA_PID" 2>/dev/null || true
+    wait "$REALDATA_PID" 2>/dev/null || true
+}
+
 reset() { "${LIB[@]}" http POST "$STANDIN/_reset" >/dev/null; }
 stats() { "${LIB[@]}" http GET "$STANDIN/_stats" >"$1"; }
 field() { "${LIB[@]}" field "$@"; }
@@ -306,23 +324,14 @@ figure4_time() {
 # 4, on the real capture: `status` and `events planet --limit 20` on the state one `run --once` of EONET's real
 # September 2025 answer made (../shared/realdata, replayed by ../shared/tools/realdata-server.py).
 figure4_real() {
-    local server=$ROOT/../shared/tools/realdata-server.py
-    if [ ! -f "$server" ] || [ ! -d "$ROOT/../shared/realdata" ]; then
+    if ! start_realdata "$WORK/real4.yaml"; then
         log "figure 4: ../shared/realdata is absent: no start-up on the real capture's state"
         return 0
     fi
     log "figure 4: start-up on the real capture's state"
-    python3 "$server" --port 0 >"$WORK/realdata.out" 2>"$WORK/realdata.err" &
-    local pid=$!
-    PIDS+=("$pid")
-    local url
-    url=$("${LIB[@]}" listen "$WORK/realdata.out" 120)
-    printf 'feeds:\n  - name: planet\n    type: eonet\n    api: "%s/api/v3"\n    concurrency: 2\n' "$url" \
-        >"$WORK/real4.yaml"
     rm -rf "$WORK/real4"
     run_once "$WORK/real4.yaml" "$WORK/real4" ok
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
+    stop_realdata
     local items
     items=$(field "$WORK/reports.json" items)
     [ "$items" -gt 0 ] || die "figure 4: the real capture stored no item"
@@ -399,22 +408,16 @@ figure5_size() {
 # 14 answers downloaded by curl two at a time, refreshed by eonet_refresh.py, and by `monitor run --once` on a fresh
 # state then on the state it filled, alternately, F6_RUNS times each.
 figure6() {
-    local shared="$ROOT/../shared"
-    if [ ! -f "$shared/tools/realdata-server.py" ] || [ ! -d "$shared/realdata" ]; then
-        log "figure 6: skipped: $shared/tools/realdata-server.py and $shared/realdata (the real captures) are absent"
-        return 0
-    fi
     if ! command -v curl >/dev/null; then
         log "figure 6: skipped: curl (the download reference) is not installed"
         return 0
     fi
+    if ! start_realdata "$WORK/fig6.yaml"; then
+        log "figure 6: skipped: ../shared/realdata and ../shared/tools/realdata-server.py (the real captures) are absent"
+        return 0
+    fi
     log "figure 6: a refresh of EONET's real capture: curl, eonet_refresh.py, monitor fresh and filled, $F6_RUNS runs"
-    python3 "$shared/tools/realdata-server.py" --port 0 >"$WORK/realdata.out" 2>"$WORK/realdata.err" &
-    local server=$!
-    PIDS+=("$server")
-    local api
-    api=$("${LIB[@]}" listen "$WORK/realdata.out" 120)/api/v3
-    printf 'feeds:\n  - name: planet\n    type: eonet\n    api: %s\n    concurrency: 2\n' "$api" >"$WORK/fig6.yaml"
+    local api=$REALDATA/api/v3
     # The URLs monitor asks for (the eonet source's defaults: status=all, days=360), for curl.
     "${LIB[@]}" http GET "$api/categories" "$WORK/categories.json"
     "${LIB[@]}" curlconfig "$api" "$WORK/categories.json" >"$WORK/curl.cfg"
@@ -436,8 +439,7 @@ figure6() {
                 reports@"$WORK/reports.json" >>"$WORK/fig6.jsonl"
         done
     done
-    kill -TERM "$server" 2>/dev/null || true
-    wait "$server" 2>/dev/null || true
+    stop_realdata
 }
 
 started=$(date +%s)
