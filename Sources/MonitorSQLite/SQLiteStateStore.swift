@@ -212,25 +212,41 @@ package final class SQLiteStateStore: StateStoring {
 
     package func snapshot(feed: String) async throws -> FeedSnapshot {
         try await read { db in
-            let record = try Self.record(feed, db)
-            return FeedSnapshot(
-                record: record,
-                items: try Self.items(feed, group: nil, since: nil, limit: nil, expected: record?.itemCount ?? 0, db),
-                groups: try Self.groups(feed, db),
-                validators: Dictionary(
-                    try Row.fetchAll(
-                        db, sql: "SELECT url, credential, etag, lastModified FROM validator WHERE feed = ?",
-                        arguments: [feed]
-                    ).map { row in
-                        (
-                            ValidatorKey(url: row[0], credential: row[1]),
-                            Validators(etag: row[2], lastModified: row[3])
-                        )
-                    }, uniquingKeysWith: { $1 }),
-                values: Dictionary(
-                    try Row.fetchAll(db, sql: "SELECT key, value FROM sourceValue WHERE feed = ?", arguments: [feed])
-                        .map { ($0[0], $0[1]) }, uniquingKeysWith: { $1 }))
+            var snapshot = try Self.head(feed, db)
+            snapshot.items = try Self.items(
+                feed, group: nil, since: nil, limit: nil, expected: snapshot.record?.itemCount ?? 0, db)
+            return snapshot
         }
+    }
+
+    /// The items are read last, in the same transaction, once `head` has what the poll's first requests need.
+    package func snapshot(
+        feed: String, head: @escaping @Sendable (_ snapshot: FeedSnapshot, _ ids: Set<String>) -> Void
+    ) async throws -> FeedSnapshot {
+        try await read { db in
+            var snapshot = try Self.head(feed, db)
+            head(snapshot, try String.fetchSet(db, sql: "SELECT id FROM item WHERE feed = ?", arguments: [feed]))
+            snapshot.items = try Self.items(
+                feed, group: nil, since: nil, limit: nil, expected: snapshot.record?.itemCount ?? 0, db)
+            return snapshot
+        }
+    }
+
+    /// What is stored for `feed` but its items.
+    private static func head(_ feed: String, _ db: Database) throws -> FeedSnapshot {
+        FeedSnapshot(
+            record: try record(feed, db),
+            groups: try groups(feed, db),
+            validators: Dictionary(
+                try Row.fetchAll(
+                    db, sql: "SELECT url, credential, etag, lastModified FROM validator WHERE feed = ?",
+                    arguments: [feed]
+                ).map { row in
+                    (ValidatorKey(url: row[0], credential: row[1]), Validators(etag: row[2], lastModified: row[3]))
+                }, uniquingKeysWith: { $1 }),
+            values: Dictionary(
+                try Row.fetchAll(db, sql: "SELECT key, value FROM sourceValue WHERE feed = ?", arguments: [feed])
+                    .map { ($0[0], $0[1]) }, uniquingKeysWith: { $1 }))
     }
 
     package func record(feed: String) async throws -> FeedRecord? {
