@@ -149,6 +149,17 @@ def cmd_timed(out, *command):
     sys.exit(1 if code != 0 else 0)
 
 
+def cmd_curlconfig(api, categories):
+    """Prints a curl config (`-K`) that downloads, to /dev/null, `api`/categories and each category's events as the
+    eonet source asks for them with its defaults (figure 6's download reference)."""
+    local(api)
+    with open(categories) as handle:
+        ids = [category["id"] for category in json.load(handle)["categories"]]
+    urls = [f"{api}/categories"] + [f"{api}/events?category={id}&status=all&days=360" for id in ids]
+    for url in urls:
+        print(f'url = "{url}"\noutput = /dev/null')
+
+
 def cmd_field(path, name):
     """Prints field `name` (dotted) of the JSON in `path`; fails when it is missing."""
     with open(path) as handle:
@@ -426,6 +437,30 @@ def figure5(work):
     return rows or None
 
 
+def figure6(work):
+    """The medians of wall and CPU of each tool, and monitor's fresh and filled walls against curl's and Python's."""
+    samples = load_lines(f"{work}/fig6.jsonl")
+    if not samples:
+        return None
+
+    def of(tool, state=None):
+        runs = [sample for sample in samples if sample["tool"] == tool and sample.get("state") == state]
+        return {"runs": len(runs), "wall": round(median([run["wall"] for run in runs]), 4),
+                "cpu": round(median([run["cpu"] for run in runs]), 4), "walls": [run["wall"] for run in runs]}
+
+    curl, python = of("curl"), of("python3")
+    row = {"curl": curl, "python3": python,
+           "pythonEvents": next(sample for sample in samples if sample["tool"] == "python3")["output"]["events"]}
+    for state in ("fresh", "filled"):
+        monitor = of("monitor", state)
+        monitor["items"] = next(sample for sample in samples if sample.get("state") == state)["reports"]["items"]
+        monitor["overDownload"] = round(monitor["wall"] / curl["wall"], 2)
+        monitor["overPython"] = round(monitor["wall"] / python["wall"], 3)
+        monitor["goalMet"] = monitor["overDownload"] <= 2 and monitor["overPython"] <= 0.25
+        row[state] = monitor
+    return row
+
+
 def mib(value):
     return f"{value / 1048576:.1f} MiB"
 
@@ -484,6 +519,18 @@ def table(results):
         add(f"   RSS by round (MiB): " + ", ".join(f"{value / 1024:.1f}" for value in row["rssKBByRound"]))
         add(f"   growth from round 2 to round {row['rounds']}: {row['rssGrowthKB'] / 1024:.1f} MiB "
             f"(goal: flat and under 256 MiB): {verdict(row['goalMet'])}")
+    row = results.get("figure6")
+    if row:
+        add(f"6. A refresh of EONET's real capture ({row['fresh']['items']} items; Python stored {row['pythonEvents']})")
+        add(f"   curl, the 14 answers two at a time: {row['curl']['wall'] * 1000:7.1f} ms wall, "
+            f"{row['curl']['cpu'] * 1000:6.1f} ms CPU (medians of {row['curl']['runs']})")
+        add(f"   eonet_refresh.py:                   {row['python3']['wall'] * 1000:7.1f} ms wall, "
+            f"{row['python3']['cpu'] * 1000:6.1f} ms CPU")
+        for state in ("fresh", "filled"):
+            monitor = row[state]
+            add(f"   monitor run --once, {state:<6} state:   {monitor['wall'] * 1000:7.1f} ms wall, "
+                f"{monitor['cpu'] * 1000:6.1f} ms CPU: {monitor['overDownload']}x the download, "
+                f"{monitor['overPython']}x Python (goal <= 2x and <= 0.25x): {verdict(monitor['goalMet'])}")
     return "\n".join(lines)
 
 
@@ -497,6 +544,7 @@ def cmd_report(work, out, build, quick):
         "figure3": figure3(work),
         "figure4": figure4(work),
         "figure5": figure5(work),
+        "figure6": figure6(work),
     }
     with open(out, "w") as handle:
         json.dump(results, handle, indent=2)
@@ -518,6 +566,7 @@ def main():
         "reports": cmd_reports,
         "watch": cmd_watch,
         "report": cmd_report,
+        "curlconfig": cmd_curlconfig,
     }
     if command == "sample":
         cmd_sample(args)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The benchmarks of BENCHMARKS.md: builds the release binaries, runs the five figures against the local stand-in
-# (127.0.0.1 only), prints a table and writes benchmarks/results.json.
+# The benchmarks of BENCHMARKS.md: builds the release binaries, runs figures 1-5 against the local stand-in and
+# figure 6 against ../shared/tools/realdata-server.py (127.0.0.1 only), prints a table and writes
+# benchmarks/results.json.
 #
 #   benchmarks/run.sh              every figure at its full size (about 10 minutes after the build)
 #   benchmarks/run.sh --quick      every figure at a tiny size on the debug build: checks that nothing is broken,
@@ -20,7 +21,7 @@ LIB=(python3 "$ROOT/benchmarks/lib.py")
 QUICK=0
 CONFIG=release
 LINK=()
-ONLY="1 2 3 4 5"
+ONLY="1 2 3 4 5 6"
 while [ $# -gt 0 ]; do
     case $1 in
         --quick) QUICK=1 CONFIG=debug ;;
@@ -49,12 +50,14 @@ if [ $QUICK = 1 ]; then
     F3_EVENTS=300 F3_RUNS=1
     F4_ITEMS=300 F4_RUNS=5 F4_WARMUP=1
     F5_SIZES="20 50" F5_ROUNDS=3 F5_INTERVAL=1 F5_NEW_EVERY=2s
+    F6_RUNS=1
 else
     F1_SIZES="100 5000" F1_LATENCY_MS=200 F1_KS="1 2 4 8" F1_RUNS=3
     F2_REPOS=50
     F3_EVENTS=20000 F3_RUNS=5
     F4_ITEMS=10000 F4_RUNS=30 F4_WARMUP=3
     F5_SIZES="1000 10000" F5_ROUNDS=10 F5_INTERVAL=5 F5_NEW_EVERY=60s
+    F6_RUNS=11
 fi
 
 log() { printf 'benchmarks: %s\n' "$*" >&2; }
@@ -137,6 +140,24 @@ start_standin() {
 stop_standin() {
     kill -TERM "$STANDIN_PID" 2>/dev/null || true
     wait "$STANDIN_PID" 2>/dev/null || true
+}
+
+# Starts ../shared/tools/realdata-server.py (the real captures of ../shared/realdata, replayed on 127.0.0.1): sets
+# REALDATA (its URL) and REALDATA_PID, and writes CONFIG, one `eonet` feed `planet` of concurrency 2 on it. Returns 1, starting nothing, when
+# ../shared/realdata is absent.
+start_realdata() {
+    local config=$1 server=$ROOT/../shared/tools/realdata-server.py
+    [ -f "$server" ] && [ -d "$ROOT/../shared/realdata" ] || return 1
+    python3 "$server" --port 0 >"$WORK/realdata.out" 2>"$WORK/realdata.err" &
+    REALDATA_PID=$!
+    PIDS+=("$REALDATA_PID")
+    REALDATA=$("${LIB[@]}" listen "$WORK/realdata.out" 120)
+    printf 'feeds:\n  - name: planet\n    type: eonet\n    api: "%s/api/v3"\n    concurrency: 2\n' "$REALDATA" >"$config"
+}
+
+stop_realdata() {
+    kill -TERM "$REALDATA_PID" 2>/dev/null || true
+    wait "$REALDATA_PID" 2>/dev/null || true
 }
 
 reset() { "${LIB[@]}" http POST "$STANDIN/_reset" >/dev/null; }
@@ -303,23 +324,14 @@ figure4_time() {
 # 4, on the real capture: `status` and `events planet --limit 20` on the state one `run --once` of EONET's real
 # September 2025 answer made (../shared/realdata, replayed by ../shared/tools/realdata-server.py).
 figure4_real() {
-    local server=$ROOT/../shared/tools/realdata-server.py
-    if [ ! -f "$server" ] || [ ! -d "$ROOT/../shared/realdata" ]; then
+    if ! start_realdata "$WORK/real4.yaml"; then
         log "figure 4: ../shared/realdata is absent: no start-up on the real capture's state"
         return 0
     fi
     log "figure 4: start-up on the real capture's state"
-    python3 "$server" --port 0 >"$WORK/realdata.out" 2>"$WORK/realdata.err" &
-    local pid=$!
-    PIDS+=("$pid")
-    local url
-    url=$("${LIB[@]}" listen "$WORK/realdata.out" 120)
-    printf 'feeds:\n  - name: planet\n    type: eonet\n    api: "%s/api/v3"\n    concurrency: 2\n' "$url" \
-        >"$WORK/real4.yaml"
     rm -rf "$WORK/real4"
     run_once "$WORK/real4.yaml" "$WORK/real4" ok
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
+    stop_realdata
     local items
     items=$(field "$WORK/reports.json" items)
     [ "$items" -gt 0 ] || die "figure 4: the real capture stored no item"
@@ -392,6 +404,44 @@ figure5_size() {
     stop_standin
 }
 
+# 6. A refresh of EONET's real capture (../shared/realdata, replayed by ../shared/tools/realdata-server.py): the same
+# 14 answers downloaded by curl two at a time, refreshed by eonet_refresh.py, and by `monitor run --once` on a fresh
+# state then on the state it filled, alternately, F6_RUNS times each.
+figure6() {
+    if ! command -v curl >/dev/null; then
+        log "figure 6: skipped: curl (the download reference) is not installed"
+        return 0
+    fi
+    if ! start_realdata "$WORK/fig6.yaml"; then
+        log "figure 6: skipped: ../shared/realdata and ../shared/tools/realdata-server.py (the real captures) are absent"
+        return 0
+    fi
+    log "figure 6: a refresh of EONET's real capture: curl, eonet_refresh.py, monitor fresh and filled, $F6_RUNS runs"
+    local api=$REALDATA/api/v3
+    # The URLs monitor asks for (the eonet source's defaults: status=all, days=360), for curl.
+    "${LIB[@]}" http GET "$api/categories" "$WORK/categories.json"
+    "${LIB[@]}" curlconfig "$api" "$WORK/categories.json" >"$WORK/curl.cfg"
+    local download=(curl -sS --no-progress-meter --fail -Z --parallel-max 2 -K "$WORK/curl.cfg")
+    # The server builds each answer at its first request: once before timing.
+    "${download[@]}" || die "figure 6: curl could not download the answers"
+    local run state
+    for run in $(seq "$F6_RUNS"); do
+        "${LIB[@]}" timed "$WORK/curl.out" "${download[@]}" >"$WORK/timed.json"
+        "${LIB[@]}" sample tool=curl run="$run" +@"$WORK/timed.json" >>"$WORK/fig6.jsonl"
+        rm -f "$WORK/eonet6.sqlite"
+        "${LIB[@]}" timed "$WORK/python.out" python3 "$ROOT/benchmarks/eonet_refresh.py" "$api" "$WORK/eonet6.sqlite" \
+            >"$WORK/timed.json"
+        "${LIB[@]}" sample tool=python3 run="$run" +@"$WORK/timed.json" output@"$WORK/python.out" >>"$WORK/fig6.jsonl"
+        rm -rf "$WORK/state6"
+        for state in fresh filled; do
+            run_once "$WORK/fig6.yaml" "$WORK/state6" ok
+            "${LIB[@]}" sample tool=monitor state=$state run="$run" +@"$WORK/timed.json" \
+                reports@"$WORK/reports.json" >>"$WORK/fig6.jsonl"
+        done
+    done
+    stop_realdata
+}
+
 started=$(date +%s)
 for figure in $ONLY; do
     case $figure in
@@ -400,6 +450,7 @@ for figure in $ONLY; do
         3) figure3 ;;
         4) figure4 ;;
         5) figure5 ;;
+        6) figure6 ;;
         *) die "no figure $figure" ;;
     esac
 done

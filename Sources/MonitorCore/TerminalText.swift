@@ -4,10 +4,7 @@ package enum TerminalText {
     /// the screen or change colours. Tabs become spaces; line breaks become spaces unless `keepNewlines`.
     package static func sanitized(_ text: some StringProtocol, keepNewlines: Bool = false) -> String {
         // Printable ASCII (nearly always) has nothing to change.
-        let printable = text.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
-        }
-        if printable == true { return String(text) }
+        if isPrintableASCII(text) { return String(text) }
         var output = String.UnicodeScalarView()
         var scalars = String(text).unicodeScalars.makeIterator()
         while let scalar = scalars.next() {
@@ -32,6 +29,12 @@ package enum TerminalText {
             }
         }
         return String(output)
+    }
+
+    /// Whether `text` is printable ASCII only, which `sanitized(_:keepNewlines:)` leaves as it is; false also when its
+    /// bytes are not contiguous (it is then sanitized, which changes nothing of printable ASCII).
+    package static func isPrintableASCII(_ text: some StringProtocol) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } } == true
     }
 
     private static func skipEscapeSequence(_ scalars: inout String.UnicodeScalarView.Iterator) {

@@ -52,6 +52,33 @@ struct HTTPLimitsWireTests {
         try await wire.shutdown()
     }
 
+    @Test(
+        "a body is read whole, byte for byte, up to the limit, with or without its length announced; one byte more fails",
+        arguments: [false, true])
+    func bodyUpToTheLimit(chunked: Bool) async throws {
+        let wire = try Wire(settings: settings(retries: 0))
+        // Every byte value, in a body larger than one read of the socket, announced by its length or sent chunked.
+        let body = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) }
+        try await withTestHTTPServer({ request in
+            TestResponse(
+                headers: chunked ? [("Transfer-Encoding", "chunked")] : [],
+                body: request.path == "/over" ? body + [0] : body)
+        }) { server in
+            let request = { (path: String) in
+                HTTPRequest(url: "\(server.baseURL)\(path)", headers: [:], timeout: .seconds(60), maxBody: body.count)
+            }
+            let response = try await wire.transport.send(request("/exact"))
+            #expect(response.status == 200)
+            // Compared without printing 200,000 numbers when they differ.
+            #expect(response.body.count == body.count)
+            #expect(response.body == body, "the body read differs from the body sent")
+            await #expect(throws: TransportError.bodyTooLarge(limit: body.count)) {
+                _ = try await wire.transport.send(request("/over"))
+            }
+        }
+        try await wire.shutdown()
+    }
+
     @Test("a 304 answering a request without validators fails its request with a clear message")
     func unrequestedNotModified() async throws {
         let wire = try Wire(settings: settings(retries: 0))

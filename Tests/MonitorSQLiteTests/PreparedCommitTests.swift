@@ -134,6 +134,67 @@ struct PreparedCommitTests {
         #expect(try await store.items(feed: "planet") == committed.map(StoredItem.storable))
     }
 
+    @Test(
+        "a prepared item whose texts are the committed item's in another Unicode spelling is not used: the committed bytes are stored"
+    )
+    func otherSpelling() async throws {
+        // "é" precomposed in what was prepared, "e" + U+0301 in what is committed: equal as Swift strings, not as bytes.
+        let prepared = Item(
+            id: "a", title: "Caf\u{E9}", date: Date(timeIntervalSince1970: 1), groups: ["g\u{E9}"],
+            url: "https://x.test/caf\u{E9}", details: [Detail("status", "ferm\u{E9}")])
+        for field in ["title", "group", "url", "detail"] {
+            var committed = prepared
+            switch field {
+            case "title": committed.title = "Cafe\u{301}"
+            case "group": committed.groups = ["ge\u{301}"]
+            case "url": committed.url = "https://x.test/cafe\u{301}"
+            default: committed.details = [Detail("status", "ferme\u{301}")]
+            }
+            #expect(committed == prepared)
+            let (stored, packed) = Self.prepared([[prepared]]).stored(committed)
+            #expect(Array(stored.title.utf8) == Array(committed.title.utf8), "\(field)")
+            #expect(stored.groups.map { Array($0.utf8) } == committed.groups.map { Array($0.utf8) }, "\(field)")
+            #expect(stored.url.map { Array($0.utf8) } == committed.url.map { Array($0.utf8) }, "\(field)")
+            #expect(Array(stored.details[0].value.utf8) == Array(committed.details[0].value.utf8), "\(field)")
+            #expect(packed.fingerprint == StoredItem(committed).fingerprint, "\(field)")
+            #expect(packed.fingerprint != StoredItem(prepared).fingerprint, "\(field)")
+        }
+        // The same item, its texts copies of the prepared ones, is the one prepared.
+        let copy = prepared
+        #expect(Self.prepared([[prepared]]).stored(copy).packed.fingerprint == StoredItem(prepared).fingerprint)
+    }
+
+    @Test(
+        "the stored form is the one states already hold: fingerprints and packed texts as written before, control characters removed only where there are some"
+    )
+    func storedFormUnchanged() {
+        // Fingerprints worked out apart (64-bit FNV-1a of the title, the date's bits, the packed groups, the URL and
+        // the packed details, each text ended by 0xFF): a different value would make every stored item be rewritten.
+        let odd = Item(
+            id: "EONET_1", title: "Caf\u{E9} \u{1B}[31mfire", date: Date(timeIntervalSince1970: 1_756_000_000.5),
+            groups: ["wildfires", "g\u{1F}x\u{1A}"], url: "https://x.test/\u{E9}",
+            details: [Detail("status", "open"), Detail("position", "lat 1.5, lon -2")])
+        #expect(StoredItem(odd).fingerprint == 8_631_861_957_857_726_546)
+        #expect(StoredItem(odd).groups == "wildfires\u{1F}g\u{1A}\u{01}x\u{1A}\u{02}\u{1F}")
+        let plain = Item(
+            id: "EONET_2", title: "Plain title", date: Date(timeIntervalSince1970: 1_756_000_000.5), groups: ["snow"],
+            details: [Detail("status", "closed")])
+        #expect(StoredItem(plain).fingerprint == 5_511_966_243_757_361_230)
+        #expect(StoredItem(plain).details == "status\u{1F}closed\u{1F}")
+        var escaped = plain
+        escaped.details = [Detail("a\u{1F}", "b\u{1A}c"), Detail("", "\u{E9}")]
+        #expect(StoredItem(escaped).details == "a\u{1A}\u{01}\u{1F}b\u{1A}\u{02}c\u{1F}\u{1F}\u{E9}\u{1F}")
+
+        #expect(StoredItem.storable(plain) == plain)
+        let cleaned = StoredItem.storable(odd)
+        #expect(cleaned.title == "Caf\u{E9} fire")
+        #expect(cleaned.groups == ["wildfires", "gx"])
+        #expect(cleaned.id == odd.id && cleaned.url == odd.url && cleaned.details == odd.details)
+        var tabbed = plain
+        tabbed.details = [Detail("status", "closed"), Detail("description", "a\tb\nc\u{7}")]
+        #expect(StoredItem.storable(tabbed).details == [Detail("status", "closed"), Detail("description", "a b c")])
+    }
+
     @Test("an item whose id has control characters is prepared under the id the state stores")
     func controlCharactersInIDs() {
         let item = Item(id: "\u{1B}[2Ja-1", title: "t", date: Date(timeIntervalSince1970: 1), groups: ["g\u{07}"])

@@ -98,6 +98,8 @@ package struct PollTally: Sendable {
             self.done = done
             self.total = total
         case .items(let batch):
+            // Room for the whole batch at once: a large answer's items do not make the table grow, copying, many times.
+            items.reserveCapacity(items.count + batch.count)
             for item in batch { add(item, replacing: true) }
             succeeded = succeeded || !batch.isEmpty
             foundItems = foundItems || !batch.isEmpty
@@ -193,14 +195,21 @@ package struct PollTally: Sendable {
         // The id as the state stores it (`StoredItem.storable`): spelled with control characters, it is the same
         // item, and not new again on the next poll.
         if item.id.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) { item.id = TerminalText.sanitized(item.id) }
-        if let old = items[item.id] {
-            guard replacing else { return }
-            count(old, -1)
-        } else if !known.contains(item.id) {
-            newIDs.insert(item.id)
+        // One lookup of the id to find and store: an item already there is put back when it is not to be replaced.
+        let id = item.id
+        let isNew: Bool
+        if let old = items.updateValue(item, forKey: id) {
+            guard replacing else {
+                items[id] = old
+                return
+            }
+            isNew = newIDs.contains(id)
+            count(old, -1, new: isNew)
+        } else {
+            isNew = !known.contains(id)
+            if isNew { newIDs.insert(id) }
         }
-        items[item.id] = item
-        count(item, 1)
+        count(item, 1, new: isNew)
     }
 
     /// For `keepNewest`, drops the oldest items beyond the count kept.
@@ -214,7 +223,11 @@ package struct PollTally: Sendable {
     }
 
     private mutating func count(_ item: Item, _ sign: Int) {
-        let isNew = newIDs.contains(item.id)
+        count(item, sign, new: newIDs.contains(item.id))
+    }
+
+    /// Counts `item` in (`sign` 1) or out (-1) of its groups' totals, new or not.
+    private mutating func count(_ item: Item, _ sign: Int, new isNew: Bool) {
         let value = breakdown.flatMap { item.detail($0) }
         // In place: a group's breakdown is not copied for each item counted.
         item.eachGroupOnce { totals[$0, default: Totals()].add(sign, new: isNew, breakdown: value) }

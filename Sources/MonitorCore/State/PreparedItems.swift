@@ -3,16 +3,17 @@
 /// requests are still waiting on the network, so that the commit at the poll's end only writes.
 ///
 /// It is a cache, nothing more: a commit takes an item's prepared form only when the item it stores is the one
-/// prepared (the same bytes in every field, checked by a seeded hash of them), and makes the form itself otherwise
+/// prepared (the same bytes in every field, compared), and makes the form itself otherwise
 /// (an item carried from the state, an item a later batch replaced). What a commit writes is the same with or
 /// without it.
 package struct PreparedItems: Sendable {
-    /// One item as it was prepared, with its stored form. Neither the item nor its stored form is kept, only a hash
-    /// of the item (the poll's tally keeps the item): the stored form is nearly always the item itself, and is made
-    /// again in the commit for the few items that had control characters to remove.
+    /// One item as it was prepared, with its stored form. The item's stored form is not kept: it is nearly always the
+    /// item itself, and is made again in the commit for the few items that had control characters to remove.
     struct Entry: Sendable {
-        /// The hash of the item as the poll's tally keeps it (``hash(_:)``, its id spelled as the state stores it).
-        var hash: Int
+        /// The item as the poll's tally keeps it (its id spelled as the state stores it). Its texts and lists are the
+        /// tally's own (copies share their storage): kept for a reference each, and compared with the committed item
+        /// at the cost of comparing those references (``identical(_:_:)``).
+        var item: Item
         /// Its packed groups and details and its fingerprint.
         var packed: StoredItem
         /// Whether the item as stored differs from the item (a text had control characters).
@@ -65,39 +66,47 @@ package struct PreparedItems: Sendable {
         let stored = StoredItem.storable(item)
         var kept = item
         if kept.id != stored.id { kept.id = stored.id }
-        return (kept.id, Entry(hash: hash(kept), packed: StoredItem(stored), sanitized: stored != kept))
+        return (kept.id, Entry(item: kept, packed: StoredItem(stored), sanitized: stored != kept))
     }
 
-    /// A hash of every field of `item`, byte for byte (not `hashValue`, which would take two spellings of one text
-    /// in Unicode for the same), seeded for each process: 64 bits, so that a stale entry passes for another item
-    /// with a chance of 2⁻⁶⁴, which no one can aim at.
-    static func hash(_ item: Item) -> Int {
-        var hasher = Hasher()
-        func add(_ text: String) {
-            var text = text
-            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            // A byte UTF-8 never has ends each text.
-            hasher.combine(UInt8(0xFF))
+    /// Whether `one` and `other` are the same item byte for byte (not `==`, which takes two spellings of one text in
+    /// Unicode for the same): each text is compared by its bytes, at once when both share their storage (the
+    /// committed item is nearly always the prepared one's copy).
+    static func identical(_ one: Item, _ other: Item) -> Bool {
+        guard one.date.timeIntervalSince1970.bitPattern == other.date.timeIntervalSince1970.bitPattern,
+            one.groups.count == other.groups.count, one.details.count == other.details.count,
+            sameBytes(one.id, other.id), sameBytes(one.title, other.title)
+        else { return false }
+        switch (one.url, other.url) {
+        case (nil, nil): break
+        case (let url?, let otherURL?): guard sameBytes(url, otherURL) else { return false }
+        default: return false
         }
-        add(item.id)
-        add(item.title)
-        hasher.combine(item.date.timeIntervalSince1970.bitPattern)
-        hasher.combine(item.groups.count)
-        item.groups.forEach(add)
-        hasher.combine(item.url != nil)
-        item.url.map(add)
-        hasher.combine(item.details.count)
-        for detail in item.details {
-            add(detail.name)
-            add(detail.value)
+        for (group, otherGroup) in zip(one.groups, other.groups) where !sameBytes(group, otherGroup) { return false }
+        for (detail, otherDetail) in zip(one.details, other.details) {
+            guard sameBytes(detail.name, otherDetail.name), sameBytes(detail.value, otherDetail.value) else {
+                return false
+            }
         }
-        return hasher.finalize()
+        return true
+    }
+
+    /// Whether `one` and `other` have the same UTF-8 bytes.
+    private static func sameBytes(_ one: String, _ other: String) -> Bool {
+        let same = one.utf8.withContiguousStorageIfAvailable { bytes in
+            other.utf8.withContiguousStorageIfAvailable { otherBytes in
+                guard bytes.count == otherBytes.count else { return false }
+                guard bytes.count > 0, bytes.baseAddress != otherBytes.baseAddress else { return true }
+                return memoryEqual(bytes.baseAddress!, otherBytes.baseAddress!, bytes.count)
+            }
+        }
+        return (same ?? nil) ?? one.utf8.elementsEqual(other.utf8)
     }
 
     /// `item` as it is stored, with its packed form: the prepared one when `item` is the item prepared, else made
     /// now.
     package func stored(_ item: Item) -> (item: Item, packed: StoredItem) {
-        if let entry = entries[item.id], entry.hash == Self.hash(item) {
+        if let entry = entries[item.id], Self.identical(entry.item, item) {
             return (entry.sanitized ? StoredItem.storable(item) : item, entry.packed)
         }
         let stored = StoredItem.storable(item)

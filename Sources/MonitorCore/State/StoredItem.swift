@@ -18,7 +18,7 @@ package struct StoredItem {
     /// The stored form of `item`.
     package init(_ item: Item) {
         groups = Self.pack(item.groups)
-        details = Self.pack(item.details.flatMap { [$0.name, $0.value] })
+        details = Self.pack(item.details)
         var hash = FNV1a()
         hash.add(item.title)
         hash.add(item.date.timeIntervalSince1970.bitPattern)
@@ -37,11 +37,21 @@ package struct StoredItem {
     /// text would cut at a NUL and a terminal would obey.
     package static func storable(_ item: Item) -> Item {
         var item = item
-        item.id = TerminalText.sanitized(item.id)
-        item.title = TerminalText.sanitized(item.title)
-        item.url = item.url.map { TerminalText.sanitized($0) }
-        item.groups = item.groups.map { TerminalText.sanitized($0) }
-        item.details = item.details.map { Detail(TerminalText.sanitized($0.name), TerminalText.sanitized($0.value)) }
+        // A text or a list of printable ASCII (nearly all) is kept as it is, its storage shared: no copy of a list.
+        if !TerminalText.isPrintableASCII(item.id) { item.id = TerminalText.sanitized(item.id) }
+        if !TerminalText.isPrintableASCII(item.title) { item.title = TerminalText.sanitized(item.title) }
+        if let url = item.url, !TerminalText.isPrintableASCII(url) { item.url = TerminalText.sanitized(url) }
+        if !item.groups.allSatisfy(TerminalText.isPrintableASCII) {
+            item.groups = item.groups.map { TerminalText.sanitized($0) }
+        }
+        let printable = { (detail: Detail) in
+            TerminalText.isPrintableASCII(detail.name) && TerminalText.isPrintableASCII(detail.value)
+        }
+        if !item.details.allSatisfy(printable) {
+            item.details = item.details.map {
+                Detail(TerminalText.sanitized($0.name), TerminalText.sanitized($0.value))
+            }
+        }
         return item
     }
 
@@ -75,7 +85,30 @@ package struct StoredItem {
     package static func pack(_ elements: [String]) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(elements.reduce(0) { $0 + $1.utf8.count + 1 })
-        for element in elements {
+        for element in elements { append(element, to: &bytes) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `details` packed into one text as name, value, name, value… (``pack(_:)`` of that list, without making it).
+    static func pack(_ details: [Detail]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(details.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
+        for detail in details {
+            append(detail.name, to: &bytes)
+            append(detail.value, to: &bytes)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `element` and its separator to `bytes`: at once when it has neither a separator nor an escape (nearly
+    /// always), else byte by byte with those escaped.
+    private static func append(_ element: String, to bytes: inout [UInt8]) {
+        let plain: Bool? = element.utf8.withContiguousStorageIfAvailable { buffer in
+            guard !buffer.contains(where: { $0 == separator || $0 == escape }) else { return false }
+            bytes.append(contentsOf: buffer)
+            return true
+        }
+        if plain != true {
             for byte in element.utf8 {
                 switch byte {
                 case separator: bytes += [escape, 0x01]
@@ -83,9 +116,8 @@ package struct StoredItem {
                 default: bytes.append(byte)
                 }
             }
-            bytes.append(separator)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        bytes.append(separator)
     }
 
     /// The elements of a packed text; a last element without its separator (a damaged text) is kept.
@@ -162,7 +194,13 @@ struct FNV1a {
 
     /// Adds `text`'s UTF-8 bytes and a terminator.
     mutating func add(_ text: String) {
-        for byte in text.utf8 { add(byte) }
+        // The bytes in place when the text has them contiguous (a native string always does), else one by one.
+        let added: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes { add(byte) }
+        }
+        if added == nil {
+            for byte in text.utf8 { add(byte) }
+        }
         add(UInt8(0xFF))
     }
 
