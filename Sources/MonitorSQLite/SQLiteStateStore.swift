@@ -19,6 +19,9 @@ package final class SQLiteStateStore: StateStoring {
     /// What opening the state did that its user should hear of (modes made private), nil when nothing.
     package let notice: String?
 
+    /// The page size of a new state's file, in bytes.
+    static let pageSize = 16384
+
     /// The database file's path.
     package var location: String { path }
 
@@ -33,8 +36,13 @@ package final class SQLiteStateStore: StateStoring {
         if try StateDirectory.createDatabase(path) {
             // A fresh state holds nothing to lose yet: switching the new file to WAL mode (a rollback-journal
             // transaction) need not wait for the disk four times. GRDB sets `synchronous = NORMAL` right after
-            // the switch, before any table is created, and every later commit keeps that setting.
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = OFF") }
+            // the switch, before any table is created, and every later commit keeps that setting. Its pages are
+            // 16 KiB (SQLite's default is 4): a poll's commit of thousands of items writes a quarter of the pages to
+            // the WAL. The size is fixed once the file has its first table; states made before keep theirs.
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
+                try db.execute(sql: "PRAGMA synchronous = OFF")
+            }
         }
         database = try SQLiteFailure.wrapping(path) {
             let pool = try DatabasePool(path: path, configuration: configuration)
@@ -212,25 +220,41 @@ package final class SQLiteStateStore: StateStoring {
 
     package func snapshot(feed: String) async throws -> FeedSnapshot {
         try await read { db in
-            let record = try Self.record(feed, db)
-            return FeedSnapshot(
-                record: record,
-                items: try Self.items(feed, group: nil, since: nil, limit: nil, expected: record?.itemCount ?? 0, db),
-                groups: try Self.groups(feed, db),
-                validators: Dictionary(
-                    try Row.fetchAll(
-                        db, sql: "SELECT url, credential, etag, lastModified FROM validator WHERE feed = ?",
-                        arguments: [feed]
-                    ).map { row in
-                        (
-                            ValidatorKey(url: row[0], credential: row[1]),
-                            Validators(etag: row[2], lastModified: row[3])
-                        )
-                    }, uniquingKeysWith: { $1 }),
-                values: Dictionary(
-                    try Row.fetchAll(db, sql: "SELECT key, value FROM sourceValue WHERE feed = ?", arguments: [feed])
-                        .map { ($0[0], $0[1]) }, uniquingKeysWith: { $1 }))
+            var snapshot = try Self.head(feed, db)
+            snapshot.items = try Self.items(
+                feed, group: nil, since: nil, limit: nil, expected: snapshot.record?.itemCount ?? 0, db)
+            return snapshot
         }
+    }
+
+    /// The items are read last, in the same transaction, once `head` has what the poll's first requests need.
+    package func snapshot(
+        feed: String, head: @escaping @Sendable (_ snapshot: FeedSnapshot, _ ids: Set<String>) -> Void
+    ) async throws -> FeedSnapshot {
+        try await read { db in
+            var snapshot = try Self.head(feed, db)
+            head(snapshot, try String.fetchSet(db, sql: "SELECT id FROM item WHERE feed = ?", arguments: [feed]))
+            snapshot.items = try Self.items(
+                feed, group: nil, since: nil, limit: nil, expected: snapshot.record?.itemCount ?? 0, db)
+            return snapshot
+        }
+    }
+
+    /// What is stored for `feed` but its items.
+    private static func head(_ feed: String, _ db: Database) throws -> FeedSnapshot {
+        FeedSnapshot(
+            record: try record(feed, db),
+            groups: try groups(feed, db),
+            validators: Dictionary(
+                try Row.fetchAll(
+                    db, sql: "SELECT url, credential, etag, lastModified FROM validator WHERE feed = ?",
+                    arguments: [feed]
+                ).map { row in
+                    (ValidatorKey(url: row[0], credential: row[1]), Validators(etag: row[2], lastModified: row[3]))
+                }, uniquingKeysWith: { $1 }),
+            values: Dictionary(
+                try Row.fetchAll(db, sql: "SELECT key, value FROM sourceValue WHERE feed = ?", arguments: [feed])
+                    .map { ($0[0], $0[1]) }, uniquingKeysWith: { $1 }))
     }
 
     package func record(feed: String) async throws -> FeedRecord? {

@@ -11,6 +11,11 @@ package protocol ForwardingStore: StateStoring {
 extension ForwardingStore {
     package var location: String { base.location }
     package func snapshot(feed: String) async throws -> FeedSnapshot { try await base.snapshot(feed: feed) }
+    package func snapshot(
+        feed: String, head: @escaping @Sendable (_ snapshot: FeedSnapshot, _ ids: Set<String>) -> Void
+    ) async throws -> FeedSnapshot {
+        try await base.snapshot(feed: feed, head: head)
+    }
     package func record(feed: String) async throws -> FeedRecord? { try await base.record(feed: feed) }
     package func records() async throws -> [FeedRecord] { try await base.records() }
     package func feedNames() async throws -> [String] { try await base.feedNames() }

@@ -73,13 +73,25 @@ package struct PollRunner: Sendable {
         let started = clock.now.date
         var logger = self.logger
         logger[metadataKey: "feed"] = "\(feed.name)"
-        var snapshot: FeedSnapshot
-        do {
-            snapshot = try await store.snapshot(feed: feed.name)
-        } catch {
+        // The state is read in a child, which then folds the source's findings: first what the requests need (the
+        // record, validators, values and the stored items' ids), given here through `head`; then the stored items,
+        // while the first requests are in flight. The fold starts from them, so it sees every stored item before it
+        // decides what is new. Cancelling the poll cancels the source and waits for it to end what it started (an
+        // external program's process group) before the poll returns.
+        let stored = OneShot<StoredHead?>()
+        let (updates, continuation) = AsyncThrowingStream<SourceUpdate, any Error>.makeStream()
+        async let folded = readAndFold(
+            feed, source: type(of: source), retention: source.retention, started: started, head: stored,
+            updates: updates, events: events)
+        guard let head = await stored.value else {
+            continuation.finish()
+            var error: any Error = CancellationError()
+            if case .failure(let failure) = await folded { error = failure }
             return notPolled(feed, "cannot read the state: \(error)", record: nil, started: started, error: error)
         }
+        let snapshot = head.snapshot
         if let notBefore = snapshot.record?.notBefore, notBefore > started {
+            continuation.finish()
             return notPolled(
                 feed, "not polled: the server asked to wait until \(FetchError.format(notBefore))",
                 record: snapshot.record, started: started)
@@ -91,27 +103,13 @@ package struct PollRunner: Sendable {
             limiters: [AsyncSemaphore(limit: limit), globalLimiter],
             validators: snapshot.validators, rateLimit: snapshot.record?.rateLimit, clock: clock, logger: logger,
             metrics: metrics.requests(feed: feed.name))
-        // The feed's rule drops the items it does not match before anything else sees them: those the source finds,
-        // and those stored before the rule was written (which a 304 would carry).
+        // The feed's rule drops the items it does not match before anything else sees them: those the source finds
+        // (here), and those stored before the rule was written, which a 304 would carry (in `readAndFold`).
         let rule = feed.rule
-        if let rule { snapshot.items.removeAll { !rule.matches($0, now: started, source: type(of: source)) } }
         let values = SourceValues(snapshot.values)
-        let known = Set(snapshot.items.map(\.id))
         let context = PollContext(
-            feed: feed.name, options: feed.options, http: http, known: known, values: values, logger: logger,
+            feed: feed.name, options: feed.options, http: http, known: head.ids, values: values, logger: logger,
             clock: clock, concurrency: limit)
-        let breakdown = type(of: source).breakdown?.detail
-        // The source polls in this task and the fold reads its findings in a child: cancelling the poll cancels
-        // the source and waits for it to end what it started (an external program's process group) before the
-        // poll returns.
-        let (updates, continuation) = AsyncThrowingStream<SourceUpdate, any Error>.makeStream()
-        // The view of the stored items is made here from their counts: no second tally of them is kept through
-        // the poll.
-        async let folded = fold(
-            updates,
-            from: PollTally(stored: snapshot, known: known, retention: source.retention, breakdown: breakdown),
-            showing: events == nil ? nil : FeedView(feed: feed.name, stored: snapshot, breakdown: breakdown),
-            feed: feed.name, events: events)
         do {
             try await source.poll(
                 context,
@@ -127,7 +125,15 @@ package struct PollRunner: Sendable {
         } catch {
             continuation.finish(throwing: error)
         }
-        let (tally, prepared, thrown) = await folded
+        let tally: PollTally
+        let prepared: PreparedItems
+        let thrown: (any Error)?
+        switch await folded {
+        case .success(let fold): (tally, prepared, thrown) = fold
+        case .failure(let error):
+            return notPolled(
+                feed, "cannot read the state: \(error)", record: snapshot.record, started: started, error: error)
+        }
         if Task.isCancelled {
             return notPolled(feed, "cancelled", record: snapshot.record, started: started)
         }
@@ -184,6 +190,46 @@ package struct PollRunner: Sendable {
     }
 
     // MARK: - The parts of a poll
+
+    /// What a poll needs of the state before its first request: the snapshot without its items, and their ids.
+    struct StoredHead: Sendable {
+        var snapshot: FeedSnapshot
+        var ids: Set<String>
+    }
+
+    /// Reads what is stored for `feed`, giving `head` what the requests need as soon as it is read (nil when the
+    /// read fails before), then folds `updates` from the stored items as ``fold(_:from:showing:feed:events:)``
+    /// does; the stored items the feed's rule does not match are dropped first.
+    func readAndFold(
+        _ feed: FeedConfig, source: any FeedSource.Type, retention: ItemRetention, started: Date,
+        head: OneShot<StoredHead?>, updates: AsyncThrowingStream<SourceUpdate, any Error>,
+        events: AsyncStream<PollEvent>.Continuation?
+    ) async -> Result<(PollTally, PreparedItems, (any Error)?), any Error> {
+        var snapshot: FeedSnapshot
+        do {
+            snapshot = try await store.snapshot(feed: feed.name) { head.fulfil(StoredHead(snapshot: $0, ids: $1)) }
+        } catch {
+            head.fulfil(nil)
+            return .failure(error)
+        }
+        // The ids the head had, as the poll's context has them: one set for both, unless the rule dropped some.
+        var known = await head.value?.ids ?? []
+        if let rule = feed.rule {
+            snapshot.items.removeAll { !rule.matches($0, now: started, source: source) }
+            known = Set(snapshot.items.map(\.id))
+        }
+        let breakdown = source.breakdown?.detail
+        // The view of the stored items is made here from their counts: no second tally of them is kept through
+        // the poll.
+        return .success(
+            await fold(
+                updates,
+                from: PollTally(
+                    stored: snapshot, known: known, retention: retention,
+                    breakdown: breakdown),
+                showing: events == nil ? nil : FeedView(feed: feed.name, stored: snapshot, breakdown: breakdown),
+                feed: feed.name, events: events))
+    }
 
     /// Folds the source's updates into the poll's tally, starting from `initial`, showing `stored` first and
     /// then every step; returns the last tally, the stored form of the items found and what the source threw, if

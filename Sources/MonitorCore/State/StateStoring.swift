@@ -13,6 +13,13 @@ package protocol StateStoring: AnyObject, Sendable {
     /// Everything stored for `feed`, read in one transaction.
     func snapshot(feed: String) async throws -> FeedSnapshot
 
+    /// Everything stored for `feed`, read in one transaction, handing `head` what a poll needs before its first
+    /// request as soon as it is read: the snapshot without its items, and the ids of the items. The items are read
+    /// after it (on a state that can, while the poll's first requests are in flight).
+    func snapshot(
+        feed: String, head: @escaping @Sendable (_ snapshot: FeedSnapshot, _ ids: Set<String>) -> Void
+    ) async throws -> FeedSnapshot
+
     /// The record of `feed` alone (no items), nil when it was never polled.
     func record(feed: String) async throws -> FeedRecord?
 
@@ -91,6 +98,17 @@ package protocol StateStoring: AnyObject, Sendable {
 }
 
 extension StateStoring {
+    /// The whole snapshot read first, then handed to `head` without its items.
+    package func snapshot(
+        feed: String, head: @escaping @Sendable (_ snapshot: FeedSnapshot, _ ids: Set<String>) -> Void
+    ) async throws -> FeedSnapshot {
+        let snapshot = try await self.snapshot(feed: feed)
+        var withoutItems = snapshot
+        withoutItems.items = []
+        head(withoutItems, Set(snapshot.items.map(\.id)))
+        return snapshot
+    }
+
     /// Nothing: each commit is durable by itself, and closing costs nothing (PostgreSQL).
     package func finishWriting() async {}
 
