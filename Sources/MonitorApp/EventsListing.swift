@@ -24,7 +24,7 @@ package enum EventsListing {
         }
         var widths = [Int](repeating: 0, count: header.count)
         for row in rows {
-            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], width(cell)) }
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], TerminalText.width(cell)) }
         }
         var output = ""
         output.reserveCapacity(rows.count * (widths.reduce(0, +) + 2 * widths.count + 1))
@@ -36,7 +36,7 @@ package enum EventsListing {
                 if column > 0 { line += "  " }
                 line += cell
                 if column < row.count - 1 {
-                    line += String(repeating: " ", count: widths[column] - width(cell))
+                    line += String(repeating: " ", count: widths[column] - TerminalText.width(cell))
                 }
             }
             while line.utf8.last == UInt8(ascii: " ") { line.removeLast() }
@@ -82,11 +82,5 @@ package enum EventsListing {
     /// `text` made safe for a terminal; printable ASCII is already.
     private static func safe(_ text: String) -> String {
         text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? text : TerminalText.sanitized(text)
-    }
-
-    /// The width of a cell as `SummaryText.table` counts it: its characters.
-    private static func width(_ cell: String) -> Int {
-        let utf8 = cell.utf8
-        return utf8.allSatisfy { $0 < 0x80 } ? utf8.count : cell.count
     }
 }

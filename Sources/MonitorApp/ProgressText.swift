@@ -22,7 +22,7 @@ package enum ProgressText {
 
     /// The block of lines for the feeds still polling, in the order given.
     package static func block(feeds: [String], views: [String: FeedView]) -> String {
-        let width = feeds.map(\.count).max() ?? 0
+        let width = feeds.map { TerminalText.width($0) }.max() ?? 0
         return feeds.map { line(feed: $0, view: views[$0], nameWidth: width) + "\n" }.joined()
     }
 }

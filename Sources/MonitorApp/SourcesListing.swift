@@ -40,7 +40,7 @@ package enum SourcesListing {
         }
         var widths = [Int](repeating: 0, count: 3)
         for row in rows {
-            for column in 0..<3 { widths[column] = max(widths[column], row[column].count) }
+            for column in 0..<3 { widths[column] = max(widths[column], TerminalText.width(row[column])) }
         }
         return rows.map { row in
             "  " + (0..<3).map { row[$0].padding(to: widths[$0]) }.joined(separator: "  ") + "  " + row[3] + "\n"

@@ -459,6 +459,51 @@ struct NotifyEndToEndTests {
         }
     }
 
+    @Test("`monitor notify test` sends a notifier with digest: a digest combining the sample (#29 review)")
+    func notifyTestDigest() async throws {
+        let directory = try TemporaryDirectory()
+        try await withTestHTTPServer({ _ in .text("ok") }) { server in
+            try directory.write(
+                "feeds.yaml",
+                feedsFile(url: server.baseURL + "/plain") + """
+
+                      - name: daily
+                        type: webhook
+                        url: \(server.baseURL)/digest
+                        digest: 1h
+                    """)
+            for name in ["chat", "daily"] {
+                let sent = try await MonitorProcess.run(["notify", "test", name], in: directory.url)
+                #expect(sent.status == 0, "\(sent.stderr)")
+                #expect(sent.stdout == "\(name): delivered to http://127.0.0.1:\(server.port)/…: HTTP 200\n")
+            }
+            let requests = server.requests
+            #expect(requests.map(\.path) == ["/plain", "/digest"])
+            // The sample's id and time differ each run: each body with them replaced, wherever they occur.
+            let bodies = requests.map { request in
+                var text = String(decoding: request.body, as: UTF8.self)
+                for pattern in [#"test-[0-9a-f-]{36}"#, #"\d{4}-\d\d-\d\dT[0-9:.]+Z"#] {
+                    if let found = text.range(of: pattern, options: .regularExpression) {
+                        text = text.replacingOccurrences(
+                            of: String(text[found]), with: pattern.hasPrefix("test") ? "ID" : "AT")
+                    }
+                }
+                return text
+            }
+            let sample = { (notifier: String) in
+                #"{"schema":1,"id":"ID","notifier":""# + notifier
+                    + #"","feed":"monitor-test","type":"test","event":"new","at":"AT","total":1,"#
+                    + #""items":[{"id":"monitor-test-1","title":"A test notification from monitor","date":"AT","#
+                    + #""url":null,"groups":[],"details":{}}],"error":null}"#
+            }
+            #expect(bodies.first == sample("chat"))
+            #expect(
+                bodies.last
+                    == #"{"schema":1,"id":"digest-ID-1","notifier":"daily","feed":null,"type":null,"event":"digest","#
+                    + #""at":"AT","total":1,"items":[],"error":null,"notifications":["# + sample("daily") + "]}")
+        }
+    }
+
     @Test("`monitor sources` lists the notifier types with their options")
     func sources() async throws {
         let directory = try TemporaryDirectory()

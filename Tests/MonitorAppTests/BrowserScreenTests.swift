@@ -77,6 +77,26 @@ struct BrowserScreenTests {
         #expect(render(state).components(separatedBy: "\n")[8] == "08:00:00 planet: first sync, 3 items")
     }
 
+    @Test("an error reading the state reaches the log row without its escape sequences (#29 review)")
+    func loadErrorSanitized() {
+        var state = state()
+        // As FullScreenDisplay.load writes it when the store throws.
+        state.log.append("planet: cannot read the state: \u{1B}]52;c;cm0gLXJmIH4=\u{07}disk \u{1B}[2Jfull\u{9B}31m")
+        #expect(
+            render(state) == """
+                monitor                                   all days  17:00:00
+                > planet  ok                          3 items
+                  rx      waiting                     0 items              …
+
+                planet (eonet): ok — 3 items, 0 new, 3 requests, 2.0s
+
+
+
+                planet: cannot read the state: disk full
+                ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
+                """)
+    }
+
     @Test("a feed whose last poll may have missed events is marked `, gap` in the list, its summary says since when")
     func gap() {
         var state = state()

@@ -49,4 +49,18 @@ struct EventsListingTests {
                 """)
         #expect(EventsListing.text([], columns: []) == "no items\n")
     }
+
+    @Test("the columns are aligned in terminal cells: a wide character or an emoji takes two (#29 review)")
+    func wideCharacters() {
+        let quake = item("a", daysAgo: 1, groups: ["quakes"], status: "地震🌋")
+        let output = EventsListing.text(
+            [quake, item("bb", daysAgo: 2, groups: ["quakes"], status: "ok")], columns: ["status", "magnitude"])
+        #expect(
+            output == """
+                  date              status  magnitude  title
+                  2027-01-14 08:00  地震🌋  1 acres    Fire a
+                  2027-01-13 08:00  ok      2 acres    Fire bb
+
+                """)
+    }
 }

@@ -49,6 +49,22 @@ struct StatusListingTests {
                 """)
     }
 
+    @Test("the columns are aligned in terminal cells: a wide character or an emoji takes two (#29 review)")
+    func wideCharacters() {
+        let quake = record("地震", status: "failed", error: "HTTP 500: サーバーエラー 🔥", failures: 3)
+        let text = StatusListing.text(
+            [quake, record("usgs", status: "ok"), record("火山🌋", status: "ok")], now: now)
+        #expect(
+            text == """
+                  feed    type    status  last poll  items
+                  地震    github  failed  2m ago         0
+                  usgs    github  ok      2m ago         0
+                  火山🌋  github  ok      2m ago         0
+                地震: HTTP 500: サーバーエラー 🔥 (3 failures in a row)
+
+                """)
+    }
+
     @Test("the JSON has the hold and its reason while it lasts")
     func json() {
         var limited = record("rx", status: "failed")

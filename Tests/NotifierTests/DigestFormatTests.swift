@@ -40,6 +40,26 @@ struct DigestFormatTests {
         #expect(rendered.contentType == "application/json")
     }
 
+    @Test("json: a digest of a full outbox carries its newest 50 notifications, total counting all (#29 review)")
+    func jsonCapped() {
+        // 1,000 pending (a notifier's default max_pending), each `new` with 50 items: 500 feeds, a `new` and a `failed`.
+        let digest = Fixtures.digest(feeds: 500)
+        let combined = digest.notifications ?? []
+        #expect(combined.count == 1_000)
+        let newest = combined.suffix(50).map { String(decoding: $0.jsonBody(), as: UTF8.self) }
+        #expect(combined.suffix(50).first?.id == "n-476-new")
+        let expected =
+            #"{"schema":1,"id":"digest-n-1-new-1000","notifier":"chat","feed":null,"type":null,"event":"digest","#
+            + #""at":"2026-11-22T05:00:00Z","total":1000,"items":[],"error":null,"notifications":["#
+            + newest.joined(separator: ",") + "]}"
+        let rendered = NotificationFormat.json.render(digest)
+        #expect(rendered.text == expected)
+        // 185,331 bytes; all 1,000 bodies were 3,702,749.
+        #expect(rendered.body.count == 185_331)
+        // The other formats count every combined notification too.
+        #expect(NotificationFormat.text.render(digest).text.hasPrefix("digest: 1000 notifications from 500 feeds\n"))
+    }
+
     @Test("slack: a headline, then a section per feed in the order they came, its events in order, newest titles")
     func slack() {
         let expected = [

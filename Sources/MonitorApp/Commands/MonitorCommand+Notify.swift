@@ -19,7 +19,8 @@ extension MonitorCommand {
                 abstract: "Send a sample notification through a notifier now and print the answer.",
                 discussion: """
                     The sample is a `new` event of the feed `monitor-test` with one item, in the notifier's format, \
-                    with an id of its own; it is not written to the state. Exits 0 when the receiver accepted it \
+                    with an id of its own (to a notifier with `digest:`, a `digest` combining it, as it will really \
+                    receive); it is not written to the state. Exits 0 when the receiver accepted it \
                     (HTTP 2xx, exit 0), 1 when it did not. A signal that stops `run --once` (SIGINT, SIGTERM, SIGHUP, …) \
                     cancels the delivery, ending a command's program, and it exits 128 + the signal's number.
                     """
@@ -52,13 +53,17 @@ extension MonitorCommand {
                         [notifier], settings: config.settings, transport: transport, logger: logger)[notifier.name]
                 else { throw ExitStatus.failure }
                 let now = Date()
-                let sample = FeedNotification(
+                let new = FeedNotification(
                     id: "test-" + UUID().uuidString.lowercased(), notifier: notifier.name, feed: "monitor-test",
                     type: "test", event: .new, at: now, total: 1,
                     items: [
                         Item(
                             id: "monitor-test-1", title: "A test notification from monitor", date: now, groups: [])
                     ])
+                // A digest notifier only ever gets digests: the sample is shaped like them, so that its receiver's
+                // handling of a digest is what the test tries.
+                let sample =
+                    notifier.digestPeriod == nil ? new : .digest(of: [new], notifier: notifier.name, at: now)
                 // Trapped before the delivery starts: a signal cancels it (ending a command notifier's program)
                 // instead of killing `monitor` and leaving the program running.
                 let signals = await StopSignals.trap()

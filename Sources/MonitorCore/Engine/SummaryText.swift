@@ -38,13 +38,15 @@ package enum SummaryText {
         return output
     }
 
-    /// Rows as a table indented by two spaces, columns separated by two spaces.
+    /// Rows as a table indented by two spaces, columns separated by two spaces, measured in terminal cells
+    /// (`TerminalText.width`: a wide character or an emoji takes two).
     package static func table(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
         let all = [header] + rows
-        let widths = (0..<header.count).map { column in all.map { $0[column].count }.max() ?? 0 }
-        return all.map { row in
+        let cellWidths = all.map { $0.map { TerminalText.width($0) } }
+        let widths = (0..<header.count).map { column in cellWidths.map { $0[column] }.max() ?? 0 }
+        return zip(all, cellWidths).map { row, rowWidths in
             let cells = row.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                let pad = String(repeating: " ", count: widths[column] - rowWidths[column])
                 return rightAligned.contains(column) ? pad + cell : cell + pad
             }
             var line = "  " + cells.joined(separator: "  ")

@@ -7,8 +7,8 @@ extension FeedNotification {
     /// when the source gave one). Dates are ISO 8601 in UTC, `url` and `error` are null when absent, and every text
     /// is without control characters (a line break becomes a space), so the body is one line of valid JSON whatever
     /// the network sent. A `digest` has the same keys, `feed` and `type` null, `items` empty, `total` the number of
-    /// notifications it combines, and last one more key, `notifications`: each combined notification's own body, in
-    /// order.
+    /// notifications it combines, and last one more key, `notifications`: the own body of each of the newest
+    /// `maximumItems` combined notifications, in order (`total` minus their number were left out).
     package func jsonBody() -> [UInt8] {
         Array(json.text.utf8)
     }
@@ -37,7 +37,11 @@ extension FeedNotification {
             ("error", error.map(clean) ?? .null),
         ]
         if let gap { object.append(("gap", gap.json)) }
-        if isDigest { object.append(("notifications", .array((notifications ?? []).map(\.json)))) }
+        if isDigest {
+            // At most `maximumItems` bodies, the newest (the last the polls wrote): a digest of a full outbox (1,000
+            // pending, 50 items each) would otherwise be megabytes. `total` still counts them all.
+            object.append(("notifications", .array((notifications ?? []).suffix(Self.maximumItems).map(\.json))))
+        }
         return .object(object)
     }
 
