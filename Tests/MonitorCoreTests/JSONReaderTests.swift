@@ -84,6 +84,27 @@ struct JSONReaderTests {
         #expect(mismatches == [])
     }
 
+    @Test(
+        "a number read as a value ends, and is refused, where skipping it does, in one pass or the general way",
+        arguments: [
+            "0", "-0", "7", "-7", "0.5", "35.00", "-105.995532", "127.84730549567904", "9007199254740993",
+            "1234567890123456789", "12345678901234567890", "0.0000000000000000000001", "0.00000000000000000000001",
+            "1e5", "1.5E-3", "-0.0e0", "01", "-01.5", "1.", "-", "-a", "1.e5", "1.5e", "1.5x", "0x10", "2.",
+        ])
+    func numberEnds(_ text: String) throws {
+        var reader = JSONReader(Array(text.utf8))
+        let read: String?
+        do throws(JSONError) {
+            let value = try reader.number()
+            try reader.end()
+            read = nil
+            #expect(value.bitPattern == Double(text)?.bitPattern)
+        } catch {
+            read = error.description
+        }
+        #expect(read == Self.check(text))
+    }
+
     @Test("16 to 19-digit decimals (EONET's coordinates) read as Double(String) reads them, bit for bit, for 60,000")
     func longDecimals() throws {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15

@@ -246,6 +246,11 @@ public struct JSONReader: Sendable {
         let found = try kind()
         guard found == .number else { throw .mismatch("a number", found) }
         let start = offset
+        let plain = bytes.withUnsafeBufferPointer { Self.plainDecimal($0, from: start) }
+        if plain.end >= 0 {
+            offset = plain.end
+            return plain.value
+        }
         try scanNumber()
         let value = bytes.withUnsafeBufferPointer { Self.double($0, from: start, to: offset) }
         guard value.isFinite else {
@@ -279,8 +284,68 @@ public struct JSONReader: Sendable {
             }
             index += 1
         }
-        if index == end, fraction <= 22, mantissa <= 1 << 53 {
-            let value = Double(mantissa) / powersOfTen[max(0, fraction)]
+        if index == end, let value = quotient(mantissa, decimals: fraction, negative: negative) { return value }
+        let count = end - start
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { text in
+            for offset in 0..<count { text[offset] = CChar(bitPattern: buffer[start + offset]) }
+            text[count] = 0
+            return strtod(text.baseAddress!, nil)
+        }
+    }
+
+    /// The usual number at `start` of `buffer` read in one pass, its grammar checked as `numberEnd` checks it and its
+    /// value rounded as `double` rounds it: a decimal without an exponent whose fast paths in `double` apply (at most
+    /// 19 significant digits). Its end is -1 for any other number, malformed or not, which `number()` reads again the
+    /// general way.
+    @inline(__always)
+    private static func plainDecimal(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> (value: Double, end: Int)
+    {
+        let count = buffer.count
+        var index = start
+        let negative = index < count && buffer[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard index < count else { return (0, -1) }
+        var mantissa: UInt64 = 0
+        // Significant digits (those from the first that is not zero), and decimals (-1: no point).
+        var digits = 0
+        var fraction = -1
+        if buffer[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            guard buffer[index] &- UInt8(ascii: "0") < 10 else { return (0, -1) }
+            while index < count, case let digit = buffer[index] &- UInt8(ascii: "0"), digit < 10 {
+                guard digits < 19 else { return (0, -1) }
+                mantissa = mantissa * 10 + UInt64(digit)
+                if mantissa != 0 { digits += 1 }
+                index += 1
+            }
+        }
+        if index < count, buffer[index] == UInt8(ascii: ".") {
+            index += 1
+            fraction = 0
+            while index < count, case let digit = buffer[index] &- UInt8(ascii: "0"), digit < 10 {
+                guard digits < 19 else { return (0, -1) }
+                mantissa = mantissa * 10 + UInt64(digit)
+                if mantissa != 0 { digits += 1 }
+                fraction += 1
+                index += 1
+            }
+            guard fraction > 0 else { return (0, -1) }
+        }
+        if index < count, buffer[index] | 0x20 == UInt8(ascii: "e") { return (0, -1) }
+        guard let value = quotient(mantissa, decimals: fraction, negative: negative) else { return (0, -1) }
+        return (value, index)
+    }
+
+    /// `mantissa` (at most 19 digits) divided by 10 to the power `decimals` (-1: none), negated when `negative`,
+    /// correctly rounded: an integer of at most 2⁵³, exact as a `Double`, divided by an exact power of ten is one
+    /// rounding, as `strtod` rounds (Clinger's fast path); a larger one goes through `Float80` on x86-64 (see below).
+    /// Nil when neither applies (more than 22 decimals, or halfway): `strtod` decides.
+    @inline(__always)
+    private static func quotient(_ mantissa: UInt64, decimals: Int, negative: Bool) -> Double? {
+        guard decimals <= 22 else { return nil }
+        if mantissa <= 1 << 53 {
+            let value = Double(mantissa) / powersOfTen[max(0, decimals)]
             return negative ? -value : value
         }
         #if arch(x86_64) && !os(Windows)
@@ -289,20 +354,13 @@ public struct JSONReader: Sendable {
             // value unless the first rounding lands exactly halfway between two doubles (the 11 bits below a double's
             // last one are 100…0): any double halfway point between the exact quotient and the `Float80` one would be
             // nearer to the quotient than the `Float80`. Halfway, `strtod` decides.
-            if index == end, fraction <= 22, digits <= 19 {
-                let quotient = Float80(mantissa) / Float80(powersOfTen[max(0, fraction)])
-                if quotient.significandBitPattern & 0x7FF != 0x400 {
-                    let value = Double(quotient)
-                    return negative ? -value : value
-                }
+            let quotient = Float80(mantissa) / Float80(powersOfTen[max(0, decimals)])
+            if quotient.significandBitPattern & 0x7FF != 0x400 {
+                let value = Double(quotient)
+                return negative ? -value : value
             }
         #endif
-        let count = end - start
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { text in
-            for offset in 0..<count { text[offset] = CChar(bitPattern: buffer[start + offset]) }
-            text[count] = 0
-            return strtod(text.baseAddress!, nil)
-        }
+        return nil
     }
 
     /// 10⁰ … 10²², each exact.
