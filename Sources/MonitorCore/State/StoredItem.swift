@@ -37,10 +37,11 @@ package struct StoredItem {
     /// text would cut at a NUL and a terminal would obey.
     package static func storable(_ item: Item) -> Item {
         var item = item
-        // A text or a list of printable ASCII (nearly all) is kept as it is, its storage shared: no copy of a list.
-        if !TerminalText.isPrintableASCII(item.id) { item.id = TerminalText.sanitized(item.id) }
-        if !TerminalText.isPrintableASCII(item.title) { item.title = TerminalText.sanitized(item.title) }
-        if let url = item.url, !TerminalText.isPrintableASCII(url) { item.url = TerminalText.sanitized(url) }
+        // `sanitized` returns a text of printable ASCII (nearly all) as it is; a list of them is kept as it is too,
+        // its storage shared: no copy of a list.
+        item.id = TerminalText.sanitized(item.id)
+        item.title = TerminalText.sanitized(item.title)
+        item.url = item.url.map { TerminalText.sanitized($0) }
         if !item.groups.allSatisfy(TerminalText.isPrintableASCII) {
             item.groups = item.groups.map { TerminalText.sanitized($0) }
         }
