@@ -38,7 +38,7 @@ package struct CommandNotifier: Notifier {
     package init(name: String, options: FeedOptions, context: NotifierContext) {
         self.name = name
         run = CommandRun(
-            command: options[Self.command] ?? [], timeout: options[Self.timeout],
+            command: options[Self.command] ?? [], directory: options.directory, timeout: options[Self.timeout],
             variables: CommandRun.environment(env: options[Self.env] ?? [:], from: context.environment),
             redaction: Redaction(values: Array((options[Self.env] ?? [:]).values)), sleep: context.sleep)
     }

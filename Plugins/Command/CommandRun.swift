@@ -7,6 +7,9 @@ import Subprocess
 /// it left running when it ended killed (in its group or out of it: see ``ProgramSupervisor``).
 struct CommandRun: Sendable {
     var command: [String]
+    /// Where it runs, which a relative program path is resolved from (the feeds file's directory); nil for the
+    /// current one.
+    var directory: String?
     /// How long one run may take.
     var timeout: Duration
     /// Its environment, without the notification's variables.
@@ -78,9 +81,10 @@ struct CommandRun: Sendable {
             if let key = Environment.Key(rawValue: name) { keys[key] = value }
         }
         let configuration = Configuration(
-            executable: program.contains("/") ? .path(.init(program)) : .name(program),
+            executable: program.contains("/")
+                ? .path(.init(ProgramPath.resolved(program, in: directory))) : .name(program),
             arguments: Arguments(Array(command.dropFirst())), environment: .custom(keys),
-            platformOptions: platform)
+            workingDirectory: directory.map { .init($0) }, platformOptions: platform)
         let stdin: Int32
         do {
             stdin = try ProgramInput.file(input)
@@ -116,7 +120,7 @@ struct CommandRun: Sendable {
             // A program that cannot start will not start next time either: the notification is refused.
             switch error.code {
             case .executableNotFound:
-                let problem = ProgramPath.problem(program, searchPath: environment["PATH"])
+                let problem = ProgramPath.problem(program, searchPath: environment["PATH"], directory: directory)
                 throw DeliveryError.permanent("cannot start \(name): \(redaction.message(problem, limit: 300))")
             default: throw DeliveryError.retry("cannot start \(name): \(redaction.message("\(error)", limit: 300))")
             }
