@@ -3,7 +3,7 @@ import MonitorCore
 /// The `command` notifier: a program run once per notification, from an argv (never through a shell), with the
 /// notification's schema-1 json body on its standard input and `MONITOR_NOTIFICATION_ID`, `MONITOR_FEED`,
 /// `MONITOR_EVENT` and `MONITOR_NOTIFIER` in its environment. Exit 0 means delivered; any other end (another exit, a
-/// signal, a run past `timeout`, which ends its whole process group) is retried; a program that cannot start is refused.
+/// signal, a run past `timeout`, which ends its whole process group, a program that cannot start) is retried.
 package struct CommandNotifier: Notifier {
     package static let type = "command"
     package static let summary = "A program run per notification, the json body on its standard input"

@@ -49,8 +49,8 @@ struct CommandRun: Sendable {
         return name.hasPrefix("MONITOR_") ? "MONITOR_ variables are set by monitor itself" : nil
     }
 
-    /// Runs the program for `notification`; returns when it exited 0, else throws a ``DeliveryError``: permanent when
-    /// the program cannot start (no such file, not executable, …), else retryable.
+    /// Runs the program for `notification`; returns when it exited 0, else throws a retryable ``DeliveryError``, also
+    /// when the program cannot start (no such file, not executable, …): a fault of the setup, like a receiver down.
     func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt {
         var environment = variables
         environment["MONITOR_NOTIFICATION_ID"] = notification.id
@@ -117,13 +117,10 @@ struct CommandRun: Sendable {
                 }
             }
         } catch let error as SubprocessError {
-            // A program that cannot start will not start next time either: the notification is refused.
-            switch error.code {
-            case .executableNotFound:
-                let problem = ProgramPath.problem(program, searchPath: environment["PATH"], directory: directory)
-                throw DeliveryError.permanent("cannot start \(name): \(redaction.message(problem, limit: 300))")
-            default: throw DeliveryError.retry("cannot start \(name): \(redaction.message("\(error)", limit: 300))")
-            }
+            let problem =
+                error.code == .executableNotFound
+                ? ProgramPath.problem(program, searchPath: environment["PATH"], directory: directory) : "\(error)"
+            throw DeliveryError.retry("cannot start \(name): \(redaction.message(problem, limit: 300))")
         }
         let stderr = shown(stderr: result.closureResult.0, cut: result.closureResult.1)
         let said = stderr.isEmpty ? "" : ": \(stderr)"

@@ -103,4 +103,45 @@ struct ProgramDirectoryTests {
                 """)
         #expect(validate.status == 1)
     }
+
+    @Test("a command notifier's missing program: kept, why in status, delivered once it exists (#34 item 2)")
+    func missingProgramRetried() async throws {
+        let (root, conf) = try Self.setUp(
+            """
+            feeds:
+              - {name: counter, type: exec, command: [./counter_source.sh]}
+            notify:
+              - {name: script, type: command, command: [./notify.sh]}
+            """, notifier: false)
+        #expect(try await Self.monitor(["run", "--once"], in: root).status == 0)
+        let missing = try await Self.monitor(["run", "--once"], in: root)
+        #expect(missing.status == 0)
+        let id = try #require(missing.stderr.split(separator: " ").dropFirst(2).first.map(String.init))
+        #expect(
+            missing.stderr
+                == "monitor: notification \(id) (new of counter) to script not delivered: cannot start './notify.sh': "
+                + "\(conf)/notify.sh: no such file; kept for the next run\n")
+        let status = try await Self.monitor(["status"], in: root)
+        #expect(
+            status.stdout.hasSuffix(
+                """
+
+                  notifier  type     target         pending  refused  dropped  last delivered
+                  script    command  './notify.sh'        1        0        0  -
+                script: cannot start './notify.sh': \(conf)/notify.sh: no such file (just now)
+
+                """), "\(status.stdout)")
+
+        try root.write("conf/notify.sh", "#!/bin/sh\ncat >> notified.json\necho >> notified.json\n")
+        chmod("\(conf)/notify.sh", 0o755)
+        let delivered = try await Self.monitor(["run", "--once"], in: root)
+        #expect(delivered.status == 0)
+        #expect(delivered.stderr == "")
+        // The kept one first, then the one of this run's poll.
+        let bodies = try root.read("conf/notified.json").split(separator: "\n")
+        #expect(bodies.count == 2)
+        #expect(bodies.first?.hasPrefix(#"{"schema":1,"id":"\#(id)","notifier":"script","feed":"counter","#) == true)
+        #expect(bodies.first?.contains(#""items":[{"id":"c2","title":"Count 2""#) == true)
+        #expect(bodies.last?.contains(#""items":[{"id":"c3","title":"Count 3""#) == true)
+    }
 }
