@@ -1,17 +1,22 @@
 # The two commands of the README's quick start, and a few more for development.
-.PHONY: run test setup build lint format release install uninstall
+.PHONY: run test setup setup-tests build lint format release install uninstall
 
 # Runs the monitor once on the root feeds.yaml (installs the system libraries first when missing).
 run: setup
 	swift run monitor run --once
 
-# Builds and runs every test.
-test: setup
+# Builds and runs every test (installs first what they drive when missing).
+test: setup-tests
 	swift build
 	swift test
 
+# What building and running need: libyaml's and SQLite's headers.
 setup:
 	@scripts/setup
+
+# That, and what the tests drive: tmux, PostgreSQL, systemd-analyze, Prometheus, python's prometheus_client.
+setup-tests:
+	@scripts/setup --tests
 
 build: setup
 	swift build
