@@ -95,4 +95,56 @@ struct MakefileTests {
         let ci = try String(contentsOfFile: "\(packageRoot)/.ci/run", encoding: .utf8)
         #expect(ci.contains("\nmake setup-tests\n"))
     }
+
+    /// A release build takes long on a small machine: `swift` is a stub that says it built and shows the debug
+    /// binaries the tests run as the release ones; the rest of the target — the real `install`, `strip`, the
+    /// installed `monitor` writing its completions, `make uninstall` — runs for real.
+    @Test("`make install` puts monitor-standin beside monitor; the offline demo runs on the copy (#34 item 6)")
+    func installWithStandIn() async throws {
+        let built = MonitorProcess.executable.deletingLastPathComponent().path
+        let machine = try StubPrograms(
+            ["swift": #"case "$*" in *--show-bin-path*) echo '\#(built)' ;; esac"#])
+        let prefix = try TemporaryDirectory()
+        let environment = [
+            "PATH": "\(machine.path):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")",
+            "HOME": prefix.url.path,
+        ]
+        let installed = try await make(["install", "PREFIX=\(prefix.url.path)", "DESTDIR="], environment: environment)
+        #expect(installed.status == 0, "\(installed.errors)")
+        let flags = "build -c release --static-swift-stdlib"
+        #expect(
+            machine.calls == [
+                "swift \(flags) --product monitor", "swift \(flags) --product monitor-standin",
+                "swift \(flags) --show-bin-path",
+            ])
+        let bin = prefix.url.appendingPathComponent("bin").path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: bin).sorted() == ["monitor", "monitor-standin"])
+
+        // The demo: the installed stand-in, and the installed monitor polling it twice (the second time all 304s).
+        let standIn = try await ListeningProcess(
+            "\(bin)/monitor-standin", ["--port", "0", "--eonet-events", "20"])
+        defer { standIn.stop() }
+        let api = "http://127.0.0.1:\(standIn.port)"
+        let demo = try prefix.write(
+            "demo.yaml",
+            """
+            feeds:
+              - {name: planet, type: eonet, api: "\(api)/api/v3"}
+              - {name: rxswift, type: github, repo: ReactiveX/RxSwift, api: "\(api)"}
+            """)
+        let state = prefix.url.appendingPathComponent("demo-state").path
+        for _ in 0..<2 {
+            let run = try await ChildProcess.run(
+                "\(bin)/monitor", ["run", "--once", "--format", "json", "--config", demo.path, "--state", state])
+            #expect(run.status == 0, "\(String(decoding: run.errors, as: UTF8.self))")
+            let feeds = String(decoding: run.output, as: UTF8.self).split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["feed"] as? String
+            }
+            #expect(feeds.sorted() == ["planet", "rxswift"])
+        }
+
+        let removed = try await make(["uninstall", "PREFIX=\(prefix.url.path)", "DESTDIR="], environment: environment)
+        #expect(removed.status == 0, "\(removed.errors)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: bin) == [])
+    }
 }
