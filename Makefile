@@ -1,17 +1,22 @@
 # The two commands of the README's quick start, and a few more for development.
-.PHONY: run test setup build lint format release install uninstall
+.PHONY: run test setup setup-tests build lint format release install uninstall
 
 # Runs the monitor once on the root feeds.yaml (installs the system libraries first when missing).
 run: setup
 	swift run monitor run --once
 
-# Builds and runs every test.
-test: setup
+# Builds and runs every test (installs first what they drive when missing).
+test: setup-tests
 	swift build
 	swift test
 
+# What building and running need: libyaml's and SQLite's headers.
 setup:
 	@scripts/setup
+
+# That, and what the tests drive: tmux, PostgreSQL, systemd-analyze, Prometheus, python's prometheus_client.
+setup-tests:
+	@scripts/setup --tests
 
 build: setup
 	swift build
@@ -26,7 +31,7 @@ format:
 	swift format --in-place --recursive Package.swift Sources Plugins Tests
 
 # `make install` builds an optimised binary and installs it with its shell completions under PREFIX
-# (default /usr/local), stripped; DESTDIR is prepended to every path, for packaging. `make uninstall` removes them.
+# (default /usr/local), stripped, and beside it monitor-standin, the stand-in of the README's offline demo; DESTDIR is prepended to every path, for packaging. `make uninstall` removes them.
 PREFIX ?= /usr/local
 DESTDIR ?=
 # The Swift runtime is linked into the binary, so it runs where no toolchain is installed. It stays a
@@ -40,12 +45,13 @@ FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 install: setup
 	swift build $(RELEASE_FLAGS) --product monitor
+	swift build $(RELEASE_FLAGS) --product monitor-standin
 	install -d "$(BINDIR)" "$(BASH_COMPLETIONS)" "$(ZSH_COMPLETIONS)" "$(FISH_COMPLETIONS)"
-	install -s -m 755 "$$(swift build $(RELEASE_FLAGS) --show-bin-path)/monitor" "$(BINDIR)/monitor"
+	bin="$$(swift build $(RELEASE_FLAGS) --show-bin-path)" && install -s -m 755 "$$bin/monitor" "$$bin/monitor-standin" "$(BINDIR)"
 	"$(BINDIR)/monitor" --generate-completion-script bash > "$(BASH_COMPLETIONS)/monitor"
 	"$(BINDIR)/monitor" --generate-completion-script zsh > "$(ZSH_COMPLETIONS)/_monitor"
 	"$(BINDIR)/monitor" --generate-completion-script fish > "$(FISH_COMPLETIONS)/monitor.fish"
 
 uninstall:
-	rm -f "$(BINDIR)/monitor" "$(BASH_COMPLETIONS)/monitor" "$(ZSH_COMPLETIONS)/_monitor" \
+	rm -f "$(BINDIR)/monitor" "$(BINDIR)/monitor-standin" "$(BASH_COMPLETIONS)/monitor" "$(ZSH_COMPLETIONS)/_monitor" \
 		"$(FISH_COMPLETIONS)/monitor.fish"

@@ -3,7 +3,7 @@ import MonitorCore
 /// The `command` notifier: a program run once per notification, from an argv (never through a shell), with the
 /// notification's schema-1 json body on its standard input and `MONITOR_NOTIFICATION_ID`, `MONITOR_FEED`,
 /// `MONITOR_EVENT` and `MONITOR_NOTIFIER` in its environment. Exit 0 means delivered; any other end (another exit, a
-/// signal, a run past `timeout`, which ends its whole process group) is retried; a program that cannot start is refused.
+/// signal, a run past `timeout`, which ends its whole process group, a program that cannot start) is retried.
 package struct CommandNotifier: Notifier {
     package static let type = "command"
     package static let summary = "A program run per notification, the json body on its standard input"
@@ -38,7 +38,7 @@ package struct CommandNotifier: Notifier {
     package init(name: String, options: FeedOptions, context: NotifierContext) {
         self.name = name
         run = CommandRun(
-            command: options[Self.command] ?? [], timeout: options[Self.timeout],
+            command: options[Self.command] ?? [], directory: options.directory, timeout: options[Self.timeout],
             variables: CommandRun.environment(env: options[Self.env] ?? [:], from: context.environment),
             redaction: Redaction(values: Array((options[Self.env] ?? [:]).values)), sleep: context.sleep)
     }

@@ -7,6 +7,9 @@ import Subprocess
 /// it left running when it ended killed (in its group or out of it: see ``ProgramSupervisor``).
 struct CommandRun: Sendable {
     var command: [String]
+    /// Where it runs, which a relative program path is resolved from (the feeds file's directory); nil for the
+    /// current one.
+    var directory: String?
     /// How long one run may take.
     var timeout: Duration
     /// Its environment, without the notification's variables.
@@ -46,8 +49,8 @@ struct CommandRun: Sendable {
         return name.hasPrefix("MONITOR_") ? "MONITOR_ variables are set by monitor itself" : nil
     }
 
-    /// Runs the program for `notification`; returns when it exited 0, else throws a ``DeliveryError``: permanent when
-    /// the program cannot start (no such file, not executable, …), else retryable.
+    /// Runs the program for `notification`; returns when it exited 0, else throws a retryable ``DeliveryError``, also
+    /// when the program cannot start (no such file, not executable, …): a fault of the setup, like a receiver down.
     func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt {
         var environment = variables
         environment["MONITOR_NOTIFICATION_ID"] = notification.id
@@ -78,9 +81,10 @@ struct CommandRun: Sendable {
             if let key = Environment.Key(rawValue: name) { keys[key] = value }
         }
         let configuration = Configuration(
-            executable: program.contains("/") ? .path(.init(program)) : .name(program),
+            executable: program.contains("/")
+                ? .path(.init(ProgramPath.resolved(program, in: directory))) : .name(program),
             arguments: Arguments(Array(command.dropFirst())), environment: .custom(keys),
-            platformOptions: platform)
+            workingDirectory: directory.map { .init($0) }, platformOptions: platform)
         let stdin: Int32
         do {
             stdin = try ProgramInput.file(input)
@@ -113,13 +117,10 @@ struct CommandRun: Sendable {
                 }
             }
         } catch let error as SubprocessError {
-            // A program that cannot start will not start next time either: the notification is refused.
-            switch error.code {
-            case .executableNotFound:
-                let problem = ProgramPath.problem(program, searchPath: environment["PATH"])
-                throw DeliveryError.permanent("cannot start \(name): \(redaction.message(problem, limit: 300))")
-            default: throw DeliveryError.retry("cannot start \(name): \(redaction.message("\(error)", limit: 300))")
-            }
+            let problem =
+                error.code == .executableNotFound
+                ? ProgramPath.problem(program, searchPath: environment["PATH"], directory: directory) : "\(error)"
+            throw DeliveryError.retry("cannot start \(name): \(redaction.message(problem, limit: 300))")
         }
         let stderr = shown(stderr: result.closureResult.0, cut: result.closureResult.1)
         let said = stderr.isEmpty ? "" : ": \(stderr)"

@@ -309,7 +309,7 @@ private enum Fields {
     }
 
     /// An object of texts, numbers or booleans, as details in the order of their names (a null is left out); a
-    /// name met twice is an error.
+    /// name met twice, as it is shown (without control characters), is an error.
     static func details(_ reader: inout JSONReader, _ kind: String, _ key: String) throws -> [Detail] {
         switch try reader.kind() {
         case .null:
@@ -346,7 +346,7 @@ private enum Fields {
             default:
                 throw Problem("\(kind) detail \"\(ExecMessage.shown(name))\" must be a text, a number or a boolean")
             }
-            details.append((name, value))
+            details.append((TerminalText.sanitized(name), value))
         }
         // Sorted, a name met twice is next to itself.
         details.sort { $0.name < $1.name }
@@ -354,7 +354,7 @@ private enum Fields {
             throw Problem("duplicate key \"\(ExecMessage.shown(twice.name))\" in \(kind) \"\(key)\"")
         }
         return details.compactMap { name, value in
-            value.map { Detail(TerminalText.sanitized(name), TerminalText.sanitized($0)) }
+            value.map { Detail(name, TerminalText.sanitized($0)) }
         }
     }
 }

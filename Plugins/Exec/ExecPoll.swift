@@ -53,7 +53,7 @@ struct ExecPoll: Sendable {
     func run(_ found: Findings) async throws {
         let cursor = context.values[Self.cursorKey]
         let run = ExecRun(
-            command: command,
+            command: command, directory: context.options.directory,
             environment: ExecEnvironment.make(
                 feed: context.feed, cursor: cursor, env: env, from: ProcessInfo.processInfo.environment),
             input: Self.input(feed: context.feed, cursor: cursor), timeout: timeout ?? context.http.policy.timeout * 2,

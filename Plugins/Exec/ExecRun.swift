@@ -12,6 +12,9 @@ import Subprocess
 /// (a daemon: see ``ProgramSupervisor``).
 struct ExecRun: Sendable {
     var command: [String]
+    /// Where it runs, which a relative program path is resolved from (the feeds file's directory); nil for the
+    /// current one.
+    var directory: String?
     /// Its whole environment.
     var environment: [String: String]
     /// What it reads on standard input.
@@ -55,9 +58,10 @@ struct ExecRun: Sendable {
             if let key = Environment.Key(rawValue: name) { variables[key] = value }
         }
         let configuration = Configuration(
-            executable: program.contains("/") ? .path(.init(program)) : .name(program),
+            executable: program.contains("/")
+                ? .path(.init(ProgramPath.resolved(program, in: directory))) : .name(program),
             arguments: Arguments(Array(command.dropFirst())), environment: .custom(variables),
-            platformOptions: platform)
+            workingDirectory: directory.map { .init($0) }, platformOptions: platform)
         let stdin: Int32
         do {
             stdin = try ProgramInput.file(Array(input.utf8))
@@ -80,7 +84,7 @@ struct ExecRun: Sendable {
         } catch let error as SubprocessError {
             switch error.code {
             case .executableNotFound:
-                let problem = ProgramPath.problem(program, searchPath: environment["PATH"])
+                let problem = ProgramPath.problem(program, searchPath: environment["PATH"], directory: directory)
                 throw SourceError("cannot start \(name): \(redaction.message(problem, limit: 300))")
             case .spawnFailed: throw SourceError("cannot start \(name): \(redaction.message("\(error)", limit: 300))")
             default: throw SourceError("\(name): \(redaction.message("\(error)", limit: 300))")

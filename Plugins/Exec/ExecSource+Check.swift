@@ -3,13 +3,14 @@ import MonitorCore
 // MARK: - Online check
 
 extension ExecSource {
-    /// The program can be started: found where a poll looks for it (the `PATH` of its environment), a regular,
-    /// executable file whose `#!` interpreter exists. Nothing is run.
+    /// The program can be started: found where a poll looks for it (the feeds file's directory, its `PATH`), a
+    /// regular, executable file whose `#!` interpreter exists. Nothing is run.
     package func checkOnline(_ context: OnlineCheckContext) async -> OnlineCheck {
         guard let program = options[Self.command]?.first else { return .wrong("'command' is empty") }
         let env = options[Self.env] ?? [:]
         let environment = ExecEnvironment.make(feed: context.feed, cursor: nil, env: env, from: context.environment)
         return ProgramPath.check(
-            program, searchPath: environment["PATH"], redaction: Redaction(values: Array(env.values)))
+            program, searchPath: environment["PATH"], directory: options.directory,
+            redaction: Redaction(values: Array(env.values)))
     }
 }

@@ -156,6 +156,7 @@ package struct ConfigLoader: Sendable {
         let root = tree.map { convert($0, diagnostics: &diagnostics) }
         var validator = ConfigValidator(sources: sources, notifiers: notifiers, environment: environment)
         validator.source = text
+        validator.directory = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
         let (config, problems) = validator.validate(root)
         diagnostics += syntaxErrors.isEmpty ? problems : problems.filter { !$0.isAbsence }
         return LoadedConfig(

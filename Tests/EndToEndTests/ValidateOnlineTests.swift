@@ -31,9 +31,11 @@ struct ValidateOnlineTests {
         return directory
     }
 
-    /// `monitor validate --online` in a directory of ``directory()`` whose feeds file is `feeds`.
-    static func validate(_ feeds: String, environment: [String: String] = [:]) async throws -> MonitorProcess.Result {
-        let directory = try directory()
+    /// `monitor validate --online` in `directory` (a new one of ``directory()`` when nil) whose feeds file is `feeds`.
+    static func validate(
+        _ feeds: String, environment: [String: String] = [:], in directory: TemporaryDirectory? = nil
+    ) async throws -> MonitorProcess.Result {
+        let directory = try directory ?? Self.directory()
         try directory.write("feeds.yaml", feeds)
         return try await MonitorProcess.run(["validate", "--online"], in: directory.url, environment: environment)
     }
@@ -47,6 +49,8 @@ struct ValidateOnlineTests {
 
     @Test("every feed and notifier ok: one line each with what was learnt, the count, exit 0; one request each")
     func allOK() async throws {
+        let directory = try Self.directory()
+        let dir = directory.url.path
         let standIn = try await StandIn(arguments: Self.standInArguments)
         defer { standIn.stop() }
         let api = "http://127.0.0.1:\(standIn.port)"
@@ -63,7 +67,7 @@ struct ValidateOnlineTests {
             notify:
               - {name: hook, type: webhook, url: "http://localhost:9/hooks/T0000/B0000/XXXXsecretXXXX"}
               - {name: run, type: command, command: [./source.sh, --flag]}
-            """)
+            """, in: directory)
         #expect(result.stderr == "")
         #expect(
             result.stdout == """
@@ -77,9 +81,9 @@ struct ValidateOnlineTests {
                 requests left
                 fires: ok: 2 of 13 categories: volcanoes, wildfires
                 planet: ok: all 13 categories
-                script: ok: program './source.sh' is executable
+                script: ok: program './source.sh' is \(dir)/source.sh
                 notifier hook: ok: host localhost resolves (nothing sent)
-                notifier run: ok: program './source.sh' is executable
+                notifier run: ok: program './source.sh' is \(dir)/source.sh
                 9 ok, 0 wrong, 0 not checked
 
                 """)
@@ -93,6 +97,8 @@ struct ValidateOnlineTests {
 
     @Test("a missing repository, no access, an unknown category, programs and a host not there: each wrong, exit 1")
     func problems() async throws {
+        let directory = try Self.directory()
+        let dir = directory.url.path
         let standIn = try await StandIn(arguments: Self.standInArguments)
         defer { standIn.stop() }
         let api = "http://127.0.0.1:\(standIn.port)"
@@ -111,7 +117,7 @@ struct ValidateOnlineTests {
             notify:
               - {name: hook, type: webhook, url: "https://hooks.example.invalid/services/XXXXsecretXXXX"}
               - {name: run, type: command, command: [./missing-notifier]}
-            """)
+            """, in: directory)
         #expect(result.stderr == "")
         #expect(
             result.stdout == """
@@ -127,10 +133,10 @@ struct ValidateOnlineTests {
                 earthquakes, floods, landslides, manmade, seaLakeIce, severeStorms, snow, tempExtremes, volcanoes, \
                 waterColor, wildfires)
                 old: wrong: GET \(api)/api/v2.1/categories: HTTP 404 Not Found: Not Found
-                gone: wrong: cannot start './nope.sh': no such file
-                plain: wrong: cannot start './plain.sh': it is not executable (no execute permission)
+                gone: wrong: cannot start './nope.sh': \(dir)/nope.sh: no such file
+                plain: wrong: cannot start './plain.sh': \(dir)/plain.sh: it is not executable (no execute permission)
                 notifier hook: wrong: host hooks.example.invalid does not resolve (no such host)
-                notifier run: wrong: cannot start './missing-notifier': no such file
+                notifier run: wrong: cannot start './missing-notifier': \(dir)/missing-notifier: no such file
                 1 ok, 10 wrong, 0 not checked
 
                 """)
@@ -141,6 +147,8 @@ struct ValidateOnlineTests {
 
     @Test("a refused port and a server that never answers: could not check (after the timeout), exit 0")
     func notChecked() async throws {
+        let directory = try Self.directory()
+        let dir = directory.url.path
         let refusing = try #require(RefusingPort())
         defer { refusing.close() }
         let silent = try await TestHTTPServer.start { _ in .hang }
@@ -152,7 +160,7 @@ struct ValidateOnlineTests {
               - {name: silent, type: github, repo: a/b, api: "\(silent.baseURL)"}
               - {name: planet, type: eonet, api: "\(silent.baseURL)/api/v3"}
               - {name: script, type: exec, command: [./source.sh]}
-            """)
+            """, in: directory)
         let requests = silent.requests.map(\.uri).sorted()
         try await silent.shutdown()
         #expect(result.stderr == "")
@@ -162,7 +170,7 @@ struct ValidateOnlineTests {
                 down: could not check: GET http://127.0.0.1:\(refusing.number)/repos/a/b: connection refused
                 silent: could not check: GET \(silent.baseURL)/repos/a/b: timed out after 1s
                 planet: could not check: GET \(silent.baseURL)/api/v3/categories: timed out after 1s
-                script: ok: program './source.sh' is executable
+                script: ok: program './source.sh' is \(dir)/source.sh
                 1 ok, 0 wrong, 3 not checked
 
                 """)

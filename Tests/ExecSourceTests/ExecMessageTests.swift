@@ -147,6 +147,15 @@ struct ExecMessageTests {
                 #"{"item":{"id":"a","title":"t","date":"2025-09-21T18:00:00Z","details":{"mag":null,"mag":"6"}}}"#,
                 #"duplicate key "mag" in item "details""#
             ),
+            // Two names that differ only by a control character are one name once it is removed.
+            (
+                #"{"item":{"id":"a","title":"t","date":"2025-09-21T18:00:00Z","details":{"a":"1","a\u0001":"2"}}}"#,
+                #"duplicate key "a" in item "details""#
+            ),
+            (
+                #"{"item":{"id":"a","title":"t","date":"2025-09-21T18:00:00Z","details":{"a\u001b[1m":"1","a":"2"}}}"#,
+                #"duplicate key "a" in item "details""#
+            ),
         ])
     func duplicateKeys(line: String, expected: String) {
         #expect(parse(line).failure == expected)

@@ -12,6 +12,8 @@ package struct ConfigValidator: Sendable {
     package var environment: [String: String]
     /// The text of the file, to place an error inside a quoted or block rule (`where:`) at its character.
     package var source = ""
+    /// The feeds file's directory, given to every feed's and notifier's options.
+    package var directory: String?
 
     /// A validator for the given sources, notifiers and environment.
     package init(
@@ -287,6 +289,7 @@ package struct ConfigValidator: Sendable {
     ) -> FeedOptions {
         var options = FeedOptions.defaults(of: specs)
         options.location = location
+        options.directory = directory
         for entry in entries {
             guard let spec = specs.first(where: { $0.name == entry.key }) else {
                 let hint = hint(for: entry.key, among: specs.map(\.name))

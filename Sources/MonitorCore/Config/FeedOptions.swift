@@ -11,6 +11,9 @@ package struct FeedOptions: Sendable {
     package private(set) var settings: [String: Setting]
     /// Where the feed's mapping starts.
     package var location: SourceLocation
+    /// The feeds file's directory, which relative program paths are resolved from and programs run in; nil for the
+    /// current directory.
+    package var directory: String?
 
     package init(_ settings: [String: Setting] = [:], location: SourceLocation = SourceLocation(line: 1, column: 1)) {
         self.settings = settings

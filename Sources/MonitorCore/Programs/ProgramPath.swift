@@ -14,18 +14,18 @@ package enum ProgramPath {
     /// The directories searched when the program's environment has no `PATH`.
     static let defaultSearchPath = "/usr/bin:/bin"
 
-    /// Why `program` — a path when it holds a `/` (relative to the current directory), else a name looked up in the
+    /// Why `program` — a path when it holds a `/` (a relative one from `directory`), else a name looked up in the
     /// directories of `searchPath` (a `PATH` value) — cannot be started, shown after "cannot start 'PROGRAM': ", e.g.
-    /// `no such file`, `it is a directory`, `not found in PATH`.
-    package static func problem(_ program: String, searchPath: String?) -> String {
-        switch lookUp(program, searchPath: searchPath) {
+    /// `no such file`, `/etc/monitor/notify.sh: no such file`, `not found in PATH`.
+    package static func problem(_ program: String, searchPath: String?, directory: String?) -> String {
+        switch lookUp(program, searchPath: searchPath, directory: directory) {
         case .problem(let problem): problem
         case .found where program.contains("/"): "the system could not run it"
         case .found(let path): "\(TerminalText.sanitized(path)): the system could not run it"
         }
     }
 
-    /// Where `program` is, as ``problem(_:searchPath:)`` looks it up, or what keeps it from being started.
+    /// Where `program` is, as ``problem(_:searchPath:directory:)`` looks it up, or what keeps it from being started.
     package enum Lookup: Sendable, Hashable {
         /// The file that would be run, and nothing seen keeps it from running.
         case found(String)
@@ -33,11 +33,14 @@ package enum ProgramPath {
         case problem(String)
     }
 
-    /// Looks `program` up the way it is run: a path when it holds a `/`, else a name in the directories of
-    /// `searchPath` (a `PATH` value); the file found must be a regular, executable file with its interpreter.
-    package static func lookUp(_ program: String, searchPath: String?) -> Lookup {
+    /// Looks `program` up the way it is run: a path when it holds a `/` (a relative one from `directory`), else a
+    /// name in the directories of `searchPath` (a `PATH` value); the file found must be a regular, executable file
+    /// with its interpreter.
+    package static func lookUp(_ program: String, searchPath: String?, directory: String?) -> Lookup {
         if program.contains("/") {
-            return problem(at: program).map(Lookup.problem) ?? .found(program)
+            let path = resolved(program, in: directory)
+            guard let wrong = problem(at: path) else { return .found(path) }
+            return .problem(path == program ? wrong : "\(TerminalText.sanitized(path)): \(wrong)")
         }
         let directories = (searchPath ?? defaultSearchPath).split(separator: ":").filter { $0.hasPrefix("/") }
         for directory in directories {
@@ -50,11 +53,22 @@ package enum ProgramPath {
         return .problem("not found in PATH")
     }
 
-    /// `validate --online`'s check of `program` (looked up as ``lookUp(_:searchPath:)`` does): where it is, or why it
-    /// cannot be started, with what `redaction` hides hidden (an `env` value echoed in a path).
-    package static func check(_ program: String, searchPath: String?, redaction: Redaction) -> OnlineCheck {
+    /// `program` as it is started from `directory` (the feeds file's; nil: the current one): a relative path (one
+    /// holding a `/`) joined to it, a name or an absolute path as it is.
+    package static func resolved(_ program: String, in directory: String?) -> String {
+        guard let directory, program.contains("/"), !program.hasPrefix("/") else { return program }
+        var relative = Substring(program)
+        while relative.hasPrefix("./") { relative = relative.dropFirst(2).drop { $0 == "/" } }
+        return directory.hasSuffix("/") ? "\(directory)\(relative)" : "\(directory)/\(relative)"
+    }
+
+    /// `validate --online`'s check of `program` (looked up as ``lookUp(_:searchPath:directory:)`` does): where it is,
+    /// or why it cannot be started, with what `redaction` hides hidden (an `env` value echoed in a path).
+    package static func check(_ program: String, searchPath: String?, directory: String?, redaction: Redaction)
+        -> OnlineCheck
+    {
         let shown = "'\(TerminalText.sanitized(program))'"
-        switch lookUp(program, searchPath: searchPath) {
+        switch lookUp(program, searchPath: searchPath, directory: directory) {
         case .found(let path) where path == program: return .ok("program \(shown) is executable")
         case .found(let path): return .ok("program \(shown) is \(redaction.message(path, limit: 300))")
         case .problem(let problem): return .wrong("cannot start \(shown): \(redaction.message(problem, limit: 300))")
