@@ -114,6 +114,19 @@ struct RuleTests {
         #expect(try Self.kept(#"not ref == "main""#) == ["EONET_1", "EONET_2", "9002"])
     }
 
+    @Test("a match too costly to tell matches neither ~ nor !~; a rule reads a text's first 10,000 characters")
+    func tooCostly() throws {
+        let long = Item(
+            id: "long", title: String(repeating: "a", count: 300_000), date: Self.now, groups: [],
+            details: [Detail("note", String(repeating: "b", count: 10_000) + "c")])
+        for rule in [#"title ~ "(?:.{1000}){9}z""#, #"title !~ "(?:.{1000}){9}z""#, #"note ~ "c""#] {
+            #expect(try Rule(rule, details: nil).matches(long, now: Self.now) == false, "\(rule)")
+        }
+        for rule in [#"note !~ "c""#, #"note ~ "b$""#, #"title ~ "^a""#] {
+            #expect(try Rule(rule, details: nil).matches(long, now: Self.now) == true, "\(rule)")
+        }
+    }
+
     @Test("a detail that is not a number never matches a comparison with a number")
     func textDetailAgainstNumber() throws {
         let item = Item(
