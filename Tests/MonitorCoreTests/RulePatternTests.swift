@@ -42,6 +42,10 @@ struct RulePatternTests {
             ("(?i)é", "CAFÉ", true),
             ("Ünï", "Ünïcode", true),
             ("a|", "zzz", true),
+            ("Caf\u{E9}", "Cafe\u{301}", true),
+            ("Cafe\u{301}", "Caf\u{E9}", true),
+            ("^Caf.$", "Cafe\u{301}", true),
+            ("(?i)CAFE\u{301}", "caf\u{E9}", true),
         ])
     func results(pattern: String, text: String, expected: Bool) throws {
         #expect(try RulePattern(pattern).matches(text) == expected)

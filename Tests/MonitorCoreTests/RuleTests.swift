@@ -127,6 +127,19 @@ struct RuleTests {
         }
     }
 
+    @Test("== and ~ agree on a decomposed title; a comparison and near() read ' 45 ' alike")
+    func agreement() throws {
+        let item = Item(
+            id: "u", title: "Cafe\u{301} fire", date: Self.now, groups: [],
+            details: [Detail("lat", " 45 "), Detail("lon", " -118 ")])
+        for rule in [
+            #"title == "Caf\#u{E9} fire""#, #"title ~ "Caf\#u{E9} f""#, #"title ~ "^Caf.""#, "lat >= 40",
+            "near(45, -118, 1km)", "within(40, -120, 50, -110)",
+        ] {
+            #expect(try Rule(rule, details: nil).matches(item, now: Self.now), "\(rule)")
+        }
+    }
+
     @Test("a detail that is not a number never matches a comparison with a number")
     func textDetailAgainstNumber() throws {
         let item = Item(

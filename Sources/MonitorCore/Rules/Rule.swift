@@ -132,7 +132,7 @@ indirect enum RuleNode: Sendable {
             }
             return passed != negated
         case .number(let name, let order, let numbers):
-            guard let value = item.detail(name).flatMap(Self.number) else { return false }
+            guard let value = item.detail(name).flatMap(Item.number) else { return false }
             return numbers.contains { order.holds(value, $0) }
         case .date(let order, let date):
             return order.holds(item.date, date)
@@ -147,16 +147,6 @@ indirect enum RuleNode: Sendable {
             }
             return west <= east ? (west <= longitude && longitude <= east) : (longitude >= west || longitude <= east)
         }
-    }
-
-    /// A detail's value read as a number (`5`, `-1.25`, ` 35 `); nil when it is not one.
-    static func number(_ text: String) -> Double? {
-        let trimmed = text.trimmingWhitespace()
-        guard let first = trimmed.first, first.isNumber || first == "-" || first == "+" || first == "." else {
-            return nil
-        }
-        guard let value = Double(trimmed), value.isFinite else { return nil }
-        return value
     }
 
     /// The item's position (``Item/position``), in degrees.

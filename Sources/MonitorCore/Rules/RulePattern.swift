@@ -1,10 +1,13 @@
+import Foundation
+
 /// A regular expression of a rule (`title ~ "…"`), matched in time linear in the text: a Thompson NFA run as a
 /// Pike VM (every thread advances one character at a time; no backtracking, so no pattern takes exponential time).
 ///
 /// The subset: literal characters, `.` (any character but a line break), classes `[abc]`, `[^a-z]`, `\d \w \s`
 /// and their negations `\D \W \S`, `\` before any other punctuation for itself, `\n`, `\t`, anchors `^` and `$`
 /// (start and end of the text), groups `( )` and `(?: )`, `|`, the greedy quantifiers `* + ? {m} {m,} {m,n}`, and
-/// `(?i)` at the start for a match that ignores case. No backreferences, lookaround or lazy quantifiers.
+/// `(?i)` at the start for a match that ignores case. No backreferences, lookaround or lazy quantifiers. The pattern
+/// and the text are read composed (NFC), so that canonically equivalent texts match alike, as they are equal for `==`.
 package struct RulePattern: Sendable, Hashable {
     /// The longest pattern accepted, in characters.
     package static let maximumLength = 1000
@@ -25,6 +28,7 @@ package struct RulePattern: Sendable, Hashable {
 
     /// The pattern `text`; an error's offset is in characters within `text`.
     package init(_ text: String) throws(RuleError) {
+        let text = text.precomposedStringWithCanonicalMapping
         var scalars = Array(text.unicodeScalars)
         guard text.count <= Self.maximumLength else {
             throw RuleError(
@@ -66,7 +70,8 @@ package struct RulePattern: Sendable, Hashable {
     package func matches(_ text: String) -> Bool? {
         var current = ThreadList(capacity: steps.count)
         var next = ThreadList(capacity: steps.count)
-        let scalars = text.unicodeScalars
+        let scalars = (TerminalText.isPrintableASCII(text) ? text : text.precomposedStringWithCanonicalMapping)
+            .unicodeScalars
         var index = scalars.startIndex
         var atStart = true
         var work = 0
