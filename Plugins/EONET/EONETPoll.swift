@@ -86,7 +86,7 @@ struct EONETPoll: Sendable {
     /// `unknown category 'wildfire' (did you mean 'wildfires'? valid: drought, dustHaze, …)`; with several,
     /// each with its suggestion and the valid ids once at the end, at most ``shownCategories`` of them.
     static func unknownCategories(_ unknown: [String], known: [String]) -> SourceError {
-        let more = known.count > shownCategories ? ", … (\(known.count) in all)" : ""
+        let more = known.count > shownCategories ? " and \(known.count - shownCategories) more" : ""
         let valid = "valid: \(known.prefix(shownCategories).joined(separator: ", "))\(more)"
         let suggestions = unknown.map { Suggestion.closest(to: $0, in: known).map { "did you mean '\($0)'?" } }
         if unknown.count == 1 {

@@ -67,7 +67,7 @@ struct UncappedTextTests {
         }
     }
 
-    @Test("an EONET list of 200,000 categories: the unknown-category error names 20 of them, did-you-mean among 1,000")
+    @Test("an EONET list of 200,000 categories: the first 1,000 kept, an unknown one's error names 20 of them")
     func hugeCategoryList() async throws {
         let directory = try TemporaryDirectory()
         let ids = ["wildfires"] + (1..<200_000).map { "c\($0)" }
@@ -82,13 +82,17 @@ struct UncappedTextTests {
                 """)
             let once = try await MonitorProcess.run(["run", "--once", "--state", "state"], in: directory.url)
             #expect(once.status == 1)
-            let valid = "valid: \(ids.prefix(20).joined(separator: ", ")), … (200000 in all)"
+            // The first 1,000 categories are kept: 20 of them named.
+            let valid = "valid: \(ids.prefix(20).joined(separator: ", ")) and 980 more"
             #expect(
                 try await storedErrors(in: directory) == [
                     "fires": "unknown category 'wildfire' (did you mean 'wildfires'? \(valid))",
-                    // c199999 is past the first 1,000 candidates: not suggested.
+                    // c199999 is past the first 1,000 categories: not suggested.
                     "far": "unknown category 'c199999x' (\(valid))",
                 ])
+            // The list kept for a 304 holds the first 1,000 categories: up to c999.
+            let state = try stateBytes(directory)
+            #expect(state.contains(#""c999""#) && !state.contains(#""c1000""#))
         }
     }
 }
