@@ -37,10 +37,13 @@ package enum TerminalText {
     /// `text` without control characters, cut to `limit` characters (the last of them `…`) when it is longer. Only its
     /// start is read, so that a message of megabytes costs no more than a short one.
     package static func capped(_ text: some StringProtocol, to limit: Int = maximumMessage) -> String {
-        // Four times the limit leaves room for the control sequences taken out.
-        let head = text.prefix(limit * 4)
-        let clean = sanitized(head)
-        guard clean.count > limit || head.endIndex != text.endIndex else { return clean }
+        // Four times the limit, counted in scalars, leaves room for the control sequences taken out and bounds a
+        // character made of endless combining marks.
+        let scalars = text.unicodeScalars
+        let end =
+            scalars.index(scalars.startIndex, offsetBy: limit * 4, limitedBy: scalars.endIndex) ?? scalars.endIndex
+        let clean = sanitized(String(String.UnicodeScalarView(scalars[..<end])))
+        guard clean.count > limit || end != scalars.endIndex else { return clean }
         return String(clean.prefix(limit - 1)) + "…"
     }
 
