@@ -36,11 +36,19 @@ extension EONETCategoryList {
 }
 
 extension EONETCategoryList.Category {
-    /// Reads a list of categories (`[{"id","title",…}]`, the form of the response and of the saved list).
+    /// The most categories kept of a list: EONET has 13, and a server listing more would have a feed of all of them
+    /// send as many requests a poll.
+    static let maximumCount = 1000
+
+    /// Reads a list of categories (`[{"id","title",…}]`, the form of the response and of the saved list): all are
+    /// checked, the first ``maximumCount`` kept.
     static func list(_ reader: inout JSONReader) throws(JSONError) -> [Self] {
         guard try !reader.null() else { throw .mismatch("a list", .null) }
         var categories: [Self] = []
-        try reader.elements { (reader) throws(JSONError) in categories.append(try Self(from: &reader)) }
+        try reader.elements { (reader) throws(JSONError) in
+            let category = try Self(from: &reader)
+            if categories.count < maximumCount { categories.append(category) }
+        }
         return categories
     }
 

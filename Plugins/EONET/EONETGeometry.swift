@@ -163,9 +163,11 @@ extension EONETGeometry {
                 type = try reader.optionalString()
             } else if reader.key(key, is: "coordinates") {
                 coordinates = try reader.null() ? nil : reader.offset
-                // In one pass; step by step (for the error's path) only when that finds a fault.
+                // Coordinates of another shape (texts, nested too deep) leave the observation without a position,
+                // not its event unread: only invalid JSON fails the answer.
                 if coordinates != nil, !reader.skipNumbers(lists: maximumDepth) {
-                    try skipCoordinates(&reader, depth: 0)
+                    coordinates = nil
+                    try reader.skip()
                 }
             }
         }
@@ -177,23 +179,7 @@ extension EONETGeometry {
         return Observation(geometry: geometry, coordinates: coordinates)
     }
 
-    /// Checks and skips coordinates `depth` lists deep: numbers, or lists of them at most `maximumDepth` deep.
-    static func skipCoordinates(_ reader: inout JSONReader, depth: Int) throws(JSONError) {
-        let kind = try reader.kind()
-        switch kind {
-        case .number:
-            try reader.skip()
-        case .array:
-            guard depth < maximumDepth else {
-                throw .value("coordinates nested deeper than a GeoJSON geometry's (\(maximumDepth) lists)")
-            }
-            try reader.elements { (reader) throws(JSONError) in try skipCoordinates(&reader, depth: depth + 1) }
-        default:
-            throw .mismatch("a list", kind)
-        }
-    }
-
-    /// The coordinates that must come next (checked before by `skipCoordinates`).
+    /// The coordinates that must come next (checked before by `JSONReader.skipNumbers(lists:)`).
     static func coordinates(_ reader: inout JSONReader) throws(JSONError) -> Coordinates {
         guard try reader.kind() == .array else { return .number(try reader.number()) }
         var values: [Coordinates] = []

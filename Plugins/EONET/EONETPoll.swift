@@ -84,9 +84,10 @@ struct EONETPoll: Sendable {
     }
 
     /// `unknown category 'wildfire' (did you mean 'wildfires'? valid: drought, dustHaze, …)`; with several,
-    /// each with its suggestion and the valid ids once at the end.
+    /// each with its suggestion and the valid ids once at the end, at most ``shownCategories`` of them.
     static func unknownCategories(_ unknown: [String], known: [String]) -> SourceError {
-        let valid = "valid: \(known.joined(separator: ", "))"
+        let more = known.count > shownCategories ? " and \(known.count - shownCategories) more" : ""
+        let valid = "valid: \(known.prefix(shownCategories).joined(separator: ", "))\(more)"
         let suggestions = unknown.map { Suggestion.closest(to: $0, in: known).map { "did you mean '\($0)'?" } }
         if unknown.count == 1 {
             let hint = suggestions[0].map { "\($0) " } ?? ""
@@ -97,6 +98,9 @@ struct EONETPoll: Sendable {
         }
         return SourceError("unknown categories \(named.joined(separator: ", ")) (\(valid))")
     }
+
+    /// The most valid ids an unknown category's error lists: a server may list any number.
+    static let shownCategories = 20
 
     // MARK: - Events
 

@@ -48,6 +48,9 @@ struct EventPager: Sendable {
     var types: Set<String>?
     /// The logger.
     var logger: Logger
+    /// The latest date believed, a day after the poll's time: an event dated later (`9999-12-31`) is read, but neither
+    /// it nor a `readThrough` as late is the newest read, which would hide every gap after it.
+    var believed: Date
 
     /// The `per_page` of a first page: as many as the feed keeps, within GitHub's maximum of 100.
     var perPage: Int { min(100, max(1, keep)) }
@@ -57,6 +60,7 @@ struct EventPager: Sendable {
     /// Returns the items of all pages, and how far back they reached when that was not far enough.
     @discardableResult
     func fetch(_ url: String, readThrough: Date? = nil, onPage: (Page) -> Void = { _ in }) async throws -> Fetched {
+        let readThrough = readThrough.flatMap { $0 <= believed ? $0 : nil }
         var url = url
         var pages = 0
         var seen = 0
@@ -83,7 +87,7 @@ struct EventPager: Sendable {
             all += items
             for case let event? in events {
                 if oldest.map({ event.date < $0 }) ?? true { oldest = event.date }
-                if newest.map({ event.date > $0 }) ?? true { newest = event.date }
+                if event.date <= believed, newest.map({ event.date > $0 }) ?? true { newest = event.date }
             }
             // The whole page, beyond `keep` too: a stored event anywhere on it, or one the previous poll read, means
             // nothing is missing.

@@ -25,7 +25,8 @@ struct GitHubPoll: Sendable {
         api = GitHubAPI(root: options[GitHubSource.api], token: options[GitHubSource.token], http: context.http)
         pager = EventPager(
             api: api, keep: options[GitHubSource.keep], known: context.known,
-            types: options[GitHubSource.types].map(Set.init), logger: context.logger)
+            types: options[GitHubSource.types].map(Set.init), logger: context.logger,
+            believed: context.clock.now.date.addingTimeInterval(86_400))
         self.context = context
     }
 

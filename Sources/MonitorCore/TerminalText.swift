@@ -31,6 +31,22 @@ package enum TerminalText {
         return String(output)
     }
 
+    /// The longest text of a source's or a program's kept as a feed's error or a gap's message, in characters.
+    package static let maximumMessage = 500
+
+    /// `text` without control characters, cut to `limit` characters (the last of them `…`) when it is longer. Only its
+    /// start is read, so that a message of megabytes costs no more than a short one.
+    package static func capped(_ text: some StringProtocol, to limit: Int = maximumMessage) -> String {
+        // Four times the limit, counted in scalars, leaves room for the control sequences taken out and bounds a
+        // character made of endless combining marks.
+        let scalars = text.unicodeScalars
+        let end =
+            scalars.index(scalars.startIndex, offsetBy: limit * 4, limitedBy: scalars.endIndex) ?? scalars.endIndex
+        let clean = sanitized(String(String.UnicodeScalarView(scalars[..<end])))
+        guard clean.count > limit || end != scalars.endIndex else { return clean }
+        return String(clean.prefix(limit - 1)) + "…"
+    }
+
     /// Whether `text` is printable ASCII only, which `sanitized(_:keepNewlines:)` leaves as it is; false also when its
     /// bytes are not contiguous (it is then sanitized, which changes nothing of printable ASCII).
     package static func isPrintableASCII(_ text: some StringProtocol) -> Bool {

@@ -78,10 +78,10 @@ struct ExecFailureTests {
                 "start … base64 … split …"
             ),
             // The token's end falls in the last 4,096 bytes: the tail keeps the longest secret's length more, to hide
-            // it whole.
+            // it whole; the error is then cut to its first 500 characters.
             (
                 "printf 'abcdefghij%s' \"$TOKEN\" >&2; printf '=%.0s' $(seq 1 4090) >&2",
-                "…" + String(repeating: "=", count: 4090)
+                "exited with status 1: abcdefghij…" + String(repeating: "=", count: 461) + "…"
             ),
         ])
     func stderrSecretsHidden(script: String, said: String) async throws {

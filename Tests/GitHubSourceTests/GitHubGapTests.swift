@@ -59,6 +59,21 @@ struct GitHubGapTests {
         #expect(try await harness.store.record(feed: "rx")?.status == "ok")
     }
 
+    @Test("an event dated 9999 is stored, but not read as the newest: the next poll's gap is seen")
+    func farFuture() async throws {
+        let harness = PollHarness()
+        let api = GitHubFixtures.API()
+        let year9999 = try #require(ISO8601.date("9999-12-31T00:00:00Z"))
+        api.setEvents(pushes(1, firstID: 9000, newest: year9999) + pushes(40, firstID: 5000, newest: stored), of: path)
+        let first = await harness.poll(GitHubSource.self, feed: feed(api), transport: api.transport()).report
+        #expect((first.status, first.items, first.gap) == (.ok, 41, nil))
+        api.prepend(pushes(350, firstID: 5350, newest: stored + 86_400), to: path)
+        let report = await harness.poll(GitHubSource.self, feed: feed(api), transport: api.transport()).report
+        // The feed keeps its newest 300: the one dated 9999 and 299 of the new ones.
+        #expect((report.status, report.items, report.new) == (.ok, 300, 299))
+        #expect(report.gap == PollGap(since: stored, until: stored + 86_400 - 299 * 60))
+    }
+
     @Test("new events whose pages reach a stored event: no gap")
     func reachesStored() async throws {
         let (harness, api, _) = await synced()

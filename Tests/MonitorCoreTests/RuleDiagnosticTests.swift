@@ -178,7 +178,7 @@ struct RuleDiagnosticTests {
                 """)
         #expect(
             Self.rendered(#"title ~ "(a{1000}){1000}""#) == """
-                feeds.yaml:4:21: error: invalid regular expression: the regular expression is too large: more than 10000 steps once its repetitions are written out
+                feeds.yaml:4:21: error: invalid regular expression: the regular expression is too large: more than 10000 steps once its repetitions are written out and each member of a class is counted
                     where: title ~ "(a{1000}){1000}"
                                     ^
                 1 error in feeds.yaml

@@ -114,6 +114,32 @@ struct RuleTests {
         #expect(try Self.kept(#"not ref == "main""#) == ["EONET_1", "EONET_2", "9002"])
     }
 
+    @Test("a match too costly to tell matches neither ~ nor !~; a rule reads a text's first 10,000 characters")
+    func tooCostly() throws {
+        let long = Item(
+            id: "long", title: String(repeating: "a", count: 300_000), date: Self.now, groups: [],
+            details: [Detail("note", String(repeating: "b", count: 10_000) + "c")])
+        for rule in [#"title ~ "(?:.{1000}){9}z""#, #"title !~ "(?:.{1000}){9}z""#, #"note ~ "c""#] {
+            #expect(try Rule(rule, details: nil).matches(long, now: Self.now) == false, "\(rule)")
+        }
+        for rule in [#"note !~ "c""#, #"note ~ "b$""#, #"title ~ "^a""#] {
+            #expect(try Rule(rule, details: nil).matches(long, now: Self.now) == true, "\(rule)")
+        }
+    }
+
+    @Test("== and ~ agree on a decomposed title; a comparison and near() read ' 45 ' alike")
+    func agreement() throws {
+        let item = Item(
+            id: "u", title: "Cafe\u{301} fire", date: Self.now, groups: [],
+            details: [Detail("lat", " 45 "), Detail("lon", " -118 ")])
+        for rule in [
+            #"title == "Caf\#u{E9} fire""#, #"title ~ "Caf\#u{E9} f""#, #"title ~ "^Caf.""#, "lat >= 40",
+            "near(45, -118, 1km)", "within(40, -120, 50, -110)",
+        ] {
+            #expect(try Rule(rule, details: nil).matches(item, now: Self.now), "\(rule)")
+        }
+    }
+
     @Test("a detail that is not a number never matches a comparison with a number")
     func textDetailAgainstNumber() throws {
         let item = Item(

@@ -48,6 +48,14 @@ struct TerminalTextTests {
         #expect(TerminalText.width(TerminalText.cut(text, to: width)) <= width)
     }
 
+    @Test("a gap's message keeps 500 characters, and 2,000 scalars of one made of endless combining marks")
+    func cappedMessage() {
+        let long = PollGap(message: "\u{1B}[2J" + String(repeating: "ab", count: 1_000))
+        #expect(long.message == String(String(repeating: "ab", count: 250).dropLast()) + "…")
+        let zalgo = PollGap(message: "z" + String(repeating: "\u{301}", count: 1_000_000) + " done")
+        #expect(zalgo.message == "z" + String(repeating: "\u{301}", count: 1_999) + "…")
+    }
+
     @Test("wraps text at spaces by cells; a word longer than a line is broken where the line ends")
     func wrapped() {
         #expect(TerminalText.wrapped("the quick brown fox", width: 10) == ["the quick", "brown fox"])

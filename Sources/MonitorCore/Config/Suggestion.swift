@@ -1,10 +1,15 @@
 /// "Did you mean …?" suggestions for misspelt keys and names.
 package enum Suggestion {
-    /// The candidate closest to `word`, when it is close enough to be a likely typo.
+    /// The most candidates compared: a list from a server may hold any number.
+    package static let maximumCandidates = 1000
+
+    /// The candidate closest to `word` among the first ``maximumCandidates``, when it is close enough to be a likely
+    /// typo.
     package static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let lowered = word.lowercased()
         var best: (candidate: String, distance: Int)?
-        for candidate in candidates {
+        // A candidate whose length differs by more than 3 is more than 3 edits away: never close enough.
+        for candidate in candidates.prefix(maximumCandidates) where abs(candidate.count - lowered.count) <= 3 {
             let distance = editDistance(lowered, candidate.lowercased())
             if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }

@@ -19,10 +19,10 @@ package struct PollGap: Sendable, Hashable, Codable {
         self.until = until
     }
 
-    /// A gap told in words; at most `maximumMessage` characters of it are kept, without control characters.
+    /// A gap told in words; at most ``TerminalText/maximumMessage`` characters of it are kept, without control
+    /// characters.
     package init(message: String) {
-        let clean = TerminalText.sanitized(message)
-        self.message = clean.count > Self.maximumMessage ? String(clean.prefix(Self.maximumMessage - 1)) + "…" : clean
+        self.message = TerminalText.capped(message)
     }
 
     package init(since: Date?, until: Date?, message: String? = nil) {
@@ -30,9 +30,6 @@ package struct PollGap: Sendable, Hashable, Codable {
         self.until = until
         self.message = message
     }
-
-    /// The longest message kept, in characters.
-    package static let maximumMessage = 500
 
     /// What follows `older events may be missing: `: the span and its length, then the message, such as
     /// `2026-11-21T04:10:00Z to 2026-11-22T05:00:00Z (1d50m)`.

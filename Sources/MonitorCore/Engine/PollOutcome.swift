@@ -5,7 +5,8 @@ import Foundation
 /// poll's end is tested on its own.
 package struct PollOutcome: Sendable {
     package var status: PollReport.Status
-    /// What failed and why, safe for a terminal; nil when nothing did.
+    /// What failed and why, safe for a terminal and at most ``TerminalText/maximumMessage`` characters: what every
+    /// output and the state show of it; nil when nothing did.
     package var error: String?
     /// The feed's whole item set to store, newest first; nil when the poll failed (the stored items stay).
     package var items: [Item]?
@@ -32,11 +33,13 @@ package struct PollOutcome: Sendable {
     ///   that sent no request (an external program), when it said the feed was unchanged and found no item;
     ///   else `ok`.
     package init(tally: PollTally, record: FeedRecord, statistics: FeedHTTP.Statistics, thrown: String?) {
-        let failures = tally.failures.map { "\($0.what): \($0.message)" }.joined(separator: "; ")
+        // Each failure is capped; more than fit in the error's cap need not be joined.
+        let failures = tally.failures.prefix(TerminalText.maximumMessage).map { "\($0.what): \($0.message)" }
+            .joined(separator: "; ")
         var record = record
         if thrown != nil || (!tally.failures.isEmpty && !tally.succeeded) {
             status = .failed
-            error = TerminalText.sanitized(thrown ?? failures)
+            error = TerminalText.capped(thrown ?? failures)
             items = nil
             catalog = nil
             groups = []
@@ -53,7 +56,7 @@ package struct PollOutcome: Sendable {
             } else {
                 status = .ok
             }
-            error = tally.failures.isEmpty ? nil : TerminalText.sanitized(failures)
+            error = tally.failures.isEmpty ? nil : TerminalText.capped(failures)
             let items = tally.sortedItems
             self.items = items
             catalog = tally.catalog

@@ -200,9 +200,9 @@ package final class FeedHTTP: Sendable {
                 }
             }
             let failure = FetchError(
-                url: url, reason: .status(response.status, message: Self.message(in: response.body)),
-                attempts: attempts,
-                timeout: policy.timeout)
+                url: url,
+                reason: .status(response.status, message: Self.message(in: response.body, hiding: credential)),
+                attempts: attempts, timeout: policy.timeout)
             if failure.isTransient, attempts <= policy.retries {
                 try await backOff(attempt: attempts)
                 continue
@@ -379,11 +379,14 @@ package final class FeedHTTP: Sendable {
         return .seconds(min(max(0, date.timeIntervalSince(now).rounded(.up)), cap))
     }
 
-    /// The `message` of a JSON error body, or a short text body, made safe for a terminal.
-    static func message(in body: [UInt8]) -> String? {
+    /// The `message` of a JSON error body, or a short text body, made safe for a terminal, with `credential` hidden
+    /// as a notifier's secrets are (a server may echo the token it was sent): every error, report and notification
+    /// made of it shows none of it.
+    static func message(in body: [UInt8], hiding credential: String? = nil) -> String? {
         guard !body.isEmpty, body.count <= 64 << 10 else { return nil }
-        if let message = messageMember(in: body) { return String(TerminalText.sanitized(message).prefix(200)) }
-        let text = TerminalText.sanitized(String(decoding: body.prefix(200), as: UTF8.self)).trimmingWhitespace()
+        let redaction = Redaction(values: credential.map { [$0] } ?? [])
+        if let member = messageMember(in: body) { return redaction.message(member, limit: 200) }
+        let text = redaction.message(String(decoding: body, as: UTF8.self), limit: 200)
         guard !text.isEmpty, !text.hasPrefix("<") else { return nil }
         return text
     }

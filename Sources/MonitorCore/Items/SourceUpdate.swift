@@ -29,9 +29,10 @@ package struct SubRequestFailure: Sendable, Hashable, Error {
     /// The group whose items could not be fetched; its stored items are kept.
     package var group: String?
 
+    /// A failure of `what`; both texts are capped (``TerminalText/capped(_:to:)``).
     package init(what: String, message: String, group: String? = nil) {
-        self.what = what
-        self.message = message
+        self.what = TerminalText.capped(what)
+        self.message = TerminalText.capped(message)
         self.group = group
     }
 }

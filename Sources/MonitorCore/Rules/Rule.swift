@@ -64,15 +64,22 @@ enum RuleTextField: Sendable {
     case id, title, url, group
     case detail(String)
 
-    /// The field's values in `item`.
+    /// The most characters of a text a rule reads: a longer one is read as its start (no text of a rule, at most
+    /// ``RuleLexer/maximumLength`` characters, can equal it).
+    static let maximumLength = 10_000
+
+    /// The field's values in `item`, each at most ``maximumLength`` characters.
     func values(of item: Item) -> [String] {
-        switch self {
-        case .id: [item.id]
-        case .title: [item.title]
-        case .url: item.url.map { [$0] } ?? []
-        case .group: item.groups
-        case .detail(let name): item.detail(name).map { [$0] } ?? []
-        }
+        let values: [String] =
+            switch self {
+            case .id: [item.id]
+            case .title: [item.title]
+            case .url: item.url.map { [$0] } ?? []
+            case .group: item.groups
+            case .detail(let name): item.detail(name).map { [$0] } ?? []
+            }
+        // UTF-8 counts at least as many as there are characters, and is known without reading the text.
+        return values.map { $0.utf8.count > Self.maximumLength ? String($0.prefix(Self.maximumLength)) : $0 }
     }
 }
 
@@ -83,7 +90,8 @@ enum RuleTextTest: Sendable {
     /// Matched by the pattern somewhere (`~`).
     case matches(RulePattern)
 
-    func holds(_ value: String) -> Bool {
+    /// Whether `value` passes; nil when the pattern gave up (``RulePattern/matches(_:)``).
+    func holds(_ value: String) -> Bool? {
         switch self {
         case .equals(let texts): texts.contains(value)
         case .matches(let pattern): pattern.matches(value)
@@ -116,9 +124,15 @@ indirect enum RuleNode: Sendable {
         case .text(let field, let test, let negated):
             let values = field.values(of: item)
             guard !values.isEmpty else { return false }
-            return values.contains { test.holds($0) } != negated
+            var passed = false
+            for value in values where !passed {
+                // A match too costly to tell is false either way, as a missing value is.
+                guard let holds = test.holds(value) else { return false }
+                passed = holds
+            }
+            return passed != negated
         case .number(let name, let order, let numbers):
-            guard let value = item.detail(name).flatMap(Self.number) else { return false }
+            guard let value = item.detail(name).flatMap(Item.number) else { return false }
             return numbers.contains { order.holds(value, $0) }
         case .date(let order, let date):
             return order.holds(item.date, date)
@@ -133,16 +147,6 @@ indirect enum RuleNode: Sendable {
             }
             return west <= east ? (west <= longitude && longitude <= east) : (longitude >= west || longitude <= east)
         }
-    }
-
-    /// A detail's value read as a number (`5`, `-1.25`, ` 35 `); nil when it is not one.
-    static func number(_ text: String) -> Double? {
-        let trimmed = text.trimmingWhitespace()
-        guard let first = trimmed.first, first.isNumber || first == "-" || first == "+" || first == "." else {
-            return nil
-        }
-        guard let value = Double(trimmed), value.isFinite else { return nil }
-        return value
     }
 
     /// The item's position (``Item/position``), in degrees.

@@ -1,24 +1,34 @@
+import Foundation
+
 /// A regular expression of a rule (`title ~ "…"`), matched in time linear in the text: a Thompson NFA run as a
 /// Pike VM (every thread advances one character at a time; no backtracking, so no pattern takes exponential time).
 ///
 /// The subset: literal characters, `.` (any character but a line break), classes `[abc]`, `[^a-z]`, `\d \w \s`
 /// and their negations `\D \W \S`, `\` before any other punctuation for itself, `\n`, `\t`, anchors `^` and `$`
 /// (start and end of the text), groups `( )` and `(?: )`, `|`, the greedy quantifiers `* + ? {m} {m,} {m,n}`, and
-/// `(?i)` at the start for a match that ignores case. No backreferences, lookaround or lazy quantifiers.
+/// `(?i)` at the start for a match that ignores case. No backreferences, lookaround or lazy quantifiers. The pattern
+/// and the text are read composed (NFC), so that canonically equivalent texts match alike, as they are equal for `==`.
 package struct RulePattern: Sendable, Hashable {
     /// The longest pattern accepted, in characters.
     package static let maximumLength = 1000
-    /// The most steps a compiled pattern may have (a counted repetition repeats its part).
+    /// The most steps a compiled pattern may have (a counted repetition repeats its part; a class counts one step per
+    /// member, as each is tried in turn).
     package static let maximumSteps = 10_000
+    /// The most steps one match may take, all threads together: past it the match gives up, too costly. A pattern of a
+    /// few dozen steps never comes near it on a text a rule reads (``RuleTextField/maximumLength``).
+    package static let maximumWork = 2_000_000
     /// The largest count in `{m,n}`.
     package static let maximumCount = 1000
 
     /// The compiled program.
     private let steps: [Step]
+    /// What taking each step costs: the members of a class, else 1.
+    private let costs: [Int]
     private let ignoresCase: Bool
 
     /// The pattern `text`; an error's offset is in characters within `text`.
     package init(_ text: String) throws(RuleError) {
+        let text = text.precomposedStringWithCanonicalMapping
         var scalars = Array(text.unicodeScalars)
         guard text.count <= Self.maximumLength else {
             throw RuleError(
@@ -44,23 +54,32 @@ package struct RulePattern: Sendable, Hashable {
         var compiler = PatternCompiler()
         compiler.emit(node)
         compiler.steps.append(.match)
-        guard compiler.steps.count <= Self.maximumSteps else {
+        let costs = compiler.steps.map(\.cost)
+        guard costs.reduce(0, +) <= Self.maximumSteps else {
             throw RuleError(
                 "the regular expression is too large: more than \(Self.maximumSteps) steps once its repetitions are "
-                    + "written out", at: 0)
+                    + "written out and each member of a class is counted", at: 0)
         }
         self.steps = compiler.steps
+        self.costs = costs
         self.ignoresCase = ignoresCase
     }
 
-    /// Whether the pattern matches anywhere in `text`.
-    package func matches(_ text: String) -> Bool {
+    /// Whether the pattern matches anywhere in `text`; nil when telling would take more than ``maximumWork`` steps, or
+    /// the task is cancelled.
+    package func matches(_ text: String) -> Bool? {
         var current = ThreadList(capacity: steps.count)
         var next = ThreadList(capacity: steps.count)
-        let scalars = text.unicodeScalars
+        let scalars = (TerminalText.isPrintableASCII(text) ? text : text.precomposedStringWithCanonicalMapping)
+            .unicodeScalars
         var index = scalars.startIndex
         var atStart = true
+        var work = 0
+        var read = 0
         while true {
+            // A poll being cancelled (the run stopping) ends its rules too: asked every 1,024 characters.
+            if read & 1023 == 0, Task.isCancelled { return nil }
+            read += 1
             let atEnd = index == scalars.endIndex
             // A match may start at every position: a new thread joins those already running.
             if add(0, to: &current, atStart: atStart, atEnd: atEnd) { return true }
@@ -69,6 +88,8 @@ package struct RulePattern: Sendable, Hashable {
             if ignoresCase { scalar = Self.folded(scalar) }
             next.clear()
             for pc in current.members {
+                work += costs[pc]
+                if work > Self.maximumWork { return nil }
                 let advances: Bool
                 switch steps[pc] {
                 case .scalar(let expected): advances = scalar == expected
@@ -126,6 +147,10 @@ package struct RulePattern: Sendable, Hashable {
         case start
         case end
         case match
+
+        var cost: Int {
+            if case .set(let set) = self { max(1, set.members.count) } else { 1 }
+        }
     }
 }
 

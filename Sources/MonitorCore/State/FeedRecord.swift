@@ -14,7 +14,7 @@ package struct FeedRecord: Sendable, Hashable, Codable {
     package var lastSuccess: Date?
     /// When the feed last had a new item.
     package var lastNew: Date?
-    /// Why the last poll failed or was partial.
+    /// Why the last poll failed or was partial, at most ``TerminalText/maximumMessage`` characters.
     package var lastError: String?
     /// How many polls in a row failed.
     package var failures: Int
@@ -50,7 +50,7 @@ package struct FeedRecord: Sendable, Hashable, Codable {
 extension FeedRecord {
     /// A record as both databases store it (times in seconds since 1970, the rate limit as JSON), believed as far as
     /// it may be: a hold or an interval beyond the caps (stored by an older version) is not, nor a rate limit that
-    /// does not decode.
+    /// does not decode; an error longer than the cap is read capped.
     package init(
         name: String, type: String, status: String?, lastPoll: Double?, lastSuccess: Double?, lastNew: Double?,
         lastError: String?, failures: Int, notBefore: Double?, holdReason: String?, minimumInterval: Double?,
@@ -61,7 +61,7 @@ extension FeedRecord {
         self.lastPoll = lastPoll.map(Date.init(timeIntervalSince1970:))
         self.lastSuccess = lastSuccess.map(Date.init(timeIntervalSince1970:))
         self.lastNew = lastNew.map(Date.init(timeIntervalSince1970:))
-        self.lastError = lastError
+        self.lastError = lastError.map { TerminalText.capped($0) }
         self.failures = failures
         self.notBefore = HTTPPolicy.believed(
             notBefore: notBefore.map(Date.init(timeIntervalSince1970:)), lastPoll: self.lastPoll)
