@@ -199,8 +199,13 @@ package final class FeedHTTP: Sendable {
                     throw error
                 }
             }
+            // A redirect not followed (`validate --online` follows none) says where it goes.
+            let location = response.headers["Location"].map { TerminalText.cut(TerminalText.sanitized($0), to: 200) }
+            let message =
+                (300..<400).contains(response.status) && location != nil
+                ? "redirected to \(location ?? ""), not followed" : Self.message(in: response.body)
             let failure = FetchError(
-                url: url, reason: .status(response.status, message: Self.message(in: response.body)),
+                url: url, reason: .status(response.status, message: message),
                 attempts: attempts,
                 timeout: policy.timeout)
             if failure.isTransient, attempts <= policy.retries {
