@@ -59,14 +59,17 @@ extension GitHubSource {
         }
     }
 
-    /// The token's classic scopes from `X-OAuth-Scopes`; a fine-grained token (or an app's) sends none.
+    /// The token's classic scopes from `X-OAuth-Scopes`, at most 30 (GitHub has fewer) of 40 cells each; a
+    /// fine-grained token (or an app's) sends none.
     static func scopes(_ headers: HTTPHeaders) -> String {
         guard let value = headers["X-OAuth-Scopes"] else {
             return "token scopes not told (a fine-grained token: its permissions are not shown)"
         }
-        let scopes = value.split(separator: ",").map { TerminalText.sanitized(String($0).trimmingWhitespace()) }
+        let scopes = value.split(separator: ",").map { TerminalText.sanitized($0.trimmingWhitespace()) }
             .filter { !$0.isEmpty }
-        return scopes.isEmpty ? "token has no scopes" : "token scopes \(scopes.joined(separator: ", "))"
+        let shown = scopes.prefix(30).map { TerminalText.cut($0, to: 40) }
+        let more = scopes.count > 30 ? " and \(grouped(Int64(scopes.count - 30))) more" : ""
+        return scopes.isEmpty ? "token has no scopes" : "token scopes \(shown.joined(separator: ", "))\(more)"
     }
 
     /// The `total_count` of a search's answer; nil when it has none.

@@ -20,9 +20,13 @@ package enum ProgressText {
         return String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
     }
 
-    /// The block of lines for the feeds still polling, in the order given.
-    package static func block(feeds: [String], views: [String: FeedView]) -> String {
+    /// The block of lines for the feeds not printed yet, in the order given: those `finished` (waiting for a feed
+    /// above them) show its line instead of progress.
+    package static func block(feeds: [String], views: [String: FeedView], finished: [String: String] = [:]) -> String {
         let width = feeds.map { TerminalText.width($0) }.max() ?? 0
-        return feeds.map { line(feed: $0, view: views[$0], nameWidth: width) + "\n" }.joined()
+        return feeds.map { feed in
+            finished[feed].map { "  \(feed.padding(to: width))  \($0)\n" }
+                ?? line(feed: feed, view: views[feed], nameWidth: width) + "\n"
+        }.joined()
     }
 }

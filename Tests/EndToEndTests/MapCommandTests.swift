@@ -172,7 +172,9 @@ struct MapCommandTests {
             ])
     }
 
-    @Test("errors name what is wrong: an unknown feed, an unknown group, no state, a size or window below 1")
+    @Test(
+        "errors name what is wrong: an unknown feed, an unknown group (for events too), no state, a size or window below 1"
+    )
     func errors() async throws {
         let directory = try await Self.prepare()
         let cases: [(arguments: [String], status: Int32, message: String)] = [
@@ -183,6 +185,11 @@ struct MapCommandTests {
             (
                 ["map", "quakes", "--group", "bog"], 1,
                 "monitor map: error: feed 'quakes' has no group 'bog' (did you mean 'big'? groups: big, small)\n"
+            ),
+            // `events` checks a group as `map` does (one check for every command that takes `--group`).
+            (
+                ["events", "quakes", "--group", "bog"], 1,
+                "monitor events: error: feed 'quakes' has no group 'bog' (did you mean 'big'? groups: big, small)\n"
             ),
             (
                 ["map", "quakes", "--state", "elsewhere"], 1,

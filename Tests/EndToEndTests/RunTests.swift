@@ -45,7 +45,8 @@ private func feeds(_ server: TestHTTPServer, interval: String = "15m") -> String
 
 /// `output` of a `run --once` with what varies from one run to the next masked, so that the rest is compared whole:
 /// when each poll started and how long it took (`"started"` and `"durationMs"` in JSON, `350ms` or `1.2s` in text), and
-/// the order in which the feeds finished (the feeds poll at once): their JSON lines, or their text summaries, sorted.
+/// the order in which the feeds finished (the feeds poll at once) of their JSON lines, sorted; text summaries come in
+/// the feeds file's order.
 private func comparable(_ output: String) -> String {
     let masked =
         output
@@ -53,10 +54,11 @@ private func comparable(_ output: String) -> String {
         .replacing(/"durationMs":\d+/, with: #""durationMs":<duration>"#)
         .replacing(/\b(\d+ms|\d+\.\ds)\b/, with: "<duration>")
     // A text summary ends with an empty line; a JSON report is one line.
-    var parts = masked.components(separatedBy: masked.contains("\n\n") ? "\n\n" : "\n")
-    // What follows the last separator ("" when the output ends with one) stays last.
+    guard !masked.contains("\n\n") else { return masked }
+    var parts = masked.components(separatedBy: "\n")
+    // What follows the last line break ("" when the output ends with one) stays last.
     let end = parts.removeLast()
-    return parts.sorted().map { $0 + (masked.contains("\n\n") ? "\n\n" : "\n") }.joined() + end
+    return parts.sorted().map { $0 + "\n" }.joined() + end
 }
 
 /// The JSON objects of `text`, one per line, by feed.
@@ -185,6 +187,18 @@ struct RunTests {
             // Without escape sequences: standard output is not a terminal.
             #expect(
                 comparable(run.stdout) == """
+                    rxswift (github): ok — 30 items, 30 new, 1 request, <duration>
+                      event type  items  new
+                      PushEvent      20  +20
+                      WatchEvent     10  +10
+                      latest:
+                      * 2024-06-01    kzaher starred ReactiveX/RxSwift  (ReactiveX/RxSwift)
+                      * 2024-06-01    kzaher pushed to main  (ReactiveX/RxSwift)
+                      * 2024-06-01    kzaher pushed to main  (ReactiveX/RxSwift)
+                      * 2024-06-01    kzaher starred ReactiveX/RxSwift  (ReactiveX/RxSwift)
+                      * 2024-06-01    kzaher pushed to main  (ReactiveX/RxSwift)
+                      rate limit: 59/60 remaining, resets 05:12 UTC
+
                     planet (eonet): ok — 13 items, 13 new, 14 requests, <duration>
                       category              events  open  closed  new
                       Drought                    0     0       0
@@ -201,18 +215,6 @@ struct RunTests {
                       Water Color                0     0       0
                       Wildfires                  4     2       2   +4
                       13 distinct events in <duration>
-
-                    rxswift (github): ok — 30 items, 30 new, 1 request, <duration>
-                      event type  items  new
-                      PushEvent      20  +20
-                      WatchEvent     10  +10
-                      latest:
-                      * 2024-06-01    kzaher starred ReactiveX/RxSwift  (ReactiveX/RxSwift)
-                      * 2024-06-01    kzaher pushed to main  (ReactiveX/RxSwift)
-                      * 2024-06-01    kzaher pushed to main  (ReactiveX/RxSwift)
-                      * 2024-06-01    kzaher starred ReactiveX/RxSwift  (ReactiveX/RxSwift)
-                      * 2024-06-01    kzaher pushed to main  (ReactiveX/RxSwift)
-                      rate limit: 59/60 remaining, resets 05:12 UTC
 
 
                     """)

@@ -145,6 +145,27 @@ struct ValidateOnlineTests {
         #expect(!result.stdout.contains("XXXXsecretXXXX"))
     }
 
+    @Test("a redirect is not followed: the line says where it goes, and nothing is sent there")
+    func redirect() async throws {
+        let elsewhere = try await TestHTTPServer.start { _ in .json("{}") }
+        let target = "\(elsewhere.baseURL)/latest/meta-data/"
+        let api = try await TestHTTPServer.start { _ in TestResponse(status: 302, headers: [("Location", target)]) }
+        let result = try await Self.validate(
+            "feeds:\n  - {name: rx, type: github, repo: a/b, api: \"\(api.baseURL)\"}\n")
+        let sent = elsewhere.requests.count
+        try await api.shutdown()
+        try await elsewhere.shutdown()
+        #expect(
+            result.stdout == """
+                feeds.yaml: ok, 1 feed: rx (github)
+                rx: wrong: GET \(api.baseURL)/repos/a/b: HTTP 302: redirected to \(target), not followed
+                0 ok, 1 wrong, 0 not checked
+
+                """)
+        #expect(result.status == 1)
+        #expect(sent == 0)
+    }
+
     @Test("a refused port and a server that never answers: could not check (after the timeout), exit 0")
     func notChecked() async throws {
         let directory = try Self.directory()

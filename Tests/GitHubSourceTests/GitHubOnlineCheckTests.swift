@@ -27,6 +27,22 @@ struct CheckAnswer: Sendable, CustomTestStringConvertible {
             url: "\(root)/repos/o/r", answer: json("{}", headers: ["X-OAuth-Scopes": ""]),
             expected: .ok("repository o/r, token has no scopes")),
         CheckAnswer(
+            what: "a scopes header of 8,001 scopes (48 KB): 30 of 40 cells at most, and how many more",
+            options: ["repo": .string("o/r"), "token": .string("ghp_t")], url: "\(root)/repos/o/r",
+            answer: json(
+                "{}",
+                headers: [
+                    "X-OAuth-Scopes": (0..<8_000).map { "s\($0)" }.joined(separator: ", ") + ", "
+                        + String(repeating: "x", count: 50)
+                ]),
+            expected: .ok(
+                "repository o/r, token scopes \((0..<30).map { "s\($0)" }.joined(separator: ", ")) and 7,971 more")),
+        CheckAnswer(
+            what: "one long scope is cut to 40 cells",
+            options: ["repo": .string("o/r"), "token": .string("ghp_t")], url: "\(root)/repos/o/r",
+            answer: json("{}", headers: ["X-OAuth-Scopes": String(repeating: "x", count: 50)]),
+            expected: .ok("repository o/r, token scopes \(String(repeating: "x", count: 39))…")),
+        CheckAnswer(
             what: "no token, no rate headers", options: ["repo": .string("o/r")], url: "\(root)/repos/o/r",
             answer: json("{}"),
             expected: .ok("repository o/r")),

@@ -185,6 +185,14 @@ struct ConfigLoaderTests {
                 ["4:12: duplicate feed name 'a' (first used on line 2)"]
             ),
             (
+                "a duplicate feed name on a feed with another error: both reported",
+                "feeds:\n  - {name: a, type: eonet}\n  - {name: a, type: eonnet}\n",
+                [
+                    "3:12: duplicate feed name 'a' (first used on line 2)",
+                    "3:21: unknown feed type 'eonnet' (did you mean 'eonet'? known types: eonet, exec, github)",
+                ]
+            ),
+            (
                 "a duplicate key",
                 "feeds:\n  - name: a\n    type: eonet\n    days: 1\n    days: 2\n",
                 ["5:5: duplicate key 'days' in this feed (first on line 4)"]

@@ -56,4 +56,24 @@ struct FeedRuleTests {
                 "a-0", "a-1", "a-2", "a-3", "b-0", "b-1",
             ])
     }
+
+    @Test("an item a loosened rule lets through is stored but not new: the source reported it before")
+    func loosened() async throws {
+        let harness = PollHarness()
+        let strict = await harness.poll(
+            ScriptedSource.self, feed: Self.feed(where: #"id ~ "^a-[0-2]$""#), transport: Self.transport())
+        #expect(strict.report.new == 3)
+        let wider = await harness.poll(
+            ScriptedSource.self, feed: Self.feed(where: #"id ~ "^a-""#), transport: Self.transport())
+        #expect(wider.report.items == 5)
+        #expect(wider.report.new == 0)
+        #expect(try await harness.store.snapshot(feed: "test").values["monitor.rule.dropped"] == "b-0\nb-1\nb-2")
+        // Narrowed (a-4 no longer stored), then no rule at all: every item is stored, none new, none remembered.
+        _ = await harness.poll(
+            ScriptedSource.self, feed: Self.feed(where: #"id != "a-4""#), transport: Self.transport())
+        let all = await harness.poll(ScriptedSource.self, feed: Self.feed(where: nil), transport: Self.transport())
+        #expect(all.report.items == 8)
+        #expect(all.report.new == 0)
+        #expect(try await harness.store.snapshot(feed: "test").values["monitor.rule.dropped"] == nil)
+    }
 }

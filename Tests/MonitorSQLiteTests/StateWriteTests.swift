@@ -162,6 +162,37 @@ struct StateWriteTests {
     }
 
     @Test(
+        "forgetting a feed removes its record, items, memberships, catalog, validators and values, and nothing else",
+        arguments: StateBackend.allCases)
+    func forget(backend: StateBackend) async throws {
+        let state = try await backend.makeState()
+        let store = try await state.open()
+        for feed in ["planet", "other"] {
+            var commit = Self.commit(Self.items(1...100))
+            commit.record.name = feed
+            try await store.commit(commit, feed: feed)
+        }
+        let other = try await store.snapshot(feed: "other")
+
+        try await store.forget(feed: "planet")
+        #expect(try await store.record(feed: "planet") == nil)
+        #expect(try await store.feedNames() == ["other"])
+        let forgotten = try await store.snapshot(feed: "planet")
+        #expect(forgotten.items.isEmpty && forgotten.groups.isEmpty)
+        #expect(forgotten.validators.isEmpty && forgotten.values.isEmpty)
+        #expect(try await store.items(feed: "planet", group: "g1").isEmpty)
+        let kept = try await store.snapshot(feed: "other")
+        #expect(kept.record == other.record && kept.items == other.items && kept.groups == other.groups)
+        #expect(kept.validators == other.validators && kept.values == other.values && kept.items.count == 100)
+        // Polled again, it starts afresh: every row written anew, as for a feed never polled (rows counted by a database).
+        guard backend != .memory else { return }
+        let again = try await store.commit(Self.commit(Self.items(1...100)), feed: "planet")
+        #expect(again.itemsInserted == 100)
+        #expect(again.memberRows == Self.members(1...100))
+        #expect(again.groupRows == 3 && again.validatorRows == 1 && again.valueRows == 1)
+    }
+
+    @Test(
         "the packing keeps separators and escapes; the store removes control characters and reads back the rest",
         arguments: StateBackend.allCases)
     func packing(backend: StateBackend) async throws {

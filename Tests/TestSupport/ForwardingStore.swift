@@ -26,6 +26,7 @@ extension ForwardingStore {
     package func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics {
         try await base.commit(commit, feed: feed)
     }
+    package func forget(feed: String) async throws { try await base.forget(feed: feed) }
     package func outbox(refused: Bool) async throws -> [OutboxEntry] { try await base.outbox(refused: refused) }
     package func nextNotification(of notifier: String) async throws -> OutboxEntry? {
         try await base.nextNotification(of: notifier)

@@ -98,6 +98,10 @@ package final class MemoryState: StateStoring {
     }
 
     @discardableResult
+    package func forget(feed: String) async throws {
+        stored.withLock { $0.feeds[feed] = nil }
+    }
+
     package func commit(_ commit: PollCommit, feed name: String) async throws -> CommitStatistics {
         stored.withLock { stored in
             var feed = stored.feeds[name] ?? Feed()

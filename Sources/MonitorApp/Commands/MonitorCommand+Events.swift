@@ -42,6 +42,7 @@ extension MonitorCommand {
 
         func run() async throws {
             let (store, record) = try await stateOptions.storedFeed(name, command: "events")
+            _ = try await selection.groupTitle(in: store, feed: name, command: "events")
             let source = Registry.source(named: record.type)
             var checked: Rule?
             if let rule {

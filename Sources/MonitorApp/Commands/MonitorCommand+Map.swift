@@ -41,6 +41,7 @@ extension MonitorCommand {
 
         func run() async throws {
             let (store, _) = try await stateOptions.storedFeed(name, command: "map")
+            let title = try await selection.groupTitle(in: store, feed: name, command: "map")
             let now = Date()
             let items = try await store.items(
                 feed: name, group: selection.group, since: selection.since(now: now), limit: nil)
@@ -48,18 +49,7 @@ extension MonitorCommand {
             let known = StoredFeed(feed: name, catalog: catalog, items: items, breakdownDetail: nil)
                 .groups(within: nil, now: now)
             var groups = known.filter { $0.count > 0 }.map { WorldMap.Group(id: $0.id, title: $0.title) }
-            if let group = selection.group {
-                // A group is known from the catalog, else from any of its items (in the window or not).
-                let stored = try await !(items.isEmpty ? store.items(feed: name, group: group, limit: 1) : items)
-                    .isEmpty
-                guard let title = catalog.first(where: { $0.id == group })?.title ?? (stored ? group : nil) else {
-                    let names = catalog.map(\.id)
-                    let hint = Suggestion.closest(to: group, in: names).map { "did you mean '\($0)'? " } ?? ""
-                    Console.error(
-                        "monitor map: error: feed '\(name)' has no group '\(group)' (\(hint)groups: "
-                            + "\(names.joined(separator: ", ")))\n")
-                    throw ExitStatus.failure
-                }
+            if let group = selection.group, let title {
                 groups = [WorldMap.Group(id: group, title: title)]
             }
             let screen = isatty(STDOUT_FILENO) == 1 ? TerminalSession.size() : (width: 100, height: 30)

@@ -25,7 +25,8 @@ extension MonitorCommand {
                 cancels the polls, ending the programs of exec feeds, and it exits 128 + the signal's number (130 for \
                 SIGINT, 143 for SIGTERM).
 
-                --format json prints one JSON object per poll, one per line.
+                --format json prints one JSON object per poll, one per line, as each poll finishes (a stream, where \
+                `events` and `status` print one array); text summaries of --once follow the feeds file's order.
 
                 --metrics [HOST:]PORT serves Prometheus metrics at http://HOST:PORT/metrics while it runs. A bare \
                 port or localhost listens on 127.0.0.1 only; to be reachable from other machines, name the address \

@@ -10,6 +10,10 @@ extension MonitorCommand {
             abstract:
                 "Show each feed's last poll, status, last error and item count, and each notifier's outbox (offline).",
             discussion: """
+                The feeds of the feeds file come first, in its order; a feed stored but no longer in it follows, its \
+                status `not in the feeds file` (`monitor forget NAME` removes it). Without a valid feeds file, every \
+                stored feed is listed as it is.
+
                 For each notifier of the feeds file: where it delivers (a webhook's URL masked), how many notifications \
                 wait to be delivered, how many its receiver refused (kept 7 days), when it last delivered and its last \
                 error; for a notifier with digest:, how many notifications it collected and when its next digest is \
@@ -71,7 +75,15 @@ extension MonitorCommand {
             for feed in loaded.config?.feeds ?? [] {
                 records.append(stored.first { $0.name == feed.name } ?? FeedRecord(name: feed.name, type: feed.type))
             }
-            records += stored.filter { record in !records.contains { $0.name == record.name } }
+            // A feed stored but no longer in a feeds file that was read is marked so, its old error and hold left out.
+            let removed = stored.filter { record in !records.contains { $0.name == record.name } }.map { record in
+                guard loaded.config != nil else { return record }
+                var marked = FeedRecord(name: record.name, type: record.type)
+                marked.status = "not_in_the_feeds_file"
+                (marked.lastPoll, marked.itemCount) = (record.lastPoll, record.itemCount)
+                return marked
+            }
+            records += removed
             // The notifiers of the feeds file, in its order, then any others with notifications stored.
             let configured = loaded.config?.notifiers ?? []
             let targets = NotifierSet.targets(configured)
@@ -106,8 +118,12 @@ extension MonitorCommand {
                     : records.map { StatusListing.json($0, slot: slots[$0.name], now: now) }
                 Console.out(JSONValue.array(feeds + notifiers.map(StatusListing.json)).text + "\n")
             case .text:
+                let hint =
+                    removed.isEmpty || loaded.config == nil
+                    ? "" : "`monitor forget NAME` removes the stored data of a feed not in the feeds file\n"
                 Console.out(
-                    StatusListing.text(records, now: now, slots: slots) + StatusListing.text(notifiers, now: now))
+                    StatusListing.text(records, now: now, slots: slots) + hint + StatusListing.text(notifiers, now: now)
+                )
             }
         }
     }

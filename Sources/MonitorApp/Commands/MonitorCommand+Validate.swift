@@ -48,7 +48,9 @@ extension MonitorCommand {
             logger.logLevel = .warning
             // The checks spend from the budgets `run` instances share in a PostgreSQL state, like their polls.
             let shared = try await stateOptions.openShared() as? any RateBudgetStoring
-            let transport = HTTPClientTransport(timeout: settings.timeout, concurrency: settings.concurrency)
+            // A check follows no redirect: it says where one goes (a cloud's metadata address, a local port).
+            let transport = HTTPClientTransport(
+                timeout: settings.timeout, concurrency: settings.concurrency, followRedirects: false)
             let notifierTransport = NotifierSet.transport(settings)
             var validation = OnlineValidation(
                 config: config, transport: transport, notifierTransport: notifierTransport, logger: logger)

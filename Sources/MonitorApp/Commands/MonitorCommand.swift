@@ -15,7 +15,8 @@ package struct MonitorCommand: AsyncParsableCommand {
             """,
         version: MonitorVersion.current,
         subcommands: [
-            Run.self, Events.self, Map.self, Status.self, Validate.self, Sources.self, Notify.self, Init.self,
+            Run.self, Events.self, Map.self, Status.self, Forget.self, Validate.self, Sources.self, Notify.self,
+            Init.self,
         ]
     )
 

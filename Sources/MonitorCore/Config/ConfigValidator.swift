@@ -119,7 +119,9 @@ package struct ConfigValidator: Sendable {
                 // Without its source the feed's keys cannot be judged; still check the common ones it has.
                 let specs = FeedConfig.commonSpecs.filter { $0.name != "type" }
                 let common = entries.filter { entry in specs.contains { $0.name == entry.key } }
-                _ = options(common, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
+                let options = options(
+                    common, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
+                _ = uniqueName(options, kind: "feed", firstUse: &firstUse, diagnostics: &diagnostics)
                 continue
             }
             let before = diagnostics.count
@@ -129,17 +131,27 @@ package struct ConfigValidator: Sendable {
                 diagnostics += source.check(options)
             }
             diagnostics += ruleProblems(in: entries, options: options, details: source.detailNames)
-            guard let feedName = options.string("name") else { continue }
-            if let first = firstUse[feedName] {
-                let message = "duplicate feed name '\(feedName)' (first used on line \(first.line))"
-                diagnostics.append(.error(message, at: options.location(of: "name")))
-                continue
-            }
-            firstUse[feedName] = options.location(of: "name")
+            guard let feedName = uniqueName(options, kind: "feed", firstUse: &firstUse, diagnostics: &diagnostics)
+            else { continue }
             feeds.append(
                 (FeedConfig(name: feedName, type: source.type, options: options, location: item.location), source))
         }
         return feeds
+    }
+
+    /// The name of `options`, recorded in `firstUse`; nil (and an error when an earlier feed or notifier, `kind`,
+    /// took it) when it is missing or taken. Checked whatever else is wrong with either, so that both are reported.
+    private func uniqueName(
+        _ options: FeedOptions, kind: String, firstUse: inout [String: SourceLocation], diagnostics: inout [Diagnostic]
+    ) -> String? {
+        guard let name = options.string("name") else { return nil }
+        if let first = firstUse[name] {
+            let message = "duplicate \(kind) name '\(name)' (first used on line \(first.line))"
+            diagnostics.append(.error(message, at: options.location(of: "name")))
+            return nil
+        }
+        firstUse[name] = options.location(of: "name")
+        return name
     }
 
     /// The common feed options merged with a source's own: a source's option replaces a common one of the
@@ -213,7 +225,9 @@ package struct ConfigValidator: Sendable {
             else {
                 let specs = NotifierConfig.commonSpecs.filter { $0.name != "type" }
                 let common = entries.filter { entry in specs.contains { $0.name == entry.key } }
-                _ = options(common, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
+                let options = options(
+                    common, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
+                _ = uniqueName(options, kind: "notifier", firstUse: &firstUse, diagnostics: &diagnostics)
                 continue
             }
             let specs = Self.specs(of: type)
@@ -229,13 +243,9 @@ package struct ConfigValidator: Sendable {
             checkWords(
                 in: entries, key: NotifierConfig.on.name, known: FeedNotification.Event.selectable.map(\.rawValue),
                 what: "event", diagnostics: &diagnostics)
-            guard let notifierName = options.string("name") else { continue }
-            if let first = firstUse[notifierName] {
-                let message = "duplicate notifier name '\(notifierName)' (first used on line \(first.line))"
-                diagnostics.append(.error(message, at: options.location(of: "name")))
-                continue
-            }
-            firstUse[notifierName] = options.location(of: "name")
+            guard
+                let notifierName = uniqueName(options, kind: "notifier", firstUse: &firstUse, diagnostics: &diagnostics)
+            else { continue }
             notifiers.append(
                 NotifierConfig(name: notifierName, type: type.type, options: options, location: item.location))
         }

@@ -80,9 +80,10 @@ package struct PollRunner: Sendable {
         // external program's process group) before the poll returns.
         let stored = OneShot<StoredHead?>()
         let (updates, continuation) = AsyncThrowingStream<SourceUpdate, any Error>.makeStream()
+        let dropped = RuleDrops()
         async let folded = readAndFold(
             feed, source: type(of: source), retention: source.retention, started: started, head: stored,
-            updates: updates, events: events)
+            dropped: dropped, updates: updates, events: events)
         guard let head = await stored.value else {
             continuation.finish()
             var error: any Error = CancellationError()
@@ -118,7 +119,16 @@ package struct PollRunner: Sendable {
                         continuation.yield(update)
                         return
                     }
-                    let kept = batch.filter { rule.matches($0, now: started, source: type(of: source)) }
+                    var kept: [Item] = []
+                    var out: [String] = []
+                    for item in batch {
+                        if rule.matches(item, now: started, source: type(of: source)) {
+                            kept.append(item)
+                        } else {
+                            out.append(item.id)
+                        }
+                    }
+                    dropped.add(out)
                     if !kept.isEmpty { continuation.yield(.items(kept)) }
                 })
             continuation.finish()
@@ -160,6 +170,10 @@ package struct PollRunner: Sendable {
         let notifications = NotificationPlanner.notifications(
             of: report, feed: feed, previous: snapshot.record, record: outcome.record, notifiers: notifiers,
             source: type(of: source))
+        var changes = values.changes
+        if let change = dropped.change(stored: outcome.items.map { Set($0.map(\.id)) } ?? head.ids) {
+            changes[RuleDrops.key] = change
+        }
         let written: CommitStatistics
         do {
             // A failed poll stores none of its items or validators; what the source chose to keep (a fresh
@@ -167,7 +181,7 @@ package struct PollRunner: Sendable {
             // it, or not at all.
             let commit = PollCommit(
                 record: outcome.record, items: outcome.items, firstSeen: started, groups: outcome.catalog,
-                validators: outcome.items == nil ? [:] : http.updatedValidators, values: values.changes,
+                validators: outcome.items == nil ? [:] : http.updatedValidators, values: changes,
                 notifications: notifications,
                 bounds: Dictionary(notifiers.map { ($0.name, $0.bounds) }, uniquingKeysWith: { $1 }),
                 prepared: outcome.items == nil ? PreparedItems() : prepared)
@@ -199,10 +213,11 @@ package struct PollRunner: Sendable {
 
     /// Reads what is stored for `feed`, giving `head` what the requests need as soon as it is read (nil when the
     /// read fails before), then folds `updates` from the stored items as ``fold(_:from:showing:feed:events:)``
-    /// does; the stored items the feed's rule does not match are dropped first.
+    /// does; the stored items the feed's rule does not match are dropped first, and recorded in `dropped`, whose
+    /// ids dropped by earlier polls count as known.
     func readAndFold(
         _ feed: FeedConfig, source: any FeedSource.Type, retention: ItemRetention, started: Date,
-        head: OneShot<StoredHead?>, updates: AsyncThrowingStream<SourceUpdate, any Error>,
+        head: OneShot<StoredHead?>, dropped: RuleDrops, updates: AsyncThrowingStream<SourceUpdate, any Error>,
         events: AsyncStream<PollEvent>.Continuation?
     ) async -> Result<(PollTally, PreparedItems, (any Error)?), any Error> {
         var snapshot: FeedSnapshot
@@ -215,9 +230,16 @@ package struct PollRunner: Sendable {
         // The ids the head had, as the poll's context has them: one set for both, unless the rule dropped some.
         var known = await head.value?.ids ?? []
         if let rule = feed.rule {
-            snapshot.items.removeAll { !rule.matches($0, now: started, source: source) }
+            var out: [String] = []
+            snapshot.items.removeAll { item in
+                if rule.matches(item, now: started, source: source) { return false }
+                out.append(item.id)
+                return true
+            }
+            dropped.add(out)
             known = Set(snapshot.items.map(\.id))
         }
+        known.formUnion(dropped.remember(snapshot.values))
         let breakdown = source.breakdown?.detail
         // The view of the stored items is made here from their counts: no second tally of them is kept through
         // the poll.

@@ -199,10 +199,16 @@ package final class FeedHTTP: Sendable {
                     throw error
                 }
             }
+            // A redirect not followed (`validate --online` follows none) says where it goes.
+            let redaction = Redaction(values: credential.map { [$0] } ?? [])
+            let location = response.headers["Location"].map { redaction.message($0, limit: 200) }
+            let message =
+                (300..<400).contains(response.status) && location != nil
+                ? "redirected to \(location ?? ""), not followed"
+                : Self.message(in: response.body, hiding: credential)
             let failure = FetchError(
-                url: url,
-                reason: .status(response.status, message: Self.message(in: response.body, hiding: credential)),
-                attempts: attempts, timeout: policy.timeout)
+                url: url, reason: .status(response.status, message: message), attempts: attempts,
+                timeout: policy.timeout)
             if failure.isTransient, attempts <= policy.retries {
                 try await backOff(attempt: attempts)
                 continue

@@ -41,6 +41,10 @@ package protocol StateStoring: AnyObject, Sendable {
     @discardableResult
     func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics
 
+    /// Removes everything stored of `feed` in one transaction: its record, items, groups, validators and values (and
+    /// its place on a shared schedule). The notifications its polls wrote stay in their notifiers' outbox.
+    func forget(feed: String) async throws
+
     // MARK: - The notifications outbox (written by `commit`, from `PollCommit.notifications`)
 
     /// Every notification in the outbox, in the order the polls wrote them: those still to deliver, and (with
