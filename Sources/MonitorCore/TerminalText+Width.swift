@@ -18,7 +18,8 @@ extension TerminalText {
 
     /// `text` cut to `width` cells, with `…` where it was cut (a wide character that does not fit whole is left out).
     package static func cut(_ text: String, to width: Int) -> String {
-        guard width > 1, Self.width(text) > width else { return text }
+        guard Self.width(text) > width else { return text }
+        guard width > 0 else { return "" }
         var output = ""
         var used = 0
         for character in text {

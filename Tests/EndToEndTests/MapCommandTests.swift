@@ -148,7 +148,7 @@ struct MapCommandTests {
         let directory = try await Self.prepare()
         let cases: [(arguments: [String], columns: Int, rows: Int)] = [
             ([], 100, 30), (["--width", "120"], 120, 30), (["--height", "7"], 100, 7),
-            (["--width", "1", "--height", "1"], 1, 1),
+            (["--width", "1", "--height", "1"], 1, 1), (["--width", "1000", "--height", "500"], 1000, 500),
         ]
         for (arguments, columns, rows) in cases {
             try await size(directory, arguments: arguments, columns: columns, rows: rows)
@@ -172,7 +172,9 @@ struct MapCommandTests {
             ])
     }
 
-    @Test("errors name what is wrong: an unknown feed, an unknown group, no state, a size or window below 1")
+    @Test(
+        "errors name what is wrong: an unknown feed, an unknown group, no state, a size out of bounds, a window below 1"
+    )
     func errors() async throws {
         let directory = try await Self.prepare()
         let cases: [(arguments: [String], status: Int32, message: String)] = [
@@ -188,8 +190,18 @@ struct MapCommandTests {
                 ["map", "quakes", "--state", "elsewhere"], 1,
                 "monitor map: error: no stored feed named 'quakes' (nothing is stored yet: run `monitor run --once` first)\n"
             ),
-            (["map", "quakes", "--width", "0"], 64, "Error: --width must be at least 1\n"),
-            (["map", "quakes", "--height", "0"], 64, "Error: --height must be at least 1\n"),
+            (["map", "quakes", "--width", "0"], 64, "Error: --width must be between 1 and 1000, not 0\n"),
+            (["map", "quakes", "--height", "0"], 64, "Error: --height must be between 1 and 500, not 0\n"),
+            // Beyond the bounds: no overflow, no 20 GB canvas.
+            (
+                ["map", "quakes", "--width", "4611686018427387904"], 64,
+                "Error: --width must be between 1 and 1000, not 4611686018427387904\n"
+            ),
+            (
+                ["map", "quakes", "--width", "100000", "--height", "100000"], 64,
+                "Error: --width must be between 1 and 1000, not 100000\n"
+            ),
+            (["map", "quakes", "--height", "501"], 64, "Error: --height must be between 1 and 500, not 501\n"),
             (["map", "quakes", "--days", "0"], 64, "Error: --days must be at least 1\n"),
         ]
         for (arguments, status, message) in cases {

@@ -41,7 +41,7 @@ struct TerminalTextTests {
         arguments: [
             ("short", 10, "short"), ("exactly 10", 10, "exactly 10"), ("one too long", 11, "one too lo…"),
             ("日本語のタイトル", 7, "日本語…"), ("a日本語", 4, "a日…"), ("🔥🔥🔥🔥", 6, "🔥🔥…"),
-            ("cafe\u{301} au lait", 6, "cafe\u{301} …"),
+            ("cafe\u{301} au lait", 6, "cafe\u{301} …"), ("ab", 1, "…"), ("a", 1, "a"), ("ab", 0, ""),
         ])
     func cut(text: String, width: Int, expected: String) {
         #expect(TerminalText.cut(text, to: width) == expected)

@@ -24,10 +24,11 @@ extension MonitorCommand {
 
         @OptionGroup var selection: ItemSelection
 
-        @Option(help: "The map's width in columns (default: the terminal's, else 100).")
+        @Option(help: "The map's width in columns, 1–1000 (default: the terminal's, else 100).")
         var width: Int?
 
-        @Option(help: "The map's height in rows, the legend excluded (default: what the terminal leaves, else 30).")
+        @Option(
+            help: "The map's height in rows, the legend excluded, 1–500 (default: what the terminal leaves, else 30).")
         var height: Int?
 
         @OptionGroup var stateOptions: StateOptions
@@ -35,8 +36,12 @@ extension MonitorCommand {
         @OptionGroup(visibility: .hidden) var configOptions: ConfigOptions
 
         func validate() throws {
-            if let width, width < 1 { throw ValidationError("--width must be at least 1") }
-            if let height, height < 1 { throw ValidationError("--height must be at least 1") }
+            if let width, !(1...WorldMap.maxColumns).contains(width) {
+                throw ValidationError("--width must be between 1 and \(WorldMap.maxColumns), not \(width)")
+            }
+            if let height, !(1...WorldMap.maxRows).contains(height) {
+                throw ValidationError("--height must be between 1 and \(WorldMap.maxRows), not \(height)")
+            }
         }
 
         func run() async throws {

@@ -9,9 +9,12 @@ struct WorldMap: Sendable {
         var title: String
     }
 
-    /// The map's size in character cells, the legend excluded.
+    /// The map's size in character cells, the legend excluded; drawn within 1…`maxColumns` by 1…`maxRows`.
     var columns: Int
     var rows: Int
+    /// The largest map drawn (a terminal or a flag may ask for more): 1,000 by 500 cells, 2 million dots.
+    static let maxColumns = 1000
+    static let maxRows = 500
     /// The part of the Earth shown.
     var box = MapBox.world
     /// Whether the symbols are coloured (a terminal with colour, `NO_COLOR` unset).
@@ -33,6 +36,8 @@ struct WorldMap: Sendable {
     /// The map of `items` (each drawn with the symbol of its first group in `groups`; an item of none of them is
     /// left out) and the legend of `groups`, as lines without trailing spaces.
     func lines(items: [Item], groups: [Group]) -> [String] {
+        let columns = min(max(columns, 1), Self.maxColumns)
+        let rows = min(max(rows, 1), Self.maxRows)
         var canvas = BrailleCanvas(columns: columns, rows: rows)
         drawOutlines(on: &canvas)
         let legendIndex = Dictionary(groups.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })

@@ -1,0 +1,72 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The seams of `monitor run`'s full screen in a real terminal (tmux): hostile progress counts, paging through a
+/// long list, colour, the keys `run --help` and `?` list, maps without positions or with a filter (#34).
+@Suite(
+    "the full screen's seams in a real terminal (tmux)", .timeLimit(.minutes(5)),
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed (scripts/setup installs it): skipped"))
+struct FullScreenSeamsTests {
+    /// The screen with every clock time written `hh:mm:ss`.
+    static func masked(_ screen: String) -> String {
+        screen.replacingOccurrences(of: #"\d\d:\d\d:\d\d"#, with: "hh:mm:ss", options: .regularExpression)
+    }
+
+    /// A tmux session of `width`×`height` in `directory` running `monitor run` (with `environment` before it) on its
+    /// feeds file, and the screen once `ready` holds.
+    static func start(
+        _ directory: TemporaryDirectory, width: Int, height: Int, environment: String = "", command: String = "run",
+        ready: @escaping (String) -> Bool
+    ) async throws -> (TmuxSession, String) {
+        let tmux = try await TmuxSession(in: directory.url, width: width, height: height)
+        try await tmux.send(
+            "clear; echo PRE-RUN TEXT; \(environment) '\(MonitorProcess.executable.path)' \(command) --config feeds.yaml "
+                + "--state state",
+            literal: true)
+        try await tmux.send("Enter")
+        return (tmux, try await tmux.waitForScreen("the full screen", ready))
+    }
+
+    @Test("a program's progress beyond any bound is clamped: no overflow, the bar full, done within the total")
+    func hostileProgress() async throws {
+        let directory = try TemporaryDirectory()
+        let program = #"""
+            import json, sys, time
+            done, total = int(sys.argv[1]), int(sys.argv[2])
+            # Said again and again: the screen draws a progress step at most every 50 ms, a later one surely.
+            for _ in range(3000):
+                print(json.dumps({"progress": {"done": done, "total": total}}), flush=True)
+                time.sleep(0.2)
+            """#
+        try directory.write("progress.py", program)
+        try directory.write(
+            "feeds.yaml",
+            """
+            feeds:
+              - name: over
+                type: exec
+                command: [python3, progress.py, "9223372036854775807", "1"]
+              - name: huge
+                type: exec
+                command: [python3, progress.py, "9223372036854775807", "9223372036854775807"]
+            """)
+        let (tmux, _) = try await Self.start(directory, width: 80, height: 8) {
+            $0.contains("over  polling [") && $0.contains("huge  polling [")
+        }
+        defer {
+            tmux.kill()
+            withExtendedLifetime(directory) {}
+        }
+        let screen = try await tmux.screen()
+        // Which feed is selected (the one that reported last) is left out.
+        let rows = screen.components(separatedBy: "\n").map { " " + $0.dropFirst() }
+        #expect(
+            Array(rows[1...2]) == [
+                "  over  polling [##########] 1/1    0 items",
+                "  huge  polling [##########] 1000000000/1000000000  0 items",
+            ], "\(screen)")
+        try await tmux.send("q")
+        _ = try await tmux.waitForScreen("the shell again") { $0.contains("PRE-RUN TEXT\n$") }
+    }
+}
