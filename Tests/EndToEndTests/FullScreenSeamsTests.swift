@@ -69,4 +69,68 @@ struct FullScreenSeamsTests {
         try await tmux.send("q")
         _ = try await tmux.waitForScreen("the shell again") { $0.contains("PRE-RUN TEXT\n$") }
     }
+
+    /// The screen of the Wildfires items at 60×20 (12 rows of the list) from item `first` on, item `selected` marked.
+    static func fires(first: Int, selected: Int) -> String {
+        let rows = (first..<first + 12).map { number in
+            let hour = (100 - number) % 24
+            let day = 16 + (100 - number) / 24
+            let stamp = "2026-11-\(day) \(hour < 10 ? "0" : "")\(hour):00"
+            return (number == selected ? "> " : "  ") + "\(stamp)  fire \(String(format: "%03d", number))"
+        }
+        return
+            (["monitor › fires › Wildfires               all days  hh:mm:ss", "100 items, newest first, all days", ""]
+            + rows + ["", "", "  no link", "<log>", "↑↓ select  Enter open  Esc back  d days  / filter  r poll  …", ""])
+            .joined(separator: "\n")
+    }
+
+    @Test("PgDn and PgUp move a page of a long list, End and G to its last row, Home and g to its first")
+    func paging() async throws {
+        let directory = try TemporaryDirectory()
+        // 100 wildfires an hour apart, fire 001 the newest.
+        let program = #"""
+            import json
+            print(json.dumps({"group": {"id": "fires", "title": "Wildfires"}}))
+            for number in range(1, 101):
+                hours = 100 - number
+                date = "2026-11-%02dT%02d:00:00Z" % (16 + hours // 24, hours % 24)
+                print(json.dumps({"item": {"id": str(number), "title": "fire %03d" % number, "date": date,
+                    "groups": ["fires"]}}))
+            """#
+        try directory.write("fires.py", program)
+        try directory.write(
+            "feeds.yaml",
+            """
+            feeds:
+              - name: fires
+                type: exec
+                command: [python3, fires.py]
+            """)
+        let (tmux, _) = try await Self.start(directory, width: 60, height: 20, environment: "TZ=UTC") {
+            $0.contains("fires  ok ")
+        }
+        defer {
+            tmux.kill()
+            withExtendedLifetime(directory) {}
+        }
+        try await tmux.send("Enter")
+        _ = try await tmux.waitForScreen("the groups") { $0.contains("> Wildfires") }
+        try await tmux.send("Enter")
+        _ = try await tmux.waitForScreen("the items") { $0.contains("> 2026-11-20 03:00  fire 001") }
+        let steps: [(key: String, first: Int, selected: Int)] = [
+            ("PageDown", 2, 13), ("PageDown", 14, 25), ("End", 89, 100), ("PageUp", 77, 88), ("Home", 1, 1),
+            ("G", 89, 100), ("g", 1, 1),
+        ]
+        for (key, first, selected) in steps {
+            try await tmux.send(key)
+            let screen = try await tmux.waitForScreen("fire \(selected) after \(key)") {
+                $0.range(of: String(format: #"> \S+ \S+  fire %03d"#, selected), options: .regularExpression) != nil
+            }
+            var rows = Self.masked(screen).components(separatedBy: "\n")
+            rows[18] = "<log>"
+            #expect(rows.joined(separator: "\n") == Self.fires(first: first, selected: selected), "after \(key)")
+        }
+        try await tmux.send("q")
+        _ = try await tmux.waitForScreen("the shell again") { $0.contains("PRE-RUN TEXT\n$") }
+    }
 }

@@ -6,6 +6,7 @@ package enum BrowserScreen {
     /// The keys, as `?` shows them.
     package static let keys = [
         "↑/↓ or k/j   select",
+        "PgUp/PgDn    a page up or down; Home/End or g/G: the first or the last",
         "Enter or →   open the feed's groups, then the group's items, then an item's details",
         "Esc or ←     back (Esc first clears a filter)",
         "d            days window: 1, 7, 30, 90, 360, all",
@@ -23,8 +24,7 @@ package enum BrowserScreen {
     /// the state cannot be reached, that) and a row of keys (or the filter being typed). Times are shown in `timeZone`. Everything a server sent is
     /// sanitized; long text is cut with `…`.
     package static func render(_ state: BrowserState, width: Int, height: Int, timeZone: TimeZone) -> [String] {
-        let height = max(height, 4)
-        let bodyHeight = height - 3
+        let bodyHeight = max(height, 4) - 3
         var body: [String]
         if state.help {
             body = ["Keys", ""] + keys.map { "  " + $0 }
@@ -33,8 +33,9 @@ package enum BrowserScreen {
         } else {
             switch state.level {
             case .feeds: body = feedRows(state, width: width, timeZone: timeZone)
-            case .groups(let feed): body = groupRows(state, feed: feed, height: bodyHeight)
-            case .items(let feed, _): body = itemRows(state, feed: feed, height: bodyHeight, timeZone: timeZone)
+            case .groups(let feed): body = groupRows(state, feed: feed, height: listRows(state.level, height: height))
+            case .items(let feed, _):
+                body = itemRows(state, feed: feed, height: listRows(state.level, height: height), timeZone: timeZone)
             case .item: body = detailRows(state, width: width, timeZone: timeZone)
             }
         }
@@ -45,6 +46,17 @@ package enum BrowserScreen {
         rows.append(state.live.stateLine ?? state.log.last.map { TerminalText.sanitized($0) } ?? "")
         rows.append(footer(state))
         return rows.map { TerminalText.cut($0, to: width) }
+    }
+
+    /// The rows of the open list a screen `height` rows high shows: the screen less its title, log and key rows, and
+    /// the heading of a feed's groups or the heading and selected item's footer of a group's items.
+    package static func listRows(_ level: BrowserState.Level, height: Int) -> Int {
+        let body = max(height, 4) - 3
+        switch level {
+        case .feeds, .item: return body
+        case .groups: return max(body - 2, 0)
+        case .items: return max(body - 5, 0)
+        }
     }
 
     private static func title(_ state: BrowserState, width: Int, timeZone: TimeZone) -> String {
@@ -119,7 +131,7 @@ package enum BrowserScreen {
             while text.hasSuffix(" ") { text.removeLast() }
             return marked("  " + text, selected: index == state.groupRow)
         }
-        return [heading, ""] + visible(lines, selected: state.groupRow, height: height - 2)
+        return [heading, ""] + visible(lines, selected: state.groupRow, height: height)
     }
 
     private static func itemRows(_ state: BrowserState, feed: String, height: Int, timeZone: TimeZone) -> [String] {
@@ -138,8 +150,8 @@ package enum BrowserScreen {
             "", details.isEmpty ? "" : "  " + details.joined(separator: "  "),
             "  " + (selected.url.map { TerminalText.sanitized($0) } ?? "no link"),
         ]
-        return [heading, ""] + visible(lines, selected: state.itemRow, height: height - 2 - footer.count)
-            + Array(repeating: "", count: max(0, height - 2 - footer.count - lines.count)) + footer
+        return [heading, ""] + visible(lines, selected: state.itemRow, height: height)
+            + Array(repeating: "", count: max(0, height - lines.count)) + footer
     }
 
     /// An item's details: its title wrapped, then its date in local time, its groups, each detail (its position among

@@ -25,6 +25,7 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
         self.state = BrowserState(
             live: LiveState(feeds: feeds, sources: sources, now: now, timeZone: .current), now: now)
         self.size = TerminalSession.size()
+        state.height = size.height
         (reloadRequests, reloads) = AsyncStream<String>.makeStream()
         draw(force: true)
     }
@@ -68,6 +69,7 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
                 case .redraw:
                     lock.withLock {
                         size = TerminalSession.size()
+                        state.height = size.height
                         terminal.write("\u{1B}[2J")
                         draw(force: true)
                     }
