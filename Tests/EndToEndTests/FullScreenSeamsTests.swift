@@ -133,4 +133,118 @@ struct FullScreenSeamsTests {
         try await tmux.send("q")
         _ = try await tmux.waitForScreen("the shell again") { $0.contains("PRE-RUN TEXT\n$") }
     }
+
+    @Test("monitor browse opens the full screen; a feed without positions maps to a sentence; m keeps the filter")
+    func browseAndMaps() async throws {
+        let directory = try await MapCommandTests.prepare()
+        try directory.write(
+            "plain.py",
+            #"""
+            import json
+            print(json.dumps({"group": {"id": "notes", "title": "Notes"}}))
+            for number in (1, 2):
+                print(json.dumps({"item": {"id": str(number), "title": "note %d" % number,
+                    "date": "2026-11-2%dT00:00:00Z" % number, "groups": ["notes"]}}))
+            """#)
+        try directory.write(
+            "feeds.yaml",
+            """
+            feeds:
+              - name: quakes
+                type: exec
+                command: [python3, quakes.py]
+              - name: plain
+                type: exec
+                command: [python3, plain.py]
+            """)
+        let (tmux, _) = try await Self.start(directory, width: 60, height: 16, command: "browse") {
+            $0.contains("quakes  ok") && $0.contains("plain   ok")
+        }
+        defer {
+            tmux.kill()
+            withExtendedLifetime(directory) {}
+        }
+        // The feed without positions: a sentence, then the legend.
+        try await tmux.send("j")
+        _ = try await tmux.waitForScreen("plain selected") { $0.contains("> plain") }
+        try await tmux.send("m")
+        let plain = try await tmux.waitForScreen("the map of plain") { $0.contains("Notes: 0 on the map") }
+        var plainRows = Self.masked(plain).components(separatedBy: "\n")
+        plainRows[14] = "<log>"
+        #expect(
+            plainRows.joined(separator: "\n") == """
+                monitor › plain › map                     all days  hh:mm:ss
+                  nothing to map: no item has a position (lat and lon)
+
+                  * Notes: 0 on the map, 2 without a position
+
+
+
+
+
+
+
+
+
+
+                <log>
+                m or Esc back  z zoom  d days  q quit
+
+                """)
+
+        // The groups of quakes filtered to Small: m maps that group alone; z zooms to its items.
+        try await tmux.send("Escape")
+        try await tmux.send("k")
+        try await tmux.send("Enter")
+        _ = try await tmux.waitForScreen("the groups") { $0.contains("> Big quakes") }
+        try await tmux.send("/")
+        try await tmux.send("Small", literal: true)
+        try await tmux.send("Enter")
+        _ = try await tmux.waitForScreen("the filtered groups") { $0.contains("filter: Small") }
+        try await tmux.send("m")
+        let small = try await tmux.waitForScreen("the filtered map") { $0.contains("Small quakes: 3 on the map") }
+        print("the filtered map:\n\(small)")
+        let lines = small.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(
+            MapCell.marks(Array(lines.dropFirst()), rows: 12, symbols: ["*", "+"])
+                == MapCommandTests.expectedMarks(groups: ["small"], days: nil, columns: 60, rows: 12))
+        #expect(lines[13] == "> * Small quakes: 3 on the map, 1 without a position")
+        #expect(lines[15] == "filter: Small  m or Esc back  z zoom  d days  q quit")
+        try await tmux.send("z")
+        let zoomed = try await tmux.waitForScreen("the zoomed map") { $0.contains("z: the world") }
+        #expect(
+            zoomed.split(separator: "\n", omittingEmptySubsequences: false)[12...13] == [
+                "> * Small quakes: 3 on the map, 1 without a position",
+                "  zoomed to 6°S–71°N, 165°W–16°E; z: the world",
+            ])
+        try await tmux.send("q")
+        _ = try await tmux.waitForScreen("the shell again") { $0.contains("PRE-RUN TEXT\n$") }
+    }
+
+    @Test("run --help lists every key that ? lists, and says that run on a terminal is the browser, named browse too")
+    func runHelp() async throws {
+        let directory = try TemporaryDirectory()
+        let result = try await MonitorProcess.run(["run", "--help"], in: directory.url)
+        #expect(result.status == 0)
+        let discussion = result.stdout.components(separatedBy: "When standard input and output are terminals").last
+        #expect(
+            discussion?.components(separatedBy: "\nUSAGE:").first == """
+                , `run` is the full-screen browser
+                (`monitor browse` names the same command). Its keys:
+                  ↑/↓ or k/j   select
+                  PgUp/PgDn    a page up or down; Home/End or g/G: the first or the last
+                  Enter or →   open a feed's groups, a group's items, an item's details
+                  Esc or ←     back (Esc first clears a filter)
+                  d            days window: 1, 7, 30, 90, 360, all
+                  /            filter the list as you type; Enter keeps it, Esc clears it
+                  r            poll the selected feed now
+                  o            print the selected item's link (it is never opened)
+                  m            the map of the selected feed or group; m or Esc goes back
+                  z            zoom the map to the group's items (or all); z again: the world
+                  ?            these keys
+                  q            quit
+                  Ctrl-Z       suspend (the shell's fg comes back)
+
+                """)
+    }
 }

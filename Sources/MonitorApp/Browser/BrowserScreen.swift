@@ -7,14 +7,14 @@ package enum BrowserScreen {
     package static let keys = [
         "↑/↓ or k/j   select",
         "PgUp/PgDn    a page up or down; Home/End or g/G: the first or the last",
-        "Enter or →   open the feed's groups, then the group's items, then an item's details",
+        "Enter or →   open a feed's groups, a group's items, an item's details",
         "Esc or ←     back (Esc first clears a filter)",
         "d            days window: 1, 7, 30, 90, 360, all",
         "/            filter the list as you type; Enter keeps it, Esc clears it",
         "r            poll the selected feed now",
         "o            print the selected item's link (it is never opened)",
         "m            the map of the selected feed or group; m or Esc goes back",
-        "z            on the map: zoom to the items shown; z again: the world",
+        "z            zoom the map to the group's items (or all); z again: the world",
         "?            these keys",
         "q            quit",
         "Ctrl-Z       suspend (the shell's fg comes back)",
@@ -79,7 +79,10 @@ package enum BrowserScreen {
 
     private static func footer(_ state: BrowserState) -> String {
         if state.filtering { return "/" + state.filter + "  (Enter keeps the filter, Esc clears it)" }
-        if let map = state.map { return "m or Esc back  z \(map.zoomed ? "world" : "zoom")  d days  q quit" }
+        if let map = state.map {
+            let filter = state.filter.isEmpty ? "" : "filter: \(state.filter)  "
+            return filter + "m or Esc back  z \(map.zoomed ? "world" : "zoom")  d days  q quit"
+        }
         if case .item = state.level { return "Esc back  o print the link  d days  m map  ? keys  q quit" }
         var hint = "↑↓ select  Enter open  Esc back  d days  / filter  r poll  m map  ? keys  q quit"
         if !state.filter.isEmpty { hint = "filter: \(state.filter)  (Esc clears)  " + hint }
@@ -185,28 +188,43 @@ package enum BrowserScreen {
     }
 
     /// The map of the feed's items within the window, above its legend; the selected group first in the legend
-    /// (marked, and its symbol on top where groups share a cell).
-    private static func mapRows(_ state: BrowserState, _ map: BrowserState.MapView, width: Int, height: Int)
-        -> [String]
-    {
+    /// (marked, and its symbol on top where groups share a cell). A filter in force maps what its list shows; with no
+    /// position to draw, a sentence says so above the legend.
+    private static func mapRows(
+        _ state: BrowserState, _ map: BrowserState.MapView, width: Int, height: Int
+    ) -> [String] {
         guard let stored = state.stored, stored.feed == map.feed else { return ["  reading the stored items…"] }
-        var groups = stored.groups(within: state.days, now: state.now).filter { $0.count > 0 || $0.id == map.group }
-            .map { WorldMap.Group(id: $0.id, title: $0.title) }
+        var rows = stored.groups(within: state.days, now: state.now).filter { $0.count > 0 || $0.id == map.group }
+        var items = stored.items(within: state.days, now: state.now)
+        if !state.filter.isEmpty, case .groups = state.level {
+            let kept = Set(state.groups.map(\.id))
+            rows.removeAll { !kept.contains($0.id) }
+        } else if !state.filter.isEmpty, case .items = state.level {
+            items = state.items
+            rows.removeAll { $0.id != map.group }
+        }
+        var groups = rows.map { WorldMap.Group(id: $0.id, title: $0.title) }
         if let index = groups.firstIndex(where: { $0.id == map.group }) {
             groups.insert(groups.remove(at: index), at: 0)
         }
-        let items = stored.items(within: state.days, now: state.now)
+        // The positions of the items of `ids`.
+        func points(_ ids: Set<String>) -> [(longitude: Double, latitude: Double)] {
+            items.filter { $0.groups.contains(where: ids.contains) }.compactMap(\.position).map {
+                (longitude: $0.longitude, latitude: $0.latitude)
+            }
+        }
         var worldMap = WorldMap(columns: width, rows: 1)
+        func legend(_ lines: ArraySlice<String>) -> [String] {
+            lines.enumerated().map { index, line in marked("  " + line, selected: index == 0 && map.group != nil) }
+        }
+        guard !points(Set(groups.map(\.id))).isEmpty else {
+            return ["  nothing to map: no item has a position (lat and lon)", ""]
+                + legend(worldMap.lines(items: items, groups: groups).dropFirst())
+        }
         var note: [String] = []
         if map.zoomed {
-            // The box around the items the map draws: those with a position in one of the legend's groups.
-            let shown = Set(groups.map(\.id))
-            let points = items.filter { item in
-                var inLegend = false
-                _ = item.eachGroupOnce { if shown.contains($0) { inLegend = true } }
-                return inLegend
-            }.compactMap(\.position).map { (longitude: $0.longitude, latitude: $0.latitude) }
-            if let box = MapBox.around(points) {
+            // The box around the items of the selected group, else of the legend's groups.
+            if let box = MapBox.around(points(map.group.map { [$0] } ?? Set(groups.map(\.id)))) {
                 worldMap.box = box
                 note = [
                     "  zoomed to \(degrees(box.south, "N", "S"))–\(degrees(box.north, "N", "S")), "
@@ -216,13 +234,9 @@ package enum BrowserScreen {
                 note = ["  nothing to zoom to; z: the world"]
             }
         }
-        let rows = max(height - groups.count - note.count, 1)
-        worldMap.rows = rows
-        let lines = worldMap.lines(items: items, groups: groups) + note
-        return lines.enumerated().map { index, line in
-            index < rows || index >= rows + groups.count
-                ? line : marked("  " + line, selected: index == rows && map.group != nil)
-        }
+        worldMap.rows = min(max(height - groups.count - note.count, 1), WorldMap.maxRows)
+        let lines = worldMap.lines(items: items, groups: groups)
+        return lines.prefix(worldMap.rows) + legend(lines.dropFirst(worldMap.rows)) + note
     }
 
     /// A latitude or longitude in whole degrees with its hemisphere: `positive` north or east, `negative` south or west.
