@@ -208,13 +208,13 @@ struct FullScreenSeamsTests {
         #expect(
             MapCell.marks(Array(lines.dropFirst()), rows: 12, symbols: ["*", "+"])
                 == MapCommandTests.expectedMarks(groups: ["small"], days: nil, columns: 60, rows: 12))
-        #expect(lines[13] == "> * Small quakes: 3 on the map, 1 without a position")
+        #expect(lines[13] == "> + Small quakes: 3 on the map, 1 without a position")
         #expect(lines[15] == "filter: Small  m or Esc back  z zoom  d days  q quit")
         try await tmux.send("z")
         let zoomed = try await tmux.waitForScreen("the zoomed map") { $0.contains("z: the world") }
         #expect(
             zoomed.split(separator: "\n", omittingEmptySubsequences: false)[12...13] == [
-                "> * Small quakes: 3 on the map, 1 without a position",
+                "> + Small quakes: 3 on the map, 1 without a position",
                 "  zoomed to 6°S–71°N, 165°W–16°E; z: the world",
             ])
         try await tmux.send("q")
@@ -246,5 +246,66 @@ struct FullScreenSeamsTests {
                   Ctrl-Z       suspend (the shell's fg comes back)
 
                 """)
+    }
+
+    @Test(
+        "colour: states and the map's groups coloured, the selection in reverse video; NO_COLOR: two tones",
+        arguments: [false, true])
+    func colour(noColour: Bool) async throws {
+        let directory = try await MapCommandTests.prepare()
+        try directory.write(
+            "feeds.yaml",
+            """
+            feeds:
+              - name: quakes
+                type: exec
+                command: [python3, quakes.py]
+              - name: broken
+                type: exec
+                command: [sh, -c, "exit 3"]
+            """)
+        let (tmux, _) = try await Self.start(
+            directory, width: 60, height: 16, environment: noColour ? "NO_COLOR=1" : "env -u NO_COLOR"
+        ) {
+            $0.contains("quakes  ok") && $0.contains("broken  failed")
+        }
+        defer {
+            tmux.kill()
+            withExtendedLifetime(directory) {}
+        }
+        try await tmux.send("k")
+        _ = try await tmux.waitForScreen("quakes selected") { $0.contains("> quakes") }
+        let feeds = Self.masked(try await tmux.screen(escapes: true)).components(separatedBy: "\n")
+        print("the feeds:\n\(feeds.joined(separator: "\n"))")
+        // The selected row in reverse video; a failed state in bold (red in colour), ok green in colour.
+        let reset = "\u{1B}[0m\u{1B}[39m\u{1B}[49m"
+        let (ok, failed) =
+            noColour ? ("ok", "\u{1B}[1mfailed") : ("\u{1B}[32mok\u{1B}[39m", "\u{1B}[1m\u{1B}[31mfailed")
+        #expect(
+            Array(feeds[1...2]) == [
+                "\u{1B}[7m> quakes  \(ok)                          8 items              …",
+                "\(reset)  broken  \(failed)\(reset)                      0 items              …",
+            ])
+
+        // The group map of Small quakes: its symbol is + as in monitor map, coloured as there.
+        try await tmux.send("Enter")
+        _ = try await tmux.waitForScreen("the groups") { $0.contains("> Big quakes") }
+        try await tmux.send("j")
+        _ = try await tmux.waitForScreen("Small quakes selected") { $0.contains("> Small quakes") }
+        try await tmux.send("m")
+        _ = try await tmux.waitForScreen("the group's map") { $0.contains("Small quakes: 3 on the map") }
+        let map = try await tmux.screen(escapes: true).components(separatedBy: "\n")
+        print("the map:\n\(map.joined(separator: "\n"))")
+        let (small, big) =
+            noColour
+            ? ("+ ", "* ")
+            : ("\u{1B}[1m\u{1B}[32m+\u{1B}[0;7m\u{1B}[39m\u{1B}[49m ", "\u{1B}[1m\u{1B}[31m*\(reset) ")
+        #expect(
+            Array(map[12...13]) == [
+                "\u{1B}[7m> \(small)Small quakes: 3 on the map, 1 without a position",
+                "\(reset)  \(big)Big quakes: 4 on the map, 1 without a position",
+            ])
+        try await tmux.send("q")
+        _ = try await tmux.waitForScreen("the shell again") { $0.contains("PRE-RUN TEXT\n$") }
     }
 }

@@ -62,9 +62,9 @@ struct MapCommandTests {
     }
 
     /// The symbol each cell must show on a map `columns`×`rows` of the places of `groups` within `days`: the symbol of
-    /// the first group (in `groups`' order) among the places in that cell.
+    /// the first group (in `groups`' order) among the places in that cell, `*` for big and `+` for small in every map.
     static func expectedMarks(groups: [String], days: Int?, columns: Int, rows: Int) -> [Character: [MapCellPosition]] {
-        let symbols: [Character] = ["*", "+"]
+        let symbols = groups.map { $0 == "big" ? Character("*") : "+" }
         var cells: [MapCellPosition: Int] = [:]
         for place in places where days.map({ place.daysAgo < $0 }) ?? true {
             guard let latitude = place.latitude, let longitude = place.longitude, latitude <= 90,
@@ -110,7 +110,9 @@ struct MapCommandTests {
                 """)
     }
 
-    @Test("--group and --days: only the group's items within the window, the group alone in the legend")
+    @Test(
+        "--group and --days: only the group's items within the window, the group alone in the legend, its symbol its own"
+    )
     func groupAndDays() async throws {
         let directory = try await Self.prepare()
         let result = try await MonitorProcess.run(
@@ -128,16 +130,16 @@ struct MapCommandTests {
         #expect(
             result.stdout == """
                       ⣠⣤⣤⣶⣶⣶⣶⣒⠒⠒⠒⣲⠖  ⠤⠤⠄⠠⢤⣀⣤⣀⣀⣶⣤⣄⣀⡀⣀⣀
-                ⠓⢿⣯⡭⢯⣍⠉⠙⠉⢿⣻⡿⡿⣊⠧⠖⠋*⠂⣤⢰⣾⣿⡿⠛⠋⢉⣙⣃⠁    ⠉⣩⠬⣭⡭⠽
+                ⠓⢿⣯⡭⢯⣍⠉⠙⠉⢿⣻⡿⡿⣊⠧⠖⠋+⠂⣤⢰⣾⣿⡿⠛⠋⢉⣙⣃⠁    ⠉⣩⠬⣭⡭⠽
                      ⠉⡗⠒⠒⠒⠺⣵⠾⠛⠂   ⢨⣿⣽⣿⣿⣿⣧⣿⣽⣤⣭⠛⠯⠭⠾⣯⡷⣿⠆⠉
                   ⣀   ⠈⠿⣷⣖⣲⣏⣀     ⣼⡿⣈⢿⣻⣻⣟⣳⣾⢿⡛⣶⣶⣤⣠⣿⠛⠉
-                        ⠈⠉⠻⣿⣿⣦⡄   ⠻⡿*⣿⡿⣶⣹⡿⠁ ⠻⠅⢹⣿⣣⣿⡆
+                        ⠈⠉⠻⣿⣿⣦⡄   ⠻⡿+⣿⡿⣶⣹⡿⠁ ⠻⠅⢹⣿⣣⣿⡆
                 ⡀         ⠘⢿⡧⣄⠉⢹⠆   ⠈⣿⣦⣿⣯⣤     ⠙⠻⢿⡿⣿⡿⠳⢄⢀
                            ⢀⡟⢿⡶⠋     ⢹⣟⡿⠙⠃      ⢸⣉⣀⡀⢙⠆⠉⡈
                            ⢸⡷⣋             ⢠       ⠈⠋ ⠰⠛
                         ⢀⡀ ⢈⣭⡤    ⢀⣀⣀⣀⣀⣀⣀⡤⢤⣄⣀⡤⠤⠤⠤⠤⠤⠤⣄⣀⣀⡀
                 ⠤⠴⠶⡾⠍⠉⠉⠉⠉⠉⠉⠛⠿⠷⠶⠦⠒⠉⠉        ⠈         ⠰⠿⠥
-                * Small quakes: 2 on the map, 1 without a position
+                + Small quakes: 2 on the map, 1 without a position
 
                 """)
     }

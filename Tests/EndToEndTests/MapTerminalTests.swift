@@ -78,8 +78,8 @@ struct MapTerminalTests {
                 == MapCommandTests.expectedMarks(groups: ["small", "big"], days: nil, columns: 60, rows: 11))
         #expect(
             Array(groupLines[12...13]) == [
-                "> * Small quakes: 3 on the map, 1 without a position",
-                "  + Big quakes: 4 on the map, 1 without a position",
+                "> + Small quakes: 3 on the map, 1 without a position",
+                "  * Big quakes: 4 on the map, 1 without a position",
             ])
         // z zooms to the box of the group's items (a line under the legend gives it); z again shows the world map as
         // before.
@@ -89,8 +89,8 @@ struct MapTerminalTests {
         let zoomedLines = zoomed.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(
             Array(zoomedLines[11...13]) == [
-                "> * Small quakes: 3 on the map, 1 without a position",
-                "  + Big quakes: 1 on the map, 4 without a position",
+                "> + Small quakes: 3 on the map, 1 without a position",
+                "  * Big quakes: 1 on the map, 4 without a position",
                 "  zoomed to 6°S–71°N, 165°W–16°E; z: the world",
             ])
         #expect(zoomedLines[15] == "m or Esc back  z world  d days  q quit")

@@ -487,14 +487,14 @@ struct BrowserScreenTests {
             group.joined(separator: "\n") == """
                 monitor › planet › Sea Ice › map       last 7 days  17:00:00
                 ⣄⣀⣀⡤⣤⣀⣀⣀⣀⣤⣶⣶⣶⣶⣶⣶⣶⣶⢶⣶⢶⣖⠒⣒⣑⣲⣶⣒   ⢐⣲⣒⣶⣀⣀⣒⣲⣤⣤⣤⣤⠤⠤⠶⠶⠶⠤⠤⠤⠤⠤⠤⠤⠤⢤⣀⣀⣠
-                 ⠉⠙⠛⠛⠉⠉⠙⠲⡤⠤⠤⠤⠤⠽⠿⣿⣫⣭⡽⠶⠍⠉⠁  *⠁⣒⣷⣾⣿⣿⣿⣿⣷⣥⣠⣶⣴⣖⣒⣒⡤⠤⢤⣖⣤⣤⢤⣒⣦⣴⣾⡍⠙⠟⠋⠉⠉
-                   ⠤⡄    ⠈⠙⠶⢶⣲⣲⣶⣾⣧⣄⡀       ⣴⣿⣿⣭⣽⣽⢿⠿⠿⣿⣛⣿⣿⠿⠿⡏⣓⠶⢶⣦⣤⡤⢼⣏⠙⠉+
+                 ⠉⠙⠛⠛⠉⠉⠙⠲⡤⠤⠤⠤⠤⠽⠿⣿⣫⣭⡽⠶⠍⠉⠁  +⠁⣒⣷⣾⣿⣿⣿⣿⣷⣥⣠⣶⣴⣖⣒⣒⡤⠤⢤⣖⣤⣤⢤⣒⣦⣴⣾⡍⠙⠟⠋⠉⠉
+                   ⠤⡄    ⠈⠙⠶⢶⣲⣲⣶⣾⣧⣄⡀       ⣴⣿⣿⣭⣽⣽⢿⠿⠿⣿⣛⣿⣿⠿⠿⡏⣓⠶⢶⣦⣤⡤⢼⣏⠙⠉*
                                ⠉⢽⣯⣟⡛⠓⠲⠤⢤⡄  ⠉⠛⠛⠛⠾⣿⣛⣻⣿⣾⠟⡋   ⠉⠛ ⠐⠻⢯⣷⣿⣿⣧⣤⣤⣤⣤⣀⡀
                 ⠁                ⢉⡿⠚⣷⡤⠒⠋       ⠈⢯⣿⣿⠟⠉⠛⠃         ⠰⣖⣋⡭⣌⣉⣑⡦ ⠚⢀⣈
                                  ⠾⠷⢯⡇                    ⠒           ⠈⠉  ⠐⠋⠉
                 ⣀⣀⣠⣴⣦⣶⡒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠲⠶⠿⠿⠥⠤⠤⠤⠤⠖⠒⠒⠒⠒⠚⠙⠉⠉⠉⠉⠉⠉⠉⠉⠉⠛⠋⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠩⠶⣖⣀
-                > * Sea Ice: 1 on the map, 1 without a position
-                  + Wildfires: 1 on the map, 0 without a position
+                > + Sea Ice: 1 on the map, 1 without a position
+                  * Wildfires: 1 on the map, 0 without a position
                 08:00:00 planet: first sync, 3 items
                 m or Esc back  z zoom  d days  q quit
                 """)

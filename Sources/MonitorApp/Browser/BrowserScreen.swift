@@ -20,19 +20,28 @@ package enum BrowserScreen {
         "Ctrl-Z       suspend (the shell's fg comes back)",
     ]
 
-    /// Exactly `height` rows of at most `width` characters: a title row, the open list, the latest log line (or, while
-    /// the state cannot be reached, that) and a row of keys (or the filter being typed). Times are shown in `timeZone`. Everything a server sent is
-    /// sanitized; long text is cut with `…`.
-    package static func render(_ state: BrowserState, width: Int, height: Int, timeZone: TimeZone) -> [String] {
+    /// How the screen is styled: not at all (plain text), in two tones (`NO_COLOR`: the selected row in reverse video,
+    /// a failed feed's state in bold) or in colour too (the feeds' states, and the map's groups as `monitor map` colours
+    /// them).
+    package enum Look: Sendable {
+        case plain, twoTone, colour
+    }
+
+    /// Exactly `height` rows of at most `width` cells: a title row, the open list, the latest log line (or, while the
+    /// state cannot be reached, that) and a row of keys (or the filter being typed), styled as `look` says. Times are
+    /// shown in `timeZone`. Everything a server sent is sanitized; long text is cut with `…`.
+    package static func render(
+        _ state: BrowserState, width: Int, height: Int, timeZone: TimeZone, look: Look = .plain
+    ) -> [String] {
         let bodyHeight = max(height, 4) - 3
         var body: [String]
         if state.help {
             body = ["Keys", ""] + keys.map { "  " + $0 }
         } else if let map = state.map {
-            body = mapRows(state, map, width: width, height: bodyHeight)
+            body = mapRows(state, map, width: width, height: bodyHeight, colour: look == .colour)
         } else {
             switch state.level {
-            case .feeds: body = feedRows(state, width: width, timeZone: timeZone)
+            case .feeds: body = feedRows(state, width: width, timeZone: timeZone, look: look)
             case .groups(let feed): body = groupRows(state, feed: feed, height: listRows(state.level, height: height))
             case .items(let feed, _):
                 body = itemRows(state, feed: feed, height: listRows(state.level, height: height), timeZone: timeZone)
@@ -45,7 +54,11 @@ package enum BrowserScreen {
         // While the state cannot be reached, that is the line to read.
         rows.append(state.live.stateLine ?? state.log.last.map { TerminalText.sanitized($0) } ?? "")
         rows.append(footer(state))
-        return rows.map { TerminalText.cut($0, to: width) }
+        return rows.map { row in
+            // The selected row, marked `>`, in reverse video.
+            let cut = TerminalText.cut(row, to: width)
+            return look != .plain && cut.hasPrefix(">") ? "\u{1B}[7m" + cut + "\u{1B}[27m" : cut
+        }
     }
 
     /// The rows of the open list a screen `height` rows high shows: the screen less its title, log and key rows, and
@@ -89,13 +102,15 @@ package enum BrowserScreen {
         return hint
     }
 
-    private static func feedRows(_ state: BrowserState, width: Int, timeZone: TimeZone) -> [String] {
+    private static func feedRows(_ state: BrowserState, width: Int, timeZone: TimeZone, look: Look) -> [String] {
         let feeds = state.feeds
         guard !feeds.isEmpty else { return [state.filter.isEmpty ? "  no feeds" : "  no feed matches"] }
         let selected = state.selectedFeed
         let nameWidth = feeds.map { TerminalText.width($0.name) }.max() ?? 0
         var rows = feeds.map { feed in
-            marked(LiveView.line(feed, nameWidth: nameWidth, timeZone: timeZone), selected: feed.name == selected)
+            marked(
+                LiveView.line(feed, nameWidth: nameWidth, timeZone: timeZone, look: look),
+                selected: feed.name == selected)
         }
         if let selected, let panel = state.live.panel(of: selected, now: state.now, width: width) {
             rows.append("")
@@ -191,7 +206,7 @@ package enum BrowserScreen {
     /// (marked, and its symbol on top where groups share a cell). A filter in force maps what its list shows; with no
     /// position to draw, a sentence says so above the legend.
     private static func mapRows(
-        _ state: BrowserState, _ map: BrowserState.MapView, width: Int, height: Int
+        _ state: BrowserState, _ map: BrowserState.MapView, width: Int, height: Int, colour: Bool
     ) -> [String] {
         guard let stored = state.stored, stored.feed == map.feed else { return ["  reading the stored items…"] }
         var rows = stored.groups(within: state.days, now: state.now).filter { $0.count > 0 || $0.id == map.group }
@@ -203,17 +218,16 @@ package enum BrowserScreen {
             items = state.items
             rows.removeAll { $0.id != map.group }
         }
-        var groups = rows.map { WorldMap.Group(id: $0.id, title: $0.title) }
-        if let index = groups.firstIndex(where: { $0.id == map.group }) {
-            groups.insert(groups.remove(at: index), at: 0)
-        }
+        var ids = rows.map(\.id)
+        if let index = ids.firstIndex(where: { $0 == map.group }) { ids.insert(ids.remove(at: index), at: 0) }
+        let groups = WorldMap.legend(ids, of: stored, now: state.now)
         // The positions of the items of `ids`.
         func points(_ ids: Set<String>) -> [(longitude: Double, latitude: Double)] {
             items.filter { $0.groups.contains(where: ids.contains) }.compactMap(\.position).map {
                 (longitude: $0.longitude, latitude: $0.latitude)
             }
         }
-        var worldMap = WorldMap(columns: width, rows: 1)
+        var worldMap = WorldMap(columns: width, rows: 1, colour: colour)
         func legend(_ lines: ArraySlice<String>) -> [String] {
             lines.enumerated().map { index, line in marked("  " + line, selected: index == 0 && map.group != nil) }
         }

@@ -47,26 +47,27 @@ extension MonitorCommand {
         func run() async throws {
             let (store, _) = try await stateOptions.storedFeed(name, command: "map")
             let now = Date()
-            let items = try await store.items(
-                feed: name, group: selection.group, since: selection.since(now: now), limit: nil)
-            let catalog = try await store.groups(feed: name)
-            let known = StoredFeed(feed: name, catalog: catalog, items: items, breakdownDetail: nil)
-                .groups(within: nil, now: now)
-            var groups = known.filter { $0.count > 0 }.map { WorldMap.Group(id: $0.id, title: $0.title) }
+            // Every stored item is read: a group's symbol is its place among the feed's groups with items, any day.
+            let stored = StoredFeed(
+                feed: name, catalog: try await store.groups(feed: name),
+                items: try await store.items(feed: name, group: nil, since: nil, limit: nil), breakdownDetail: nil)
+            let items = stored.items(within: selection.days, now: now).filter { item in
+                selection.group.map(item.groups.contains) ?? true
+            }
+            var ids = stored.groups(within: selection.days, now: now).filter { $0.count > 0 }.map(\.id)
             if let group = selection.group {
                 // A group is known from the catalog, else from any of its items (in the window or not).
-                let stored = try await !(items.isEmpty ? store.items(feed: name, group: group, limit: 1) : items)
-                    .isEmpty
-                guard let title = catalog.first(where: { $0.id == group })?.title ?? (stored ? group : nil) else {
-                    let names = catalog.map(\.id)
+                guard stored.groups(within: nil, now: now).contains(where: { $0.id == group }) else {
+                    let names = stored.catalog.map(\.id)
                     let hint = Suggestion.closest(to: group, in: names).map { "did you mean '\($0)'? " } ?? ""
                     Console.error(
                         "monitor map: error: feed '\(name)' has no group '\(group)' (\(hint)groups: "
                             + "\(names.joined(separator: ", ")))\n")
                     throw ExitStatus.failure
                 }
-                groups = [WorldMap.Group(id: group, title: title)]
+                ids = [group]
             }
+            let groups = WorldMap.legend(ids, of: stored, now: now)
             let screen = isatty(STDOUT_FILENO) == 1 ? TerminalSession.size() : (width: 100, height: 30)
             // On a terminal the map leaves room for the legend and the prompt.
             let rows = height ?? (isatty(STDOUT_FILENO) == 1 ? max(screen.height - groups.count - 1, 4) : 30)
