@@ -69,7 +69,9 @@ package enum LiveView {
 
     /// One feed's line: `  NAME  STATE  ITEMS  NEW  next HH:MM:SS`; on a shared schedule, while an instance holds
     /// the feed, `leased here until HH:MM:SS` (this one) or `leased by OWNER until HH:MM:SS` instead of the next time.
-    package static func line(_ line: FeedLine, nameWidth: Int, timeZone: TimeZone = utc) -> String {
+    package static func line(
+        _ line: FeedLine, nameWidth: Int, timeZone: TimeZone = utc, look: BrowserScreen.Look = .plain
+    ) -> String {
         var state: String
         switch line.phase {
         case .polling:
@@ -91,10 +93,25 @@ package enum LiveView {
         let new = line.new > 0 ? "+\(line.new) new" : ""
         var next = line.phase == .polling ? "" : line.next.map { "next \(time($0, in: timeZone))" } ?? ""
         if let holder = line.holder { next = leased(holder, timeZone: timeZone) }
-        var text = "  " + line.name.padding(to: nameWidth) + "  " + state.padding(to: 26) + "  " + items.padding(to: 11)
-        text += "  " + new.padding(to: 9) + "  " + next
+        var text = "  " + line.name.padding(to: nameWidth) + "  " + styled(state, line, look).padding(to: 26)
+        text += "  " + items.padding(to: 11) + "  " + new.padding(to: 9) + "  " + next
         while text.hasSuffix(" ") { text.removeLast() }
         return text
+    }
+
+    /// `state` in the colour of `line`'s phase (failed red, partial, stale or with a gap yellow, ok green, polling
+    /// cyan), or, in two tones, bold when it failed.
+    private static func styled(_ state: String, _ line: FeedLine, _ look: BrowserScreen.Look) -> String {
+        let style: String?
+        switch (look, line.phase) {
+        case (.plain, _): style = nil
+        case (_, .failed): style = look == .colour ? "1;31" : "1"
+        case (.twoTone, _), (_, .waiting): style = nil
+        case (_, .polling): style = "36"
+        case _ where line.stale || line.gap || line.phase == .partial: style = "33"
+        default: style = "32"
+        }
+        return style.map { "\u{1B}[\($0)m\(state)\u{1B}[22;39m" } ?? state
     }
 
     /// `leased here until HH:MM:SS` when `holder` is this instance, else `leased by OWNER until HH:MM:SS` (the owner id

@@ -1,13 +1,24 @@
 extension TerminalText {
     /// The cells `text` takes on a terminal: wide (East Asian) characters and emoji 2, combining marks and other
-    /// zero-width characters 0, the rest 1. The one measure of text on a screen: cutting, padding and wrapping use it.
+    /// zero-width characters 0, the rest 1; the style sequences a view adds (`ESC [ … m`) none. The one measure of
+    /// text on a screen: cutting, padding and wrapping use it.
     package static func width(_ text: some StringProtocol) -> Int {
         // Printable ASCII (nearly always): a cell a byte.
         let ascii = text.utf8.withContiguousStorageIfAvailable { bytes in
             bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
         }
         if ascii == true { return text.utf8.count }
-        return text.reduce(0) { $0 + width($1) }
+        var style = false
+        return text.reduce(0) { $0 + cells($1, inStyle: &style) }
+    }
+
+    /// The cells of `character` in running text: none within a style sequence (`ESC [ … m`, which `inStyle` follows).
+    private static func cells(_ character: Character, inStyle style: inout Bool) -> Int {
+        if character == "\u{1B}" || style {
+            style = character != "m"
+            return 0
+        }
+        return width(character)
     }
 
     /// The cells of one character (a grapheme: a letter and its combining marks take the letter's cells).
@@ -16,18 +27,21 @@ extension TerminalText {
         return isWide(first) ? 2 : 1
     }
 
-    /// `text` cut to `width` cells, with `…` where it was cut (a wide character that does not fit whole is left out).
+    /// `text` cut to `width` cells, with `…` where it was cut (a wide character that does not fit whole is left out);
+    /// styles it had are ended after the `…`.
     package static func cut(_ text: String, to width: Int) -> String {
-        guard width > 1, Self.width(text) > width else { return text }
+        guard Self.width(text) > width else { return text }
+        guard width > 0 else { return "" }
         var output = ""
         var used = 0
+        var style = false
         for character in text {
-            let cells = Self.width(character)
+            let cells = cells(character, inStyle: &style)
             if used + cells > width - 1 { break }
             output.append(character)
             used += cells
         }
-        return output + "…"
+        return output + "…" + (output.contains("\u{1B}") ? "\u{1B}[0m" : "")
     }
 
     /// `text` in lines of at most `width` cells, broken at spaces; a word longer than a line is broken where the line

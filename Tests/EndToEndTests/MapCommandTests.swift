@@ -62,9 +62,9 @@ struct MapCommandTests {
     }
 
     /// The symbol each cell must show on a map `columns`×`rows` of the places of `groups` within `days`: the symbol of
-    /// the first group (in `groups`' order) among the places in that cell.
+    /// the first group (in `groups`' order) among the places in that cell, `*` for big and `+` for small in every map.
     static func expectedMarks(groups: [String], days: Int?, columns: Int, rows: Int) -> [Character: [MapCellPosition]] {
-        let symbols: [Character] = ["*", "+"]
+        let symbols = groups.map { $0 == "big" ? Character("*") : "+" }
         var cells: [MapCellPosition: Int] = [:]
         for place in places where days.map({ place.daysAgo < $0 }) ?? true {
             guard let latitude = place.latitude, let longitude = place.longitude, latitude <= 90,
@@ -110,7 +110,9 @@ struct MapCommandTests {
                 """)
     }
 
-    @Test("--group and --days: only the group's items within the window, the group alone in the legend")
+    @Test(
+        "--group and --days: only the group's items within the window, the group alone in the legend, its symbol its own"
+    )
     func groupAndDays() async throws {
         let directory = try await Self.prepare()
         let result = try await MonitorProcess.run(
@@ -128,16 +130,16 @@ struct MapCommandTests {
         #expect(
             result.stdout == """
                       ⣠⣤⣤⣶⣶⣶⣶⣒⠒⠒⠒⣲⠖  ⠤⠤⠄⠠⢤⣀⣤⣀⣀⣶⣤⣄⣀⡀⣀⣀
-                ⠓⢿⣯⡭⢯⣍⠉⠙⠉⢿⣻⡿⡿⣊⠧⠖⠋*⠂⣤⢰⣾⣿⡿⠛⠋⢉⣙⣃⠁    ⠉⣩⠬⣭⡭⠽
+                ⠓⢿⣯⡭⢯⣍⠉⠙⠉⢿⣻⡿⡿⣊⠧⠖⠋+⠂⣤⢰⣾⣿⡿⠛⠋⢉⣙⣃⠁    ⠉⣩⠬⣭⡭⠽
                      ⠉⡗⠒⠒⠒⠺⣵⠾⠛⠂   ⢨⣿⣽⣿⣿⣿⣧⣿⣽⣤⣭⠛⠯⠭⠾⣯⡷⣿⠆⠉
                   ⣀   ⠈⠿⣷⣖⣲⣏⣀     ⣼⡿⣈⢿⣻⣻⣟⣳⣾⢿⡛⣶⣶⣤⣠⣿⠛⠉
-                        ⠈⠉⠻⣿⣿⣦⡄   ⠻⡿*⣿⡿⣶⣹⡿⠁ ⠻⠅⢹⣿⣣⣿⡆
+                        ⠈⠉⠻⣿⣿⣦⡄   ⠻⡿+⣿⡿⣶⣹⡿⠁ ⠻⠅⢹⣿⣣⣿⡆
                 ⡀         ⠘⢿⡧⣄⠉⢹⠆   ⠈⣿⣦⣿⣯⣤     ⠙⠻⢿⡿⣿⡿⠳⢄⢀
                            ⢀⡟⢿⡶⠋     ⢹⣟⡿⠙⠃      ⢸⣉⣀⡀⢙⠆⠉⡈
                            ⢸⡷⣋             ⢠       ⠈⠋ ⠰⠛
                         ⢀⡀ ⢈⣭⡤    ⢀⣀⣀⣀⣀⣀⣀⡤⢤⣄⣀⡤⠤⠤⠤⠤⠤⠤⣄⣀⣀⡀
                 ⠤⠴⠶⡾⠍⠉⠉⠉⠉⠉⠉⠛⠿⠷⠶⠦⠒⠉⠉        ⠈         ⠰⠿⠥
-                * Small quakes: 2 on the map, 1 without a position
+                + Small quakes: 2 on the map, 1 without a position
 
                 """)
     }
@@ -148,7 +150,7 @@ struct MapCommandTests {
         let directory = try await Self.prepare()
         let cases: [(arguments: [String], columns: Int, rows: Int)] = [
             ([], 100, 30), (["--width", "120"], 120, 30), (["--height", "7"], 100, 7),
-            (["--width", "1", "--height", "1"], 1, 1),
+            (["--width", "1", "--height", "1"], 1, 1), (["--width", "1000", "--height", "500"], 1000, 500),
         ]
         for (arguments, columns, rows) in cases {
             try await size(directory, arguments: arguments, columns: columns, rows: rows)
@@ -173,7 +175,7 @@ struct MapCommandTests {
     }
 
     @Test(
-        "errors name what is wrong: an unknown feed, an unknown group (for events too), no state, a size or window below 1"
+        "errors name what is wrong: an unknown feed, an unknown group (for events too), no state, a size out of bounds, a window below 1"
     )
     func errors() async throws {
         let directory = try await Self.prepare()
@@ -195,8 +197,18 @@ struct MapCommandTests {
                 ["map", "quakes", "--state", "elsewhere"], 1,
                 "monitor map: error: no stored feed named 'quakes' (nothing is stored yet: run `monitor run --once` first)\n"
             ),
-            (["map", "quakes", "--width", "0"], 64, "Error: --width must be at least 1\n"),
-            (["map", "quakes", "--height", "0"], 64, "Error: --height must be at least 1\n"),
+            (["map", "quakes", "--width", "0"], 64, "Error: --width must be between 1 and 1000, not 0\n"),
+            (["map", "quakes", "--height", "0"], 64, "Error: --height must be between 1 and 500, not 0\n"),
+            // Beyond the bounds: no overflow, no 20 GB canvas.
+            (
+                ["map", "quakes", "--width", "4611686018427387904"], 64,
+                "Error: --width must be between 1 and 1000, not 4611686018427387904\n"
+            ),
+            (
+                ["map", "quakes", "--width", "100000", "--height", "100000"], 64,
+                "Error: --width must be between 1 and 1000, not 100000\n"
+            ),
+            (["map", "quakes", "--height", "501"], 64, "Error: --height must be between 1 and 500, not 501\n"),
             (["map", "quakes", "--days", "0"], 64, "Error: --days must be at least 1\n"),
         ]
         for (arguments, status, message) in cases {

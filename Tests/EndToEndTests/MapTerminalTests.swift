@@ -78,20 +78,20 @@ struct MapTerminalTests {
                 == MapCommandTests.expectedMarks(groups: ["small", "big"], days: nil, columns: 60, rows: 11))
         #expect(
             Array(groupLines[12...13]) == [
-                "> * Small quakes: 3 on the map, 1 without a position",
-                "  + Big quakes: 4 on the map, 1 without a position",
+                "> + Small quakes: 3 on the map, 1 without a position",
+                "  * Big quakes: 4 on the map, 1 without a position",
             ])
-        // z zooms to the items' box (a line under the legend gives it: these items span the longitudes, so the box
-        // stops at the antimeridian); z again shows the world map as before.
+        // z zooms to the box of the group's items (a line under the legend gives it); z again shows the world map as
+        // before.
         try await tmux.send("z")
         let zoomed = try await tmux.waitForScreen("the zoomed map") { $0.contains("z: the world") }
         print("the zoomed map:\n\(zoomed)")
         let zoomedLines = zoomed.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(
             Array(zoomedLines[11...13]) == [
-                "> * Small quakes: 3 on the map, 1 without a position",
-                "  + Big quakes: 4 on the map, 1 without a position",
-                "  zoomed to 44°S–74°N, 180°W–180°E; z: the world",
+                "> + Small quakes: 3 on the map, 1 without a position",
+                "  * Big quakes: 1 on the map, 4 without a position",
+                "  zoomed to 6°S–71°N, 165°W–16°E; z: the world",
             ])
         #expect(zoomedLines[15] == "m or Esc back  z world  d days  q quit")
         try await tmux.send("z")

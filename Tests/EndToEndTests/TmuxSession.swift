@@ -60,9 +60,10 @@ final class TmuxSession: Sendable {
         try await tmux(["send-keys", "-t", "test"] + (literal ? ["-l"] : []) + keys)
     }
 
-    /// The screen as text, one line per row, trailing spaces removed.
-    func screen() async throws -> String {
-        try await tmux("capture-pane", "-p", "-t", "test")
+    /// The screen as text, one line per row, trailing spaces removed; with `escapes`, its colours and attributes as
+    /// escape sequences.
+    func screen(escapes: Bool = false) async throws -> String {
+        try await tmux(["capture-pane", "-p", "-t", "test"] + (escapes ? ["-e"] : []))
     }
 
     /// The pane's title (what an OSC 0 or 2 printed in it sets).

@@ -9,13 +9,15 @@ struct BrowserScreenTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15 08:00:00 UTC
     let tokyo = TimeZone(identifier: "Asia/Tokyo")!
 
-    @Test("bytes from a raw terminal become keys: arrows, Enter, a lone Esc, Backspace, Ctrl-C, Ctrl-Z, UTF-8")
+    @Test("bytes from a raw terminal become keys: arrows, pages, Home, End, Enter, a lone Esc, Ctrl-C, Ctrl-Z, UTF-8")
     func keys() {
-        let bytes = Array("\u{1B}[A\u{1B}[Bk\r\u{1B}[C\u{1B}OD\u{7F}\u{03}\u{1A}é\u{1B}[5~\u{1B}".utf8)
+        let bytes = Array(
+            "\u{1B}[A\u{1B}[Bk\r\u{1B}[C\u{1B}OD\u{7F}\u{03}\u{1A}é\u{1B}[5~\u{1B}[6~\u{1B}[1~\u{1B}[4~\u{1B}OH\u{1B}[F\u{1B}[2~\u{1B}"
+                .utf8)
         #expect(
             Key.parse(bytes) == [
                 .up, .down, .character("k"), .enter, .right, .left, .backspace, .interrupt, .suspend, .character("é"),
-                .escape,
+                .pageUp, .pageDown, .home, .end, .home, .end, .escape,
             ])
     }
 
@@ -213,10 +215,10 @@ struct BrowserScreenTests {
                 Keys
 
                   ↑/↓ or k/j   select
-                  Enter or →   open the feed's groups, then the group's ite…
+                  PgUp/PgDn    a page up or down; Home/End or g/G: the firs…
+                  Enter or →   open a feed's groups, a group's items, an it…
                   Esc or ←     back (Esc first clears a filter)
                   d            days window: 1, 7, 30, 90, 360, all
-                  /            filter the list as you type; Enter keeps it,…
                 08:00:00 planet: first sync, 3 items
                 ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
                 """)
@@ -485,14 +487,14 @@ struct BrowserScreenTests {
             group.joined(separator: "\n") == """
                 monitor › planet › Sea Ice › map       last 7 days  17:00:00
                 ⣄⣀⣀⡤⣤⣀⣀⣀⣀⣤⣶⣶⣶⣶⣶⣶⣶⣶⢶⣶⢶⣖⠒⣒⣑⣲⣶⣒   ⢐⣲⣒⣶⣀⣀⣒⣲⣤⣤⣤⣤⠤⠤⠶⠶⠶⠤⠤⠤⠤⠤⠤⠤⠤⢤⣀⣀⣠
-                 ⠉⠙⠛⠛⠉⠉⠙⠲⡤⠤⠤⠤⠤⠽⠿⣿⣫⣭⡽⠶⠍⠉⠁  *⠁⣒⣷⣾⣿⣿⣿⣿⣷⣥⣠⣶⣴⣖⣒⣒⡤⠤⢤⣖⣤⣤⢤⣒⣦⣴⣾⡍⠙⠟⠋⠉⠉
-                   ⠤⡄    ⠈⠙⠶⢶⣲⣲⣶⣾⣧⣄⡀       ⣴⣿⣿⣭⣽⣽⢿⠿⠿⣿⣛⣿⣿⠿⠿⡏⣓⠶⢶⣦⣤⡤⢼⣏⠙⠉+
+                 ⠉⠙⠛⠛⠉⠉⠙⠲⡤⠤⠤⠤⠤⠽⠿⣿⣫⣭⡽⠶⠍⠉⠁  +⠁⣒⣷⣾⣿⣿⣿⣿⣷⣥⣠⣶⣴⣖⣒⣒⡤⠤⢤⣖⣤⣤⢤⣒⣦⣴⣾⡍⠙⠟⠋⠉⠉
+                   ⠤⡄    ⠈⠙⠶⢶⣲⣲⣶⣾⣧⣄⡀       ⣴⣿⣿⣭⣽⣽⢿⠿⠿⣿⣛⣿⣿⠿⠿⡏⣓⠶⢶⣦⣤⡤⢼⣏⠙⠉*
                                ⠉⢽⣯⣟⡛⠓⠲⠤⢤⡄  ⠉⠛⠛⠛⠾⣿⣛⣻⣿⣾⠟⡋   ⠉⠛ ⠐⠻⢯⣷⣿⣿⣧⣤⣤⣤⣤⣀⡀
                 ⠁                ⢉⡿⠚⣷⡤⠒⠋       ⠈⢯⣿⣿⠟⠉⠛⠃         ⠰⣖⣋⡭⣌⣉⣑⡦ ⠚⢀⣈
                                  ⠾⠷⢯⡇                    ⠒           ⠈⠉  ⠐⠋⠉
                 ⣀⣀⣠⣴⣦⣶⡒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠲⠶⠿⠿⠥⠤⠤⠤⠤⠖⠒⠒⠒⠒⠚⠙⠉⠉⠉⠉⠉⠉⠉⠉⠉⠛⠋⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠩⠶⣖⣀
-                > * Sea Ice: 1 on the map, 1 without a position
-                  + Wildfires: 1 on the map, 0 without a position
+                > + Sea Ice: 1 on the map, 1 without a position
+                  * Wildfires: 1 on the map, 0 without a position
                 08:00:00 planet: first sync, 3 items
                 m or Esc back  z zoom  d days  q quit
                 """)

@@ -94,8 +94,8 @@ struct WorldMapTests {
     func colour() {
         let lines = WorldMap(columns: 4, rows: 2, colour: true).lines(
             items: [Self.item("a", ["g"], lat: 0, lon: 0)], groups: [.init(id: "g", title: "G")])
-        #expect(lines.last == "\u{1B}[1;31m*\u{1B}[0m G: 1 on the map, 0 without a position")
-        #expect(lines.prefix(2).joined().contains("\u{1B}[1;31m*\u{1B}[0m"))
+        #expect(lines.last == "\u{1B}[1;31m*\u{1B}[22;39m G: 1 on the map, 0 without a position")
+        #expect(lines.prefix(2).joined().contains("\u{1B}[1;31m*\u{1B}[22;39m"))
     }
 
     @Test(

@@ -31,6 +31,7 @@ struct TerminalTextTests {
         arguments: [
             ("plain", 5), ("日本語", 6), ("🔥 fire", 7), ("e\u{301}te\u{301}", 3), ("\u{301}", 0), ("👍🏽", 2),
             ("🇫🇷", 2), ("✓ done", 6), ("ｆｕｌｌ", 8), ("한국", 4), ("a\u{200D}b", 2),
+            ("\u{1B}[1;31mred\u{1B}[22;39m ✓", 5),
         ])
     func width(text: String, cells: Int) {
         #expect(TerminalText.width(text) == cells)
@@ -41,7 +42,9 @@ struct TerminalTextTests {
         arguments: [
             ("short", 10, "short"), ("exactly 10", 10, "exactly 10"), ("one too long", 11, "one too lo…"),
             ("日本語のタイトル", 7, "日本語…"), ("a日本語", 4, "a日…"), ("🔥🔥🔥🔥", 6, "🔥🔥…"),
-            ("cafe\u{301} au lait", 6, "cafe\u{301} …"),
+            ("cafe\u{301} au lait", 6, "cafe\u{301} …"), ("ab", 1, "…"), ("a", 1, "a"), ("ab", 0, ""),
+            ("\u{1B}[7m> a selected row\u{1B}[27m", 6, "\u{1B}[7m> a s…\u{1B}[0m"),
+            ("\u{1B}[1;31m*\u{1B}[22;39m fires", 7, "\u{1B}[1;31m*\u{1B}[22;39m fires"),
         ])
     func cut(text: String, width: Int, expected: String) {
         #expect(TerminalText.cut(text, to: width) == expected)

@@ -6,35 +6,45 @@ package enum BrowserScreen {
     /// The keys, as `?` shows them.
     package static let keys = [
         "↑/↓ or k/j   select",
-        "Enter or →   open the feed's groups, then the group's items, then an item's details",
+        "PgUp/PgDn    a page up or down; Home/End or g/G: the first or the last",
+        "Enter or →   open a feed's groups, a group's items, an item's details",
         "Esc or ←     back (Esc first clears a filter)",
         "d            days window: 1, 7, 30, 90, 360, all",
         "/            filter the list as you type; Enter keeps it, Esc clears it",
         "r            poll the selected feed now",
         "o            print the selected item's link (it is never opened)",
         "m            the map of the selected feed or group; m or Esc goes back",
-        "z            on the map: zoom to the items shown; z again: the world",
+        "z            zoom the map to the group's items (or all); z again: the world",
         "?            these keys",
         "q            quit",
         "Ctrl-Z       suspend (the shell's fg comes back)",
     ]
 
-    /// Exactly `height` rows of at most `width` characters: a title row, the open list, the latest log line (or, while
-    /// the state cannot be reached, that) and a row of keys (or the filter being typed). Times are shown in `timeZone`. Everything a server sent is
-    /// sanitized; long text is cut with `…`.
-    package static func render(_ state: BrowserState, width: Int, height: Int, timeZone: TimeZone) -> [String] {
-        let height = max(height, 4)
-        let bodyHeight = height - 3
+    /// How the screen is styled: not at all (plain text), in two tones (`NO_COLOR`: the selected row in reverse video,
+    /// a failed feed's state in bold) or in colour too (the feeds' states, and the map's groups as `monitor map` colours
+    /// them).
+    package enum Look: Sendable {
+        case plain, twoTone, colour
+    }
+
+    /// Exactly `height` rows of at most `width` cells: a title row, the open list, the latest log line (or, while the
+    /// state cannot be reached, that) and a row of keys (or the filter being typed), styled as `look` says. Times are
+    /// shown in `timeZone`. Everything a server sent is sanitized; long text is cut with `…`.
+    package static func render(
+        _ state: BrowserState, width: Int, height: Int, timeZone: TimeZone, look: Look = .plain
+    ) -> [String] {
+        let bodyHeight = max(height, 4) - 3
         var body: [String]
         if state.help {
             body = ["Keys", ""] + keys.map { "  " + $0 }
         } else if let map = state.map {
-            body = mapRows(state, map, width: width, height: bodyHeight)
+            body = mapRows(state, map, width: width, height: bodyHeight, colour: look == .colour)
         } else {
             switch state.level {
-            case .feeds: body = feedRows(state, width: width, timeZone: timeZone)
-            case .groups(let feed): body = groupRows(state, feed: feed, height: bodyHeight)
-            case .items(let feed, _): body = itemRows(state, feed: feed, height: bodyHeight, timeZone: timeZone)
+            case .feeds: body = feedRows(state, width: width, timeZone: timeZone, look: look)
+            case .groups(let feed): body = groupRows(state, feed: feed, height: listRows(state.level, height: height))
+            case .items(let feed, _):
+                body = itemRows(state, feed: feed, height: listRows(state.level, height: height), timeZone: timeZone)
             case .item: body = detailRows(state, width: width, timeZone: timeZone)
             }
         }
@@ -44,7 +54,22 @@ package enum BrowserScreen {
         // While the state cannot be reached, that is the line to read.
         rows.append(state.live.stateLine ?? state.log.last.map { TerminalText.sanitized($0) } ?? "")
         rows.append(footer(state))
-        return rows.map { TerminalText.cut($0, to: width) }
+        return rows.map { row in
+            // The selected row, marked `>`, in reverse video.
+            let cut = TerminalText.cut(row, to: width)
+            return look != .plain && cut.hasPrefix(">") ? "\u{1B}[7m" + cut + "\u{1B}[27m" : cut
+        }
+    }
+
+    /// The rows of the open list a screen `height` rows high shows: the screen less its title, log and key rows, and
+    /// the heading of a feed's groups or the heading and selected item's footer of a group's items.
+    package static func listRows(_ level: BrowserState.Level, height: Int) -> Int {
+        let body = max(height, 4) - 3
+        switch level {
+        case .feeds, .item: return body
+        case .groups: return max(body - 2, 0)
+        case .items: return max(body - 5, 0)
+        }
     }
 
     private static func title(_ state: BrowserState, width: Int, timeZone: TimeZone) -> String {
@@ -67,20 +92,25 @@ package enum BrowserScreen {
 
     private static func footer(_ state: BrowserState) -> String {
         if state.filtering { return "/" + state.filter + "  (Enter keeps the filter, Esc clears it)" }
-        if let map = state.map { return "m or Esc back  z \(map.zoomed ? "world" : "zoom")  d days  q quit" }
+        if let map = state.map {
+            let filter = state.filter.isEmpty ? "" : "filter: \(state.filter)  "
+            return filter + "m or Esc back  z \(map.zoomed ? "world" : "zoom")  d days  q quit"
+        }
         if case .item = state.level { return "Esc back  o print the link  d days  m map  ? keys  q quit" }
         var hint = "↑↓ select  Enter open  Esc back  d days  / filter  r poll  m map  ? keys  q quit"
         if !state.filter.isEmpty { hint = "filter: \(state.filter)  (Esc clears)  " + hint }
         return hint
     }
 
-    private static func feedRows(_ state: BrowserState, width: Int, timeZone: TimeZone) -> [String] {
+    private static func feedRows(_ state: BrowserState, width: Int, timeZone: TimeZone, look: Look) -> [String] {
         let feeds = state.feeds
         guard !feeds.isEmpty else { return [state.filter.isEmpty ? "  no feeds" : "  no feed matches"] }
         let selected = state.selectedFeed
         let nameWidth = feeds.map { TerminalText.width($0.name) }.max() ?? 0
         var rows = feeds.map { feed in
-            marked(LiveView.line(feed, nameWidth: nameWidth, timeZone: timeZone), selected: feed.name == selected)
+            marked(
+                LiveView.line(feed, nameWidth: nameWidth, timeZone: timeZone, look: look),
+                selected: feed.name == selected)
         }
         if let selected, let panel = state.live.panel(of: selected, now: state.now, width: width) {
             rows.append("")
@@ -119,7 +149,7 @@ package enum BrowserScreen {
             while text.hasSuffix(" ") { text.removeLast() }
             return marked("  " + text, selected: index == state.groupRow)
         }
-        return [heading, ""] + visible(lines, selected: state.groupRow, height: height - 2)
+        return [heading, ""] + visible(lines, selected: state.groupRow, height: height)
     }
 
     private static func itemRows(_ state: BrowserState, feed: String, height: Int, timeZone: TimeZone) -> [String] {
@@ -138,8 +168,8 @@ package enum BrowserScreen {
             "", details.isEmpty ? "" : "  " + details.joined(separator: "  "),
             "  " + (selected.url.map { TerminalText.sanitized($0) } ?? "no link"),
         ]
-        return [heading, ""] + visible(lines, selected: state.itemRow, height: height - 2 - footer.count)
-            + Array(repeating: "", count: max(0, height - 2 - footer.count - lines.count)) + footer
+        return [heading, ""] + visible(lines, selected: state.itemRow, height: height)
+            + Array(repeating: "", count: max(0, height - lines.count)) + footer
     }
 
     /// An item's details: its title wrapped, then its date in local time, its groups, each detail (its position among
@@ -173,28 +203,42 @@ package enum BrowserScreen {
     }
 
     /// The map of the feed's items within the window, above its legend; the selected group first in the legend
-    /// (marked, and its symbol on top where groups share a cell).
-    private static func mapRows(_ state: BrowserState, _ map: BrowserState.MapView, width: Int, height: Int)
-        -> [String]
-    {
+    /// (marked, and its symbol on top where groups share a cell). A filter in force maps what its list shows; with no
+    /// position to draw, a sentence says so above the legend.
+    private static func mapRows(
+        _ state: BrowserState, _ map: BrowserState.MapView, width: Int, height: Int, colour: Bool
+    ) -> [String] {
         guard let stored = state.stored, stored.feed == map.feed else { return ["  reading the stored items…"] }
-        var groups = stored.groups(within: state.days, now: state.now).filter { $0.count > 0 || $0.id == map.group }
-            .map { WorldMap.Group(id: $0.id, title: $0.title) }
-        if let index = groups.firstIndex(where: { $0.id == map.group }) {
-            groups.insert(groups.remove(at: index), at: 0)
+        var rows = stored.groups(within: state.days, now: state.now).filter { $0.count > 0 || $0.id == map.group }
+        var items = stored.items(within: state.days, now: state.now)
+        if !state.filter.isEmpty, case .groups = state.level {
+            let kept = Set(state.groups.map(\.id))
+            rows.removeAll { !kept.contains($0.id) }
+        } else if !state.filter.isEmpty, case .items = state.level {
+            items = state.items
+            rows.removeAll { $0.id != map.group }
         }
-        let items = stored.items(within: state.days, now: state.now)
-        var worldMap = WorldMap(columns: width, rows: 1)
+        var ids = rows.map(\.id)
+        if let index = ids.firstIndex(where: { $0 == map.group }) { ids.insert(ids.remove(at: index), at: 0) }
+        let groups = WorldMap.legend(ids, of: stored, now: state.now)
+        // The positions of the items of `ids`.
+        func points(_ ids: Set<String>) -> [(longitude: Double, latitude: Double)] {
+            items.filter { $0.groups.contains(where: ids.contains) }.compactMap(\.position).map {
+                (longitude: $0.longitude, latitude: $0.latitude)
+            }
+        }
+        var worldMap = WorldMap(columns: width, rows: 1, colour: colour)
+        func legend(_ lines: ArraySlice<String>) -> [String] {
+            lines.enumerated().map { index, line in marked("  " + line, selected: index == 0 && map.group != nil) }
+        }
+        guard !points(Set(groups.map(\.id))).isEmpty else {
+            return ["  nothing to map: no item has a position (lat and lon)", ""]
+                + legend(worldMap.lines(items: items, groups: groups).dropFirst())
+        }
         var note: [String] = []
         if map.zoomed {
-            // The box around the items the map draws: those with a position in one of the legend's groups.
-            let shown = Set(groups.map(\.id))
-            let points = items.filter { item in
-                var inLegend = false
-                _ = item.eachGroupOnce { if shown.contains($0) { inLegend = true } }
-                return inLegend
-            }.compactMap(\.position).map { (longitude: $0.longitude, latitude: $0.latitude) }
-            if let box = MapBox.around(points) {
+            // The box around the items of the selected group, else of the legend's groups.
+            if let box = MapBox.around(points(map.group.map { [$0] } ?? Set(groups.map(\.id)))) {
                 worldMap.box = box
                 note = [
                     "  zoomed to \(degrees(box.south, "N", "S"))–\(degrees(box.north, "N", "S")), "
@@ -204,13 +248,9 @@ package enum BrowserScreen {
                 note = ["  nothing to zoom to; z: the world"]
             }
         }
-        let rows = max(height - groups.count - note.count, 1)
-        worldMap.rows = rows
-        let lines = worldMap.lines(items: items, groups: groups) + note
-        return lines.enumerated().map { index, line in
-            index < rows || index >= rows + groups.count
-                ? line : marked("  " + line, selected: index == rows && map.group != nil)
-        }
+        worldMap.rows = min(max(height - groups.count - note.count, 1), WorldMap.maxRows)
+        let lines = worldMap.lines(items: items, groups: groups)
+        return lines.prefix(worldMap.rows) + legend(lines.dropFirst(worldMap.rows)) + note
     }
 
     /// A latitude or longitude in whole degrees with its hemisphere: `positive` north or east, `negative` south or west.

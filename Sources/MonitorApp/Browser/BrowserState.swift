@@ -68,6 +68,8 @@ package struct BrowserState: Sendable {
     package var log: [String] = []
     /// The time the view is drawn at (the days window counts back from it).
     package var now: Date
+    /// The rows of the screen (PgUp and PgDn move by the rows of the list it shows).
+    package var height = 24
 
     /// The view of `live`'s feeds at `now`, showing the feeds.
     package init(live: LiveState, now: Date) {
@@ -192,6 +194,13 @@ package struct BrowserState: Sendable {
             move(-1)
         case .down, .character("j"):
             move(1)
+        case .pageUp, .pageDown:
+            let page = BrowserScreen.listRows(level, height: height)
+            move(key == .pageUp ? -page : page)
+        case .home, .character("g"):
+            move(-.max)
+        case .end, .character("G"):
+            move(.max)
         case .enter, .right:
             return open()
         case .escape where !filter.isEmpty:
@@ -285,17 +294,20 @@ package struct BrowserState: Sendable {
         filter = ""
     }
 
+    /// Moves the selection `step` rows, kept within the list (`.max` and `-.max` go to its ends).
     private mutating func move(_ step: Int) {
+        func moved(_ index: Int, _ count: Int) -> Int {
+            min(max(index + min(max(step, -count), count), 0), max(count - 1, 0))
+        }
         switch level {
         case .feeds:
             let names = feeds.map(\.name)
             guard !names.isEmpty else { return }
-            let index = selectedFeed.flatMap { names.firstIndex(of: $0) } ?? 0
-            chosenFeed = names[min(max(index + step, 0), names.count - 1)]
+            chosenFeed = names[moved(selectedFeed.flatMap { names.firstIndex(of: $0) } ?? 0, names.count)]
         case .groups:
-            groupRow = min(max(groupRow + step, 0), max(groups.count - 1, 0))
+            groupRow = moved(groupRow, groups.count)
         case .items:
-            itemRow = min(max(itemRow + step, 0), max(items.count - 1, 0))
+            itemRow = moved(itemRow, items.count)
         case .item:
             break
         }

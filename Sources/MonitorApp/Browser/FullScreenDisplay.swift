@@ -13,6 +13,8 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
     private var sources: [String: any FeedSource]
     private var size: (width: Int, height: Int)
     private var lastDraw = Date.distantPast
+    /// Colour unless `NO_COLOR` (or `TERM=dumb`) says otherwise.
+    private let look: BrowserScreen.Look = Console.colors(onStandardError: false) ? .colour : .twoTone
     private let reloads: AsyncStream<String>.Continuation
     private let reloadRequests: AsyncStream<String>
 
@@ -25,6 +27,7 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
         self.state = BrowserState(
             live: LiveState(feeds: feeds, sources: sources, now: now, timeZone: .current), now: now)
         self.size = TerminalSession.size()
+        state.height = size.height
         (reloadRequests, reloads) = AsyncStream<String>.makeStream()
         draw(force: true)
     }
@@ -68,6 +71,7 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
                 case .redraw:
                     lock.withLock {
                         size = TerminalSession.size()
+                        state.height = size.height
                         terminal.write("\u{1B}[2J")
                         draw(force: true)
                     }
@@ -140,7 +144,9 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
         let now = Date()
         guard force || now.timeIntervalSince(lastDraw) > 0.05 else { return }
         lastDraw = now
-        let rows = BrowserScreen.render(state, width: size.width, height: size.height, timeZone: .current)
+        let rows = BrowserScreen.render(
+            state, width: size.width, height: size.height, timeZone: .current,
+            look: look)
         terminal.write("\u{1B}[H" + rows.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K")
     }
 }

@@ -24,10 +24,11 @@ extension MonitorCommand {
 
         @OptionGroup var selection: ItemSelection
 
-        @Option(help: "The map's width in columns (default: the terminal's, else 100).")
+        @Option(help: "The map's width in columns, 1–1000 (default: the terminal's, else 100).")
         var width: Int?
 
-        @Option(help: "The map's height in rows, the legend excluded (default: what the terminal leaves, else 30).")
+        @Option(
+            help: "The map's height in rows, the legend excluded, 1–500 (default: what the terminal leaves, else 30).")
         var height: Int?
 
         @OptionGroup var stateOptions: StateOptions
@@ -35,23 +36,29 @@ extension MonitorCommand {
         @OptionGroup(visibility: .hidden) var configOptions: ConfigOptions
 
         func validate() throws {
-            if let width, width < 1 { throw ValidationError("--width must be at least 1") }
-            if let height, height < 1 { throw ValidationError("--height must be at least 1") }
+            if let width, !(1...WorldMap.maxColumns).contains(width) {
+                throw ValidationError("--width must be between 1 and \(WorldMap.maxColumns), not \(width)")
+            }
+            if let height, !(1...WorldMap.maxRows).contains(height) {
+                throw ValidationError("--height must be between 1 and \(WorldMap.maxRows), not \(height)")
+            }
         }
 
         func run() async throws {
             let (store, _) = try await stateOptions.storedFeed(name, command: "map")
-            let title = try await selection.groupTitle(in: store, feed: name, command: "map")
+            _ = try await selection.groupTitle(in: store, feed: name, command: "map")
             let now = Date()
-            let items = try await store.items(
-                feed: name, group: selection.group, since: selection.since(now: now), limit: nil)
-            let catalog = try await store.groups(feed: name)
-            let known = StoredFeed(feed: name, catalog: catalog, items: items, breakdownDetail: nil)
-                .groups(within: nil, now: now)
-            var groups = known.filter { $0.count > 0 }.map { WorldMap.Group(id: $0.id, title: $0.title) }
-            if let group = selection.group, let title {
-                groups = [WorldMap.Group(id: group, title: title)]
+            // Every stored item is read: a group's symbol is its place among the feed's groups with items, any day.
+            let stored = StoredFeed(
+                feed: name, catalog: try await store.groups(feed: name),
+                items: try await store.items(feed: name, group: nil, since: nil, limit: nil), breakdownDetail: nil)
+            let items = stored.items(within: selection.days, now: now).filter { item in
+                selection.group.map(item.groups.contains) ?? true
             }
+            let ids =
+                selection.group.map { [$0] }
+                ?? stored.groups(within: selection.days, now: now).filter { $0.count > 0 }.map(\.id)
+            let groups = WorldMap.legend(ids, of: stored, now: now)
             let screen = isatty(STDOUT_FILENO) == 1 ? TerminalSession.size() : (width: 100, height: 30)
             // On a terminal the map leaves room for the legend and the prompt.
             let rows = height ?? (isatty(STDOUT_FILENO) == 1 ? max(screen.height - groups.count - 1, 4) : 30)

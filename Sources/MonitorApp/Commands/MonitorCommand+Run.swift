@@ -10,7 +10,7 @@ extension MonitorCommand {
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "run",
-            abstract: "Poll the feeds of the feeds file, continuously or --once.",
+            abstract: "Poll the feeds of the feeds file, continuously (full-screen on a terminal) or --once.",
             discussion: """
                 Without --once, every feed is polled at its interval until SIGINT (Ctrl-C), SIGTERM, SIGQUIT, \
                 SIGUSR1, SIGUSR2 or SIGALRM, which stop it gracefully (exit 0), ending the programs it runs. The \
@@ -39,10 +39,11 @@ extension MonitorCommand {
                 delivers what earlier runs left before its polls, attempts its own after them and prints each one \
                 left undelivered on standard error (its exit code stays that of the feeds).
 
-                When standard input and output are terminals, the view is full-screen: ↑/↓ (k/j) select a feed, \
-                Enter (→) opens its groups and then a group's items, Esc (←) goes back, d steps the days window \
-                (1, 7, 30, 90, 360, all), / filters the list, r polls the selected feed now, ? shows the keys, q quits.
-                """
+                When standard input and output are terminals, `run` is the full-screen browser (`monitor browse` \
+                names the same command). Its keys:
+
+                """ + BrowserScreen.keys.map { "  " + $0 }.joined(separator: "\n"),
+            aliases: ["browse"]
         )
 
         @OptionGroup var options: ConfigOptions

@@ -1,3 +1,4 @@
+import Foundation
 import MonitorCore
 
 /// A feed's items on a world map drawn in Braille cells, with a legend: each group's symbol, title, how many of its
@@ -7,11 +8,28 @@ struct WorldMap: Sendable {
     struct Group: Sendable, Hashable {
         var id: String
         var title: String
+        /// The index of its symbol and colour (`legend(_:of:now:)` gives it); nil: its place in the legend.
+        var symbol: Int?
     }
 
-    /// The map's size in character cells, the legend excluded.
+    /// The legend of `ids`, in that order, with their titles in `feed`: each group keeps the symbol and colour of its
+    /// place among the feed's groups that have items, whatever the days window, the filter or the legend's order, so
+    /// that a group looks the same in every map of the feed. The one place a group's symbol is chosen.
+    static func legend(_ ids: [String], of feed: StoredFeed, now: Date) -> [Group] {
+        let all = feed.groups(within: nil, now: now)
+        let places = all.filter { $0.count > 0 }.map(\.id)
+        return ids.map { id in
+            let title = all.first { $0.id == id }?.title ?? id
+            return Group(id: id, title: title, symbol: places.firstIndex(of: id) ?? places.count)
+        }
+    }
+
+    /// The map's size in character cells, the legend excluded; drawn within 1…`maxColumns` by 1…`maxRows`.
     var columns: Int
     var rows: Int
+    /// The largest map drawn (a terminal or a flag may ask for more): 1,000 by 500 cells, 2 million dots.
+    static let maxColumns = 1000
+    static let maxRows = 500
     /// The part of the Earth shown.
     var box = MapBox.world
     /// Whether the symbols are coloured (a terminal with colour, `NO_COLOR` unset).
@@ -27,12 +45,15 @@ struct WorldMap: Sendable {
     func symbol(_ index: Int) -> String {
         let symbol = String(Self.symbols[index % Self.symbols.count])
         guard colour else { return symbol }
-        return "\u{1B}[1;\(Self.colours[index % Self.colours.count])m\(symbol)\u{1B}[0m"
+        // Bold and colour end without ending the row's other styles (a selection's reverse video).
+        return "\u{1B}[1;\(Self.colours[index % Self.colours.count])m\(symbol)\u{1B}[22;39m"
     }
 
     /// The map of `items` (each drawn with the symbol of its first group in `groups`; an item of none of them is
     /// left out) and the legend of `groups`, as lines without trailing spaces.
     func lines(items: [Item], groups: [Group]) -> [String] {
+        let columns = min(max(columns, 1), Self.maxColumns)
+        let rows = min(max(rows, 1), Self.maxRows)
         var canvas = BrailleCanvas(columns: columns, rows: rows)
         drawOutlines(on: &canvas)
         let legendIndex = Dictionary(groups.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -61,7 +82,7 @@ struct WorldMap: Sendable {
             var line = ""
             for column in 0..<columns {
                 if let mark = marks[row * columns + column] {
-                    line += symbol(mark)
+                    line += symbol(groups[mark].symbol ?? mark)
                 } else {
                     line.append(canvas.character(column: column, row: row))
                 }
@@ -72,7 +93,8 @@ struct WorldMap: Sendable {
         for (index, group) in groups.enumerated() {
             let title = TerminalText.sanitized(group.title)
             lines.append(
-                "\(symbol(index)) \(title): \(placed[index]) on the map, \(unplaced[index]) without a position")
+                "\(symbol(group.symbol ?? index)) \(title): \(placed[index]) on the map, \(unplaced[index]) without a position"
+            )
         }
         return lines
     }

@@ -21,6 +21,8 @@ package struct PollTally: Sendable {
     package private(set) var totals: [String: Totals] = [:]
     /// Ids of the items not stored before this poll.
     package private(set) var newIDs: Set<String> = []
+    /// The largest count of requests a progress report keeps (done is also kept within the total).
+    package static let progressLimit = 1_000_000_000
     /// Requests done.
     package private(set) var done = 0
     /// Requests expected, when known.
@@ -95,8 +97,9 @@ package struct PollTally: Sendable {
             catalog = groups
             catalogIDs = Set(groups.map(\.id))
         case .progress(let done, let total):
-            self.done = done
-            self.total = total
+            // A source's counts (an exec program's among them) are bounded before any arithmetic on them.
+            self.total = total.map { min(max($0, 0), Self.progressLimit) }
+            self.done = min(max(done, 0), self.total ?? Self.progressLimit)
         case .items(let batch):
             // Room for the whole batch at once: a large answer's items do not make the table grow, copying, many times.
             items.reserveCapacity(items.count + batch.count)
