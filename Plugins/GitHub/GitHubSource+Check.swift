@@ -25,7 +25,7 @@ extension GitHubSource {
             case .status(404, _): return .wrong("\(what) not found")
             case .status(401, _) where api.token != nil: return .wrong("token rejected (bad credentials)")
             case .rateLimited(let until, _):
-                return .notChecked("rate limit exhausted, it resets at \(FetchError.format(until))")
+                return .notChecked("rate limit exhausted, it resets at \(UTCTime.full(until))")
             default: return .failed(error)
             }
         } catch {

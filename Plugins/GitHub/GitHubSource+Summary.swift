@@ -20,12 +20,12 @@ extension GitHubSource {
                 rightAligned: [1, 2])
         }
         if !report.latest.isEmpty {
-            output += "  latest:\n"
+            output += "  latest (UTC):\n"
             for item in report.latest.prefix(5) {
                 let mark = report.newIDs.contains(item.id) ? "*" : " "
                 let repo = item.detail("repo").map { "  (\(TerminalText.sanitized($0)))" } ?? ""
                 output +=
-                    "  \(mark) \(SummaryText.shortDate(item.date, now: now))  \(TerminalText.sanitized(item.title))\(repo)\n"
+                    "  \(mark) \(UTCTime.short(item.date, now: now))  \(TerminalText.sanitized(item.title))\(repo)\n"
             }
         }
         if let line = Self.rateLimitLine(report.rateLimit) {

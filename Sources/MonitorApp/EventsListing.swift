@@ -13,11 +13,11 @@ package enum EventsListing {
     /// The same table as `SummaryText.table`: indented by two spaces, columns two spaces apart, no trailing spaces.
     package static func text(_ items: [Item], columns: [String]) -> String {
         guard !items.isEmpty else { return "no items\n" }
-        let header = ["date"] + columns + ["title"]
+        let header = ["date (UTC)"] + columns + ["title"]
         var rows: [[String]] = [header]
         rows.reserveCapacity(items.count + 1)
         for item in items {
-            var row = [date(item.date)]
+            var row = [UTCTime.minute(item.date)]
             for column in columns { row.append(safe(item.detail(column) ?? "")) }
             row.append(safe(item.title))
             rows.append(row)
@@ -44,39 +44,6 @@ package enum EventsListing {
             output += "\n"
         }
         return output
-    }
-
-    /// `2026-11-22 04:10` in UTC.
-    static func date(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let time = seconds - days * 86_400
-        let (year, month, day) = ISO8601.civil(daysSinceEpoch: days)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8((value / divisor) % 10))
-                divisor /= 10
-            }
-        }
-        if year < 1583 || year > 9999 {
-            // Before the Gregorian calendar, or after four digits: as Foundation writes it.
-            let text = ISO8601.string(date)
-            return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
-        }
-        digits(year, 4)
-        bytes.append(UInt8(ascii: "-"))
-        digits(month, 2)
-        bytes.append(UInt8(ascii: "-"))
-        digits(day, 2)
-        bytes.append(UInt8(ascii: " "))
-        digits(time / 3600, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(time % 3600 / 60, 2)
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `text` made safe for a terminal; printable ASCII is already.

@@ -35,8 +35,6 @@ package struct LiveState: Sendable {
     /// Why the state cannot be reached, and since when; nil while it answers.
     package private(set) var unreachable: (error: StateError, since: Date)?
 
-    /// The time zone of the times logged.
-    package let timeZone: TimeZone
     /// Whether the panel is shown: without it (JSON lines, a log that is not a terminal) no view or summary is
     /// kept or made, so that thousands of feeds cost a line each.
     package let panels: Bool
@@ -63,13 +61,11 @@ package struct LiveState: Sendable {
     }
 
     /// The state of `feeds` before any poll; `sources` summarise their reports (others get the standard summary).
-    /// Times are logged in `timeZone`; `panels: false` when the panel is never shown.
+    /// `panels: false` when the panel is never shown.
     package init(
-        feeds: [FeedConfig], sources: [String: any FeedSource], now: Date, timeZone: TimeZone = LiveView.utc,
-        panels: Bool = true
+        feeds: [FeedConfig], sources: [String: any FeedSource], now: Date, panels: Bool = true
     ) {
         started = now
-        self.timeZone = timeZone
         self.panels = panels
         lines = feeds.map { LiveView.FeedLine(name: $0.name) }
         positions = Self.positions(of: lines)
@@ -121,7 +117,7 @@ package struct LiveState: Sendable {
             // polls.
             if let holder, !holder.isThisInstance, before?.owner != holder.owner {
                 output.log = [
-                    "\(LiveView.time(now, in: timeZone)) \(feed): \(LiveView.leased(holder, timeZone: timeZone))"
+                    "\(UTCTime.clock(now)) \(feed): \(LiveView.leased(holder))"
                 ]
             }
         case .view(let view):
@@ -145,7 +141,7 @@ package struct LiveState: Sendable {
             holds[feed] = nil
             if focus == feed { focus = nil }
             if summarized == feed { summarized = nil }
-            output.log = ["\(LiveView.time(now, in: timeZone)) \(feed): removed from the feeds file; stopped"]
+            output.log = ["\(UTCTime.clock(now)) \(feed): removed from the feeds file; stopped"]
             output.redrawNow = true
         case .notice(let text):
             output.log = [text]
@@ -156,12 +152,12 @@ package struct LiveState: Sendable {
         case .state(let error?):
             guard unreachable == nil else { break }
             unreachable = (error, now)
-            output.log = ["\(LiveView.time(now, in: timeZone)) \(StatusListing.unreachableLine(error))"]
+            output.log = ["\(UTCTime.clock(now)) \(StatusListing.unreachableLine(error))"]
             output.redrawNow = true
         case .state(nil):
             guard unreachable != nil else { break }
             unreachable = nil
-            output.log = ["\(LiveView.time(now, in: timeZone)) state reachable again"]
+            output.log = ["\(UTCTime.clock(now)) state reachable again"]
             output.redrawNow = true
         }
         return output
@@ -169,7 +165,7 @@ package struct LiveState: Sendable {
 
     /// `state unreachable since 12:00:05: …` while the state cannot be reached, shown above the feeds; nil otherwise.
     package var stateLine: String? {
-        unreachable.map { StatusListing.unreachableLine($0.error, since: LiveView.time($0.since, in: timeZone)) }
+        unreachable.map { StatusListing.unreachableLine($0.error, since: UTCTime.clock($0.since)) }
     }
 
     /// Updates the feeds (after the feeds file changed) keeping what is known of the others.
@@ -191,13 +187,13 @@ package struct LiveState: Sendable {
         if line.phase == .polling, let view = views[feed] { return LiveView.pollingPanel(view) }
         var panel: [String] = []
         if line.phase == .failed, let failure = failures[feed] {
-            panel = LiveView.failurePanel(feed, failure, next: line.next, now: now, width: width, timeZone: timeZone)
+            panel = LiveView.failurePanel(feed, failure, next: line.next, now: now, width: width)
         } else if var summary = summaries[feed] {
             while summary.hasSuffix("\n") { summary.removeLast() }
             panel = [summary]
         }
         if let hold = holds[feed], hold.until > now {
-            panel.append(LiveView.holdLine(hold, now: now, timeZone: timeZone))
+            panel.append(LiveView.holdLine(hold, now: now))
         }
         return panel.isEmpty ? nil : panel.joined(separator: "\n")
     }
@@ -242,7 +238,7 @@ package struct LiveState: Sendable {
             update(report.feed) { $0.stale = now.timeIntervalSince(since) > threshold.seconds }
         }
         var messages: [String] = []
-        let stamp = LiveView.time(now, in: timeZone)
+        let stamp = UTCTime.clock(now)
         switch (report.status, wasFailing) {
         case (.failed, false):
             messages.append(

@@ -51,12 +51,12 @@ package enum LiveView {
     /// The view: `state` first when there is one (the state cannot be reached), a line per feed, each cut to `width`
     /// columns, then a blank line and `focus` (at most `focusLines` lines of it).
     package static func render(
-        _ lines: [FeedLine], focus: String?, width: Int, focusLines: Int = 16, timeZone: TimeZone = utc,
+        _ lines: [FeedLine], focus: String?, width: Int, focusLines: Int = 16,
         state: String? = nil
     ) -> String {
         let nameWidth = lines.map { TerminalText.width($0.name) }.max() ?? 0
         var output = state.map { TerminalText.cut($0, to: width) + "\n" } ?? ""
-        output += lines.map { TerminalText.cut(line($0, nameWidth: nameWidth, timeZone: timeZone), to: width) + "\n" }
+        output += lines.map { TerminalText.cut(line($0, nameWidth: nameWidth), to: width) + "\n" }
             .joined()
         if let focus, !focus.isEmpty {
             output += "\n"
@@ -70,7 +70,7 @@ package enum LiveView {
     /// One feed's line: `  NAME  STATE  ITEMS  NEW  next HH:MM:SS`; on a shared schedule, while an instance holds
     /// the feed, `leased here until HH:MM:SS` (this one) or `leased by OWNER until HH:MM:SS` instead of the next time.
     package static func line(
-        _ line: FeedLine, nameWidth: Int, timeZone: TimeZone = utc, look: BrowserScreen.Look = .plain
+        _ line: FeedLine, nameWidth: Int, look: BrowserScreen.Look = .plain
     ) -> String {
         var state: String
         switch line.phase {
@@ -91,8 +91,8 @@ package enum LiveView {
         if line.gap, line.phase != .polling, line.phase != .failed { state += ", gap" }
         let items = "\(line.items) item\(line.items == 1 ? "" : "s")"
         let new = line.new > 0 ? "+\(line.new) new" : ""
-        var next = line.phase == .polling ? "" : line.next.map { "next \(time($0, in: timeZone))" } ?? ""
-        if let holder = line.holder { next = leased(holder, timeZone: timeZone) }
+        var next = line.phase == .polling ? "" : line.next.map { "next \(UTCTime.clock($0))" } ?? ""
+        if let holder = line.holder { next = leased(holder) }
         var text = "  " + line.name.padding(to: nameWidth) + "  " + styled(state, line, look).padding(to: 26)
         text += "  " + items.padding(to: 11) + "  " + new.padding(to: 9) + "  " + next
         while text.hasSuffix(" ") { text.removeLast() }
@@ -116,49 +116,17 @@ package enum LiveView {
 
     /// `leased here until HH:MM:SS` when `holder` is this instance, else `leased by OWNER until HH:MM:SS` (the owner id
     /// cleaned of control characters).
-    package static func leased(_ holder: FeedHolder, timeZone: TimeZone = utc) -> String {
+    package static func leased(_ holder: FeedHolder) -> String {
         let by = holder.isThisInstance ? "here" : "by \(TerminalText.sanitized(holder.owner))"
-        return "leased \(by) until \(time(holder.until, in: timeZone))"
-    }
-
-    /// Coordinated universal time.
-    package static let utc = TimeZone(secondsFromGMT: 0)!
-
-    /// `HH:MM:SS` in `timeZone` (UTC unless given).
-    package static func time(_ date: Date, in timeZone: TimeZone = utc) -> String {
-        let parts = components(date, in: timeZone)
-        return "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
-    }
-
-    /// `YYYY-MM-DD HH:MM` in `timeZone`.
-    package static func dateTime(_ date: Date, in timeZone: TimeZone) -> String {
-        let parts = components(date, in: timeZone)
-        let year = String(parts.year ?? 0)
-        return "\(year)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
-    }
-
-    private static func components(_ date: Date, in timeZone: TimeZone) -> DateComponents {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-    }
-
-    private static func two(_ value: Int?) -> String {
-        let value = value ?? 0
-        return value < 10 ? "0\(value)" : "\(value)"
-    }
-
-    /// `HH:MM:SS` in `timeZone` when `date` is within a day of `now`, else `YYYY-MM-DD HH:MM`.
-    package static func moment(_ date: Date, now: Date, in timeZone: TimeZone) -> String {
-        abs(date.timeIntervalSince(now)) < 86_400 ? time(date, in: timeZone) : dateTime(date, in: timeZone)
+        return "leased \(by) until \(UTCTime.clock(holder.until))"
     }
 
     /// The panel of a failing feed at `now`: since when it fails and how many polls in a row, its error in full (cleaned of
     /// control characters, its lines kept) wrapped at `width` and indented, then when it polls next.
     package static func failurePanel(
-        _ feed: String, _ failure: LiveState.Failure, next: Date?, now: Date, width: Int, timeZone: TimeZone
+        _ feed: String, _ failure: LiveState.Failure, next: Date?, now: Date, width: Int
     ) -> [String] {
-        let since = (failure.failingBefore ? "before " : "") + moment(failure.since, now: now, in: timeZone)
+        let since = (failure.failingBefore ? "before " : "") + UTCTime.moment(failure.since, now: now)
         let polls = failure.polls == 1 ? "1 poll" : "\(failure.polls) polls in a row"
         var panel = [
             "\(TerminalText.sanitized(feed)) (\(TerminalText.sanitized(failure.type))): failing since \(since), \(polls)"
@@ -166,14 +134,14 @@ package enum LiveView {
         for paragraph in TerminalText.sanitized(failure.error, keepNewlines: true).split(separator: "\n") {
             panel += TerminalText.wrapped(String(paragraph), width: width - 2).map { "  " + $0 }
         }
-        if let next { panel.append("next poll at \(moment(next, now: now, in: timeZone))") }
+        if let next { panel.append("next poll at \(UTCTime.moment(next, now: now))") }
         return panel
     }
 
     /// `held back until 17:30:00 (rate limit exhausted)`: a server's hold on a feed.
-    package static func holdLine(_ hold: LiveState.Hold, now: Date, timeZone: TimeZone) -> String {
+    package static func holdLine(_ hold: LiveState.Hold, now: Date) -> String {
         let reason = hold.reason.map { " (\(TerminalText.sanitized($0)))" } ?? ""
-        return "held back until \(moment(hold.until, now: now, in: timeZone))\(reason)"
+        return "held back until \(UTCTime.moment(hold.until, now: now))\(reason)"
     }
 
     /// The panel of a feed being polled: a heading with its progress, then each group with its count so far,

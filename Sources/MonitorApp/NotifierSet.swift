@@ -64,7 +64,7 @@ enum NotifierSet {
             return "\(what) delivered: \(TerminalText.sanitized(answer))"
         case .willRetry(let message, let next):
             return
-                "\(what) not delivered: \(TerminalText.sanitized(message)); next attempt at \(FetchError.format(next))"
+                "\(what) not delivered: \(TerminalText.sanitized(message)); next attempt at \(UTCTime.full(next))"
         case .refused(let message):
             return "\(what) refused: \(TerminalText.sanitized(message)); not sent again"
         case .dropped(let reason):

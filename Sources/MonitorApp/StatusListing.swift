@@ -43,8 +43,8 @@ package enum StatusListing {
 
     /// `05:12:00 UTC`, with the day before it when that is not `now`'s.
     package static func time(_ date: Date, now: Date) -> String {
-        let full = FetchError.format(date)
-        return full.prefix(10) == FetchError.format(now).prefix(10) ? String(full.dropFirst(11)) : full
+        let full = UTCTime.full(date)
+        return full.prefix(10) == UTCTime.full(now).prefix(10) ? String(full.dropFirst(11)) : full
     }
 
     /// `held back until 05:12:00 UTC (rate limit exhausted)` while a server holds the feed back; nil otherwise.
@@ -105,7 +105,7 @@ package enum StatusListing {
             let collected =
                 pending == 0
                 ? "nothing collected" : "\(pending) notification\(pending == 1 ? "" : "s") collected"
-            let due = line.nextDigest.map { ", next digest due at \(FetchError.format($0))" } ?? ""
+            let due = line.nextDigest.map { ", next digest due at \(UTCTime.full($0))" } ?? ""
             output += "\(line.status.name): digest every \(DurationFormat.string(digest)): \(collected)\(due)\n"
         }
         for line in notifiers {

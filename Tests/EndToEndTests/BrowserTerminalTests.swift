@@ -68,7 +68,7 @@ struct BrowserTerminalTests {
         print("the failed feed:\n\(failed)")
         #expect(
             Self.masked(failed) == """
-                monitor                                             all days  hh:mm:ss
+                monitor                                         all days  hh:mm:ss UTC
                   quakes  ok                          2 items      +2 new     next hh…
                 > broken  failed                      0 items                 next hh…
 
@@ -97,11 +97,11 @@ struct BrowserTerminalTests {
         print("the items:\n\(items)")
         #expect(
             Self.masked(items) == """
-                monitor › quakes › 地震 🌋                          all days  hh:mm:ss
+                monitor › quakes › 地震 🌋                      all days  hh:mm:ss UTC
                 2 items, newest first, all days
 
-                > 2026-11-20 12:04  東京で地震 🔥 マグニチュード6.1の強い揺れが観測さ…
-                  2026-11-19 12:04  clipboard title cursor clear
+                > 2026-11-20 03:04  東京で地震 🔥 マグニチュード6.1の強い揺れが観測さ…
+                  2026-11-19 03:04  clipboard title cursor clear
 
 
 
@@ -121,11 +121,11 @@ struct BrowserTerminalTests {
         print("the details:\n\(details)")
         #expect(
             Self.masked(details) == """
-                monitor › quakes › 地震 🌋                          all days  hh:mm:ss
+                monitor › quakes › 地震 🌋                      all days  hh:mm:ss UTC
                   東京で地震 🔥
                   マグニチュード6.1の強い揺れが観測されました、津波の心配はありません
 
-                  date       2026-11-20 12:04 Asia/Tokyo
+                  date       2026-11-20 03:04 UTC
                   group      地震 🌋
                   lat        35.68
                   lon        139.69

@@ -113,7 +113,7 @@ struct DigestEndToEndTests {
             #expect(
                 text.stdout.contains(
                     "\nchat: digest every 1h: 1 notification collected, next digest due at "
-                        + "\(FetchError.format(due))\n"), "\(text.stdout)")
+                        + "\(UTCTime.full(due))\n"), "\(text.stdout)")
 
             try writeItems(1...7, in: directory)
             let second = try await MonitorProcess.run(once, in: directory.url)

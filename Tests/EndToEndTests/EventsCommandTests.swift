@@ -77,7 +77,7 @@ struct EventsCommandTests {
         }
         #expect(
             result.stdout
-                == SummaryText.table(header: ["date", "status", "magnitude", "position", "title"], rows: rows))
+                == SummaryText.table(header: ["date (UTC)", "status", "magnitude", "position", "title"], rows: rows))
         #expect(result.stdout.split(separator: "\n").count == ids.count + 1)
     }
 

@@ -79,7 +79,7 @@ struct FullScreenSeamsTests {
             return (number == selected ? "> " : "  ") + "\(stamp)  fire \(String(format: "%03d", number))"
         }
         return
-            (["monitor › fires › Wildfires               all days  hh:mm:ss", "100 items, newest first, all days", ""]
+            (["monitor › fires › Wildfires           all days  hh:mm:ss UTC", "100 items, newest first, all days", ""]
             + rows + ["", "", "  no link", "<log>", "↑↓ select  Enter open  Esc back  d days  / filter  r poll  …", ""])
             .joined(separator: "\n")
     }
@@ -173,7 +173,7 @@ struct FullScreenSeamsTests {
         plainRows[14] = "<log>"
         #expect(
             plainRows.joined(separator: "\n") == """
-                monitor › plain › map                     all days  hh:mm:ss
+                monitor › plain › map                 all days  hh:mm:ss UTC
                   nothing to map: no item has a position (lat and lon)
 
                   * Notes: 0 on the map, 2 without a position

@@ -97,7 +97,7 @@ struct GapEndToEndTests {
                       older events may be missing: 2024-06-02T12:00:00Z to 2024-06-03T07:01:00Z (19h1m)
                       event type  items   new
                       PushEvent     300  +300
-                      latest:
+                      latest (UTC):
 
                     """ + String(repeating: pushed, count: 5) + "  rate limit: 53/60 remaining, resets 05:12 UTC\n\n")
             #expect(hooks().count == 4)
@@ -148,7 +148,7 @@ struct GapEndToEndTests {
                 masked(text.stdout) == """
                     log (exec): ok — 1 item, 1 new, 0 requests, <duration>
                       older events may be missing: the log rotated: lines before 10:00 are gone <!here>
-                      latest:
+                      latest (UTC):
                       * 2025-09-21    Line 1
 
 

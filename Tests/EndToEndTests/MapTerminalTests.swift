@@ -39,7 +39,7 @@ struct MapTerminalTests {
                 == MapCommandTests.expectedMarks(groups: ["big", "small"], days: nil, columns: 60, rows: 11))
         #expect(
             Self.withoutClock(feedMap) == """
-                monitor › quakes › map                    all days  HH:MM:SS
+                monitor › quakes › map                all days  HH:MM:SS UTC
                          ⣀⣀⣤⣤⣤⣴⣶⣖⡶⣶⣶⣒⠒⠲⠒⠒⠲⣶⠦   ⠠⣤⣤⠤  ⠤⢤⣀⣀⡀ ⣀⣀⣤⣤⣤⣀⡀⢀ ⢀⣀⣀⡀
                 ⠷⠶⣾⣏⣉+⣹⣚⠉⠋⠛⠛⠛⠛⣿⠿⢯⡿⣽⣖⠈⢯⣠⠖⠒⠚+⠶ ⣀⢠⣤⣶⣿⣿⠷⠶⠒⠚⠛⠛⠛⠛⠉    ⠈⠈⠉⠉⠉⢉⣉⣉⣽⣝⣫⠽
                   ⠈⠉⠁  ⠘⠓⡦⠤⠤⠤⠤⠮⠭⣟⣡⣴⡾⠿⠆      ⣛⣿⣓⣯⣿⣿⣿⣷⣶⣰⣶⣲⣋⣉⣉⡲⠶⢖⣒⣒⣲⠶⡛⣲⣬⣿⡄⠘⠊⠁

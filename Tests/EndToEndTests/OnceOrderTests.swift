@@ -48,11 +48,11 @@ struct OnceOrderTests {
         #expect(
             Self.output(done).joined(separator: "\n").replacing(/\d+ms|\d+\.\ds/, with: "<duration>") == """
                 first (exec): ok — 1 item, 1 new, 0 requests, <duration>
-                  latest:
+                  latest (UTC):
                   * 2024-06-01    First item
 
                 second (exec): ok — 1 item, 1 new, 0 requests, <duration>
-                  latest:
+                  latest (UTC):
                   * 2024-06-01    Second item
 
                 $

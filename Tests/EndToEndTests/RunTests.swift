@@ -191,7 +191,7 @@ struct RunTests {
                       event type  items  new
                       PushEvent      20  +20
                       WatchEvent     10  +10
-                      latest:
+                      latest (UTC):
                       * 2024-06-01    kzaher starred ReactiveX/RxSwift  (ReactiveX/RxSwift)
                       * 2024-06-01    kzaher pushed to main  (ReactiveX/RxSwift)
                       * 2024-06-01    kzaher pushed to main  (ReactiveX/RxSwift)

@@ -95,7 +95,7 @@ struct SharedRateBudgetEndToEndTests {
         let url = try await server.makeDatabase()
         let directory = try TemporaryDirectory()
         let reset = Int(Date().timeIntervalSince1970) + 1800
-        let until = FetchError.format(Date(timeIntervalSince1970: Double(reset)))
+        let until = UTCTime.full(Date(timeIntervalSince1970: Double(reset)))
         let api = LimitedGitHub(limit: 3, reset: reset)
         let names = ["a", "b"]
         let (outputs, errors, base) = try await withTestHTTPServer({ api.answer($0) }) { http in

@@ -250,7 +250,7 @@ struct ValidateOnlineTests {
         let result = try await Self.validate(
             "feeds:\n  - {name: rx, type: github, repo: o/r, api: \"\(server.baseURL)\"}\n")
         try await server.shutdown()
-        let resetAt = FetchError.format(Date(timeIntervalSince1970: TimeInterval(reset)))
+        let resetAt = UTCTime.full(Date(timeIntervalSince1970: TimeInterval(reset)))
         #expect(
             result.stdout == """
                 feeds.yaml: ok, 1 feed: rx (github)
@@ -320,7 +320,7 @@ struct ValidateOnlineTests {
         let result = try await MonitorProcess.run(["validate", "--online", "--state", state], in: directory.url)
         let requests = server.requests.map(\.uri)
         try await server.shutdown()
-        let resetAt = FetchError.format(Date(timeIntervalSince1970: TimeInterval(reset)))
+        let resetAt = UTCTime.full(Date(timeIntervalSince1970: TimeInterval(reset)))
         #expect(
             result.stdout == """
                 feeds.yaml: ok, 1 feed: rx (github)

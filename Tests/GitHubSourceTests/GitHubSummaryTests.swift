@@ -66,7 +66,7 @@ struct GitHubSummaryTests {
                   ForkEvent             1
                   IssuesEvent           1
                   PullRequestEvent      1   +1
-                  latest:
+                  latest (UTC):
                   *        04:59  kzaher pushed to main  (ReactiveX/RxSwift)
                   *        04:55  0xTim opened pull request #3120: Add colour to the logs  (ReactiveX/RxSwift)
                   *        04:50  jshier starred ReactiveX/RxSwift  (ReactiveX/RxSwift)

@@ -7,7 +7,6 @@ import Testing
 @Suite("The full-screen view: keys through a pure reducer, whole screens rendered to strings")
 struct BrowserScreenTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15 08:00:00 UTC
-    let tokyo = TimeZone(identifier: "Asia/Tokyo")!
 
     @Test("bytes from a raw terminal become keys: arrows, pages, Home, End, Enter, a lone Esc, Ctrl-C, Ctrl-Z, UTF-8")
     func keys() {
@@ -25,7 +24,7 @@ struct BrowserScreenTests {
         let feeds = ["planet", "rx"].map {
             FeedConfig(name: $0, type: "eonet", options: FeedOptions(), location: SourceLocation(line: 1, column: 1))
         }
-        var live = LiveState(feeds: feeds, sources: [:], now: now, timeZone: tokyo)
+        var live = LiveState(feeds: feeds, sources: [:], now: now)
         var report = PollReport(
             feed: "planet", type: "eonet", status: .ok, requests: 3, items: 3, started: now, duration: .seconds(2))
         report.isFirstSync = true
@@ -54,7 +53,7 @@ struct BrowserScreenTests {
     }
 
     private func render(_ state: BrowserState, height: Int = 10) -> String {
-        BrowserScreen.render(state, width: 60, height: height, timeZone: tokyo).joined(separator: "\n")
+        BrowserScreen.render(state, width: 60, height: height).joined(separator: "\n")
     }
 
     @Test("while the state cannot be reached, the log row says so; once it answers, the row is the log's again")
@@ -64,7 +63,7 @@ struct BrowserScreenTests {
         _ = state.live.apply(.state(unreachable: error), now: now, quiet: true)
         #expect(
             render(state) == """
-                monitor                                   all days  17:00:00
+                monitor                               all days  08:00:00 UTC
                 > planet  ok                          3 items
                   rx      waiting                     0 items              …
 
@@ -72,7 +71,7 @@ struct BrowserScreenTests {
 
 
 
-                state unreachable since 17:00:00: cannot connect to postgre…
+                state unreachable since 08:00:00: cannot connect to postgre…
                 ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
                 """)
         _ = state.live.apply(.state(unreachable: nil), now: now, quiet: true)
@@ -86,7 +85,7 @@ struct BrowserScreenTests {
         state.log.append("planet: cannot read the state: \u{1B}]52;c;cm0gLXJmIH4=\u{07}disk \u{1B}[2Jfull\u{9B}31m")
         #expect(
             render(state) == """
-                monitor                                   all days  17:00:00
+                monitor                               all days  08:00:00 UTC
                 > planet  ok                          3 items
                   rx      waiting                     0 items              …
 
@@ -110,7 +109,7 @@ struct BrowserScreenTests {
         state.log += log
         #expect(
             render(state) == """
-                monitor                                   all days  17:00:00
+                monitor                               all days  08:00:00 UTC
                   planet  ok                          3 items
                 > rx      ok, gap                     300 items    +300 new…
 
@@ -118,7 +117,7 @@ struct BrowserScreenTests {
                   older events may be missing: 2027-01-15T06:00:00Z to 2027…
 
 
-                17:00:00 rx: older events may be missing: 2027-01-15T06:00:…
+                08:00:00 rx: older events may be missing: 2027-01-15T06:00:…
                 ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
                 """)
     }
@@ -128,7 +127,7 @@ struct BrowserScreenTests {
         var state = state()
         #expect(
             render(state) == """
-                monitor                                   all days  17:00:00
+                monitor                               all days  08:00:00 UTC
                 > planet  ok                          3 items
                   rx      waiting                     0 items              …
 
@@ -144,7 +143,7 @@ struct BrowserScreenTests {
         state.stored = stored()
         #expect(
             render(state) == """
-                monitor › planet                          all days  17:00:00
+                monitor › planet                      all days  08:00:00 UTC
                 3 items in 2 groups, all days
 
                 > Wildfires  2  closed 1  open 1
@@ -161,11 +160,11 @@ struct BrowserScreenTests {
         #expect(state.handle(.right) == [])
         #expect(
             render(state) == """
-                monitor › planet › Wildfires           last 7 days  17:00:00
+                monitor › planet › Wildfires       last 7 days  08:00:00 UTC
                 2 items, newest first, last 7 days
 
-                > 2027-01-15 16:00  Fire in the hills
-                  2027-01-12 17:00  A very long title of a fire that goes o…
+                > 2027-01-15 07:00  Fire in the hills
+                  2027-01-12 08:00  A very long title of a fire that goes o…
 
                   status: open
                   https://example.org/1
@@ -191,7 +190,7 @@ struct BrowserScreenTests {
         for character in "ice" { _ = state.handle(.character(character)) }
         #expect(
             render(state) == """
-                monitor › planet                          all days  17:00:00
+                monitor › planet                      all days  08:00:00 UTC
                 3 items in 1 group, all days
 
                 > Sea Ice  1
@@ -211,7 +210,7 @@ struct BrowserScreenTests {
         _ = state.handle(.character("?"))
         #expect(
             render(state) == """
-                monitor › planet                          all days  17:00:00
+                monitor › planet                      all days  08:00:00 UTC
                 Keys
 
                   ↑/↓ or k/j   select
@@ -243,19 +242,19 @@ struct BrowserScreenTests {
         _ = state.handle(.down)
         #expect(
             render(state, height: 14) == """
-                monitor                                   all days  17:00:00
+                monitor                               all days  08:00:00 UTC
                   planet  ok                          3 items
                 > rx      failed (3×)                 0 items              …
 
-                rx (github): failing since before 16:59:30, 3 polls in a row
+                rx (github): failing since before 07:59:30, 3 polls in a row
                   HTTP 403 from api.github.com: API rate limit exceeded for
                   203.0.113.7. (But here's the good news: Authenticated
                   requests get a higher rate limit.)
                   see the docs
-                next poll at 17:30:00
-                held back until 17:30:00 (rate limit exhausted)
+                next poll at 08:30:00
+                held back until 08:30:00 (rate limit exhausted)
 
-                17:00:00 rx: failed: HTTP 403 from api.github.com: API rate…
+                08:00:00 rx: failed: HTTP 403 from api.github.com: API rate…
                 ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
                 """)
         // A feed that polled fine but is held back says until when and why under its summary.
@@ -266,19 +265,19 @@ struct BrowserScreenTests {
         _ = state.handle(.up)
         #expect(
             render(state, height: 14) == """
-                monitor                                   all days  17:00:00
+                monitor                               all days  08:00:00 UTC
                 > planet  ok                          3 items
                   rx      failed (3×)                 0 items              …
 
                 planet (eonet): ok — 3 items, 0 new, 1 request, 0ms
-                held back until 17:10:00 (Retry-After)
+                held back until 08:10:00 (Retry-After)
 
 
 
 
 
 
-                17:00:00 rx: failed: HTTP 403 from api.github.com: API rate…
+                08:00:00 rx: failed: HTTP 403 from api.github.com: API rate…
                 ↑↓ select  Enter open  Esc back  d days  / filter  r poll  …
                 """)
     }
@@ -306,7 +305,7 @@ struct BrowserScreenTests {
             ], items: items, breakdownDetail: "status")
         #expect(
             render(state) == """
-                monitor › planet                          all days  17:00:00
+                monitor › planet                      all days  08:00:00 UTC
                 24 items in 3 groups, all days
 
                 > Wildfires         12  closed 10  open  2
@@ -336,11 +335,11 @@ struct BrowserScreenTests {
         #expect(state.handle(.enter) == [])
         #expect(
             render(state, height: 16) == """
-                monitor › planet › Wildfires              all days  17:00:00
+                monitor › planet › Wildfires          all days  08:00:00 UTC
                   A very long title of a fire that goes on and on past the
                   edge of the screen
 
-                  date      2027-01-12 17:00 Asia/Tokyo
+                  date      2027-01-12 08:00 UTC
                   groups    Wildfires, Sea Ice
                   status    closed
                   position  lat 14.4, lon -99.4
@@ -356,7 +355,7 @@ struct BrowserScreenTests {
         #expect(state.handle(.character("o")) == [])
         #expect(
             render(state, height: 16).components(separatedBy: "\n")[14]
-                == "17:00:00 link: https://eonet.gsfc.nasa.gov/api/v3/events/EO…")
+                == "08:00:00 link: https://eonet.gsfc.nasa.gov/api/v3/events/EO…")
         #expect(state.handle(.escape) == [])
         #expect(state.level == .items(feed: "planet", group: "fires"))
         #expect(state.itemRow == 1)
@@ -367,8 +366,8 @@ struct BrowserScreenTests {
         _ = state.handle(.character("o"))
         #expect(
             Array(state.log.suffix(2)) == [
-                "17:00:00 link: https://example.org/1",
-                "17:00:00 link: https://eonet.gsfc.nasa.gov/api/v3/events/EONET_6543?with=a&very=long&query=string",
+                "08:00:00 link: https://example.org/1",
+                "08:00:00 link: https://eonet.gsfc.nasa.gov/api/v3/events/EONET_6543?with=a&very=long&query=string",
             ])
     }
 
@@ -392,7 +391,7 @@ struct BrowserScreenTests {
             ], breakdownDetail: nil)
         #expect(
             render(state, height: 12) == """
-                monitor › planet                          all days  17:00:00
+                monitor › planet                      all days  08:00:00 UTC
                 3 items in 1 group, all days
 
                 > 地震 🌋  3
@@ -408,12 +407,12 @@ struct BrowserScreenTests {
         _ = state.handle(.enter)
         #expect(
             render(state, height: 12) == """
-                monitor › planet › 地震 🌋                all days  17:00:00
+                monitor › planet › 地震 🌋            all days  08:00:00 UTC
                 3 items, newest first, all days
 
-                > 2027-01-15 16:00  東京で地震 🔥 マグニチュード6.1の強い揺…
-                  2027-01-15 15:59  Café tremor near Zürich, a long title t…
-                  2027-01-15 15:58  clipboard title cursor done
+                > 2027-01-15 07:00  東京で地震 🔥 マグニチュード6.1の強い揺…
+                  2027-01-15 06:59  Café tremor near Zürich, a long title t…
+                  2027-01-15 06:58  clipboard title cursor done
 
 
 
@@ -446,10 +445,10 @@ struct BrowserScreenTests {
             feed: "planet",
             catalog: [ItemGroup(id: "fires", title: "Wildfires"), ItemGroup(id: "ice", title: "Sea Ice")],
             items: items, breakdownDetail: nil)
-        let screen = BrowserScreen.render(state, width: 60, height: 12, timeZone: tokyo)
+        let screen = BrowserScreen.render(state, width: 60, height: 12)
         #expect(
             screen.joined(separator: "\n") == """
-                monitor › planet › map                    all days  17:00:00
+                monitor › planet › map                all days  08:00:00 UTC
                 ⣄⣀⣀⡤⣤⣀⣀⣀⣀⣤⣶⣶⣶⣶⣶⣶⣶⣶⢶⣶⢶⣖⠒⣒⣑⣲⣶⣒   ⢐⣲⣒⣶⣀⣀⣒⣲⣤⣤⣤⣤⠤⠤⠶⠶⠶⠤⠤⠤⠤⠤⠤⠤⠤⢤⣀⣀⣠
                  ⠉⠙⠛⠛⠉⠉⠙⠲⡤⠤⠤⠤⠤⠽⠿⣿⣫⣭⡽⠶⠍⠉⠁  +⠁⣒⣷⣾⣿⣿⣿⣿⣷⣥⣠⣶⣴⣖⣒⣒⡤⠤⢤⣖⣤⣤⢤⣒⣦⣴⣾⡍⠙⠟⠋⠉⠉
                    ⠤⡄    ⠈⠙⠶⢶⣲⣲⣶⣾⣧⣄⡀       ⣴⣿⣿⣭⣽⣽⢿⠿⠿⣿⣛⣿⣿⠿⠿⡏⣓⠶⢶⣦⣤⡤⢼⣏⠙⠉*
@@ -482,10 +481,10 @@ struct BrowserScreenTests {
         // Two steps of the days window: the last 7 days, which leave lima (10 days old) out.
         #expect(state.handle(.character("d")) == [])
         #expect(state.handle(.character("d")) == [])
-        let group = BrowserScreen.render(state, width: 60, height: 12, timeZone: tokyo)
+        let group = BrowserScreen.render(state, width: 60, height: 12)
         #expect(
             group.joined(separator: "\n") == """
-                monitor › planet › Sea Ice › map       last 7 days  17:00:00
+                monitor › planet › Sea Ice › map   last 7 days  08:00:00 UTC
                 ⣄⣀⣀⡤⣤⣀⣀⣀⣀⣤⣶⣶⣶⣶⣶⣶⣶⣶⢶⣶⢶⣖⠒⣒⣑⣲⣶⣒   ⢐⣲⣒⣶⣀⣀⣒⣲⣤⣤⣤⣤⠤⠤⠶⠶⠶⠤⠤⠤⠤⠤⠤⠤⠤⢤⣀⣀⣠
                  ⠉⠙⠛⠛⠉⠉⠙⠲⡤⠤⠤⠤⠤⠽⠿⣿⣫⣭⡽⠶⠍⠉⠁  +⠁⣒⣷⣾⣿⣿⣿⣿⣷⣥⣠⣶⣴⣖⣒⣒⡤⠤⢤⣖⣤⣤⢤⣒⣦⣴⣾⡍⠙⠟⠋⠉⠉
                    ⠤⡄    ⠈⠙⠶⢶⣲⣲⣶⣾⣧⣄⡀       ⣴⣿⣿⣭⣽⣽⢿⠿⠿⣿⣛⣿⣿⠿⠿⡏⣓⠶⢶⣦⣤⡤⢼⣏⠙⠉*
@@ -520,13 +519,13 @@ struct BrowserScreenTests {
                 quake("lima", "fires", lat: -12.05, lon: -77.04),
                 quake("reykjavik", "ice", lat: 64.15, lon: -21.94),
             ], breakdownDetail: nil)
-        let world = BrowserScreen.render(state, width: 62, height: 13, timeZone: tokyo)
+        let world = BrowserScreen.render(state, width: 62, height: 13)
         #expect(state.handle(.character("z")) == [])
         #expect(state.map == BrowserState.MapView(feed: "planet", group: nil, zoomed: true))
-        let zoomed = BrowserScreen.render(state, width: 62, height: 13, timeZone: tokyo)
+        let zoomed = BrowserScreen.render(state, width: 62, height: 13)
         #expect(
             zoomed.joined(separator: "\n") == """
-                monitor › planet › map                      all days  17:00:00
+                monitor › planet › map                  all days  08:00:00 UTC
                 ⢛⡽⠿⠿⣿⡿⣯⣿⡖ ⠙⢥⣀⡤⠒⠒⠒⠻+⠶⠆   ⢠⠤⣶⢻⣿⣿⣻⠿⠷⠞⠒⠚⠛⠛⠉⠙⠙⠋⠈           ⠉⠉⠉⣀⣀⣉⣉⣉
                 ⢤⣉⣉⣓⠴⠁⢀⡥⣬⣷⣦          ⠖⣿⡷⢼⣟⣿⣷⣾⣿⣽⣶⣤⡄⢠⣤⡤⠤⠖⠒⠒⠒⠢⣤⣤⡤⠤⠤⠤⠤⠤⣤⡖⠲⢄⣐⣚⣶⠄ ⠸⠗
                    ⠘⢊⡿⠛⠉⠉            ⣿⣯⡿⠯⣿⣿⠿⢿⣿⠿⣿⣿⡿⣿⠾⠿⢿⣿⠷⣾⣿⡛⠁ ⠉⠉⠉⠒⠉⠉⢰⡶⢶⣟⣉*⡟⠁
@@ -559,6 +558,6 @@ struct BrowserScreenTests {
             ])
         #expect(state.handle(.character("z")) == [])
         #expect(state.map == BrowserState.MapView(feed: "planet", group: nil, zoomed: false))
-        #expect(BrowserScreen.render(state, width: 62, height: 13, timeZone: tokyo) == world)
+        #expect(BrowserScreen.render(state, width: 62, height: 13) == world)
     }
 }

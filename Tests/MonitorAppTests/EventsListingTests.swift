@@ -31,7 +31,7 @@ struct EventsListingTests {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        #expect(EventsListing.date(date) == formatter.string(from: date))
+        #expect(UTCTime.minute(date) == formatter.string(from: date))
     }
 
     @Test("the listing shows the date, the source's detail columns and the title, made safe for a terminal")
@@ -42,7 +42,7 @@ struct EventsListingTests {
             [item("a", daysAgo: 1, groups: ["wildfires"]), evil], columns: ["status", "magnitude"])
         #expect(
             output == """
-                  date              status  magnitude  title
+                  date (UTC)        status  magnitude  title
                   2027-01-14 08:00  open    1 acres    Fire a
                   2027-01-13 08:00  closed  1 acres    Fire b
 
@@ -57,7 +57,7 @@ struct EventsListingTests {
             [quake, item("bb", daysAgo: 2, groups: ["quakes"], status: "ok")], columns: ["status", "magnitude"])
         #expect(
             output == """
-                  date              status  magnitude  title
+                  date (UTC)        status  magnitude  title
                   2027-01-14 08:00  地震🌋  1 acres    Fire a
                   2027-01-13 08:00  ok      2 acres    Fire bb
 

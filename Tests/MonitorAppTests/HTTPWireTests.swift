@@ -125,7 +125,7 @@ struct HTTPWireTests {
                 ])
         }) { server in
             let report = await wire.poll(wire.feed("f", urls: ["\(server.baseURL)/a"]))
-            let until = FetchError.format(Date(timeIntervalSince1970: Double(reset)))
+            let until = UTCTime.full(Date(timeIntervalSince1970: Double(reset)))
             // Its only sub-request failed: the poll failed.
             #expect(report.status == .failed)
             #expect(

@@ -151,7 +151,7 @@ struct LiveStateTests {
                 rx (github): ok — 3 items, 3 new, 1 request, 250ms
                   group      items  new
                   PushEvent      3   +3
-                  latest:
+                  latest (UTC):
                   *        08:00  a
                   *        08:00  b
                   *        08:00  c
@@ -177,7 +177,7 @@ struct LiveStateTests {
                 rx (github): ok — 4 items, 1 new, 1 request, 250ms
                   group      items  new
                   PushEvent      4   +1
-                  latest:
+                  latest (UTC):
                   *        08:00  fix the build
                 -- +50s (redraw)
                   planet  waiting                     0 items
@@ -210,7 +210,7 @@ struct LiveStateTests {
                   older events may be missing: 2027-01-14T08:00:00Z to 2027-01-15T07:00:00Z (23…
                   group      items  new
                   PushEvent    300   +1
-                  latest:
+                  latest (UTC):
                   *        08:01  Push 1
                 -- +120s (redraw)
                 log: 08:02:00 rx: not modified, 300 items, 0 new
@@ -255,7 +255,7 @@ struct LiveStateTests {
                 planet (eonet): ok — 6 items, 1 new, 1 request, 250ms
                   group      items  new
                   PushEvent      6   +1
-                  latest:
+                  latest (UTC):
                   *        09:03  Fire 7
                 -- +3900s (redraw)
                 log: 09:05:00 rx: removed from the feeds file; stopped
@@ -264,7 +264,7 @@ struct LiveStateTests {
                 planet (eonet): ok — 6 items, 1 new, 1 request, 250ms
                   group      items  new
                   PushEvent      6   +1
-                  latest:
+                  latest (UTC):
                   *        09:03  Fire 7
                 -- +3950s (redraw)
                 log: feeds.yaml reloaded: stopped rx
@@ -273,7 +273,7 @@ struct LiveStateTests {
                 planet (eonet): ok — 6 items, 1 new, 1 request, 250ms
                   group      items  new
                   PushEvent      6   +1
-                  latest:
+                  latest (UTC):
                   *        09:03  Fire 7
 
                 """)

@@ -44,7 +44,7 @@ struct RateBudgetWireTests {
     @Test("six feeds with one token and a limit of 3 send exactly 3 requests; another token and another host go on")
     func sharedBudget() async throws {
         let reset = Int(Date().timeIntervalSince1970) + 1800
-        let until = FetchError.format(Date(timeIntervalSince1970: Double(reset)))
+        let until = UTCTime.full(Date(timeIntervalSince1970: Double(reset)))
         let api = LimitedAPI(limits: ["Bearer ghp_shared": 3, "Bearer ghp_other": 5000], reset: reset)
         let elsewhere = LimitedAPI(limits: ["Bearer ghp_shared": 3], reset: reset)
         // Two requests in flight at once: the budget must hold for feeds whose requests overlap.

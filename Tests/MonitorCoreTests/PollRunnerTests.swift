@@ -183,7 +183,7 @@ struct PollRunnerTests {
         }
         let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(["http://x/a"])])
         let report = await harness.poll(ScriptedSource.self, feed: feed, transport: transport).report
-        let until = FetchError.format(Date(timeIntervalSince1970: reset))
+        let until = UTCTime.full(Date(timeIntervalSince1970: reset))
         // Its only sub-request failed: the poll failed, its error naming the group.
         #expect(report.status == .failed)
         #expect(

@@ -29,9 +29,9 @@ package enum BrowserScreen {
 
     /// Exactly `height` rows of at most `width` cells: a title row, the open list, the latest log line (or, while the
     /// state cannot be reached, that) and a row of keys (or the filter being typed), styled as `look` says. Times are
-    /// shown in `timeZone`. Everything a server sent is sanitized; long text is cut with `…`.
+    /// in UTC (`UTCTime`). Everything a server sent is sanitized; long text is cut with `…`.
     package static func render(
-        _ state: BrowserState, width: Int, height: Int, timeZone: TimeZone, look: Look = .plain
+        _ state: BrowserState, width: Int, height: Int, look: Look = .plain
     ) -> [String] {
         let bodyHeight = max(height, 4) - 3
         var body: [String]
@@ -41,16 +41,16 @@ package enum BrowserScreen {
             body = mapRows(state, map, width: width, height: bodyHeight, colour: look == .colour)
         } else {
             switch state.level {
-            case .feeds: body = feedRows(state, width: width, timeZone: timeZone, look: look)
+            case .feeds: body = feedRows(state, width: width, look: look)
             case .groups(let feed): body = groupRows(state, feed: feed, height: listRows(state.level, height: height))
             case .items(let feed, _):
-                body = itemRows(state, feed: feed, height: listRows(state.level, height: height), timeZone: timeZone)
-            case .item: body = detailRows(state, width: width, timeZone: timeZone)
+                body = itemRows(state, feed: feed, height: listRows(state.level, height: height))
+            case .item: body = detailRows(state, width: width)
             }
         }
         body = Array(body.prefix(bodyHeight))
         body += Array(repeating: "", count: bodyHeight - body.count)
-        var rows = [title(state, width: width, timeZone: timeZone)] + body
+        var rows = [title(state, width: width)] + body
         // While the state cannot be reached, that is the line to read.
         rows.append(state.live.stateLine ?? state.log.last.map { TerminalText.sanitized($0) } ?? "")
         rows.append(footer(state))
@@ -72,7 +72,7 @@ package enum BrowserScreen {
         }
     }
 
-    private static func title(_ state: BrowserState, width: Int, timeZone: TimeZone) -> String {
+    private static func title(_ state: BrowserState, width: Int) -> String {
         var path = "monitor"
         switch (state.map.map { ($0.feed, $0.group) }, state.level) {
         case ((let feed, nil)?, _), (nil, .groups(let feed)):
@@ -84,10 +84,11 @@ package enum BrowserScreen {
             break
         }
         if state.map != nil { path += " › map" }
-        let right = "\(state.windowLabel)  \(LiveView.time(state.now, in: timeZone))"
-        let room = width - right.count - 2
+        let right = "\(state.windowLabel)  \(UTCTime.clock(state.now)) UTC"
+        // The path keeps every cell but one space before the window and the clock.
+        let room = width - right.count - 1
         let left = TerminalText.cut(path, to: max(room, 1))
-        return left + String(repeating: " ", count: max(width - TerminalText.width(left) - right.count, 2)) + right
+        return left + String(repeating: " ", count: max(width - TerminalText.width(left) - right.count, 1)) + right
     }
 
     private static func footer(_ state: BrowserState) -> String {
@@ -102,14 +103,14 @@ package enum BrowserScreen {
         return hint
     }
 
-    private static func feedRows(_ state: BrowserState, width: Int, timeZone: TimeZone, look: Look) -> [String] {
+    private static func feedRows(_ state: BrowserState, width: Int, look: Look) -> [String] {
         let feeds = state.feeds
         guard !feeds.isEmpty else { return [state.filter.isEmpty ? "  no feeds" : "  no feed matches"] }
         let selected = state.selectedFeed
         let nameWidth = feeds.map { TerminalText.width($0.name) }.max() ?? 0
         var rows = feeds.map { feed in
             marked(
-                LiveView.line(feed, nameWidth: nameWidth, timeZone: timeZone, look: look),
+                LiveView.line(feed, nameWidth: nameWidth, look: look),
                 selected: feed.name == selected)
         }
         if let selected, let panel = state.live.panel(of: selected, now: state.now, width: width) {
@@ -152,14 +153,14 @@ package enum BrowserScreen {
         return [heading, ""] + visible(lines, selected: state.groupRow, height: height)
     }
 
-    private static func itemRows(_ state: BrowserState, feed: String, height: Int, timeZone: TimeZone) -> [String] {
+    private static func itemRows(_ state: BrowserState, feed: String, height: Int) -> [String] {
         guard let stored = state.stored, stored.feed == feed else { return ["  reading the stored items…"] }
         let items = state.items
         let heading = "\(items.count) item\(items.count == 1 ? "" : "s"), newest first, \(state.windowLabel)"
         guard !items.isEmpty else { return [heading, "", state.filter.isEmpty ? "  no items" : "  no item matches"] }
         let lines = items.enumerated().map { index, item in
             marked(
-                "  \(LiveView.dateTime(item.date, in: timeZone))  \(TerminalText.sanitized(item.title))",
+                "  \(UTCTime.minute(item.date))  \(TerminalText.sanitized(item.title))",
                 selected: index == state.itemRow)
         }
         let selected = items[min(state.itemRow, items.count - 1)]
@@ -174,12 +175,12 @@ package enum BrowserScreen {
 
     /// An item's details: its title wrapped, then its date in local time, its groups, each detail (its position among
     /// them when it has one) and its link, each value wrapped under the others.
-    private static func detailRows(_ state: BrowserState, width: Int, timeZone: TimeZone) -> [String] {
+    private static func detailRows(_ state: BrowserState, width: Int) -> [String] {
         guard let item = state.openItem else { return ["  reading the stored items…"] }
         let catalog = state.stored?.catalog ?? []
         let groups = item.groups.map { id in catalog.first { $0.id == id }?.title ?? id }
         var fields: [(name: String, value: String)] = [
-            ("date", LiveView.dateTime(item.date, in: timeZone) + " " + timeZone.identifier),
+            ("date", UTCTime.minute(item.date) + " UTC"),
             (groups.count == 1 ? "group" : "groups", groups.joined(separator: ", ")),
         ]
         fields += item.details.map { ($0.name, $0.value) }

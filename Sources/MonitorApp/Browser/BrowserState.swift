@@ -223,7 +223,7 @@ package struct BrowserState: Sendable {
             // wrapped).
             if let item = selectedItem {
                 let link = item.url.map { "link: " + TerminalText.sanitized($0) } ?? "no link"
-                log.append("\(LiveView.time(now, in: live.timeZone)) \(link)")
+                log.append("\(UTCTime.clock(now)) \(link)")
             }
         case .character("m"):
             return showMap()

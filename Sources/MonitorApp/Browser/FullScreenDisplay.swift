@@ -25,7 +25,7 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
         self.sources = sources
         let now = Date()
         self.state = BrowserState(
-            live: LiveState(feeds: feeds, sources: sources, now: now, timeZone: .current), now: now)
+            live: LiveState(feeds: feeds, sources: sources, now: now), now: now)
         self.size = TerminalSession.size()
         state.height = size.height
         (reloadRequests, reloads) = AsyncStream<String>.makeStream()
@@ -95,8 +95,8 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
                             lock.withLock {
                                 let now = Date()
                                 state.log.append(
-                                    "\(LiveView.time(now, in: .current)) \(feed): "
-                                        + Self.words(answer, now: now, timeZone: .current))
+                                    "\(UTCTime.clock(now)) \(feed): "
+                                        + Self.words(answer, now: now))
                                 draw(force: true)
                             }
                         }
@@ -109,14 +109,14 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
 
     /// What `r` did at `now`, for the log line: `polling now (r)`, or why not (`held back until 12:03:00 (rate
     /// limit exhausted)`; the date too when the hold ends a day or more later).
-    static func words(_ answer: FeedScheduler.PollNow, now: Date, timeZone: TimeZone) -> String {
+    static func words(_ answer: FeedScheduler.PollNow, now: Date) -> String {
         switch answer {
         case .polling:
             return "polling now (r)"
         case .alreadyPolling:
             return "already polling (r)"
         case .held(let until, let reason):
-            return "held back until \(LiveView.moment(until, now: now, in: timeZone)) (\(reason))"
+            return "held back until \(UTCTime.moment(until, now: now)) (\(reason))"
         case .notScheduled:
             return "not scheduled (r)"
         }
@@ -145,7 +145,7 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
         guard force || now.timeIntervalSince(lastDraw) > 0.05 else { return }
         lastDraw = now
         let rows = BrowserScreen.render(
-            state, width: size.width, height: size.height, timeZone: .current,
+            state, width: size.width, height: size.height,
             look: look)
         terminal.write("\u{1B}[H" + rows.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K")
     }

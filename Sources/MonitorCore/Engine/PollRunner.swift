@@ -94,7 +94,7 @@ package struct PollRunner: Sendable {
         if let notBefore = snapshot.record?.notBefore, notBefore > started {
             continuation.finish()
             return notPolled(
-                feed, "not polled: the server asked to wait until \(FetchError.format(notBefore))",
+                feed, "not polled: the server asked to wait until \(UTCTime.full(notBefore))",
                 record: snapshot.record, started: started)
         }
 

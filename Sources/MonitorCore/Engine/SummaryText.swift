@@ -29,10 +29,10 @@ package enum SummaryText {
                 rightAligned: [1, 2])
         }
         if !report.latest.isEmpty {
-            output += "  latest:\n"
+            output += "  latest (UTC):\n"
             for item in report.latest.prefix(latest) {
                 let mark = report.newIDs.contains(item.id) ? "*" : " "
-                output += "  \(mark) \(shortDate(item.date, now: now))  \(TerminalText.sanitized(item.title))\n"
+                output += "  \(mark) \(UTCTime.short(item.date, now: now))  \(TerminalText.sanitized(item.title))\n"
             }
         }
         return output
@@ -59,20 +59,5 @@ package enum SummaryText {
     package static func seconds(_ duration: Duration) -> String {
         let milliseconds = duration.milliseconds
         return milliseconds < 1000 ? "\(milliseconds)ms" : String(format: "%.1fs", Double(milliseconds) / 1000)
-    }
-
-    /// Twelve characters: `       04:10` today, `Nov 21 04:10` this year, `2025-11-21  ` before; always UTC.
-    package static func shortDate(_ date: Date, now: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        let today = calendar.dateComponents([.year, .month, .day], from: now)
-        let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
-        if parts.year == today.year, parts.month == today.month, parts.day == today.day { return "       \(time)" }
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        if parts.year == today.year {
-            return "\(months[(parts.month ?? 1) - 1]) \(String(format: "%2d", parts.day ?? 1)) \(time)"
-        }
-        return String(format: "%04d-%02d-%02d  ", parts.year ?? 0, parts.month ?? 1, parts.day ?? 1)
     }
 }

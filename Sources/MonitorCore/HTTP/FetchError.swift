@@ -41,7 +41,7 @@ package struct FetchError: Error, Sendable, CustomStringConvertible {
             let phrase = HTTPStatus.reason(code).isEmpty ? "" : " \(HTTPStatus.reason(code))"
             return "GET \(url): HTTP \(code)\(phrase)\(said)\(tries)"
         case .rateLimited(let until, let detail):
-            return "GET \(url): \(detail); not polled again before \(FetchError.format(until))"
+            return "GET \(url): \(detail); not polled again before \(UTCTime.full(until))"
         case .transport(.timeout):
             return "GET \(url): timed out after \(DurationFormat.string(timeout))\(tries)"
         case .transport(.connection(let detail)):
@@ -55,16 +55,6 @@ package struct FetchError: Error, Sendable, CustomStringConvertible {
         case .unrequestedNotModified:
             return "GET \(url): answered 304 Not Modified to a request without validators"
         }
-    }
-
-    /// A date as `2026-11-22 05:00:00 UTC`.
-    package static func format(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return
-            "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)) UTC"
     }
 }
 

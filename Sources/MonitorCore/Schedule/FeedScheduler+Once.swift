@@ -71,7 +71,7 @@ extension FeedScheduler {
                 return .skipped(holder)
             }
             if let until = answer.slot.heldUntil, until > now {
-                return notPolled("not polled: the server asked to wait until \(FetchError.format(until))")
+                return notPolled("not polled: the server asked to wait until \(UTCTime.full(until))")
             }
             return notPolled("not polled: other instances claimed it each time it was asked for")
         }
