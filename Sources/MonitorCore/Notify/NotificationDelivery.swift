@@ -111,6 +111,8 @@ package final class NotificationDelivery: Sendable {
         let dropped: [Attempt]
         do {
             try await store.dropExpiredNotifications(now: now)
+            // The longest wait an attempt is given: what is due later was set before the clock was stepped back.
+            try await store.clampOutbox(now: now, longest: max(backoff.maximum, HTTPPolicy.maximumHold))
             let bounds = configured.bounds.filter { configured.notifiers[$0.key] != nil }
             dropped = try await store.dropNotifications(beyond: bounds, now: now).map {
                 Self.reported($0, metrics: metrics, logger: logger)

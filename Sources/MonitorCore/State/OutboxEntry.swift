@@ -54,12 +54,17 @@ extension OutboxEntry {
 
 extension OutboxEntry {
     /// The entry of a row of the outbox as both databases store it (the notification as ``StoredJSON``, times in
-    /// seconds since 1970); nil when the notification does not decode (written by a later version), which is left
-    /// for that version.
+    /// seconds since 1970), dated no later than it was `created` (which ``StateStoring/clampOutbox(now:longest:)``
+    /// brings back when the clock was stepped back); nil when the notification does not decode (written by a later
+    /// version), which is left for that version.
     package init?(
-        content: String, attempts: Int, nextAttempt: Double?, lastError: String?, refusedAt: Double?, sequence: Int64
+        content: String, created: Double, attempts: Int, nextAttempt: Double?, lastError: String?, refusedAt: Double?,
+        sequence: Int64
     ) {
-        guard let notification = StoredJSON.value(FeedNotification.self, from: content) else { return nil }
+        guard var notification = StoredJSON.value(FeedNotification.self, from: content) else { return nil }
+        // Dated back only when the state's time was brought back (the notification's own is kept to the millisecond).
+        let written = Date(timeIntervalSince1970: created)
+        if written < notification.at.addingTimeInterval(-1) { notification.at = written }
         self.init(
             notification: notification, attempts: attempts,
             nextAttempt: nextAttempt.map(Date.init(timeIntervalSince1970:)), lastError: lastError,
