@@ -109,7 +109,8 @@ func fetch(_ url: String, method: String = "GET") async throws -> (Int, [String:
 
 @Suite("monitor run --metrics serves Prometheus metrics", .timeLimit(.minutes(5)))
 struct MetricsEndToEndTests {
-    @Test("the counters of real polls, read with a real Prometheus parser; 404 and 405 elsewhere")
+    @Test(
+        "the counters of real polls, read with a real Prometheus parser; 404 and 405 (an unknown method too) elsewhere")
     func metricsOfRealPolls() async throws {
         let directory = try TemporaryDirectory()
         let (handler, body) = github()
@@ -220,6 +221,12 @@ struct MetricsEndToEndTests {
             #expect(posted == 405)
             #expect(postedHeaders["allow"] == ["GET, HEAD"])
             #expect(postedBody == "method not allowed: GET or HEAD /metrics\n")
+            // A method the HTTP parser does not know: 405 too, then the connection is closed.
+            let (brewed, brewedHeaders, brewedBody) = try await fetch(String(address), method: "BREW")
+            #expect(brewed == 405)
+            #expect(brewedHeaders["allow"] == ["GET, HEAD"])
+            #expect(brewedHeaders["connection"] == ["close"])
+            #expect(brewedBody == "method not allowed: GET or HEAD\n")
             let (query, _, _) = try await fetch(address + "?debug=1")
             #expect(query == 200)
 
