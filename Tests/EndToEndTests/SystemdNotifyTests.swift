@@ -156,6 +156,85 @@ struct SystemdNotifyTests {
         #expect(all.suffix(2) == ["STOPPING=1", NotifyListener.marker], "\(all)")
     }
 
+    @Test("a notify socket nobody reads, its queue full: the feeds are polled, and SIGTERM stops `monitor`")
+    func fullQueue() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("feeds.yaml", quietFeeds())
+        try directory.write("items.jsonl", "")
+        let path = directory.url.appendingPathComponent("notify").path
+        let socket = try filledSocket(at: path)
+        defer { close(socket) }
+        let monitor = try await RunningMonitor(
+            ["run", "--state", "state"], in: directory.url,
+            environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "100000"])
+        // A blocking send would hold the cooperative threads before the poll is shown.
+        try await monitor.waitForOutput { $0.contains(" quiet: ok, 0 items, 0 new\n") }
+        monitor.send(SIGTERM)
+        #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
+        #expect(monitor.stderr == "")
+    }
+
+    @Test("WATCHDOG_USEC=1 beats every 50 ms, not without pause")
+    func watchdogFloor() async throws {
+        let (directory, listener, monitor) = try await startNotifying(environment: ["WATCHDOG_USEC": "1"])
+        defer { withExtendedLifetime(directory) { listener.close() } }
+        #expect(try await listener.wait(for: 2, while: monitor) == ["READY=1", "WATCHDOG=1"])
+        // About 20 beats a second from the test's marker on (fewer on a slow machine): 60 leave room for the time the
+        // marker takes to come back; a loop without pause sends thousands.
+        let marked = try await listener.mark()
+        let seen = try await listener.none(beyond: marked.count + 60, within: .seconds(1))
+        #expect(seen.count <= marked.count + 60, "\(seen.count - marked.count) beats")
+        monitor.send(SIGTERM)
+        #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
+    }
+
+    @Test(
+        "a NOTIFY_SOCKET that cannot be used is said once on standard error; the run goes on",
+        arguments: [
+            ("relative/notify", "it is neither an absolute path nor an @name"),
+            ("/nonexistent/notify", "No such file or directory"),
+        ])
+    func unusableSocket(_ socket: String, reason: String) async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("feeds.yaml", quietFeeds())
+        try directory.write("items.jsonl", "")
+        let monitor = try await RunningMonitor(
+            ["run", "--state", "state"], in: directory.url, environment: ["NOTIFY_SOCKET": socket])
+        let warning = "monitor: warning: NOTIFY_SOCKET=\(socket) cannot be used (\(reason)): systemd is told nothing\n"
+        _ = try await monitor.waitForErrors { $0.contains(warning) }
+        // READY=1 and STATUS= failed before the poll is shown; STOPPING=1 fails after SIGTERM: still said once.
+        try await monitor.waitForOutput { $0.contains(" quiet: ok, 0 items, 0 new\n") }
+        monitor.send(SIGTERM)
+        #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
+        #expect(monitor.stderr == warning)
+    }
+
+    /// A datagram socket bound at `path` whose queue is filled up and never read, as a hung supervisor's.
+    private func filledSocket(at path: String) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        var name = sockaddr_un()
+        name.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &name.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let length = socklen_t(MemoryLayout<sockaddr_un>.size)
+        let bound = withUnsafePointer(to: &name) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
+        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
+        // Sent to itself without waiting until the queue takes no more.
+        let message = Array("FILL".utf8)
+        while withUnsafePointer(
+            to: &name,
+            {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(descriptor, message, message.count, Int32(MSG_DONTWAIT), $0, length)
+                }
+            }) > 0
+        {}
+        guard errno == EAGAIN else { throw POSIXError(.EIO) }
+        return descriptor
+    }
+
     /// Opens the named pipe at `path` for writing, which returns once a reader (`monitor`'s held scheduler) has opened
     /// it: the open itself is the event, waited for off the cooperative pool (the suite's time limit is the safety net).
     private func openWhenRead(_ path: String) async throws -> Int32 {
