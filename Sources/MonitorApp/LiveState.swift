@@ -34,6 +34,8 @@ package struct LiveState: Sendable {
     private var before: [String: LiveView.FeedLine.Phase] = [:]
     /// Why the state cannot be reached, and since when; nil while it answers.
     package private(set) var unreachable: (error: StateError, since: Date)?
+    /// Why the last reload of the feeds file was not taken; nil when it was.
+    package private(set) var rejectedReload: String?
 
     /// The time zone of the times logged.
     package let timeZone: TimeZone
@@ -163,13 +165,19 @@ package struct LiveState: Sendable {
             unreachable = nil
             output.log = ["\(LiveView.time(now, in: timeZone)) state reachable again"]
             output.redrawNow = true
+        case .reload(let rejected):
+            rejectedReload = rejected
+            output.redrawNow = true
         }
         return output
     }
 
-    /// `state unreachable since 12:00:05: …` while the state cannot be reached, shown above the feeds; nil otherwise.
+    /// `state unreachable since 12:00:05: …` while the state cannot be reached, else `feeds file invalid (line 14):
+    /// running the last valid one` while a reload is rejected: shown above the feeds (in the full screen, on the log
+    /// row); nil otherwise.
     package var stateLine: String? {
         unreachable.map { StatusListing.unreachableLine($0.error, since: LiveView.time($0.since, in: timeZone)) }
+            ?? rejectedReload
     }
 
     /// Updates the feeds (after the feeds file changed) keeping what is known of the others.

@@ -70,7 +70,7 @@ final class RunDisplay: RunView, @unchecked Sendable {
                 output("\(feed): skipped: \(LiveView.leased(holder)) UTC\n")
                 if terminal { redraw() }
             }
-        case .scheduled, .polling, .lease, .stopped, .notice, .delivery, .state:
+        case .scheduled, .polling, .lease, .stopped, .notice, .delivery, .state, .reload:
             break
         }
     }

@@ -198,6 +198,8 @@ struct MetricsEndToEndTests {
                     "monitor_http_not_modified_total": "counter", "monitor_http_response_bytes_total": "counter",
                     "monitor_items": "gauge", "monitor_new_items_total": "counter",
                     "monitor_rate_limit_remaining": "gauge", "monitor_last_success_timestamp_seconds": "gauge",
+                    "monitor_config_last_reload_successful": "gauge",
+                    "monitor_config_last_reload_success_timestamp_seconds": "gauge",
                     "monitor_poll_duration_seconds": "histogram",
                 ])
 

@@ -156,6 +156,53 @@ struct SystemdNotifyTests {
         #expect(all.suffix(2) == ["STOPPING=1", NotifyListener.marker], "\(all)")
     }
 
+    @Test(
+        "a rejected reload: STATUS=, /healthz and the metrics say so until a reload succeeds; stderr has every error")
+    func rejectedReload() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("feeds.yaml", quietFeeds())
+        try directory.write("items.jsonl", "")
+        let listener = try NotifyListener(directory.url.appendingPathComponent("notify").path)
+        defer { listener.close() }
+        let started = Date().timeIntervalSince1970
+        let monitor = try await RunningMonitor(
+            ["run", "--state", "state", "--metrics", "127.0.0.1:0"], in: directory.url,
+            environment: ["NOTIFY_SOCKET": listener.address])
+        let errors = try await monitor.waitForErrors { $0.contains("/metrics\n") }
+        let base = String(try #require(errors.firstMatch(of: /metrics on (http:\/\/127\.0\.0\.1:[0-9]+)\//)?.output.1))
+        let healthy = "STATUS=1 feed: 1 ok, 0 failing, 0 held back; 0 notifications pending"
+        let lastStatus = { @Sendable (messages: [String]) in messages.last { $0.hasPrefix("STATUS=") } }
+        try await listener.wait(while: monitor) { lastStatus($0) == healthy }
+        var metrics = try PrometheusText(try await fetch(base + "/metrics").2)
+        #expect(metrics.value("monitor_config_last_reload_successful") == 1)
+        let loaded = try #require(metrics.value("monitor_config_last_reload_success_timestamp_seconds"))
+        #expect(loaded >= started.rounded(.down))
+
+        // Line 5 made invalid: the feeds run on, and every view says so (STATUS= last: the others come first).
+        try directory.write(
+            "feeds.yaml", quietFeeds().replacingOccurrences(of: "interval: 1h", with: "interval: soon"),
+            atomically: true)
+        let rejected = "feeds file invalid (line 5): running the last valid one"
+        try await listener.wait(while: monitor) { lastStatus($0) == "STATUS=\(rejected); " + healthy.dropFirst(7) }
+        let (status, _, body) = try await fetch(base + "/healthz")
+        #expect(status == 503)
+        #expect(body == rejected + "\n")
+        metrics = try PrometheusText(try await fetch(base + "/metrics").2)
+        #expect(metrics.value("monitor_config_last_reload_successful") == 0)
+        #expect(metrics.value("monitor_config_last_reload_success_timestamp_seconds") == loaded)
+        #expect(monitor.stderr.contains("feeds.yaml changed but is invalid; still running the last valid feeds:\n"))
+
+        // Valid again: every view back to what it said.
+        try directory.write("feeds.yaml", quietFeeds(), atomically: true)
+        try await listener.wait(while: monitor) { lastStatus($0) == healthy }
+        #expect(try await fetch(base + "/healthz").2 == "ok\n")
+        metrics = try PrometheusText(try await fetch(base + "/metrics").2)
+        #expect(metrics.value("monitor_config_last_reload_successful") == 1)
+        #expect(try #require(metrics.value("monitor_config_last_reload_success_timestamp_seconds")) > loaded)
+        monitor.send(SIGTERM)
+        #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
+    }
+
     @Test("a notify socket nobody reads, its queue full: the feeds are polled, and SIGTERM stops `monitor`")
     func fullQueue() async throws {
         let directory = try TemporaryDirectory()

@@ -540,6 +540,7 @@ struct MetricsServerTests {
         metrics.notificationFailed(notifier: "chat")
         metrics.notificationDropped(notifier: "chat")
         metrics.leasesHeld(1)
+        metrics.configReloaded(successful: true, at: Date())
         let lines = String(decoding: export.text(), as: UTF8.self).split(separator: "\n").map(String.init)
         var typed: [String] = []
         for (index, line) in lines.enumerated() where line.hasPrefix("# TYPE ") {
@@ -549,7 +550,7 @@ struct MetricsServerTests {
             #expect(index > 0 && lines[index - 1] == "# HELP \(name) \(help)")
         }
         #expect(Set(typed) == Set(MonitorMetrics.help.keys))
-        #expect(typed.count == 13)
+        #expect(typed.count == 15)
     }
 
     @Test("a request target in absolute form, as sent to a proxy, is served by its path")
