@@ -204,7 +204,8 @@ package final class MemoryState: StateStoring {
             for index in stored.outbox.indices {
                 if stored.outbox[index].created > now {
                     stored.outbox[index].created = now
-                    stored.outbox[index].entry.notification.at = now
+                    // As the databases' readers: a written time only when the notification's own is later.
+                    if stored.outbox[index].entry.notification.at > now { stored.outbox[index].entry.written = now }
                 }
                 if let next = stored.outbox[index].entry.nextAttempt, next > latest {
                     stored.outbox[index].entry.nextAttempt = latest
