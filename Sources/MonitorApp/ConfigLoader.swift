@@ -15,6 +15,14 @@ package struct LoadedConfig: Sendable {
     /// Where secret values stand in the text, never to be shown.
     package var secrets: [SourceSpan] = []
 
+    /// What is wrong in a few words, for a status line: `feeds file invalid (line 14)`, the first error's line; nil
+    /// when the file is valid.
+    package var problem: String? {
+        guard config == nil else { return nil }
+        let line = diagnostics.filter { $0.severity == .error }.compactMap(\.location).min()?.line
+        return "feeds file invalid" + (line.map { " (line \($0))" } ?? "")
+    }
+
     /// The diagnostics rendered like a compiler's, each with its source line (secrets masked) and a caret.
     package func renderedDiagnostics(colors: Bool = false) -> String {
         var renderer = DiagnosticRenderer(path: path, source: source, colors: colors)

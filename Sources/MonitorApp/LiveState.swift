@@ -34,6 +34,8 @@ package struct LiveState: Sendable {
     private var before: [String: LiveView.FeedLine.Phase] = [:]
     /// Why the state cannot be reached, and since when; nil while it answers.
     package private(set) var unreachable: (error: StateError, since: Date)?
+    /// Why the last reload of the feeds file was not taken; nil when it was.
+    package private(set) var rejectedReload: String?
 
     /// Whether the panel is shown: without it (JSON lines, a log that is not a terminal) no view or summary is
     /// kept or made, so that thousands of feeds cost a line each.
@@ -159,13 +161,18 @@ package struct LiveState: Sendable {
             unreachable = nil
             output.log = ["\(UTCTime.clock(now)) state reachable again"]
             output.redrawNow = true
+        case .reload(let rejected):
+            rejectedReload = rejected
+            output.redrawNow = true
         }
         return output
     }
 
-    /// `state unreachable since 12:00:05: …` while the state cannot be reached, shown above the feeds; nil otherwise.
+    /// `state unreachable since 12:00:05: …` while the state cannot be reached, else `feeds file invalid (line 14):
+    /// running the last valid one` while a reload is rejected: shown above the feeds (in the full screen, on the log
+    /// row); nil otherwise.
     package var stateLine: String? {
-        unreachable.map { StatusListing.unreachableLine($0.error, since: UTCTime.clock($0.since)) }
+        unreachable.map { StatusListing.unreachableLine($0.error, since: UTCTime.clock($0.since)) } ?? rejectedReload
     }
 
     /// Updates the feeds (after the feeds file changed) keeping what is known of the others.

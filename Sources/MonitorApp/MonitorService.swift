@@ -152,6 +152,9 @@ package final class MonitorService: Service, Sendable {
                 var said = ""
                 for await event in events {
                     self.options.health?.apply(event, now: Date())
+                    if case .reload(let rejected) = event {
+                        self.options.metrics.configReloaded(successful: rejected == nil, at: Date())
+                    }
                     display.show(event)
                     guard let systemd = self.options.systemd else { continue }
                     if status.show(event, now: Date()) { status.pending = await self.pending(of: config.value) }
@@ -163,6 +166,7 @@ package final class MonitorService: Service, Sendable {
             }
             group.addTask { await scheduler.run() }
             if let systemd = options.systemd { tell(systemd) }
+            options.metrics.configReloaded(successful: true, at: Date())
             options.health?.setFeeds(initial.feeds, interval: initial.settings.interval, now: Date())
             await scheduler.apply(entries(of: initial))
             options.readiness.set(.ready)
@@ -287,8 +291,9 @@ package final class MonitorService: Service, Sendable {
             case .failure(let problem):
                 // A removed or unreadable file is not an empty one: say which, and keep running.
                 let path = options.configPath
-                options.errors(
-                    problem.isMissing
+                rejected(
+                    problem.isMissing ? "feeds file removed" : "feeds file unreadable", events: events,
+                    details: problem.isMissing
                         ? "\(path) was removed; still running the last valid feeds until it is back\n"
                         : "\(path) cannot be read (\(problem.message)); still running the last valid feeds\n")
             }
@@ -312,11 +317,13 @@ package final class MonitorService: Service, Sendable {
     ) async -> Generation {
         let loaded = loader.load(text: text, path: options.configPath)
         guard let config = loaded.config else {
-            options.errors(
-                "\(options.configPath) changed but is invalid; still running the last valid feeds:\n"
+            rejected(
+                loaded.problem ?? "feeds file invalid", events: events,
+                details: "\(options.configPath) changed but is invalid; still running the last valid feeds:\n"
                     + loaded.renderedDiagnostics())
             return generation
         }
+        events.yield(.reload(rejected: nil))
         latest.value = config
         display.setFeeds(config.feeds, sources: config.sources)
         options.health?.setFeeds(config.feeds, interval: config.settings.interval, now: Date())
@@ -341,6 +348,13 @@ package final class MonitorService: Service, Sendable {
         if parts.isEmpty { parts.append("no feed changed") }
         events.yield(.notice("\(options.configPath) reloaded: \(parts.joined(separator: "; "))"))
         return current
+    }
+
+    /// Says that a change of the feeds file was not taken: `problem` to every view (STATUS=, `/healthz`, the metrics,
+    /// the panel) until a reload succeeds, `details` on standard error unless the full screen owns the terminal.
+    private func rejected(_ problem: String, events: AsyncStream<PollEvent>.Continuation, details: String) {
+        events.yield(.reload(rejected: problem + ": running the last valid one"))
+        if !(options.fullScreen && options.format == .text) { options.errors(details) }
     }
 
     /// The runner of `settings`, through `prepared` when given.

@@ -74,7 +74,7 @@ final class RunDisplay: RunView, @unchecked Sendable {
             case .text:
                 hold(feed, "\(feed): skipped: \(LiveView.leased(holder)) UTC\n", line: "skipped")
             }
-        case .scheduled, .polling, .lease, .stopped, .notice, .delivery, .state:
+        case .scheduled, .polling, .lease, .stopped, .notice, .delivery, .state, .reload:
             break
         }
     }

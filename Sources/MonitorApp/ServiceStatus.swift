@@ -3,7 +3,8 @@ import MonitorCore
 
 /// The one line `monitor run` gives systemd as `STATUS=`: how many feeds are scheduled, how many of them are ok
 /// (or not polled yet), failing, or held back by their server after their last poll, and how many notifications wait
-/// in the outbox — `2 feeds: 1 ok, 1 failing, 0 held back; 0 notifications pending`.
+/// in the outbox — `2 feeds: 1 ok, 1 failing, 0 held back; 0 notifications pending` — after a rejected reload's
+/// `feeds file invalid (line 14): running the last valid one; ` until a reload succeeds.
 package struct ServiceStatus: Sendable {
     /// None scheduled yet.
     package init() {}
@@ -11,6 +12,7 @@ package struct ServiceStatus: Sendable {
     private var feeds: Set<String> = []
     private var failing: Set<String> = []
     private var held: Set<String> = []
+    private var rejected: String?
     /// The notifications waiting in the outbox.
     package var pending = 0
 
@@ -31,6 +33,8 @@ package struct ServiceStatus: Sendable {
             return report.new > 0
         case .delivery:
             return true
+        case .reload(let rejected):
+            self.rejected = rejected
         case .view, .polling, .lease, .notice, .state:
             break
         }
@@ -42,7 +46,8 @@ package struct ServiceStatus: Sendable {
         let failing = failing.intersection(feeds).count
         let held = held.intersection(feeds).subtracting(self.failing).count
         let ok = feeds.count - failing - held
-        return "\(feeds.count) feed\(feeds.count == 1 ? "" : "s"): \(ok) ok, \(failing) failing, \(held) held back; "
+        return (rejected.map { $0 + "; " } ?? "")
+            + "\(feeds.count) feed\(feeds.count == 1 ? "" : "s"): \(ok) ok, \(failing) failing, \(held) held back; "
             + "\(pending) notification\(pending == 1 ? "" : "s") pending"
     }
 }

@@ -6,13 +6,15 @@ import PostgresNIO
 /// The notifications outbox in PostgreSQL: the same rows and answers as the SQLite state's
 /// (`SQLiteStateStore+Outbox.swift`), written by `commit` in the poll's transaction.
 extension PostgresStateStore {
-    /// The columns ``entry(_:)`` reads: `content, attempts, next_attempt, last_error, failed_permanently, seq`.
-    private typealias EntryRow = (String, Int, Double?, String?, Double?, Int64)
+    /// The columns ``entry(_:)`` reads: `content, created, attempts, next_attempt, last_error, failed_permanently,
+    /// seq`.
+    private typealias EntryRow = (String, Double, Int, Double?, String?, Double?, Int64)
 
     /// The entry of an ``EntryRow``; nil for a row that does not decode (written by a later version).
     private static func entry(_ row: EntryRow) -> OutboxEntry? {
         OutboxEntry(
-            content: row.0, attempts: row.1, nextAttempt: row.2, lastError: row.3, refusedAt: row.4, sequence: row.5)
+            content: row.0, created: row.1, attempts: row.2, nextAttempt: row.3, lastError: row.4, refusedAt: row.5,
+            sequence: row.6)
     }
 
     package func outbox(refused: Bool) async throws -> [OutboxEntry] {
@@ -20,12 +22,14 @@ extension PostgresStateStore {
             let query: PostgresQuery =
                 if refused {
                     """
-                    SELECT content, attempts, next_attempt, last_error, failed_permanently, seq FROM notification
+                    SELECT content, created, attempts, next_attempt, last_error, failed_permanently, seq
+                    FROM notification
                     ORDER BY seq
                     """
                 } else {
                     """
-                    SELECT content, attempts, next_attempt, last_error, failed_permanently, seq FROM notification
+                    SELECT content, created, attempts, next_attempt, last_error, failed_permanently, seq
+                    FROM notification
                     WHERE failed_permanently IS NULL ORDER BY seq
                     """
                 }
@@ -49,7 +53,8 @@ extension PostgresStateStore {
                 var rows: [EntryRow] = []
                 for try await row in try await connection.query(
                     """
-                    SELECT content, attempts, next_attempt, last_error, failed_permanently, seq FROM notification
+                    SELECT content, created, attempts, next_attempt, last_error, failed_permanently, seq
+                    FROM notification
                     WHERE notifier = \(notifier) AND failed_permanently IS NULL AND seq > \(start)
                     ORDER BY seq LIMIT \(page)
                     """, logger: self.logger
@@ -60,7 +65,7 @@ extension PostgresStateStore {
             }
             if let entry = rows.lazy.compactMap(Self.entry).first { return entry }
             guard rows.count == page, let last = rows.last else { return nil }
-            after = last.5
+            after = last.6
         }
     }
 
@@ -69,7 +74,8 @@ extension PostgresStateStore {
             var rows: [EntryRow] = []
             for try await row in try await connection.query(
                 """
-                SELECT content, attempts, next_attempt, last_error, failed_permanently, seq FROM notification
+                SELECT content, created, attempts, next_attempt, last_error, failed_permanently, seq
+                FROM notification
                 WHERE notifier = \(notifier) AND failed_permanently IS NULL ORDER BY seq
                 """, logger: self.logger
             ).decode(EntryRow.self) {
@@ -228,6 +234,17 @@ extension PostgresStateStore {
                 dropped += 1
             }
             return dropped
+        }
+    }
+
+    package func clampOutbox(now: Date, longest: Duration) async throws {
+        let start = now.timeIntervalSince1970
+        let latest = start + longest.seconds
+        try await transaction { connection in
+            try await connection.query(
+                "UPDATE notification SET created = \(start) WHERE created > \(start)", logger: self.logger)
+            try await connection.query(
+                "UPDATE notification SET next_attempt = \(latest) WHERE next_attempt > \(latest)", logger: self.logger)
         }
     }
 

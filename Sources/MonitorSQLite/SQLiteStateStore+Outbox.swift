@@ -67,13 +67,13 @@ extension SQLiteStateStore {
     }
 
     /// The columns ``entry(_:)`` reads.
-    private static let entryColumns = "content, attempts, nextAttempt, lastError, failedPermanently, rowid"
+    private static let entryColumns = "content, created, attempts, nextAttempt, lastError, failedPermanently, rowid"
 
     /// The entry of a row of ``entryColumns``; nil for a row that does not decode (written by a later version).
     private static func entry(_ row: Row) -> OutboxEntry? {
         OutboxEntry(
-            content: row[0], attempts: row[1], nextAttempt: row[2], lastError: row[3], refusedAt: row[4],
-            sequence: row[5])
+            content: row[0], created: row[1], attempts: row[2], nextAttempt: row[3], lastError: row[4],
+            refusedAt: row[5], sequence: row[6])
     }
 
     package func outbox(refused: Bool) async throws -> [OutboxEntry] {
@@ -180,6 +180,16 @@ extension SQLiteStateStore {
                 sql: "DELETE FROM notification INDEXED BY notification_refused WHERE failedPermanently < ?",
                 arguments: [now.timeIntervalSince1970 - OutboxEntry.refusedLifetime])
             return db.changesCount
+        }
+    }
+
+    package func clampOutbox(now: Date, longest: Duration) async throws {
+        let start = now.timeIntervalSince1970
+        let latest = start + longest.seconds
+        try await write { db in
+            try db.execute(sql: "UPDATE notification SET created = ? WHERE created > ?", arguments: [start, start])
+            try db.execute(
+                sql: "UPDATE notification SET nextAttempt = ? WHERE nextAttempt > ?", arguments: [latest, latest])
         }
     }
 

@@ -52,7 +52,7 @@ struct CommandLineTests {
                 """)
     }
 
-    @Test("status with a broken feeds file says so on stderr and still lists what the state holds")
+    @Test("status with a broken feeds file says so on stderr, as a run rejects it, and lists what the state holds")
     func statusBroken() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("feeds.yaml", Self.broken)
@@ -61,8 +61,8 @@ struct CommandLineTests {
         #expect(result.stdout == "no feeds\n")
         #expect(
             result.stderr
-                == "monitor: warning: feeds.yaml is not valid (3 errors; `monitor validate` shows them): showing only "
-                + "what the state holds\n")
+                == "monitor: warning: feeds file invalid (line 5): feeds.yaml has 3 errors (`monitor validate` shows "
+                + "them); a running monitor keeps the last valid one; showing only what the state holds\n")
     }
 
     @Test("--config names the file; $MONITOR_CONFIG is the default when set")

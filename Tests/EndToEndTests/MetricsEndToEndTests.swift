@@ -109,7 +109,8 @@ func fetch(_ url: String, method: String = "GET") async throws -> (Int, [String:
 
 @Suite("monitor run --metrics serves Prometheus metrics", .timeLimit(.minutes(5)))
 struct MetricsEndToEndTests {
-    @Test("the counters of real polls, read with a real Prometheus parser; 404 and 405 elsewhere")
+    @Test(
+        "the counters of real polls, read with a real Prometheus parser; 404 and 405 (an unknown method too) elsewhere")
     func metricsOfRealPolls() async throws {
         let directory = try TemporaryDirectory()
         let (handler, body) = github()
@@ -197,6 +198,8 @@ struct MetricsEndToEndTests {
                     "monitor_http_not_modified_total": "counter", "monitor_http_response_bytes_total": "counter",
                     "monitor_items": "gauge", "monitor_new_items_total": "counter",
                     "monitor_rate_limit_remaining": "gauge", "monitor_last_success_timestamp_seconds": "gauge",
+                    "monitor_config_last_reload_successful": "gauge",
+                    "monitor_config_last_reload_success_timestamp_seconds": "gauge",
                     "monitor_poll_duration_seconds": "histogram",
                 ])
 
@@ -220,6 +223,12 @@ struct MetricsEndToEndTests {
             #expect(posted == 405)
             #expect(postedHeaders["allow"] == ["GET, HEAD"])
             #expect(postedBody == "method not allowed: GET or HEAD /metrics\n")
+            // A method the HTTP parser does not know: 405 too, then the connection is closed.
+            let (brewed, brewedHeaders, brewedBody) = try await fetch(String(address), method: "BREW")
+            #expect(brewed == 405)
+            #expect(brewedHeaders["allow"] == ["GET, HEAD"])
+            #expect(brewedHeaders["connection"] == ["close"])
+            #expect(brewedBody == "method not allowed: GET or HEAD\n")
             let (query, _, _) = try await fetch(address + "?debug=1")
             #expect(query == 200)
 

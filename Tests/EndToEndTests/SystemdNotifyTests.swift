@@ -156,6 +156,119 @@ struct SystemdNotifyTests {
         #expect(all.suffix(2) == ["STOPPING=1", NotifyListener.marker], "\(all)")
     }
 
+    @Test(
+        "a rejected reload: STATUS=, /healthz and the metrics say so until a reload succeeds; stderr has every error")
+    func rejectedReload() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("feeds.yaml", quietFeeds())
+        try directory.write("items.jsonl", "")
+        let listener = try NotifyListener(directory.url.appendingPathComponent("notify").path)
+        defer { listener.close() }
+        let started = Date().timeIntervalSince1970
+        let monitor = try await RunningMonitor(
+            ["run", "--state", "state", "--metrics", "127.0.0.1:0"], in: directory.url,
+            environment: ["NOTIFY_SOCKET": listener.address])
+        let errors = try await monitor.waitForErrors { $0.contains("/metrics\n") }
+        let base = String(try #require(errors.firstMatch(of: /metrics on (http:\/\/127\.0\.0\.1:[0-9]+)\//)?.output.1))
+        let healthy = "STATUS=1 feed: 1 ok, 0 failing, 0 held back; 0 notifications pending"
+        let lastStatus = { @Sendable (messages: [String]) in messages.last { $0.hasPrefix("STATUS=") } }
+        try await listener.wait(while: monitor) { lastStatus($0) == healthy }
+        var metrics = try PrometheusText(try await fetch(base + "/metrics").2)
+        #expect(metrics.value("monitor_config_last_reload_successful") == 1)
+        let loaded = try #require(metrics.value("monitor_config_last_reload_success_timestamp_seconds"))
+        #expect(loaded >= started.rounded(.down))
+
+        // Line 5 made invalid: the feeds run on, and every view says so (STATUS= last: the others come first).
+        try directory.write(
+            "feeds.yaml", quietFeeds().replacingOccurrences(of: "interval: 1h", with: "interval: soon"),
+            atomically: true)
+        let rejected = "feeds file invalid (line 5): running the last valid one"
+        try await listener.wait(while: monitor) { lastStatus($0) == "STATUS=\(rejected); " + healthy.dropFirst(7) }
+        let (status, _, body) = try await fetch(base + "/healthz")
+        // A note, not a problem: a probe that restarted the service would leave it unable to start.
+        #expect(status == 200)
+        #expect(body == "ok\n" + rejected + "\n")
+        metrics = try PrometheusText(try await fetch(base + "/metrics").2)
+        #expect(metrics.value("monitor_config_last_reload_successful") == 0)
+        #expect(metrics.value("monitor_config_last_reload_success_timestamp_seconds") == loaded)
+        #expect(monitor.stderr.contains("feeds.yaml changed but is invalid; still running the last valid feeds:\n"))
+
+        // Valid again: every view back to what it said.
+        try directory.write("feeds.yaml", quietFeeds(), atomically: true)
+        try await listener.wait(while: monitor) { lastStatus($0) == healthy }
+        #expect(try await fetch(base + "/healthz").2 == "ok\n")
+        metrics = try PrometheusText(try await fetch(base + "/metrics").2)
+        #expect(metrics.value("monitor_config_last_reload_successful") == 1)
+        #expect(try #require(metrics.value("monitor_config_last_reload_success_timestamp_seconds")) > loaded)
+        monitor.send(SIGTERM)
+        #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
+    }
+
+    @Test("a notify socket nobody reads, its queue full: the feeds are polled, and SIGTERM stops `monitor`")
+    func fullQueue() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("feeds.yaml", quietFeeds())
+        try directory.write("items.jsonl", "")
+        let path = directory.url.appendingPathComponent("notify").path
+        let socket = try filledSocket(at: path)
+        defer { close(socket) }
+        let monitor = try await RunningMonitor(
+            ["run", "--state", "state"], in: directory.url,
+            environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "100000"])
+        // A blocking send would hold the cooperative threads before the poll is shown.
+        try await monitor.waitForOutput { $0.contains(" quiet: ok, 0 items, 0 new\n") }
+        monitor.send(SIGTERM)
+        #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
+        #expect(monitor.stderr == "")
+    }
+
+    @Test(
+        "a NOTIFY_SOCKET that cannot be used is said once on standard error; the run goes on",
+        arguments: [
+            ("relative/notify", "it is neither an absolute path nor an @name"),
+            ("/nonexistent/notify", "No such file or directory"),
+        ])
+    func unusableSocket(_ socket: String, reason: String) async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("feeds.yaml", quietFeeds())
+        try directory.write("items.jsonl", "")
+        let monitor = try await RunningMonitor(
+            ["run", "--state", "state"], in: directory.url, environment: ["NOTIFY_SOCKET": socket])
+        let warning = "monitor: warning: NOTIFY_SOCKET=\(socket) cannot be used (\(reason)): systemd is told nothing\n"
+        _ = try await monitor.waitForErrors { $0.contains(warning) }
+        // READY=1 and STATUS= failed before the poll is shown; STOPPING=1 fails after SIGTERM: still said once.
+        try await monitor.waitForOutput { $0.contains(" quiet: ok, 0 items, 0 new\n") }
+        monitor.send(SIGTERM)
+        #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
+        #expect(monitor.stderr == warning)
+    }
+
+    /// A datagram socket bound at `path` whose queue is filled up and never read, as a hung supervisor's.
+    private func filledSocket(at path: String) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        var name = sockaddr_un()
+        name.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &name.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let length = socklen_t(MemoryLayout<sockaddr_un>.size)
+        let bound = withUnsafePointer(to: &name) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
+        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
+        // Sent to itself without waiting until the queue takes no more.
+        let message = Array("FILL".utf8)
+        while withUnsafePointer(
+            to: &name,
+            {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(descriptor, message, message.count, Int32(MSG_DONTWAIT), $0, length)
+                }
+            }) > 0
+        {}
+        guard errno == EAGAIN else { throw POSIXError(.EIO) }
+        return descriptor
+    }
+
     /// Opens the named pipe at `path` for writing, which returns once a reader (`monitor`'s held scheduler) has opened
     /// it: the open itself is the event, waited for off the cooperative pool (the suite's time limit is the safety net).
     private func openWhenRead(_ path: String) async throws -> Int32 {

@@ -540,6 +540,7 @@ struct MetricsServerTests {
         metrics.notificationFailed(notifier: "chat")
         metrics.notificationDropped(notifier: "chat")
         metrics.leasesHeld(1)
+        metrics.configReloaded(successful: true, at: Date())
         let lines = String(decoding: export.text(), as: UTF8.self).split(separator: "\n").map(String.init)
         var typed: [String] = []
         for (index, line) in lines.enumerated() where line.hasPrefix("# TYPE ") {
@@ -549,7 +550,7 @@ struct MetricsServerTests {
             #expect(index > 0 && lines[index - 1] == "# HELP \(name) \(help)")
         }
         #expect(Set(typed) == Set(MonitorMetrics.help.keys))
-        #expect(typed.count == 13)
+        #expect(typed.count == 15)
     }
 
     @Test("a request target in absolute form, as sent to a proxy, is served by its path")
@@ -600,7 +601,6 @@ struct MetricsServerTests {
         arguments: [
             // No version: read as HTTP/0.9, which NIO's error handling answered twice.
             "GET /metrics\r\n\r\n",
-            "GARBAGE\r\n\r\n",
             "GET /metrics HTTP/1.1\r\nBad Header\r\n\r\n",
             // A head that is fine, then a chunk size that is not a number.
             "POST /metrics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n",
@@ -615,6 +615,23 @@ struct MetricsServerTests {
                         == "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
                         + "Content-Length: 45\r\nConnection: close\r\n\r\nbad request: this is not an HTTP/1.1 request\n"
                 )
+            }
+        }
+    }
+
+    @Test(
+        "a method the HTTP parser does not know (any first word but a method): one 405 with Allow, then closed",
+        arguments: ["BREW /metrics HTTP/1.1\r\nHost: x\r\n\r\n", "GARBAGE\r\n\r\n"])
+    func unknownMethod(_ request: String) async throws {
+        try await withMetricsServer { server in
+            try await RawHTTPConnection.withConnection(port: server.address.port) { connection in
+                try await connection.send(request)
+                let answer = try await connection.readToEnd()
+                #expect(
+                    answer
+                        == "HTTP/1.1 405 Method Not Allowed\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                        + "Content-Length: 32\r\nConnection: close\r\nAllow: GET, HEAD\r\n\r\n"
+                        + "method not allowed: GET or HEAD\n")
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import MonitorApp
 import MonitorCore
+import Synchronization
 import Testing
 
 @Suite("What systemd's environment asks of `monitor run`: the notify socket, and the watchdog's beat")
@@ -15,6 +16,9 @@ struct SystemdNotifyEnvironmentTests {
             (["NOTIFY_SOCKET": "/n", "WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "43"], "/n", nil),
             (["NOTIFY_SOCKET": "/n", "WATCHDOG_USEC": "0"], "/n", nil),
             (["NOTIFY_SOCKET": "/n", "WATCHDOG_USEC": "soon"], "/n", nil),
+            // Bounded: a beat every 50 ms at most, every hour at least.
+            (["NOTIFY_SOCKET": "/n", "WATCHDOG_USEC": "1"], "/n", .milliseconds(50)),
+            (["NOTIFY_SOCKET": "/n", "WATCHDOG_USEC": "18446744073709551615"], "/n", .seconds(3600)),
         ] as [([String: String], String, Duration?)])
     func environment(_ environment: [String: String], socket: String, watchdog: Duration?) throws {
         let notify = try #require(SystemdNotify(environment: environment, pid: 42))
@@ -22,10 +26,19 @@ struct SystemdNotifyEnvironmentTests {
         #expect(notify.watchdogInterval == watchdog)
     }
 
-    @Test("no NOTIFY_SOCKET, or one that is neither a path nor an @name: nothing is sent", arguments: ["", "relative"])
-    func none(socket: String) {
-        #expect(SystemdNotify(environment: [:]) == nil)
-        #expect(SystemdNotify(environment: ["NOTIFY_SOCKET": socket, "WATCHDOG_USEC": "1000"]) == nil)
+    @Test("no NOTIFY_SOCKET, or one that is neither a path nor an @name (said): nothing is sent")
+    func none() {
+        let said = Mutex<[String]>([])
+        let warn: @Sendable (String) -> Void = { line in said.withLock { $0.append(line) } }
+        #expect(SystemdNotify(environment: [:], warn: warn) == nil)
+        #expect(SystemdNotify(environment: ["NOTIFY_SOCKET": ""], warn: warn) == nil)
+        #expect(said.withLock { $0 } == [])
+        #expect(SystemdNotify(environment: ["NOTIFY_SOCKET": "relative", "WATCHDOG_USEC": "1000"], warn: warn) == nil)
+        #expect(
+            said.withLock { $0 } == [
+                "monitor: warning: NOTIFY_SOCKET=relative cannot be used (it is neither an absolute path nor an @name): "
+                    + "systemd is told nothing\n"
+            ])
     }
 }
 

@@ -150,4 +150,25 @@ struct DeliveryStoreErrorTests {
         #expect(notifier.calls.count.withLock { $0 } == 2)
         #expect(try await store.base.outbox(refused: true).isEmpty)
     }
+
+    @Test("a delivery that cannot be recorded (the disk full): sent again after 5 s, 10 s, 20 s, not every 5 s")
+    func unrecordedDelivery() async throws {
+        let store = FlakyStore(try await holdingOne(), failingRecords: 3)
+        let notifier = CountingNotifier(failing: 0)
+        let clock = ManualClock()
+        var now = clock.date
+        try await running(store, notifier, clock: clock) { heard in
+            for wait in [5.0, 10, 20] {
+                #expect(await heard.next()?.result == .delivered("ok"))
+                try await clock.waitForSleepers(1)
+                #expect(clock.nextDeadline == now.addingTimeInterval(wait + 0.001))
+                clock.advance(by: .milliseconds(Int64(wait * 1000) + 1))
+                now = clock.date
+            }
+            // Recorded at the fourth: nothing more is sent.
+            #expect(await heard.next()?.result == .delivered("ok"))
+        }
+        #expect(notifier.calls.count.withLock { $0 } == 4)
+        #expect(try await store.base.outbox(refused: true).isEmpty)
+    }
 }

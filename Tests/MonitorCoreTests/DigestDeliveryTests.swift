@@ -216,4 +216,34 @@ struct DigestDeliveryTests {
         }
         #expect(receiver.ids == [["a"]])
     }
+
+    @Test(
+        "the clock stepped back a year: a digest is due a period after, a failed head tried within an hour",
+        arguments: StateBackend.allCases)
+    func clockSteppedBack(backend: StateBackend) async throws {
+        let state = try await backend.makeState()
+        let store = try await state.open()
+        let clock = ManualClock(start: Self.start)
+        let receiver = DigestReceiver()
+        let delivery = Self.delivery(store, receiver, clock: clock)
+        let year: TimeInterval = 365 * 86_400
+        // Written a year ahead of the clock's time: before the clock was stepped back.
+        try await Self.poll(store, ["a"], at: Self.start.addingTimeInterval(year))
+        #expect(await delivery.deliverDue().isEmpty)
+        clock.advance(by: .seconds(3600))
+        #expect(await delivery.deliverDue().map(\.result) == [.delivered("ok")])
+        #expect(receiver.ids == [["a"]])
+
+        // A failed attempt whose next one was set a year ahead: the first round moves it to an hour after its time.
+        try await Self.poll(store, ["b"], at: clock.date)
+        try await store.failed(
+            "b", notifier: "chat", error: "down", at: clock.date, nextAttempt: clock.date.addingTimeInterval(year),
+            refused: false)
+        clock.advance(by: .seconds(3600))
+        #expect(await delivery.deliverDue().isEmpty)
+        #expect(try await store.outbox().map(\.nextAttempt) == [clock.date.addingTimeInterval(3600)])
+        clock.advance(by: .seconds(3600))
+        #expect(await delivery.deliverDue().map(\.result) == [.delivered("ok")])
+        #expect(receiver.ids == [["a"], ["b"]])
+    }
 }

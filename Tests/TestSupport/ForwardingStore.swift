@@ -61,6 +61,9 @@ extension ForwardingStore {
     package func dropExpiredNotifications(now: Date) async throws -> Int {
         try await base.dropExpiredNotifications(now: now)
     }
+    package func clampOutbox(now: Date, longest: Duration) async throws {
+        try await base.clampOutbox(now: now, longest: longest)
+    }
     package func notifierStatuses() async throws -> [NotifierStatus] { try await base.notifierStatuses() }
     package func finishWriting() async { await base.finishWriting() }
 }

@@ -202,6 +202,22 @@ package final class MemoryState: StateStoring {
         }
     }
 
+    package func clampOutbox(now: Date, longest: Duration) async throws {
+        let latest = now.addingTimeInterval(longest.seconds)
+        stored.withLock { stored in
+            for index in stored.outbox.indices {
+                if stored.outbox[index].created > now {
+                    stored.outbox[index].created = now
+                    // As the databases' readers: a written time only when the notification's own is later.
+                    if stored.outbox[index].entry.notification.at > now { stored.outbox[index].entry.written = now }
+                }
+                if let next = stored.outbox[index].entry.nextAttempt, next > latest {
+                    stored.outbox[index].entry.nextAttempt = latest
+                }
+            }
+        }
+    }
+
     package func notifierStatuses() async throws -> [NotifierStatus] {
         stored.withLock { stored in
             var statuses = stored.statuses

@@ -17,7 +17,9 @@ extension MonitorCommand {
                 For each notifier of the feeds file: where it delivers (a webhook's URL masked), how many notifications \
                 wait to be delivered, how many its receiver refused (kept 7 days), when it last delivered and its last \
                 error; for a notifier with digest:, how many notifications it collected and when its next digest is \
-                due. With --format json, the notifiers follow the feeds in the array, each with a "notifier" key. \
+                due. A feeds file that is not valid is said on standard error: a running monitor rejected it and keeps \
+                the last valid one. With --format json, the notifiers follow the feeds in the array, each with a \
+                "notifier" key. \
                 With a PostgreSQL state shared by several instances, each feed leased now says by which instance \
                 (hostname:pid:random) and until when ("lease" in JSON, null when none holds it). A PostgreSQL state \
                 that cannot be reached is said in one line (`state unreachable: …`; in JSON, {"state": "unreachable", \
@@ -64,12 +66,14 @@ extension MonitorCommand {
             let stored = try await store?.records() ?? []
             // The feeds of the feeds file first, in its order (also those never polled), then any others stored.
             let loaded = ConfigLoader().load(path: options.path)
-            if loaded.config == nil, FileManager.default.fileExists(atPath: options.path) {
-                // A broken feeds file hides its feeds and notifiers: say so rather than list less without a word.
+            if let problem = loaded.problem, FileManager.default.fileExists(atPath: options.path) {
+                // A broken feeds file hides its feeds and notifiers: say so rather than list less without a word. A
+                // run checks the same file every second: it rejected this one and runs the last valid one.
                 let errors = loaded.diagnostics.filter { $0.severity == .error }.count
                 Console.error(
-                    "monitor: warning: \(options.path) is not valid (\(errors) error\(errors == 1 ? "" : "s"); "
-                        + "`monitor validate` shows them): showing only what the state holds\n")
+                    "monitor: warning: \(problem): \(options.path) has \(errors) error\(errors == 1 ? "" : "s") "
+                        + "(`monitor validate` shows them); a running monitor keeps the last valid one; showing only "
+                        + "what the state holds\n")
             }
             var records: [FeedRecord] = []
             for feed in loaded.config?.feeds ?? [] {

@@ -6,7 +6,9 @@ import Synchronization
 /// succeeded (ok, not modified) or, before any of its polls ended, within its first interval; it is unhealthy while
 /// its last poll failed or partly failed (since the first of those in a row), while a server holds it back, and when
 /// stale (no new item for longer than its `expect_update_within`). A state that cannot be reached is said once, not
-/// blamed on each feed; a feed another instance holds on a shared schedule is that instance's to report.
+/// blamed on each feed; a feed another instance holds on a shared schedule is that instance's to report. A rejected
+/// reload of the feeds file is a note, not a problem: the run goes on with the last valid file, and a restart (what a
+/// failing probe asks for) would not start on the invalid one.
 package struct FeedHealth: Sendable {
     private struct Feed: Sendable {
         /// When the feed was scheduled: its first interval starts then, and it has had no new item since.
@@ -30,6 +32,8 @@ package struct FeedHealth: Sendable {
     private var feeds: [String: Feed] = [:]
     /// Why the state cannot be reached, and since when; nil while it answers.
     private var unreachable: (error: StateError, since: Date)?
+    /// Why the last reload of the feeds file was not taken; nil when it was.
+    package private(set) var rejectedReload: String?
 
     /// No feed: healthy until ``setFeeds(_:interval:now:)`` names them.
     package init() {}
@@ -76,6 +80,8 @@ package struct FeedHealth: Sendable {
             if unreachable == nil { unreachable = (error, now) }
         case .state(nil):
             unreachable = nil
+        case .reload(let rejected):
+            rejectedReload = rejected
         case .view, .scheduled, .polling, .notice, .delivery:
             break
         }
@@ -135,5 +141,10 @@ package final class RunHealth: Sendable {
     /// The problems at `now`; none when healthy.
     package func problems(now: Date) -> [String] {
         health.withLock { $0.problems(now: now) }
+    }
+
+    /// Why the last reload of the feeds file was not taken; nil when it was.
+    package var rejectedReload: String? {
+        health.withLock { $0.rejectedReload }
     }
 }

@@ -159,9 +159,10 @@ final class MetricsServer: Service, Sendable {
                                 if !request.isKeepAlive { return }
                             }
                         }
-                    } catch is HTTPParserError {
-                        // Not HTTP/1.x: one 400, then the connection is closed (the stream ends at its first error).
-                        let (response, body) = Self.badRequest
+                    } catch let error as HTTPParserError {
+                        // A method the parser does not know: one 405; not HTTP/1.x: one 400. Then the connection is
+                        // closed (the stream ends at its first error).
+                        let (response, body) = Self.refusal(error == .invalidMethod)
                         try await outbound.write(contentsOf: [
                             .head(response), .body(.byteBuffer(ByteBuffer(bytes: body))), .end(nil),
                         ])
@@ -208,11 +209,13 @@ final class MetricsServer: Service, Sendable {
         return (HTTPResponseHead(version: request.version, status: status, headers: headers), body)
     }
 
-    /// `/healthz`: 200 `ok`, or 503 with a line for each problem.
+    /// `/healthz`: 200 `ok`, or 503 with a line for each problem; a rejected reload of the feeds file is a line
+    /// after `ok` (or before the problems).
     private func healthz() -> (HTTPResponseStatus, [UInt8]) {
         let problems = health.problems(now: Date())
-        guard !problems.isEmpty else { return (.ok, Array("ok\n".utf8)) }
-        return (.serviceUnavailable, Array(problems.map { $0 + "\n" }.joined().utf8))
+        let note = health.rejectedReload.map { [$0] } ?? []
+        guard !problems.isEmpty else { return (.ok, Array((["ok"] + note).map { $0 + "\n" }.joined().utf8)) }
+        return (.serviceUnavailable, Array((note + problems).map { $0 + "\n" }.joined().utf8))
     }
 
     /// `/readyz`: 200 `ready` once every feed is scheduled, 503 `not ready` before and while stopping.
@@ -233,12 +236,17 @@ final class MetricsServer: Service, Sendable {
         return rest.prefix { $0 != "?" }
     }
 
-    /// The answer to a request that is not HTTP/1.x, after which the connection is closed.
-    private static let badRequest: (HTTPResponseHead, [UInt8]) = {
-        let body = Array("bad request: this is not an HTTP/1.1 request\n".utf8)
-        let headers: HTTPHeaders = [
+    /// The answer to a request whose method the parser does not know (405), or that is not HTTP/1.x (400), after
+    /// which the connection is closed.
+    private static func refusal(_ unknownMethod: Bool) -> (HTTPResponseHead, [UInt8]) {
+        let body = Array(
+            (unknownMethod ? "method not allowed: GET or HEAD\n" : "bad request: this is not an HTTP/1.1 request\n")
+                .utf8)
+        var headers: HTTPHeaders = [
             "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(body.count), "Connection": "close",
         ]
-        return (HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers), body)
-    }()
+        if unknownMethod { headers.add(name: "Allow", value: "GET, HEAD") }
+        let status: HTTPResponseStatus = unknownMethod ? .methodNotAllowed : .badRequest
+        return (HTTPResponseHead(version: .http1_1, status: status, headers: headers), body)
+    }
 }

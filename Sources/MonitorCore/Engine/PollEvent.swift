@@ -17,6 +17,9 @@ package enum PollEvent: Sendable {
     case stopped(feed: String)
     /// A message for the log, such as a reloaded configuration.
     case notice(String)
+    /// The feeds file was reloaded (nil), or a change of it was not taken (`rejected` says why and that the last valid
+    /// feeds keep running): every view shows the last reload's outcome until the next one.
+    case reload(rejected: String?)
     /// An attempt at delivering a notification, or a notification dropped from the outbox (its notifier's bounds
     /// exceeded).
     case delivery(NotificationDelivery.Attempt)

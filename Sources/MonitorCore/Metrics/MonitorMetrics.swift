@@ -24,6 +24,8 @@ package struct MonitorMetrics: Sendable {
         package static let notificationsFailed = "monitor_notifications_failed_total"
         package static let notificationsDropped = "monitor_notifications_dropped_total"
         package static let leasesHeld = "monitor_leases_held"
+        package static let reloadSuccessful = "monitor_config_last_reload_successful"
+        package static let reloadSuccess = "monitor_config_last_reload_success_timestamp_seconds"
     }
 
     /// The `# HELP` text of each metric, by name: one line each, as docs/metrics.md says it.
@@ -41,6 +43,8 @@ package struct MonitorMetrics: Sendable {
         Name.notificationsFailed: "Deliveries that failed, by notifier.",
         Name.notificationsDropped: "Notifications dropped undelivered, their notifier's bounds exceeded, by notifier.",
         Name.leasesHeld: "Feeds whose lease this instance holds on a shared schedule.",
+        Name.reloadSuccessful: "Whether the last reload of the feeds file was taken (1) or rejected (0).",
+        Name.reloadSuccess: "When the feeds file was last loaded or reloaded successfully, in Unix seconds.",
     ]
 
     /// The upper bounds of the poll duration histogram's buckets: from a poll answered at once by a 304 to one
@@ -118,6 +122,13 @@ package struct MonitorMetrics: Sendable {
     /// Records that this instance holds the leases of `count` feeds.
     package func leasesHeld(_ count: Int) {
         Gauge(label: Name.leasesHeld, dimensions: [], factory: factory).record(count)
+    }
+
+    /// Records whether the feeds file, loaded or reloaded at `time`, was taken (`successful`).
+    package func configReloaded(successful: Bool, at time: Date) {
+        Gauge(label: Name.reloadSuccessful, dimensions: [], factory: factory).record(successful ? 1 : 0)
+        guard successful else { return }
+        Gauge(label: Name.reloadSuccess, dimensions: [], factory: factory).record(time.timeIntervalSince1970)
     }
 
     // MARK: - Label values

@@ -111,6 +111,8 @@ package final class NotificationDelivery: Sendable {
         let dropped: [Attempt]
         do {
             try await store.dropExpiredNotifications(now: now)
+            // The longest wait an attempt is given: what is due later was set before the clock was stepped back.
+            try await store.clampOutbox(now: now, longest: max(backoff.maximum, HTTPPolicy.maximumHold))
             let bounds = configured.bounds.filter { configured.notifiers[$0.key] != nil }
             dropped = try await store.dropNotifications(beyond: bounds, now: now).map {
                 Self.reported($0, metrics: metrics, logger: logger)
@@ -229,9 +231,12 @@ package final class NotificationDelivery: Sendable {
 
     /// Delivers until cancelled: everything in the outbox at once, then what polls commit (woken by `wakeup`) and
     /// what is due again after a failure. When the state could not be read or an attempt not recorded, it tries
-    /// again after `backoff.base` (or at a wakeup), so that a passing store error never stalls the delivery.
+    /// again after the backoff's step for the rounds failed in a row (5 s, 10 s, … or at a wakeup), so that a passing
+    /// store error never stalls the delivery, and a delivery that cannot be recorded (a full disk) is not sent again
+    /// every few seconds.
     package func run(wakeup: Wakeup) async {
         var all = true
+        var failedRounds = 0
         while !Task.isCancelled {
             let round = await round(all: all, holding: [])
             all = false
@@ -240,10 +245,11 @@ package final class NotificationDelivery: Sendable {
                 return failed
             }
             // The next attempt due: that of the oldest notification of each notifier (the others wait for it); after
-            // the backoff's base when the store failed. Woken a millisecond after, the round finds it due.
+            // the backoff's step when the store failed. Woken a millisecond after, the round finds it due.
             let now = clock.now
             var due = round.nextDue.map { max(WallClock.Instant($0), now) }
-            if failed { due = now.advanced(by: backoff.base) }
+            failedRounds = failed ? failedRounds + 1 : 0
+            if failed { due = now.advanced(by: backoff.step(after: failedRounds)) }
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await wakeup.wait() }
                 if let due {

@@ -14,6 +14,10 @@ package struct OutboxEntry: Sendable, Hashable {
     package var refusedAt: Date?
     /// Its place in the outbox: a notification written later has a larger one.
     package var sequence: Int64
+    /// When the state says it was written, where that is earlier than the notification's own time (only after
+    /// ``StateStoring/clampOutbox(now:longest:)`` brought it back, the clock stepped back): its digest period counts
+    /// from then. The notification itself is sent as it was written.
+    package var written: Date?
 
     /// How long a notification its receiver refused (a 4xx) is kept, for `monitor status`, before it is dropped.
     package static let refusedLifetime: TimeInterval = 7 * 86_400
@@ -43,8 +47,9 @@ extension OutboxEntry {
     package func digestDue(
         every period: Duration, retrying: Bool = true, full: Bool = false, lastDelivered: Date? = nil
     ) -> Date {
-        var due = notification.at.addingTimeInterval(period.seconds)
-        if full { due = min(due, lastDelivered.map { $0.addingTimeInterval(period.seconds) } ?? notification.at) }
+        let start = written ?? notification.at
+        var due = start.addingTimeInterval(period.seconds)
+        if full { due = min(due, lastDelivered.map { $0.addingTimeInterval(period.seconds) } ?? start) }
         guard retrying, let nextAttempt else { return due }
         return max(due, nextAttempt)
     }
@@ -54,16 +59,21 @@ extension OutboxEntry {
 
 extension OutboxEntry {
     /// The entry of a row of the outbox as both databases store it (the notification as ``StoredJSON``, times in
-    /// seconds since 1970); nil when the notification does not decode (written by a later version), which is left
-    /// for that version.
+    /// seconds since 1970), ``written`` when `created` is earlier than the notification's time (as
+    /// ``StateStoring/clampOutbox(now:longest:)`` makes it after the clock was stepped back); nil when the
+    /// notification does not decode (written by a later version), which is left for that version.
     package init?(
-        content: String, attempts: Int, nextAttempt: Double?, lastError: String?, refusedAt: Double?, sequence: Int64
+        content: String, created: Double, attempts: Int, nextAttempt: Double?, lastError: String?, refusedAt: Double?,
+        sequence: Int64
     ) {
         guard let notification = StoredJSON.value(FeedNotification.self, from: content) else { return nil }
         self.init(
             notification: notification, attempts: attempts,
             nextAttempt: nextAttempt.map(Date.init(timeIntervalSince1970:)), lastError: lastError,
             refusedAt: refusedAt.map(Date.init(timeIntervalSince1970:)), sequence: sequence)
+        // Only a time brought back counts (the notification's own is kept to the millisecond, `created` is not).
+        let written = Date(timeIntervalSince1970: created)
+        if written < notification.at.addingTimeInterval(-1) { self.written = written }
     }
 }
 

@@ -92,6 +92,11 @@ package protocol StateStoring: AnyObject, Sendable {
     @discardableResult
     func dropExpiredNotifications(now: Date) async throws -> Int
 
+    /// Brings the outbox back within reach after the clock was stepped back: a notification written after `now` is
+    /// dated `now` (its digest period and `max_age` count from then), and a next attempt later than `now + longest`
+    /// is moved there, so that nothing waits for a time the clock may take a year to reach again.
+    func clampOutbox(now: Date, longest: Duration) async throws
+
     /// What the outbox holds for each notifier that has or had notifications, by name.
     func notifierStatuses() async throws -> [NotifierStatus]
 
