@@ -56,8 +56,11 @@ package enum LiveView {
     ) -> String {
         let nameWidth = lines.map { TerminalText.width($0.name) }.max() ?? 0
         var output = state.map { TerminalText.cut($0, to: width) + "\n" } ?? ""
-        output += lines.map { TerminalText.cut(line($0, nameWidth: nameWidth), to: width) + "\n" }
-            .joined()
+        let stateWidth = stateWidth(lines, nameWidth: nameWidth, width: width)
+        output += lines.map {
+            TerminalText.cut(line($0, nameWidth: nameWidth, stateWidth: stateWidth), to: width) + "\n"
+        }
+        .joined()
         if let focus, !focus.isEmpty {
             output += "\n"
             output += focus.split(separator: "\n", omittingEmptySubsequences: false).prefix(focusLines)
@@ -70,8 +73,28 @@ package enum LiveView {
     /// One feed's line: `  NAME  STATE  ITEMS  NEW  next HH:MM:SS`; on a shared schedule, while an instance holds
     /// the feed, `leased here until HH:MM:SS` (this one) or `leased by OWNER until HH:MM:SS` instead of the next time.
     package static func line(
-        _ line: FeedLine, nameWidth: Int, look: BrowserScreen.Look = .plain
+        _ line: FeedLine, nameWidth: Int, stateWidth: Int = 26, look: BrowserScreen.Look = .plain
     ) -> String {
+        let state = state(of: line)
+        let items = "\(line.items) item\(line.items == 1 ? "" : "s")"
+        let new = line.new > 0 ? "+\(line.new) new" : ""
+        var next = line.phase == .polling ? "" : line.next.map { "next \(UTCTime.clock($0))" } ?? ""
+        if let holder = line.holder { next = leased(holder) }
+        var text = "  " + line.name.padding(to: nameWidth) + "  " + styled(state, line, look).padding(to: stateWidth)
+        text += "  " + items.padding(to: 11) + "  " + new.padding(to: 9) + "  " + next
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
+
+    /// The width of the state column in rows of `width` cells: 26, less what `next HH:MM:SS` needs to fit, never less
+    /// than the widest of `lines`' states.
+    package static func stateWidth(_ lines: [FeedLine], nameWidth: Int, width: Int) -> Int {
+        let widest = lines.map { TerminalText.width(state(of: $0)) }.max() ?? 0
+        return min(26, max(widest, width - nameWidth - 43))
+    }
+
+    /// `ok`, `failed (2×)`, `polling [██░░] 3/14`, `stale, gap`…
+    private static func state(of line: FeedLine) -> String {
         var state: String
         switch line.phase {
         case .polling:
@@ -89,14 +112,7 @@ package enum LiveView {
         if line.stale, line.phase != .polling, line.phase != .failed { state = "stale" }
         // Events may be missing: marked until a poll that misses none.
         if line.gap, line.phase != .polling, line.phase != .failed { state += ", gap" }
-        let items = "\(line.items) item\(line.items == 1 ? "" : "s")"
-        let new = line.new > 0 ? "+\(line.new) new" : ""
-        var next = line.phase == .polling ? "" : line.next.map { "next \(UTCTime.clock($0))" } ?? ""
-        if let holder = line.holder { next = leased(holder) }
-        var text = "  " + line.name.padding(to: nameWidth) + "  " + styled(state, line, look).padding(to: 26)
-        text += "  " + items.padding(to: 11) + "  " + new.padding(to: 9) + "  " + next
-        while text.hasSuffix(" ") { text.removeLast() }
-        return text
+        return state
     }
 
     /// `state` in the colour of `line`'s phase (failed red, partial, stale or with a gap yellow, ok green, polling

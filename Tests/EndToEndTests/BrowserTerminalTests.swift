@@ -69,8 +69,8 @@ struct BrowserTerminalTests {
         #expect(
             Self.masked(failed) == """
                 monitor                                         all days  hh:mm:ss UTC
-                  quakes  ok                          2 items      +2 new     next hh…
-                > broken  failed                      0 items                 next hh…
+                  quakes  ok                     2 items      +2 new     next hh:mm:ss
+                > broken  failed                 0 items                 next hh:mm:ss
 
                 broken (exec): failing since hh:mm:ss, 1 poll
                   'sh' exited with status 2: Traceback (most recent call last): File

@@ -283,8 +283,8 @@ struct FullScreenSeamsTests {
             noColour ? ("ok", "\u{1B}[1mfailed") : ("\u{1B}[32mok\u{1B}[39m", "\u{1B}[1m\u{1B}[31mfailed")
         #expect(
             Array(feeds[1...2]) == [
-                "\u{1B}[7m> quakes  \(ok)                          8 items              …",
-                "\(reset)  broken  \(failed)\(reset)                      0 items              …",
+                "\u{1B}[7m> quakes  \(ok)           8 items                 next hh:mm:ss",
+                "\(reset)  broken  \(failed)\(reset)       0 items                 next hh:mm:ss",
             ])
 
         // The group map of Small quakes: its symbol is + as in monitor map, coloured as there.

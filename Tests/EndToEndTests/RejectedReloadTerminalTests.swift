@@ -44,7 +44,7 @@ struct RejectedReloadTerminalTests {
         print("rejected:\n\(rejected)")
         let expected = """
             monitor                               all days  hh:mm:ss UTC
-            > quiet  ok                          0 items               …
+            > quiet  ok            0 items                 next hh:mm:ss
 
             quiet (exec): ok — 0 items, 0 new, 0 requests, <duration>
 

@@ -64,8 +64,8 @@ struct BrowserScreenTests {
         #expect(
             render(state) == """
                 monitor                               all days  08:00:00 UTC
-                > planet  ok                          3 items
-                  rx      waiting                     0 items              …
+                > planet  ok           3 items
+                  rx      waiting      0 items                 next 08:01:00
 
                 planet (eonet): ok — 3 items, 0 new, 3 requests, 2.0s
 
@@ -86,8 +86,8 @@ struct BrowserScreenTests {
         #expect(
             render(state) == """
                 monitor                               all days  08:00:00 UTC
-                > planet  ok                          3 items
-                  rx      waiting                     0 items              …
+                > planet  ok           3 items
+                  rx      waiting      0 items                 next 08:01:00
 
                 planet (eonet): ok — 3 items, 0 new, 3 requests, 2.0s
 
@@ -110,8 +110,8 @@ struct BrowserScreenTests {
         #expect(
             render(state) == """
                 monitor                               all days  08:00:00 UTC
-                  planet  ok                          3 items
-                > rx      ok, gap                     300 items    +300 new…
+                  planet  ok           3 items
+                > rx      ok, gap      300 items    +300 new   next 08:01:00
 
                 rx (github): ok — 300 items, 300 new, 3 requests, 1.0s
                   older events may be missing: 2027-01-15T06:00:00Z to 2027…
@@ -128,8 +128,8 @@ struct BrowserScreenTests {
         #expect(
             render(state) == """
                 monitor                               all days  08:00:00 UTC
-                > planet  ok                          3 items
-                  rx      waiting                     0 items              …
+                > planet  ok           3 items
+                  rx      waiting      0 items                 next 08:01:00
 
                 planet (eonet): ok — 3 items, 0 new, 3 requests, 2.0s
 
@@ -243,8 +243,8 @@ struct BrowserScreenTests {
         #expect(
             render(state, height: 14) == """
                 monitor                               all days  08:00:00 UTC
-                  planet  ok                          3 items
-                > rx      failed (3×)                 0 items              …
+                  planet  ok           3 items
+                > rx      failed (3×)  0 items                 next 08:30:00
 
                 rx (github): failing since before 07:59:30, 3 polls in a row
                   HTTP 403 from api.github.com: API rate limit exceeded for
@@ -266,8 +266,8 @@ struct BrowserScreenTests {
         #expect(
             render(state, height: 14) == """
                 monitor                               all days  08:00:00 UTC
-                > planet  ok                          3 items
-                  rx      failed (3×)                 0 items              …
+                > planet  ok           3 items
+                  rx      failed (3×)  0 items                 next 08:30:00
 
                 planet (eonet): ok — 3 items, 0 new, 1 request, 0ms
                 held back until 08:10:00 (Retry-After)

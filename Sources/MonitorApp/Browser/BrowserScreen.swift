@@ -108,9 +108,10 @@ package enum BrowserScreen {
         guard !feeds.isEmpty else { return [state.filter.isEmpty ? "  no feeds" : "  no feed matches"] }
         let selected = state.selectedFeed
         let nameWidth = feeds.map { TerminalText.width($0.name) }.max() ?? 0
+        let stateWidth = LiveView.stateWidth(feeds, nameWidth: nameWidth, width: width)
         var rows = feeds.map { feed in
             marked(
-                LiveView.line(feed, nameWidth: nameWidth, look: look),
+                LiveView.line(feed, nameWidth: nameWidth, stateWidth: stateWidth, look: look),
                 selected: feed.name == selected)
         }
         if let selected, let panel = state.live.panel(of: selected, now: state.now, width: width) {
