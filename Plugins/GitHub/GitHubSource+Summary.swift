@@ -38,12 +38,7 @@ extension GitHubSource {
     static func rateLimitLine(_ limit: RateLimit?) -> String? {
         guard let limit, let remaining = limit.remaining else { return nil }
         var line = "rate limit: \(remaining)\(limit.limit.map { "/\($0)" } ?? "") remaining"
-        if let reset = limit.reset {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC")!
-            let parts = calendar.dateComponents([.hour, .minute], from: reset)
-            line += String(format: ", resets %02d:%02d UTC", parts.hour ?? 0, parts.minute ?? 0)
-        }
+        if let reset = limit.reset { line += ", resets \(UTCTime.minute(reset).suffix(5)) UTC" }
         if let resource = limit.resource, resource != GitHubHTTPPolicy().defaultResource {
             line += " (\(TerminalText.sanitized(resource)))"
         }
