@@ -13,6 +13,11 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
     private var sources: [String: any FeedSource]
     private var size: (width: Int, height: Int)
     private var lastDraw = Date.distantPast
+    /// Whether a draw was skipped (a poll's progress within 50 ms of the last draw): `run` draws it 50 ms later, so the
+    /// last step of a progress is never left undrawn until the next event.
+    private var drawSkipped = false
+    private let skippedDraws: AsyncStream<Void>.Continuation
+    private let skippedDrawRequests: AsyncStream<Void>
     /// Colour unless `NO_COLOR` (or `TERM=dumb`) says otherwise.
     private let look: BrowserScreen.Look = Console.colors(onStandardError: false) ? .colour : .twoTone
     private let reloads: AsyncStream<String>.Continuation
@@ -29,6 +34,7 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
         self.size = TerminalSession.size()
         state.height = size.height
         (reloadRequests, reloads) = AsyncStream<String>.makeStream()
+        (skippedDrawRequests, skippedDraws) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         draw(force: true)
     }
 
@@ -66,6 +72,12 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
             group.addTask {
                 for await feed in self.reloadRequests { await self.load(feed) }
             }
+            group.addTask {
+                for await _ in self.skippedDrawRequests {
+                    try? await Task.sleep(for: .milliseconds(50))
+                    self.lock.withLock { if self.drawSkipped { self.draw(force: true) } }
+                }
+            }
             for await input in inputs {
                 switch input {
                 case .redraw:
@@ -86,6 +98,7 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
                         switch effect {
                         case .quit:
                             reloads.finish()
+                            skippedDraws.finish()
                             group.cancelAll()
                             return
                         case .load(let feed):
@@ -104,6 +117,7 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
                 }
             }
             reloads.finish()
+            skippedDraws.finish()
         }
     }
 
@@ -139,11 +153,17 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
         }
     }
 
-    /// Draws the whole screen (a poll's progress at most every 50 ms unless `force`); call with the lock held.
+    /// Draws the whole screen (a poll's progress at most every 50 ms unless `force`, a skipped one 50 ms later); call
+    /// with the lock held.
     private func draw(force: Bool) {
         let now = Date()
-        guard force || now.timeIntervalSince(lastDraw) > 0.05 else { return }
+        guard force || now.timeIntervalSince(lastDraw) > 0.05 else {
+            drawSkipped = true
+            skippedDraws.yield()
+            return
+        }
         lastDraw = now
+        drawSkipped = false
         let rows = BrowserScreen.render(
             state, width: size.width, height: size.height,
             look: look)
