@@ -119,16 +119,7 @@ package struct PollRunner: Sendable {
                         continuation.yield(update)
                         return
                     }
-                    var kept: [Item] = []
-                    var out: [String] = []
-                    for item in batch {
-                        if rule.matches(item, now: started, source: type(of: source)) {
-                            kept.append(item)
-                        } else {
-                            out.append(item.id)
-                        }
-                    }
-                    dropped.add(out)
+                    let kept = dropped.kept(batch) { rule.matches($0, now: started, source: type(of: source)) }
                     if !kept.isEmpty { continuation.yield(.items(kept)) }
                 })
             continuation.finish()
@@ -230,13 +221,7 @@ package struct PollRunner: Sendable {
         // The ids the head had, as the poll's context has them: one set for both, unless the rule dropped some.
         var known = await head.value?.ids ?? []
         if let rule = feed.rule {
-            var out: [String] = []
-            snapshot.items.removeAll { item in
-                if rule.matches(item, now: started, source: source) { return false }
-                out.append(item.id)
-                return true
-            }
-            dropped.add(out)
+            snapshot.items = dropped.kept(snapshot.items) { rule.matches($0, now: started, source: source) }
             known = Set(snapshot.items.map(\.id))
         }
         known.formUnion(dropped.remember(snapshot.values))

@@ -20,10 +20,15 @@ final class RuleDrops: Sendable {
         return text.split(separator: "\n").map(String.init)
     }
 
-    /// Records that the rule dropped the items `ids` in this poll.
-    func add(_ ids: some Sequence<String>) {
-        let ids = ids.map { TerminalText.sanitized($0) }
-        state.withLock { $0.dropped += ids }
+    /// The items of `items` that `matches` keeps; the ids of the others are recorded as dropped in this poll.
+    func kept(_ items: [Item], _ matches: (Item) -> Bool) -> [Item] {
+        var kept: [Item] = []
+        var dropped: [String] = []
+        for item in items {
+            if matches(item) { kept.append(item) } else { dropped.append(TerminalText.sanitized(item.id)) }
+        }
+        state.withLock { $0.dropped += dropped }
+        return kept
     }
 
     /// The value to write with the poll whose items are `stored`, nil when it stays as it is (`.some(nil)` removes
