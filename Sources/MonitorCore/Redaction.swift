@@ -18,13 +18,13 @@ package struct Redaction: Sendable {
     /// The fewest characters a part of a secret (a segment, a query value, a word, a base64 form) needs to be hidden on
     /// its own. One to three characters (`v1`, `api`, a query value `1`) tell nothing of a secret and occur in every
     /// text (`HTTP/1.1`, a status, a count): hiding them everywhere would leave no message readable.
-    package static let shortestPart = 4
+    static let shortestPart = 4
 
     /// The fewest characters of a secret's start hidden as a prefix (a token echoed cut short): 8 letters and digits are
     /// about 48 bits, which no other text shares by chance, and a token shown as its start is shown with more. Shorter
     /// starts are everyday words (`hook` of a segment `hooks`, `Bear` of `Bearer …`), and an answer saying "Unknown
     /// Webhook" must stay readable.
-    package static let shortestPrefix = 8
+    static let shortestPrefix = 8
 
     /// One text to hide: its bytes, ASCII lower-cased, and from how many bytes a prefix of it is hidden (nil: only
     /// whole).
@@ -162,7 +162,7 @@ package struct Redaction: Sendable {
     // MARK: - Forms of a secret
 
     /// The part of `url` after its scheme and authority: its path, query and fragment.
-    package static func afterHost(_ url: String) -> String {
+    static func afterHost(_ url: String) -> String {
         guard let scheme = url.range(of: "://") else { return url }
         return String(url[scheme.upperBound...].drop { !"/?#".contains($0) })
     }

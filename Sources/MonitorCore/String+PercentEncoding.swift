@@ -47,7 +47,7 @@ extension String {
 
 extension UInt8 {
     /// The value of a hexadecimal digit (`0`–`9`, `a`–`f`, `A`–`F`), nil for any other byte.
-    package var hexValue: UInt8? {
+    var hexValue: UInt8? {
         switch self {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10

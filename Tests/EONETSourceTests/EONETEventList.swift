@@ -1,4 +1,4 @@
-import MonitorCore
+@testable import MonitorCore
 
 @testable import EONETSource
 

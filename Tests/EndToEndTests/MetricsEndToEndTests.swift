@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import LoopbackHTTP
-import MonitorCore
+@testable import MonitorCore
 import NIOCore
 import TestSupport
 import Testing

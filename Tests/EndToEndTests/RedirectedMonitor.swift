@@ -1,5 +1,5 @@
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 import TestSupport
 
 /// Runs the built `monitor` with its standard output somewhere other than a pipe that is read: a file such as

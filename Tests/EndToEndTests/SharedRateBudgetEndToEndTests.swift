@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackHTTP
-import MonitorCore
+@testable import MonitorCore
 import PostgresTestSupport
 import Synchronization
 import TestSupport

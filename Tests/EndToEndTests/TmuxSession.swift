@@ -1,5 +1,5 @@
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 import Synchronization
 
 /// A real terminal for a test: a tmux server of its own (its socket in the test's directory) with one window of

@@ -1,7 +1,7 @@
 import ExecSource
 import Foundation
 import Logging
-import MonitorCore
+@testable import MonitorCore
 import TestSupport
 import Testing
 

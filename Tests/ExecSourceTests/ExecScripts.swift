@@ -1,6 +1,6 @@
 import ExecSource
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 import TestSupport
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import ExecSource
 import Foundation
 import LoopbackHTTP
-import MonitorCore
+@testable import MonitorCore
 import Synchronization
 import TestSupport
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import GitHubSource
-import MonitorCore
+@testable import MonitorCore
 import TestSupport
 import Testing
 

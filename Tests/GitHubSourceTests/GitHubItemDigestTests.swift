@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 import TestSupport
 import Testing
 

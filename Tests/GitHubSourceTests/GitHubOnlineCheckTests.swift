@@ -1,7 +1,7 @@
 import Foundation
 import GitHubSource
 import Logging
-import MonitorCore
+@testable import MonitorCore
 import TestSupport
 import Testing
 

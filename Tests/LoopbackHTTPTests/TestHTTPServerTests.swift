@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import LoopbackHTTP
-import MonitorCore
+@testable import MonitorCore
 import NIOCore
 import TestSupport
 import Testing

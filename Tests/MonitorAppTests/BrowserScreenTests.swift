@@ -1,6 +1,6 @@
 import Foundation
 import MonitorApp
-import MonitorCore
+@testable import MonitorCore
 import TestSupport
 import Testing
 

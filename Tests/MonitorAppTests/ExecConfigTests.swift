@@ -1,6 +1,6 @@
 import Foundation
 import MonitorApp
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 /// The diagnostics of `text` as `LINE:COL: MESSAGE` strings, in order.

@@ -1,6 +1,6 @@
 import Foundation
 import MonitorApp
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 @Suite("The health /healthz reports: failing, held back, stale and never polled feeds, as a pure state")

@@ -1,4 +1,4 @@
-import MonitorCore
+@testable import MonitorCore
 
 /// Typed reads of option values the product reads through `FeedOption`, for asserting what the loader made.
 extension FeedOptions {

@@ -1,7 +1,7 @@
 import Foundation
 import GitHubSource
 import LoopbackHTTP
-import MonitorCore
+@testable import MonitorCore
 import MonitorSQLite
 import TestSupport
 import Testing

@@ -2,7 +2,7 @@ import Foundation
 import GitHubSource
 import LoopbackHTTP
 import MonitorApp
-import MonitorCore
+@testable import MonitorCore
 import TestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import LoopbackHTTP
 import MonitorApp
-import MonitorCore
+@testable import MonitorCore
 import MonitorSQLite
 import Synchronization
 import TestSupport

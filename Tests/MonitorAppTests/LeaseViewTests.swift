@@ -1,6 +1,6 @@
 import Foundation
 import MonitorApp
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 @Suite("Who holds which feed on a shared schedule: the live view, its log and monitor status")

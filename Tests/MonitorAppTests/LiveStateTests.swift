@@ -1,6 +1,6 @@
 import Foundation
 import MonitorApp
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 @Suite("The live state of monitor run: failures, recoveries and staleness as a pure state machine")

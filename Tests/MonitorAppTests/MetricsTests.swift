@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import LoopbackHTTP
-import MonitorCore
+@testable import MonitorCore
 import ServiceLifecycle
 import TestSupport
 import Testing

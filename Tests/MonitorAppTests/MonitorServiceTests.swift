@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import MonitorApp
-import MonitorCore
+@testable import MonitorCore
 import MonitorSQLite
 import ServiceLifecycle
 import TestSupport

@@ -1,5 +1,5 @@
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 
 /// A third source, written from "Adding a source" in docs/architecture.md alone: the earthquakes of a USGS-style
 /// GeoJSON feed, grouped by magnitude band. It keeps the whole set (`.replace`) and says `unchanged` on a 304, so

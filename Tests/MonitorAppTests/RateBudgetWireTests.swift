@@ -1,7 +1,7 @@
 import Foundation
 import GitHubSource
 import LoopbackHTTP
-import MonitorCore
+@testable import MonitorCore
 import Synchronization
 import TestSupport
 import Testing

@@ -1,5 +1,5 @@
 import MonitorApp
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 /// `text` loaded with the built-in sources and notifiers, its diagnostics rendered.

@@ -1,5 +1,5 @@
 import MonitorApp
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 /// A source declared only for this test, so the listing's layout is checked against known declarations.

@@ -1,6 +1,6 @@
 import Foundation
 import MonitorApp
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 @Suite("monitor status: the listing, and when and why a server holds a feed back")

@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackHTTP
-import MonitorCore
+@testable import MonitorCore
 import MonitorSQLite
 import Synchronization
 import TestSupport

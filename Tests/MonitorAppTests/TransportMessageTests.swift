@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 @testable import MonitorApp

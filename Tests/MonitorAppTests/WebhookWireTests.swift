@@ -1,7 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import MonitorApp
-import MonitorCore
+@testable import MonitorCore
 import Samples
 import TestSupport
 import Testing

@@ -1,4 +1,4 @@
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 @Suite("How failed deliveries are spaced (Backoff)")

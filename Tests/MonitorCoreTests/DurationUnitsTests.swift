@@ -1,4 +1,4 @@
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 @Suite("A Duration in seconds and in milliseconds")

@@ -1,5 +1,5 @@
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 /// `ISO8601.parse` of `text`: the seconds since 1970, or why it is not a date.

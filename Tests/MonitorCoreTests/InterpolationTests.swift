@@ -1,4 +1,4 @@
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 @Suite("${VAR} interpolation")

@@ -1,5 +1,5 @@
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 @Suite("A notifier's where: which new items it is sent")

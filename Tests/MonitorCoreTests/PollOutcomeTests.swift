@@ -1,5 +1,5 @@
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 /// Items and tallies for the outcome's rules.

@@ -1,4 +1,4 @@
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 /// The webhook: a Slack-like URL whose path and query are the secret.

@@ -1,5 +1,5 @@
 import Logging
-import MonitorCore
+@testable import MonitorCore
 import TestSupport
 import Testing
 

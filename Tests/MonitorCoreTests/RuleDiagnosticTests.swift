@@ -1,4 +1,4 @@
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 @Suite("Rules: errors rendered like every other diagnostic of feeds.yaml, at the token")

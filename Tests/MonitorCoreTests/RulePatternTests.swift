@@ -1,4 +1,4 @@
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 @Suite("Rules: regular expressions matched without backtracking")

@@ -1,5 +1,5 @@
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 @Suite("Rules: which items an expression keeps")

@@ -1,5 +1,5 @@
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 import Testing
 
 @Suite("When a feed on a shared schedule is polled next")

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import MonitorCore
+@testable import MonitorCore
 import MonitorPostgres
 import PostgresTestSupport
 import Synchronization

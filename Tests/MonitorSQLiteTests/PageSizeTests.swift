@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import MonitorCore
+@testable import MonitorCore
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import CommandNotifier
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 import Subprocess
 
 /// A program the tests start, by swift-subprocess and never by Foundation's `Process`.

@@ -1,5 +1,5 @@
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 import Samples
 
 /// EONET v3 responses built from Swift data, so that every count a test expects is known by construction, and

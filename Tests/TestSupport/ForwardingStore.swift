@@ -1,5 +1,5 @@
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 
 /// A state that passes every call to a real one (`base`): a test's store conforms and implements only the calls it
 /// watches or makes fail, such as the outbox's reads.

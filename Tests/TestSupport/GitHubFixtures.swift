@@ -1,5 +1,5 @@
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 import Synchronization
 
 /// GitHub-shaped JSON built from Swift data, so that every count in a test is known by construction, and a

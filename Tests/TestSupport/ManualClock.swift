@@ -1,5 +1,5 @@
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 import Synchronization
 
 /// A clock the test moves by hand: `sleep` suspends until `advance` moves the time past its deadline.

@@ -1,5 +1,5 @@
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 import Synchronization
 
 /// A state kept in memory, for the tests of the engine, the sources and the notifiers, which need no database: it

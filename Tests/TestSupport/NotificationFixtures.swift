@@ -1,5 +1,5 @@
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 
 /// Notifications whose items carry what a hostile or careless server may put in a title.
 package enum NotificationFixtures {

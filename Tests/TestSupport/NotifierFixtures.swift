@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import MonitorCore
+@testable import MonitorCore
 
 /// What the notifier tests share (CommandNotifierTests; WebhookWireTests, which sends through the app's transport):
 /// notifications, contexts, an outbox and a reference HMAC.

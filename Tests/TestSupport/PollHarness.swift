@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import MonitorCore
+@testable import MonitorCore
 
 /// Polls a source as the engine does, against a transport of the test's choosing and a fresh state.
 package struct PollHarness: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import MonitorCore
+@testable import MonitorCore
 
 /// A source whose poll is scripted by the test: it GETs each URL in `urls` (one at a time, or all at once with
 /// `parallel: true`) and turns every 200 whose body is a number N into items `"<last path part>-<n>"` for n

@@ -1,4 +1,4 @@
-import MonitorCore
+@testable import MonitorCore
 import Synchronization
 
 /// An in-memory stand-in for the HTTP protocol, for a plugin's unit tests; behaviour on the wire is tested

@@ -23,7 +23,7 @@ package final class AsyncSemaphore: Sendable {
     }
 
     /// Waits for a permit.
-    package func acquire() async throws {
+    func acquire() async throws {
         try Task.checkCancellation()
         let id = state.withLock { state -> UInt64? in
             if state.available > 0 {
@@ -70,7 +70,7 @@ package final class AsyncSemaphore: Sendable {
     }
 
     /// Runs `body` holding a permit.
-    package func withPermit<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    func withPermit<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         try await acquire()
         defer { release() }
         return try await body()

@@ -2,7 +2,7 @@ import Synchronization
 
 /// A value given once and waited for: the first ``fulfil(_:)`` sets it and later ones are refused; ``value`` waits
 /// until it is set (returns at once when it is).
-package final class OneShot<Value: Sendable>: Sendable {
+final class OneShot<Value: Sendable>: Sendable {
     private enum State {
         case waiting([CheckedContinuation<Value, Never>])
         case set(Value)
@@ -11,11 +11,11 @@ package final class OneShot<Value: Sendable>: Sendable {
     private let state = Mutex(State.waiting([]))
 
     /// A value not given yet.
-    package init() {}
+    init() {}
 
     /// Sets the value, unless it is set already, and resumes whoever waits for it; returns whether it did.
     @discardableResult
-    package func fulfil(_ value: Value) -> Bool {
+    func fulfil(_ value: Value) -> Bool {
         let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>]? in
             guard case .waiting(let waiters) = state else { return nil }
             state = .set(value)

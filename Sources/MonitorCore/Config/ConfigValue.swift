@@ -30,7 +30,7 @@ package struct ConfigValue: Sendable, Hashable {
     }
 
     /// What kind of value this is, for messages: "a mapping", "a list", "a scalar", "an empty value".
-    package var kindDescription: String {
+    var kindDescription: String {
         switch content {
         case .null: "an empty value"
         case .scalar: "a scalar"

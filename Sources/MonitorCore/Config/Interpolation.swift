@@ -1,7 +1,7 @@
 import Foundation
 
 /// `${VAR}`, `${VAR:-default}` and `${VAR:?message}` in configuration values; `$${` stands for a literal `${`.
-package enum Interpolation {
+enum Interpolation {
     /// Why a value could not be expanded, and where in it (a character offset).
     package struct Failure: Error, Sendable, Hashable {
         package var message: String
@@ -15,7 +15,7 @@ package enum Interpolation {
     }
 
     /// `text` with every reference replaced from `environment`.
-    package static func expand(_ text: String, environment: [String: String]) -> Result<String, Failure> {
+    static func expand(_ text: String, environment: [String: String]) -> Result<String, Failure> {
         guard text.contains("$") else { return .success(text) }
         var output = ""
         var index = text.startIndex

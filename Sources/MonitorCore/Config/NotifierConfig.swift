@@ -42,7 +42,7 @@ package struct NotifierConfig: Sendable {
         "max_pending", .integer(1...1_000_000), default: 1000,
         doc: "At most this many notifications wait for it (its receiver down); beyond it the oldest are dropped")
     /// `max_age`: the longest a notification waits.
-    package static let maxAge = FeedOption<Duration>(
+    static let maxAge = FeedOption<Duration>(
         "max_age", .duration(minimum: .seconds(60)), default: .seconds(7 * 86_400),
         doc: "A notification not delivered within this time is dropped")
 
@@ -55,7 +55,7 @@ package struct NotifierConfig: Sendable {
     package var digestPeriod: Duration? { options[Self.digest] }
 
     /// A digest must come before its notifications are too old to deliver: `max_age` longer than `digest`.
-    package static func checkDigest(_ options: FeedOptions) -> [Diagnostic] {
+    static func checkDigest(_ options: FeedOptions) -> [Diagnostic] {
         guard let period = options[digest], period >= options[maxAge] else { return [] }
         return [
             .error(

@@ -23,7 +23,7 @@ package struct OptionSpec: Sendable {
         case mapping(placeholder: String, key: (@Sendable (String) -> String?)? = nil)
 
         /// Whether this is ``url``.
-        package var isURL: Bool {
+        var isURL: Bool {
             if case .url = self { true } else { false }
         }
     }

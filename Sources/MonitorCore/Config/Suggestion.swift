@@ -1,7 +1,7 @@
 /// "Did you mean …?" suggestions for misspelt keys and names.
 package enum Suggestion {
     /// The most candidates compared: a list from a server may hold any number.
-    package static let maximumCandidates = 1000
+    static let maximumCandidates = 1000
 
     /// The candidate closest to `word` among the first ``maximumCandidates``, when it is close enough to be a likely
     /// typo.
@@ -19,7 +19,7 @@ package enum Suggestion {
     }
 
     /// The number of insertions, deletions, substitutions and swaps of neighbours that turn `a` into `b`.
-    package static func editDistance(_ a: String, _ b: String) -> Int {
+    static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         if a.isEmpty { return b.count }

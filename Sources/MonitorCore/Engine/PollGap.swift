@@ -14,18 +14,18 @@ package struct PollGap: Sendable, Hashable, Codable {
 
     /// The gap of a poll that read back only to `until`, from `since` when the source knows it (else the core takes
     /// the newest stored item's date).
-    package init(since: Date? = nil, until: Date) {
+    init(since: Date? = nil, until: Date) {
         self.since = since
         self.until = until
     }
 
     /// A gap told in words; at most ``TerminalText/maximumMessage`` characters of it are kept, without control
     /// characters.
-    package init(message: String) {
+    init(message: String) {
         self.message = TerminalText.capped(message)
     }
 
-    package init(since: Date?, until: Date?, message: String? = nil) {
+    init(since: Date?, until: Date?, message: String? = nil) {
         self.since = since
         self.until = until
         self.message = message

@@ -3,7 +3,7 @@ import Foundation
 /// What a finished poll comes to: how it ended, the items to store, the counts to report and the feed's new
 /// record. A pure function of the poll's tally, the record and what the requests did, so that every rule of a
 /// poll's end is tested on its own.
-package struct PollOutcome: Sendable {
+struct PollOutcome: Sendable {
     package var status: PollReport.Status
     /// What failed and why, safe for a terminal and at most ``TerminalText/maximumMessage`` characters: what every
     /// output and the state show of it; nil when nothing did.
@@ -32,7 +32,7 @@ package struct PollOutcome: Sendable {
     ///   `partial` when some failed; else `not_modified` when every request was answered 304, or, for a source
     ///   that sent no request (an external program), when it said the feed was unchanged and found no item;
     ///   else `ok`.
-    package init(tally: PollTally, record: FeedRecord, statistics: FeedHTTP.Statistics, thrown: String?) {
+    init(tally: PollTally, record: FeedRecord, statistics: FeedHTTP.Statistics, thrown: String?) {
         // Each failure is capped; more than fit in the error's cap need not be joined.
         let failures = tally.failures.prefix(TerminalText.maximumMessage).map { "\($0.what): \($0.message)" }
             .joined(separator: "; ")

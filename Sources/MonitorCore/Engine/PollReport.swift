@@ -29,7 +29,7 @@ package struct PollReport: Sendable {
         /// Whether its count is known yet (while polling), or its request failed.
         package var phase: GroupPhase = .done
 
-        package init(id: String, title: String, count: Int, new: Int, breakdown: [String: Int] = [:]) {
+        init(id: String, title: String, count: Int, new: Int, breakdown: [String: Int] = [:]) {
             self.id = id
             self.title = title
             self.count = count

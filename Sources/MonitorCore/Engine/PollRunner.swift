@@ -13,14 +13,14 @@ package struct PollRunner: Sendable {
     package var settings: Settings
     package var policy: HTTPPolicy
     /// The limit of requests in flight across all feeds.
-    package var globalLimiter: AsyncSemaphore
+    var globalLimiter: AsyncSemaphore
     /// The rate-limit budgets all feeds polled by this runner share (per API origin and credential); kept in the
     /// state when it shares them with other instances (PostgreSQL).
     package var budgets: RateBudgets
     package var clock: any PollClock
     package var logger: Logger
     /// How many of the newest items a report lists.
-    package var latestCount = 10
+    var latestCount = 10
     /// Where polls and their requests are counted.
     package var metrics = MonitorMetrics.disabled
     /// The notifiers to plan notifications for, each poll's written to the outbox in its commit; nil for none.

@@ -18,11 +18,11 @@ package struct PollTally: Sendable {
     /// The groups known up front, in order: the stored catalog until the source announces its own.
     package private(set) var catalog: [ItemGroup]
     package private(set) var items: [String: Item] = [:]
-    package private(set) var totals: [String: Totals] = [:]
+    private(set) var totals: [String: Totals] = [:]
     /// Ids of the items not stored before this poll.
     package private(set) var newIDs: Set<String> = []
     /// The largest count of requests a progress report keeps (done is also kept within the total).
-    package static let progressLimit = 1_000_000_000
+    static let progressLimit = 1_000_000_000
     /// Requests done.
     package private(set) var done = 0
     /// Requests expected, when known.
@@ -31,12 +31,12 @@ package struct PollTally: Sendable {
     /// Groups whose items are all in: completed, or answered 304.
     package private(set) var settled: Set<String> = []
     /// Whether the feed's request was answered 304 (every group is then settled).
-    package private(set) var feedUnchanged = false
+    private(set) var feedUnchanged = false
     /// Whether any sub-request succeeded (items, a completed group, a 304): a poll with failures and no
     /// success has failed.
     package private(set) var succeeded = false
     /// Whether the source reported any item (items carried from the state do not count).
-    package private(set) var foundItems = false
+    private(set) var foundItems = false
     /// The events the poll may have missed, every gap the source reported as one; nil when none.
     package private(set) var gap: PollGap?
     /// How the poll's items combine with those stored.
@@ -52,13 +52,13 @@ package struct PollTally: Sendable {
     private let breakdown: String?
 
     /// The tally a poll starts from, knowing what was stored and counting each group's `breakdown` detail.
-    package init(stored snapshot: FeedSnapshot, retention: ItemRetention, breakdown: String? = nil) {
+    init(stored snapshot: FeedSnapshot, retention: ItemRetention, breakdown: String? = nil) {
         self.init(stored: snapshot, known: Set(snapshot.items.map(\.id)), retention: retention, breakdown: breakdown)
     }
 
     /// The tally a poll starts from, given the ids of the stored items (`known`) as the poll's context has them:
     /// one set for both.
-    package init(stored snapshot: FeedSnapshot, known: Set<String>, retention: ItemRetention, breakdown: String? = nil)
+    init(stored snapshot: FeedSnapshot, known: Set<String>, retention: ItemRetention, breakdown: String? = nil)
     {
         self.retention = retention
         self.breakdown = breakdown
@@ -85,9 +85,9 @@ package struct PollTally: Sendable {
     }
 
     /// The groups whose failure keeps their stored items.
-    package var failedGroups: Set<String> { Set(failures.compactMap(\.group)) }
+    var failedGroups: Set<String> { Set(failures.compactMap(\.group)) }
 
-    package var sortedItems: [Item] {
+    var sortedItems: [Item] {
         items.values.sorted { ($0.date, $0.id) > ($1.date, $1.id) }
     }
 
@@ -129,7 +129,7 @@ package struct PollTally: Sendable {
     /// Every group with its counts: the catalog's in order (0 included), then those met only in items. While
     /// polling (`final` false) a `replace` poll shows the stored counts of a group it has not settled yet, as
     /// `pending`; at the end every group shows what was found. A group whose request failed is `failed`.
-    package func groupCounts(final: Bool) -> [PollReport.GroupCount] {
+    func groupCounts(final: Bool) -> [PollReport.GroupCount] {
         let failed = failedGroups
         var seen: Set<String> = []
         var groups: [PollReport.GroupCount] = []

@@ -86,7 +86,7 @@ package final class FeedHTTP: Sendable {
     /// What the poll's requests did so far.
     package var statistics: Statistics { state.withLock { $0.statistics } }
     /// Validators learned in this poll, to be stored with its results.
-    package var updatedValidators: [ValidatorKey: Validators] { state.withLock { $0.updated } }
+    var updatedValidators: [ValidatorKey: Validators] { state.withLock { $0.updated } }
     /// The rate limit of the default resource as the server reported it last, else of any other.
     package var rateLimit: RateLimit? {
         state.withLock { $0.rateLimits[defaultResource] ?? $0.rateLimits.sorted { $0.key < $1.key }.first?.value }
@@ -95,7 +95,7 @@ package final class FeedHTTP: Sendable {
     /// limit, `Retry-After`).
     package var hold: Hold? { state.withLock { $0.blocked[defaultResource] } }
     /// The latest hold of any resource.
-    package var latestHold: Hold? { state.withLock { $0.blocked.values.max { $0.until < $1.until } } }
+    var latestHold: Hold? { state.withLock { $0.blocked.values.max { $0.until < $1.until } } }
     /// The shortest poll interval the server asked for (the source policy's, e.g. `X-Poll-Interval`), at most
     /// ``HTTPPolicy/maximumPollInterval``.
     package var minimumInterval: Duration? { state.withLock { $0.minimumInterval } }

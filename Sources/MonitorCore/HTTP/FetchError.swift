@@ -59,7 +59,7 @@ package struct FetchError: Error, Sendable, CustomStringConvertible {
 }
 
 /// Reason phrases of the status codes a feed meets.
-package enum HTTPStatus {
+enum HTTPStatus {
     /// "Not Found" for 404; "" for a code without a phrase here.
     package static func reason(_ code: Int) -> String {
         switch code {

@@ -5,12 +5,12 @@ package struct HTTPPolicy: Sendable {
     /// The longest a server can hold a feed back: a `Retry-After` (seconds or an HTTP date), an
     /// `X-RateLimit-Reset` or a source's own rate limit is cut to one hour from the answer. GitHub's limits reset
     /// within the hour, so a longer wait is a broken or hostile server and would lock the feed out for good.
-    package static let maximumHold: Duration = .seconds(3600)
+    static let maximumHold: Duration = .seconds(3600)
     /// The longest poll interval a server can ask for (GitHub's `X-Poll-Interval`): one hour, for the same reason.
     package static let maximumPollInterval: Duration = .seconds(3600)
 
     /// The `User-Agent` of every request.
-    package var userAgent: String
+    var userAgent: String
     /// The time limit of one request, from sending it to the last byte of its body.
     package var timeout: Duration
     /// The largest body accepted.
@@ -18,11 +18,11 @@ package struct HTTPPolicy: Sendable {
     /// Retries of a transient failure.
     package var retries: Int
     /// The first retry waits up to this long; each next one twice as long, with jitter.
-    package var retryBaseDelay: Duration
+    var retryBaseDelay: Duration
     /// The longest wait between retries.
-    package var retryMaxDelay: Duration
+    var retryMaxDelay: Duration
     /// A `Retry-After` up to this long is waited out once; a longer one fails the request at once.
-    package var shortRetryAfter: Duration
+    var shortRetryAfter: Duration
 
     package init(settings: Settings) {
         userAgent = "monitor/\(MonitorVersion.current)"
@@ -35,7 +35,7 @@ package struct HTTPPolicy: Sendable {
     }
 
     /// `until`, but no later than ``maximumHold`` after `now`.
-    package static func capped(_ until: Date, now: Date) -> Date {
+    static func capped(_ until: Date, now: Date) -> Date {
         min(until, now.addingTimeInterval(maximumHold.seconds))
     }
 

@@ -80,7 +80,7 @@ package final class RateBudgets: Sendable {
         /// longer than a request may take.
         package var flight: Duration
         /// How long the state is waited for before this instance decides alone, on its own budget.
-        package var patience: Duration
+        var patience: Duration
         /// How long to wait before asking again while the requests in flight of other instances may use up what is
         /// left: doubled at each wait, up to ``longestRetry``.
         package var retry: Duration
@@ -252,7 +252,7 @@ package final class RateBudgets: Sendable {
     /// capped), or nil when there was no answer or it said nothing of the limit, and the ticket it was given.
     /// The shared state is told even when the caller is cancelled (a poll stopped by a signal, a reload, a removed
     /// feed), within its patience, so that the request does not stay in flight for every instance.
-    package func settle(_ key: Key, answer limit: RateLimit?, ticket: Int64? = nil) async {
+    func settle(_ key: Key, answer limit: RateLimit?, ticket: Int64? = nil) async {
         update(key, limit, ending: true)
         guard let sharing = sharing(of: key), ticket != nil || limit?.remaining != nil else { return }
         let stored = Self.stored(key)

@@ -30,7 +30,7 @@ package struct URLOrigin: Sendable, Hashable {
     }
 
     /// The port, or the scheme's default one (443 for `https`, 80 for `http`, else 0) when the URL names none.
-    package var effectivePort: Int {
+    var effectivePort: Int {
         port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
     }
 

@@ -68,7 +68,7 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `events[3].geometry[0].date`.
-    package var pathText: String {
+    var pathText: String {
         var text = ""
         for step in path {
             switch step {

@@ -552,7 +552,7 @@ public struct JSONReader: Sendable {
     }
 
     /// Skips the value of the member `key` (see `skip()`); an error names the member.
-    package mutating func skipMember(_ key: JSONText) throws(JSONError) {
+    mutating func skipMember(_ key: JSONText) throws(JSONError) {
         do throws(JSONError) {
             try skip()
         } catch {

@@ -17,15 +17,15 @@ package struct MonitorMetrics: Sendable {
         package static let newItems = "monitor_new_items_total"
         package static let requests = "monitor_http_requests_total"
         package static let notModified = "monitor_http_not_modified_total"
-        package static let responseBytes = "monitor_http_response_bytes_total"
-        package static let rateLimitRemaining = "monitor_rate_limit_remaining"
+        static let responseBytes = "monitor_http_response_bytes_total"
+        static let rateLimitRemaining = "monitor_rate_limit_remaining"
         package static let lastSuccess = "monitor_last_success_timestamp_seconds"
-        package static let notificationsPending = "monitor_notifications_pending"
-        package static let notificationsFailed = "monitor_notifications_failed_total"
-        package static let notificationsDropped = "monitor_notifications_dropped_total"
-        package static let leasesHeld = "monitor_leases_held"
-        package static let reloadSuccessful = "monitor_config_last_reload_successful"
-        package static let reloadSuccess = "monitor_config_last_reload_success_timestamp_seconds"
+        static let notificationsPending = "monitor_notifications_pending"
+        static let notificationsFailed = "monitor_notifications_failed_total"
+        static let notificationsDropped = "monitor_notifications_dropped_total"
+        static let leasesHeld = "monitor_leases_held"
+        static let reloadSuccessful = "monitor_config_last_reload_successful"
+        static let reloadSuccess = "monitor_config_last_reload_success_timestamp_seconds"
     }
 
     /// The `# HELP` text of each metric, by name: one line each, as docs/metrics.md says it.
@@ -56,7 +56,7 @@ package struct MonitorMetrics: Sendable {
 
     /// The most resources (`x-ratelimit-resource`) shown: a server naming a new one in every answer would
     /// otherwise grow the metrics without bound. The rest show as `other`.
-    package static let resourceLimit = 32
+    static let resourceLimit = 32
 
     /// Metrics that record nothing.
     package static let disabled = MonitorMetrics(factory: NOOPMetricsHandler.instance)
@@ -96,13 +96,13 @@ package struct MonitorMetrics: Sendable {
 
     /// Records that `count` notifications of `notifier` (its name in the feeds file, never its URL) wait in the
     /// outbox.
-    package func notificationsPending(notifier: String, count: Int) {
+    func notificationsPending(notifier: String, count: Int) {
         Gauge(label: Name.notificationsPending, dimensions: [("notifier", Self.notifier(notifier))], factory: factory)
             .record(count)
     }
 
     /// Records that a delivery by `notifier` (its name in the feeds file, never its URL) failed.
-    package func notificationFailed(notifier: String) {
+    func notificationFailed(notifier: String) {
         Counter(
             label: Name.notificationsFailed, dimensions: [("notifier", Self.notifier(notifier))], factory: factory
         ).increment()
@@ -110,17 +110,17 @@ package struct MonitorMetrics: Sendable {
 
     /// Records that a notification of `notifier` (its name in the feeds file, never its URL) was dropped
     /// undelivered, its bounds exceeded.
-    package func notificationDropped(notifier: String) {
+    func notificationDropped(notifier: String) {
         Counter(
             label: Name.notificationsDropped, dimensions: [("notifier", Self.notifier(notifier))], factory: factory
         ).increment()
     }
 
     /// Whether anything is recorded: what only the metrics need is not worth reading for ``disabled``.
-    package var isEnabled: Bool { !(factory is NOOPMetricsHandler) }
+    var isEnabled: Bool { !(factory is NOOPMetricsHandler) }
 
     /// Records that this instance holds the leases of `count` feeds.
-    package func leasesHeld(_ count: Int) {
+    func leasesHeld(_ count: Int) {
         Gauge(label: Name.leasesHeld, dimensions: [], factory: factory).record(count)
     }
 

@@ -25,11 +25,11 @@ package struct FeedNotification: Sendable, Hashable, Codable {
         case digest
 
         /// The events a notifier's `on:` may name: a digest is asked for with `digest:`, not in `on:`.
-        package static var selectable: [Event] { allCases.filter { $0 != .digest } }
+        static var selectable: [Event] { allCases.filter { $0 != .digest } }
     }
 
     /// The most items one notification carries; `total` says how many there were.
-    package static let maximumItems = 50
+    static let maximumItems = 50
 
     /// Unique, the same on every delivery of this notification (the `Idempotency-Key` of a webhook).
     package var id: String

@@ -10,7 +10,7 @@ import Foundation
 ///   poll (once, when it becomes stale); sent only to notifiers that ask for it in `on:`;
 /// - `gap`: the poll did not fail but may have missed events (`PollReport.gap`); sent only to notifiers that ask for
 ///   it in `on:`.
-package enum NotificationPlanner {
+enum NotificationPlanner {
     /// The events of a poll that ended as `report` says, the feed's record being `previous` before it and `record`
     /// after it.
     package static func events(

@@ -26,7 +26,7 @@ package enum ProgramPath {
     }
 
     /// Where `program` is, as ``problem(_:searchPath:directory:)`` looks it up, or what keeps it from being started.
-    package enum Lookup: Sendable, Hashable {
+    enum Lookup: Sendable, Hashable {
         /// The file that would be run, and nothing seen keeps it from running.
         case found(String)
         /// Why it cannot be started (`no such file`, `not found in PATH`…).
@@ -36,7 +36,7 @@ package enum ProgramPath {
     /// Looks `program` up the way it is run: a path when it holds a `/` (a relative one from `directory`), else a
     /// name in the directories of `searchPath` (a `PATH` value); the file found must be a regular, executable file
     /// with its interpreter.
-    package static func lookUp(_ program: String, searchPath: String?, directory: String?) -> Lookup {
+    static func lookUp(_ program: String, searchPath: String?, directory: String?) -> Lookup {
         if program.contains("/") {
             let path = resolved(program, in: directory)
             guard let wrong = problem(at: path) else { return .found(path) }

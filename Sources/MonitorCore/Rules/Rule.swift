@@ -33,7 +33,7 @@ package struct Rule: Sendable {
     }
 
     /// The fields every item has.
-    package static let itemFields = ["id", "title", "url", "date", "age", "group"]
+    static let itemFields = ["id", "title", "url", "date", "age", "group"]
 }
 
 // MARK: - The checked tree

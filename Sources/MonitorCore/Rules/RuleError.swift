@@ -5,7 +5,7 @@ package struct RuleError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The offset, in characters from 0, of the token it is about.
     package var offset: Int
 
-    package init(_ message: String, at offset: Int) {
+    init(_ message: String, at offset: Int) {
         self.message = message
         self.offset = offset
     }

@@ -8,15 +8,15 @@ import Foundation
 /// (start and end of the text), groups `( )` and `(?: )`, `|`, the greedy quantifiers `* + ? {m} {m,} {m,n}`, and
 /// `(?i)` at the start for a match that ignores case. No backreferences, lookaround or lazy quantifiers. The pattern
 /// and the text are read composed (NFC), so that canonically equivalent texts match alike, as they are equal for `==`.
-package struct RulePattern: Sendable, Hashable {
+struct RulePattern: Sendable, Hashable {
     /// The longest pattern accepted, in characters.
     package static let maximumLength = 1000
     /// The most steps a compiled pattern may have (a counted repetition repeats its part; a class counts one step per
     /// member, as each is tried in turn).
-    package static let maximumSteps = 10_000
+    static let maximumSteps = 10_000
     /// The most steps one match may take, all threads together: past it the match gives up, too costly. A pattern of a
     /// few dozen steps never comes near it on a text a rule reads (``RuleTextField/maximumLength``).
-    package static let maximumWork = 2_000_000
+    static let maximumWork = 2_000_000
     /// The largest count in `{m,n}`.
     package static let maximumCount = 1000
 
@@ -27,7 +27,7 @@ package struct RulePattern: Sendable, Hashable {
     private let ignoresCase: Bool
 
     /// The pattern `text`; an error's offset is in characters within `text`.
-    package init(_ text: String) throws(RuleError) {
+    init(_ text: String) throws(RuleError) {
         let text = text.precomposedStringWithCanonicalMapping
         var scalars = Array(text.unicodeScalars)
         guard text.count <= Self.maximumLength else {

@@ -11,7 +11,7 @@ package struct Backoff: Sendable, Hashable {
     package var maximum: Duration
 
     /// A backoff from `base` to `maximum`.
-    package init(base: Duration, maximum: Duration) {
+    init(base: Duration, maximum: Duration) {
         self.base = base
         self.maximum = maximum
     }

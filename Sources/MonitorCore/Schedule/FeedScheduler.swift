@@ -214,7 +214,7 @@ package final class FeedScheduler: Sendable {
 
     /// How many polls run at once: enough to keep `concurrency` requests in flight while other polls read and
     /// write their state, few enough that the polls waiting for a request hold little.
-    package static func pollsInFlight(concurrency: Int) -> Int {
+    static func pollsInFlight(concurrency: Int) -> Int {
         max(4, 2 * concurrency)
     }
 

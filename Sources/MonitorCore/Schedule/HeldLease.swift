@@ -14,7 +14,7 @@ package final class HeldLease: Sendable {
         package var heldUntil: Date?
 
         /// A schedule.
-        package init(due: Date, backoff: Duration = .zero, heldUntil: Date? = nil) {
+        init(due: Date, backoff: Duration = .zero, heldUntil: Date? = nil) {
             self.due = due
             self.backoff = backoff
             self.heldUntil = heldUntil
@@ -38,7 +38,7 @@ package final class HeldLease: Sendable {
     private let state: Mutex<(lease: FeedLease, outcome: Outcome)>
 
     /// `lease` of `store`, the next schedule computed by `next`.
-    package init(_ lease: FeedLease, store: any FeedLeasing, next: @escaping @Sendable (PollReport) -> Next) {
+    init(_ lease: FeedLease, store: any FeedLeasing, next: @escaping @Sendable (PollReport) -> Next) {
         self.store = store
         self.next = next
         state = Mutex((lease, .pending))

@@ -2,16 +2,16 @@ import Foundation
 
 /// When a feed is polled next: its interval with a little jitter, never before the server allows, backing off
 /// exponentially while it fails. Pure functions, so the rules are tested with any clock.
-package struct PollSchedule: Sendable, Hashable {
+struct PollSchedule: Sendable, Hashable {
     /// The feed's interval.
     package var interval: Duration
     /// The jitter, as a fraction of the interval either way (0.1: ±10%).
     package var jitter: Double
     /// The longest back-off of a failing feed (the interval itself when that is longer).
-    package var backOffCap: Duration
+    var backOffCap: Duration
 
     /// A schedule for `interval`, jittered by ±10%, backing off to at most an hour.
-    package init(interval: Duration, jitter: Double = 0.1, backOffCap: Duration = .seconds(3600)) {
+    init(interval: Duration, jitter: Double = 0.1, backOffCap: Duration = .seconds(3600)) {
         self.interval = interval
         self.jitter = jitter
         self.backOffCap = backOffCap
@@ -37,7 +37,7 @@ package struct PollSchedule: Sendable, Hashable {
     /// The wait before a feed asks its state again after `failures` calls in a row found it unreachable: from 5 s (or
     /// the interval when shorter), doubling, up to the interval (between half and the whole of each, at random): the
     /// feed is polled within an interval of the state answering again, however long it was away.
-    package func unreachableStateDelay(failures: Int, random: Double) -> Duration {
+    func unreachableStateDelay(failures: Int, random: Double) -> Duration {
         Backoff(base: min(.seconds(5), interval), maximum: interval).delay(
             afterAttempts: failures, retryAfter: nil, random: random)
     }

@@ -67,7 +67,7 @@ package struct FeedSlot: Sendable, Hashable {
     }
 
     /// When the feed may be claimed next, seen at `now`: once due, not held back and not leased.
-    package func claimable(at now: Date) -> Date {
+    func claimable(at now: Date) -> Date {
         var when = due
         if let heldUntil, heldUntil > when { when = heldUntil }
         if holder(at: now) != nil, let expires, expires > when { when = expires }
@@ -107,7 +107,7 @@ package struct FeedLeases: Sendable {
     }
 
     /// An owner id naming this process: `hostname:pid:random`.
-    package static func makeOwner() -> String {
+    static func makeOwner() -> String {
         let random = String(UInt32.random(in: 0...UInt32.max), radix: 16)
         return "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(random)"
     }

@@ -35,7 +35,7 @@ package struct StoredItem {
 
     /// `item` as it is stored: its id, title, link, groups and details without control characters, which SQLite's
     /// text would cut at a NUL and a terminal would obey.
-    package static func storable(_ item: Item) -> Item {
+    static func storable(_ item: Item) -> Item {
         var item = item
         // `sanitized` returns a text of printable ASCII (nearly all) as it is; a list of them is kept as it is too,
         // its storage shared: no copy of a list.
@@ -57,7 +57,7 @@ package struct StoredItem {
     }
 
     /// `group` as it is stored: without control characters.
-    package static func storable(_ group: ItemGroup) -> ItemGroup {
+    static func storable(_ group: ItemGroup) -> ItemGroup {
         ItemGroup(id: TerminalText.sanitized(group.id), title: TerminalText.sanitized(group.title))
     }
 
@@ -83,7 +83,7 @@ package struct StoredItem {
     private static let escape: UInt8 = 0x1A
 
     /// `elements` packed into one text.
-    package static func pack(_ elements: [String]) -> String {
+    static func pack(_ elements: [String]) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(elements.reduce(0) { $0 + $1.utf8.count + 1 })
         for element in elements { append(element, to: &bytes) }
