@@ -1,9 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
 @testable import EONETSource
+@testable import MonitorCore
 
 /// The real EONET v3 responses captured in `../shared/api-samples` (next to the package), when that folder
 /// exists: each must decode. They are read in place, never copied into the project.

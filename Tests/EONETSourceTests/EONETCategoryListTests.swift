@@ -1,7 +1,7 @@
-@testable import MonitorCore
 import Testing
 
 @testable import EONETSource
+@testable import MonitorCore
 
 @Suite("Reading EONET's category list from the response's bytes, and the list kept between polls")
 struct EONETCategoryListTests {

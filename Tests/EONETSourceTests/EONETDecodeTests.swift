@@ -1,9 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
 @testable import EONETSource
+@testable import MonitorCore
 
 /// The events decoder on the response's bytes: the real captures beside the package, every odd case they and a
 /// hostile server have, and the errors it gives.

@@ -1,6 +1,5 @@
-@testable import MonitorCore
-
 @testable import EONETSource
+@testable import MonitorCore
 
 /// What `GET {api}/events` answers, `{"title","description","link","events":[…]}`, read event by event with the
 /// general reader (`EONETEvent(from:previous:)`): what the tests check the events and the items against.

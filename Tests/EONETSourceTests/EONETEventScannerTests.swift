@@ -1,9 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
 @testable import EONETSource
+@testable import MonitorCore
 
 /// `EONETEventScanner`, the fast reading of the usual events: it must read nearly every real event itself, give
 /// exactly the items of the general reader (`EONETEvent(from:previous:)`, which `scanning: false` uses for every

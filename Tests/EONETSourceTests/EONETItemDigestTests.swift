@@ -1,10 +1,10 @@
 import Crypto
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
 @testable import EONETSource
+@testable import MonitorCore
 
 /// The items the eonet source makes of each real capture beside the package, whole, against those the source made
 /// at `1383e67` (before the third round of decoding work): every field of every item, as a SHA-256 of one line per

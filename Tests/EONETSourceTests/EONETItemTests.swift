@@ -1,9 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
 @testable import EONETSource
+@testable import MonitorCore
 
 @Suite("From an EONET event to an item: dates, groups, URL and details")
 struct EONETItemTests {

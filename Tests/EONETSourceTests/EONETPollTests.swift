@@ -1,8 +1,9 @@
 import EONETSource
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("Polling EONET: the category list, then each category's events, counted per category")
 struct EONETPollTests {

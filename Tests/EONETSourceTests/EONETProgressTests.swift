@@ -1,8 +1,9 @@
 import EONETSource
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite(
     "Category downloads: bounded concurrency, progress, and counts that fill in one category at a time",

@@ -1,9 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
 @testable import EONETSource
+@testable import MonitorCore
 
 /// EONET's own answers captured in `../shared/realdata` and `../shared/api-samples` (beside the package), read in
 /// place: each events capture decodes whole, with the counts per category that Python's `json` finds in it

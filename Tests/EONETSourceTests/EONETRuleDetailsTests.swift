@@ -1,9 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
 @testable import EONETSource
+@testable import MonitorCore
 
 @Suite("EONET's details for rules: magnitude_value, magnitude_unit, lat and lon, from what an item stores")
 struct EONETRuleDetailsTests {

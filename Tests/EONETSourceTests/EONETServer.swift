@@ -1,9 +1,10 @@
 import EONETSource
 import Foundation
-@testable import MonitorCore
 import Samples
 import Synchronization
 import TestSupport
+
+@testable import MonitorCore
 
 /// The EONET stand-in the poll tests talk to: it answers from `EONETFixtures`, can fail some categories, hold the
 /// first event lists until enough are asked at once, answer 304 to requests carrying the ETag it sent, and counts

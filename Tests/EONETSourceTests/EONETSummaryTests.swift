@@ -1,8 +1,9 @@
 import EONETSource
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("The text summary: every category by title with its events, open, closed and new, then the total")
 struct EONETSummaryTests {

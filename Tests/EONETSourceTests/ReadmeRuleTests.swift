@@ -1,8 +1,9 @@
 import EONETSource
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("The README's rule example, on real EONET items")
 struct ReadmeRuleTests {

@@ -1,9 +1,10 @@
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import PostgresTestSupport
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 #if canImport(Glibc)
     import Glibc

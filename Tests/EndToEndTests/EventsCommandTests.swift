@@ -1,8 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import MonitorSQLite
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("monitor events and monitor status on a prepared state, run as a user would")
 struct EventsCommandTests {

@@ -1,8 +1,9 @@
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// An item as `monitor events --format json` prints it: what the tests' own filters look at.
 struct ListedItem: Sendable {

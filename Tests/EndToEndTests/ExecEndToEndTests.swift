@@ -1,7 +1,8 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,8 +1,9 @@
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// The newest event the first run stores: 2024-06-01T12:00:00Z.
 private let newest = Date(timeIntervalSince1970: 1_717_243_200)

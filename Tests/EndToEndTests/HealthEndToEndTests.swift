@@ -1,8 +1,9 @@
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// The JSON of `count` stars of `repo` a minute apart, the newest now, with ids from `firstID`.
 func starEvents(_ count: Int, repo: String, firstID: Int) -> String {

@@ -1,9 +1,10 @@
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import MonitorSQLite
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite(
     "run --once leaves the poll in the state's WAL (no checkpoint at close), and every reader reads through it",

@@ -1,10 +1,11 @@
 import AsyncHTTPClient
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import NIOCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// A server playing GitHub for three repositories: `o/a` answers 3 events with an ETag (then 304 to it), `o/b`
 /// answers 500 with a rate limit whose resource name has a quote and a backslash.

@@ -1,8 +1,9 @@
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 #if canImport(Glibc)
     import Glibc

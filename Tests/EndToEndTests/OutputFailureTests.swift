@@ -1,9 +1,10 @@
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import MonitorSQLite
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// A state directory holding one stored feed, `planet`, with two items.
 private func storedPlanet(in directory: TemporaryDirectory) async throws {

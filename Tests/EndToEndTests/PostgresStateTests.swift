@@ -1,10 +1,11 @@
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import MonitorPostgres
 import PostgresTestSupport
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// The `planet` feed of each JSON report line of `text`.
 private func planetReport(_ text: String) throws -> [String: Any] {

@@ -1,9 +1,10 @@
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import PostgresTestSupport
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// Prometheus's own programs (Debian's `prometheus` package, which scripts/setup installs): nil where not installed.
 enum PrometheusPrograms {

@@ -1,8 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import MonitorSQLite
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite(
     "The offline commands on a read-only or missing state",

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
+
+@testable import MonitorCore
 
 /// Runs the built `monitor` with its standard output somewhere other than a pipe that is read: a file such as
 /// `/dev/full`, a closed descriptor, or a pipe whose reader has gone. Standard error is captured.

@@ -1,8 +1,9 @@
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// `where:` on feeds and on notifiers, through the built binary, on the stand-in's EONET and GitHub data, with a
 /// real receiver on 127.0.0.1.

@@ -1,9 +1,10 @@
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import MonitorSQLite
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// A server playing both GitHub (at its root) and EONET (under /api/v3), with a repository of 30 events, the newest
 /// on 2024-06-01 at 12:00 UTC (a fixed day in a past year: what `run --once` prints of them is the same any day).

@@ -1,10 +1,11 @@
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import PostgresTestSupport
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// GitHub's events API with one token's rate limit: `limit` requests in a window that resets at `reset`, each answered
 /// with what is left (`x-ratelimit-remaining`), 403 once none is; or, with `retryAfter`, every request answered 429

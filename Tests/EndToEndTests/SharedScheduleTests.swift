@@ -1,11 +1,12 @@
 import AsyncHTTPClient
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import NIOCore
 import PostgresTestSupport
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// What the stand-in saw: the start of each poll (its `/categories` request), by feed, in order of arrival, and
 /// what `observe` said at each.

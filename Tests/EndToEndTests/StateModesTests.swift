@@ -1,9 +1,10 @@
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import MonitorSQLite
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// The state is for its owner alone, whatever the umask: what it holds (every feed's items, each notifier's last
 /// error) is private, and a state others could change could make `monitor` send what they wrote.

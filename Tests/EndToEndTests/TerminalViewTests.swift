@@ -1,8 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import MonitorSQLite
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MonitorCore
 import Synchronization
+
+@testable import MonitorCore
 
 /// A real terminal for a test: a tmux server of its own (its socket in the test's directory) with one window of
 /// a given size running `sh`. Keys go in with `send-keys`; the screen comes out with `capture-pane -p`.

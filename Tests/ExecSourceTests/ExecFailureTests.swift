@@ -1,9 +1,10 @@
 import ExecSource
 import Foundation
 import Logging
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// A transport no exec feed uses.
 private let noHTTP = StubTransport { _ in throw CancellationError() }

@@ -1,8 +1,8 @@
 import Foundation
-@testable import MonitorCore
 import Testing
 
 @testable import ExecSource
+@testable import MonitorCore
 
 /// The message of `line`, or what is wrong with it.
 private func parse(_ line: String) -> Result<ExecMessage, ExecMessage.Problem> {

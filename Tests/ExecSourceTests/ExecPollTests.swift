@@ -1,8 +1,9 @@
 import ExecSource
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// A Python program reporting three magnitude bands and five quakes, one of them in two bands.
 private let bands = """

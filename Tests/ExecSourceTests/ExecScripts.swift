@@ -1,7 +1,8 @@
 import ExecSource
 import Foundation
-@testable import MonitorCore
 import TestSupport
+
+@testable import MonitorCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,10 +1,11 @@
 import ExecSource
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// The package's root, where `examples/` is.
 private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,9 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
 @testable import GitHubSource
+@testable import MonitorCore
 
 /// Real GitHub answers captured by the team, beside the package (`../shared/api-samples`); absent on most
 /// machines, where these tests are skipped. They are read, never copied into the project.

@@ -1,9 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
 @testable import GitHubSource
+@testable import MonitorCore
 
 /// The events page read from its bytes gives the very events that `JSONDecoder` with the `Decodable`
 /// conformances gave (`decodablePage`), on the real captures beside the package and on pages made to be odd.

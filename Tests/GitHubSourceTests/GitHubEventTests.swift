@@ -1,9 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
 @testable import GitHubSource
+@testable import MonitorCore
 
 /// One event and the item it must make.
 struct EventCase: Sendable, CustomTestStringConvertible {

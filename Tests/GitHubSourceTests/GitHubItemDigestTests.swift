@@ -1,10 +1,10 @@
 import Crypto
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
 @testable import GitHubSource
+@testable import MonitorCore
 
 /// The items the github source makes of each real page of events in `../shared/realdata`, whole, against those it
 /// made at `1383e67` (before the third round of decoding work): every field of every item, as a SHA-256 of one line

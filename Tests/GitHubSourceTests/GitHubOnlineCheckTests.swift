@@ -1,9 +1,10 @@
 import Foundation
 import GitHubSource
 import Logging
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// One GitHub answer to a check and the line it must give.
 struct CheckAnswer: Sendable, CustomTestStringConvertible {

@@ -1,8 +1,9 @@
 import Foundation
 import GitHubSource
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// The repository these tests follow.
 private let repo = "ReactiveX/RxSwift"

@@ -1,8 +1,9 @@
 import Foundation
 import GitHubSource
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// The events path of the followed repository.
 private let path = "repos/ReactiveX/RxSwift"

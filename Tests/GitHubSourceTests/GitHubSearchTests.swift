@@ -1,8 +1,9 @@
 import Foundation
 import GitHubSource
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// What the search `language:swift` finds, by stars; the feed follows the top 5.
 private let found = [

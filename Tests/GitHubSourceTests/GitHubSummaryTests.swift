@@ -1,9 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
 @testable import GitHubSource
+@testable import MonitorCore
 
 private let repo = "ReactiveX/RxSwift"
 

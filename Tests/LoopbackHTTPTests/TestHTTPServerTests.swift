@@ -1,9 +1,10 @@
 import AsyncHTTPClient
 import LoopbackHTTP
-@testable import MonitorCore
 import NIOCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// Runs AsyncHTTPClient against `TestHTTPServer`.
 @Suite("TestHTTPServer with AsyncHTTPClient", .timeLimit(.minutes(5)))

@@ -1,8 +1,9 @@
 import Foundation
 import MonitorApp
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("The full-screen view: keys through a pure reducer, whole screens rendered to strings")
 struct BrowserScreenTests {

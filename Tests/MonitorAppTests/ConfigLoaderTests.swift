@@ -1,8 +1,9 @@
 import Foundation
 import MonitorApp
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// Loads `text` with the built-in sources and a fixed environment.
 private func load(_ text: String, environment: [String: String] = ["GITHUB_TOKEN": "t0ken"]) -> LoadedConfig {

@@ -1,8 +1,8 @@
 import Foundation
-@testable import MonitorCore
 import Testing
 
 @testable import MonitorApp
+@testable import MonitorCore
 
 @Suite("monitor status and run's lines for a notifier with a digest")
 struct DigestStatusTests {

@@ -1,8 +1,8 @@
 import Foundation
-@testable import MonitorCore
 import Testing
 
 @testable import MonitorApp
+@testable import MonitorCore
 
 @Suite("monitor events: filtering and the listing")
 struct EventsListingTests {

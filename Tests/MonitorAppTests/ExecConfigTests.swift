@@ -1,7 +1,8 @@
 import Foundation
 import MonitorApp
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 /// The diagnostics of `text` as `LINE:COL: MESSAGE` strings, in order.
 private func problems(_ text: String, environment: [String: String] = [:]) -> [String] {

@@ -1,7 +1,8 @@
 import Foundation
 import MonitorApp
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("The health /healthz reports: failing, held back, stale and never polled feeds, as a pure state")
 struct FeedHealthTests {

@@ -1,9 +1,10 @@
 import Foundation
 import GitHubSource
-@testable import MonitorCore
 import MonitorSQLite
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// The token of these tests: it must be sent, and never be seen anywhere else.
 private let token = "ghp_N3verShowMeAnywhere0123456789abcdef"

@@ -1,10 +1,11 @@
 import Foundation
 import GitHubSource
 import LoopbackHTTP
-@testable import MonitorCore
 import MonitorSQLite
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -2,9 +2,10 @@ import Foundation
 import GitHubSource
 import LoopbackHTTP
 import MonitorApp
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// 2026-11-22 05:00:00 UTC, the `now` of the tests on a manual clock.
 private let start = Date(timeIntervalSince1970: 1_795_323_600)

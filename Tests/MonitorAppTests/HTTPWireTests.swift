@@ -2,11 +2,12 @@ import Foundation
 import Logging
 import LoopbackHTTP
 import MonitorApp
-@testable import MonitorCore
 import MonitorSQLite
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// Polls scripted feeds through the real HTTP stack (AsyncHTTPClient) against a real server on 127.0.0.1, into a
 /// SQLite state.

@@ -1,7 +1,8 @@
 import Foundation
 import MonitorApp
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("Who holds which feed on a shared schedule: the live view, its log and monitor status")
 struct LeaseViewTests {

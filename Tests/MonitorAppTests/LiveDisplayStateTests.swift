@@ -1,9 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import Synchronization
 import Testing
 
 @testable import MonitorApp
+@testable import MonitorCore
 
 @Suite("The lines monitor run prints when its state cannot be reached, and when it answers again")
 struct LiveDisplayStateTests {

@@ -1,7 +1,8 @@
 import Foundation
 import MonitorApp
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("The live state of monitor run: failures, recoveries and staleness as a pure state machine")
 struct LiveStateTests {

@@ -1,7 +1,8 @@
 import Foundation
 import MonitorApp
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("The live view of monitor run, rendered to a string")
 struct LiveViewTests {

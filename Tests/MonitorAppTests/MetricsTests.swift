@@ -1,12 +1,12 @@
 import Foundation
 import Logging
 import LoopbackHTTP
-@testable import MonitorCore
 import ServiceLifecycle
 import TestSupport
 import Testing
 
 @testable import MonitorApp
+@testable import MonitorCore
 
 /// The Prometheus exposition of `export`, read.
 private func read(_ export: MetricsExport) throws -> PrometheusText {

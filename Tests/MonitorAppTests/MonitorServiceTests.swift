@@ -1,11 +1,12 @@
 import Foundation
 import Logging
 import MonitorApp
-@testable import MonitorCore
 import MonitorSQLite
 import ServiceLifecycle
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// Lines written by the service, collected for assertions.
 private final class Lines: Sendable {

@@ -1,12 +1,12 @@
 import Foundation
 import Logging
-@testable import MonitorCore
 import MonitorSQLite
 import Synchronization
 import TestSupport
 import Testing
 
 @testable import MonitorApp
+@testable import MonitorCore
 
 /// A notifier (a stub of the protocol) whose receiver answers from a script: each call takes the next answer.
 private struct ScriptedNotifier: Notifier {

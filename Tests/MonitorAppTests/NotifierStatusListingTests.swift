@@ -1,7 +1,8 @@
 import Foundation
 import MonitorApp
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("monitor status: the notifiers' outbox")
 struct NotifierStatusListingTests {

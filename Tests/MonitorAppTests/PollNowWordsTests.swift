@@ -1,8 +1,8 @@
 import Foundation
-@testable import MonitorCore
 import Testing
 
 @testable import MonitorApp
+@testable import MonitorCore
 
 @Suite("What `r` did, as the full-screen view's log line says it")
 struct PollNowWordsTests {

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import MonitorCore
 
 /// A third source, written from "Adding a source" in docs/architecture.md alone: the earthquakes of a USGS-style

@@ -1,10 +1,11 @@
 import Foundation
 import GitHubSource
 import LoopbackHTTP
-@testable import MonitorCore
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// A fake API with a rate limit per token: `limit` requests per window, then 403 with `x-ratelimit-remaining: 0`.
 private final class LimitedAPI: Sendable {

@@ -1,6 +1,7 @@
 import MonitorApp
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 /// `text` loaded with the built-in sources and notifiers, its diagnostics rendered.
 private func rendered(_ text: String) -> String {

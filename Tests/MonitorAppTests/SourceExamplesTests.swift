@@ -1,8 +1,9 @@
 import Foundation
 import MonitorApp
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// One example of one source, named for the test's output.
 struct ExampleCase: Sendable, CustomTestStringConvertible {

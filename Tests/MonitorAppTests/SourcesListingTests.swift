@@ -1,6 +1,7 @@
 import MonitorApp
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 /// A source declared only for this test, so the listing's layout is checked against known declarations.
 private struct SampleSource: FeedSource {

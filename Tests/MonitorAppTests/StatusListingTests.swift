@@ -1,7 +1,8 @@
 import Foundation
 import MonitorApp
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("monitor status: the listing, and when and why a server holds a feed back")
 struct StatusListingTests {

@@ -1,10 +1,11 @@
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import MonitorSQLite
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("A poll's first requests while its stored items are read", .timeLimit(.minutes(2)))
 struct StoredReadWireTests {

@@ -1,8 +1,9 @@
 import Foundation
 import MonitorApp
-@testable import MonitorCore
 import Synchronization
 import Testing
+
+@testable import MonitorCore
 
 @Suite("What systemd's environment asks of `monitor run`: the notify socket, and the watchdog's beat")
 struct SystemdNotifyEnvironmentTests {

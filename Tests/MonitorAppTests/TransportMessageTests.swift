@@ -1,8 +1,8 @@
 import AsyncHTTPClient
-@testable import MonitorCore
 import Testing
 
 @testable import MonitorApp
+@testable import MonitorCore
 
 @Suite("AsyncHTTPClient's errors become sentences that never carry a request header's value")
 struct TransportMessageTests {

@@ -1,10 +1,10 @@
 import Foundation
 import LoopbackHTTP
-@testable import MonitorCore
 import TestSupport
 import Testing
 
 @testable import MonitorApp
+@testable import MonitorCore
 
 /// `HTTPClientTransport.prepare()`, which `monitor run` calls while the state opens: a request to a port that refuses
 /// every connection, so that nothing reaches any server.

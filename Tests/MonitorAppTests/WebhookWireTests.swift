@@ -1,11 +1,11 @@
 import Foundation
 import LoopbackHTTP
 import MonitorApp
-@testable import MonitorCore
 import Samples
 import TestSupport
 import Testing
 
+@testable import MonitorCore
 @testable import WebhookNotifier
 
 /// A webhook notifier POSTing to `url` through the app's real HTTP client (redirects not followed).

@@ -1,9 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
 @testable import MonitorApp
+@testable import MonitorCore
 
 @Suite("monitor map: the outlines, the projection, the Braille canvas and the legend")
 struct WorldMapTests {

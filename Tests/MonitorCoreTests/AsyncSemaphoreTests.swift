@@ -1,6 +1,7 @@
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite(
     "The async semaphore: at most its limit of holders, every waiter served once, cancellation", .timeLimit(.minutes(5))

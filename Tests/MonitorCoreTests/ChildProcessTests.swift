@@ -1,7 +1,8 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// The tests' way of starting programs (``ChildProcess``) while the test process holds many descriptors.
 ///

@@ -1,5 +1,6 @@
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("How failed deliveries are spaced (Backoff)")
 struct DeliveryBackoffTests {

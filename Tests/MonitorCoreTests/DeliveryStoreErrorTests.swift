@@ -1,9 +1,10 @@
 import Foundation
 import Logging
-@testable import MonitorCore
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// A state whose outbox reads (`nextNotification(of:)`) and records (`delivered`, `failed`) fail the number
 /// of times asked, then work: a store that has a passing problem.

@@ -1,5 +1,6 @@
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("Diagnostics rendered like a compiler's")
 struct DiagnosticRendererTests {

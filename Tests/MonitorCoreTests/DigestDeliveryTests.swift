@@ -1,10 +1,11 @@
 import Foundation
 import Logging
-@testable import MonitorCore
 import PostgresTestSupport
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// A notifier that keeps what it is given and answers as told: delivered, or failing (retryable or refused) for its
 /// first calls.

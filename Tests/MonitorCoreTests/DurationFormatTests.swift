@@ -1,5 +1,6 @@
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("Durations and sizes as written in feeds.yaml")
 struct DurationFormatTests {

@@ -1,5 +1,6 @@
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("A Duration in seconds and in milliseconds")
 struct DurationUnitsTests {

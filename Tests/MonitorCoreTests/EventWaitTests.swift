@@ -1,7 +1,8 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("Waiting on events in tests: Watched, Rendezvous and the manual clock", .timeLimit(.minutes(5)))
 struct EventWaitTests {

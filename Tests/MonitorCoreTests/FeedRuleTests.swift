@@ -1,7 +1,8 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("A feed's where: items it does not match are dropped as they leave the source")
 struct FeedRuleTests {

@@ -1,9 +1,10 @@
 import Foundation
 import Logging
-@testable import MonitorCore
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// Every event seen, in order.
 final class EventLog: Sendable {

@@ -1,8 +1,9 @@
 import Foundation
 import Logging
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// A source whose poll is the test's closure.
 private struct ClosureSource: FeedSource {

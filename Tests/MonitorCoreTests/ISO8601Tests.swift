@@ -1,6 +1,7 @@
 import Foundation
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 /// `ISO8601.parse` of `text`: the seconds since 1970, or why it is not a date.
 private func parsed(_ text: String) -> Result<Double, ISO8601.Invalid> {

@@ -1,7 +1,8 @@
-@testable import MonitorCore
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("Bounded merge of sub-requests", .timeLimit(.minutes(5)))
 struct MergeBoundedTests {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("Which notifications a poll produces (NotificationPlanner)")
 struct NotificationPlannerTests {

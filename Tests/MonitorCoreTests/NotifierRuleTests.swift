@@ -1,6 +1,7 @@
 import Foundation
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("A notifier's where: which new items it is sent")
 struct NotifierRuleTests {

@@ -1,8 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import PostgresTestSupport
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("Each notifier's outbox bounded by a count and an age, in SQLite and in PostgreSQL")
 struct OutboxBoundsTests {

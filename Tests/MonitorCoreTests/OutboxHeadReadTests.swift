@@ -1,11 +1,12 @@
 import Foundation
 import Logging
-@testable import MonitorCore
 import PostgresTestSupport
 import Samples
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// A real state that counts the outbox entries it hands out: each one a row read and decoded.
 private final class CountingStore: ForwardingStore {

@@ -1,8 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import PostgresTestSupport
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("The notifications outbox in the state, in SQLite and in PostgreSQL")
 struct OutboxStoreTests {

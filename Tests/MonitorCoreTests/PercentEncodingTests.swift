@@ -1,5 +1,6 @@
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("Percent-encoding of query values and paths")
 struct PercentEncodingTests {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// A source that returns fixed items whose `kind` detail the report breaks each group's count down by.
 private struct KindsSource: FeedSource {

@@ -1,9 +1,10 @@
 import Foundation
 import Logging
-@testable import MonitorCore
 import PostgresTestSupport
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("A poll writes its notifications to the outbox in its own commit (PollRunner with an outbox)")
 struct PollNotificationsTests {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 /// Items and tallies for the outcome's rules.
 private enum Outcomes {

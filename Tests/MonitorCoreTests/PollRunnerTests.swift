@@ -1,8 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import PostgresTestSupport
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("The poll pipeline: counts, new items, retention, partial and failed polls, on each state backend")
 struct PollRunnerTests {

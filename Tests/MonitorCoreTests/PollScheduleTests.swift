@@ -1,6 +1,7 @@
 import Foundation
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("When a feed is polled next")
 struct PollScheduleTests {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("Shared rate budgets: keys, requests in flight, windows and holds", .timeLimit(.minutes(5)))
 struct RateBudgetsTests {

@@ -1,5 +1,6 @@
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 /// The webhook: a Slack-like URL whose path and query are the secret.
 private let hook = Redaction(url: "https://hooks.example.com/hooks/T0AAAA/B0BBBB/XyZsecret?v=1&key=q5ecr3t", values: [])

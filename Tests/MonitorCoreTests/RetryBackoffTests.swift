@@ -1,7 +1,8 @@
 import Logging
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("A request's retries are spaced by the one Backoff, from the policy's base to its cap", .timeLimit(.minutes(5)))
 struct RetryBackoffTests {

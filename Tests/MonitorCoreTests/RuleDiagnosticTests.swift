@@ -1,5 +1,6 @@
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("Rules: errors rendered like every other diagnostic of feeds.yaml, at the token")
 struct RuleDiagnosticTests {

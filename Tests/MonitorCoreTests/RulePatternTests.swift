@@ -1,5 +1,6 @@
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("Rules: regular expressions matched without backtracking")
 struct RulePatternTests {

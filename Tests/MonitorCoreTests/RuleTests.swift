@@ -1,6 +1,7 @@
 import Foundation
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("Rules: which items an expression keeps")
 struct RuleTests {

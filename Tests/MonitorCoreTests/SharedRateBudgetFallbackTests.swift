@@ -1,8 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// A shared state that never answers (a database that accepted the connection and hangs), ignoring cancellation:
 /// its questions wait until ``release()``.

@@ -1,5 +1,6 @@
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("Did-you-mean suggestions")
 struct SuggestionTests {

@@ -1,5 +1,6 @@
-@testable import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("Text from the network made safe for a terminal")
 struct TerminalTextTests {

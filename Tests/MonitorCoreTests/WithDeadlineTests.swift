@@ -1,6 +1,7 @@
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite(
     "withDeadline: the work's outcome, the deadline's error, a cancelled caller's grace, the work left running",

@@ -1,9 +1,10 @@
 import Foundation
-@testable import MonitorCore
 import MonitorPostgres
 import PostgresTestSupport
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("Feeds leased from the schedule in PostgreSQL, fenced by their term", .timeLimit(.minutes(5)))
 struct FeedLeaseTests {

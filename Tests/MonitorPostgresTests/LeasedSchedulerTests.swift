@@ -1,11 +1,12 @@
 import Foundation
 import Logging
-@testable import MonitorCore
 import MonitorPostgres
 import PostgresNIO
 import PostgresTestSupport
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// A source whose poll tells `started`, then waits for `gate` before finding one item.
 private struct GatedSource: FeedSource {

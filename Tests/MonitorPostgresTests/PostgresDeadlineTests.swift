@@ -1,9 +1,9 @@
 import Foundation
-@testable import MonitorCore
 import PostgresTestSupport
 import TestSupport
 import Testing
 
+@testable import MonitorCore
 @testable import MonitorPostgres
 
 private func events(_ numbers: ClosedRange<Int>) -> [Item] {

@@ -1,9 +1,10 @@
 import Foundation
-@testable import MonitorCore
 import MonitorPostgres
 import PostgresTestSupport
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// A commit of feed `planet` (shared by the suites of this target).
 func commit(items: [Item], failures: Int, value: String) -> PollCommit {

@@ -1,6 +1,7 @@
-@testable import MonitorCore
 import MonitorPostgres
 import Testing
+
+@testable import MonitorCore
 
 @Suite("A PostgreSQL URL is parsed strictly and shown without its password")
 struct PostgresURLTests {

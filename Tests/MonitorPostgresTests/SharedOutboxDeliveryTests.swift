@@ -1,10 +1,11 @@
 import Foundation
 import Logging
-@testable import MonitorCore
 import MonitorPostgres
 import PostgresTestSupport
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// One receiver for every instance: it records each notification it is given, and holds the first one until
 /// `gate` opens.

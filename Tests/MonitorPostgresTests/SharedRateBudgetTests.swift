@@ -1,11 +1,12 @@
 import Foundation
 import Logging
-@testable import MonitorCore
 import MonitorPostgres
 import PostgresTestSupport
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// A server's count of what is left of a limit, taken one by one as requests arrive.
 private final class CountingServer: Sendable {

@@ -1,11 +1,11 @@
 import Foundation
 import LoopbackHTTP
 import MonitorApp
-@testable import MonitorCore
 import PostgresTestSupport
 import TestSupport
 import Testing
 
+@testable import MonitorCore
 @testable import MonitorPostgres
 
 @Suite("A PostgreSQL state that cannot be reached for a while", .timeLimit(.minutes(5)))

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
-@testable import MonitorCore
 import MonitorSQLite
 import PostgresTestSupport
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("A poll's commit that fails leaves none of its notifications in the outbox, in SQLite and in PostgreSQL")
 struct OutboxRollbackTests {

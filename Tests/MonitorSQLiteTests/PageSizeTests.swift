@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
-@testable import MonitorCore
 import TestSupport
 import Testing
 
+@testable import MonitorCore
 @testable import MonitorSQLite
 
 @Suite("A new state's file has 16 KiB pages; a state made with other pages keeps them")

@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
-@testable import MonitorCore
 import PostgresTestSupport
 import TestSupport
 import Testing
 
+@testable import MonitorCore
 @testable import MonitorSQLite
 
 @Suite("A commit with the items' stored form prepared during the poll writes exactly what one without it writes")

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
-@testable import MonitorCore
 import TestSupport
 import Testing
 
+@testable import MonitorCore
 @testable import MonitorSQLite
 
 @Suite("Rows bound straight to SQLite (RowBatch) are stored exactly as given")

@@ -1,9 +1,10 @@
 import Foundation
-@testable import MonitorCore
 import MonitorSQLite
 import PostgresTestSupport
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("The state, in SQLite and in PostgreSQL")
 struct StateStoreTests {

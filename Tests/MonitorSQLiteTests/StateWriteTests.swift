@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
-@testable import MonitorCore
 import PostgresTestSupport
 import TestSupport
 import Testing
 
+@testable import MonitorCore
 @testable import MonitorSQLite
 
 @Suite(

@@ -1,7 +1,7 @@
-@testable import MonitorCore
 import TestSupport
 import Testing
 
+@testable import MonitorCore
 @testable import MonitorYAML
 
 @Suite("Mutated input never crashes", .timeLimit(.minutes(5)))

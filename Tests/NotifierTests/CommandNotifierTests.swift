@@ -1,8 +1,9 @@
 import CommandNotifier
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,8 +1,8 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
+@testable import MonitorCore
 @testable import WebhookNotifier
 
 @Suite("A digest in every format: whole bodies, a section per feed, within each target's limit")

@@ -1,8 +1,8 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
+@testable import MonitorCore
 @testable import WebhookNotifier
 
 @Suite("HMAC-SHA256 against RFC 4231 and Python's hmac")

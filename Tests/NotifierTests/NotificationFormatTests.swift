@@ -1,8 +1,8 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
+@testable import MonitorCore
 @testable import WebhookNotifier
 
 @Suite("Notification formats: whole bodies for hostile titles, in every format")

@@ -1,8 +1,8 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
+@testable import MonitorCore
 @testable import WebhookNotifier
 
 @Suite("Notification bodies are valid JSON for any text, as python3's json reads them")

@@ -1,8 +1,8 @@
 import Foundation
-@testable import MonitorCore
 import TestSupport
 import Testing
 
+@testable import MonitorCore
 @testable import WebhookNotifier
 
 @Suite("Notification formats: the targets' length limits, header values and mentions")

@@ -1,5 +1,6 @@
-@testable import MonitorCore
 import TestSupport
+
+@testable import MonitorCore
 
 extension PollHarness {
     /// A harness with an empty state of `backend`, kept for as long as the harness.

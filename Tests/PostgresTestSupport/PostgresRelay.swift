@@ -1,9 +1,10 @@
 import Foundation
-@testable import MonitorCore
 import MonitorPostgres
 import NIOCore
 import NIOPosix
 import TestSupport
+
+@testable import MonitorCore
 
 /// A TCP relay on 127.0.0.1 between a store and the test PostgreSQL server, which can be told to go silent: the
 /// sockets on both sides of every connection stay open, but nothing more is forwarded (what arrives is held, in

@@ -1,9 +1,10 @@
 import Foundation
-@testable import MonitorCore
 import MonitorPostgres
 import MonitorSQLite
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 /// The places the state is kept in: every test of the state runs against each (`@Test(arguments:
 /// StateBackend.allCases)`), the in-memory state of the other tests included; a test of what only a database does

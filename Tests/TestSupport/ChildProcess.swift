@@ -1,6 +1,7 @@
 import Foundation
-@testable import MonitorCore
 import Subprocess
+
+@testable import MonitorCore
 
 /// A program the tests start, by swift-subprocess and never by Foundation's `Process`.
 ///

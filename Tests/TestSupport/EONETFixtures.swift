@@ -1,6 +1,7 @@
 import Foundation
-@testable import MonitorCore
 import Samples
+
+@testable import MonitorCore
 
 /// EONET v3 responses built from Swift data, so that every count a test expects is known by construction, and
 /// a small stand-in for the server that answers `/categories` and `/events` from them.

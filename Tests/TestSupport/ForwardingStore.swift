@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import MonitorCore
 
 /// A state that passes every call to a real one (`base`): a test's store conforms and implements only the calls it

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MonitorCore
 import Synchronization
+
+@testable import MonitorCore
 
 /// GitHub-shaped JSON built from Swift data, so that every count in a test is known by construction, and a
 /// fake GitHub API serving it (for a `StubTransport` or a real test HTTP server).

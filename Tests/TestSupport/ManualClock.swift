@@ -1,6 +1,7 @@
 import Foundation
-@testable import MonitorCore
 import Synchronization
+
+@testable import MonitorCore
 
 /// A clock the test moves by hand: `sleep` suspends until `advance` moves the time past its deadline.
 ///

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MonitorCore
 import Synchronization
+
+@testable import MonitorCore
 
 /// A state kept in memory, for the tests of the engine, the sources and the notifiers, which need no database: it
 /// answers as the databases do (items newest first, ties by id descending; text stored without control characters;

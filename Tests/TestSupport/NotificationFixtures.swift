@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import MonitorCore
 
 /// Notifications whose items carry what a hostile or careless server may put in a title.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+
 @testable import MonitorCore
 
 /// What the notifier tests share (CommandNotifierTests; WebhookWireTests, which sends through the app's transport):

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+
 @testable import MonitorCore
 
 /// Polls a source as the engine does, against a transport of the test's choosing and a fresh state.

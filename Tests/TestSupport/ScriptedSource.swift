@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import MonitorCore
 
 /// A source whose poll is scripted by the test: it GETs each URL in `urls` (one at a time, or all at once with

@@ -1,5 +1,6 @@
-@testable import MonitorCore
 import Synchronization
+
+@testable import MonitorCore
 
 /// An in-memory stand-in for the HTTP protocol, for a plugin's unit tests; behaviour on the wire is tested
 /// against `TestHTTPServer` instead.

@@ -58,8 +58,7 @@ package struct PollTally: Sendable {
 
     /// The tally a poll starts from, given the ids of the stored items (`known`) as the poll's context has them:
     /// one set for both.
-    init(stored snapshot: FeedSnapshot, known: Set<String>, retention: ItemRetention, breakdown: String? = nil)
-    {
+    init(stored snapshot: FeedSnapshot, known: Set<String>, retention: ItemRetention, breakdown: String? = nil) {
         self.retention = retention
         self.breakdown = breakdown
         catalog = snapshot.groups
