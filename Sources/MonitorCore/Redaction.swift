@@ -92,7 +92,7 @@ package struct Redaction: Sendable {
     }
 
     /// Whether there is nothing to hide.
-    package var isEmpty: Bool { longest == 0 }
+    var isEmpty: Bool { longest == 0 }
 
     /// `text` with every secret hidden: each stretch of it that shows one, or several that touch, becomes one `…`.
     /// `cutBefore`: text was cut off before it, so that it may start with the end of a secret; `cutAfter`: after it.

@@ -14,7 +14,7 @@ package final class AsyncSemaphore: Sendable {
 
     private let state: Mutex<State>
     /// The number of holders allowed at once.
-    package let limit: Int
+    let limit: Int
 
     /// A semaphore allowing `limit` holders at once (at least 1).
     package init(limit: Int) {
@@ -58,7 +58,7 @@ package final class AsyncSemaphore: Sendable {
     }
 
     /// Returns a permit, waking the longest waiter.
-    package func release() {
+    func release() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             guard let waiter = state.waiters.popFirst() else {
                 state.available = min(state.available + 1, limit)

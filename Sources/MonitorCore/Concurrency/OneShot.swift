@@ -26,7 +26,7 @@ final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// The value, once given. Cancellation does not end the wait: whoever waits relies on someone to give it.
-    package var value: Value {
+    var value: Value {
         get async {
             await withCheckedContinuation { continuation in
                 let given = state.withLock { state -> Value? in

@@ -5,11 +5,11 @@ import Foundation
 /// Every problem of the file is reported, not only the first; no key is ever silently ignored.
 package struct ConfigValidator: Sendable {
     /// The known sources, by type.
-    package var sources: [any FeedSource.Type]
+    var sources: [any FeedSource.Type]
     /// The known notifiers, by type.
-    package var notifiers: [any Notifier.Type]
+    var notifiers: [any Notifier.Type]
     /// The environment for `${VAR}` interpolation.
-    package var environment: [String: String]
+    var environment: [String: String]
     /// The text of the file, to place an error inside a quoted or block rule (`where:`) at its character.
     package var source = ""
     /// The feeds file's directory, given to every feed's and notifier's options.
@@ -156,7 +156,7 @@ package struct ConfigValidator: Sendable {
 
     /// The common feed options merged with a source's own: a source's option replaces a common one of the
     /// same name.
-    package static func specs(of source: any FeedSource.Type) -> [OptionSpec] {
+    static func specs(of source: any FeedSource.Type) -> [OptionSpec] {
         let own = source.options.map(\.spec)
         return FeedConfig.commonSpecs.filter { common in !own.contains { $0.name == common.name } } + own
     }
@@ -253,7 +253,7 @@ package struct ConfigValidator: Sendable {
     }
 
     /// The common notifier options merged with a notifier's own.
-    package static func specs(of notifier: any Notifier.Type) -> [OptionSpec] {
+    static func specs(of notifier: any Notifier.Type) -> [OptionSpec] {
         let own = notifier.options.map(\.spec)
         return NotifierConfig.commonSpecs.filter { common in !own.contains { $0.name == common.name } } + own
     }

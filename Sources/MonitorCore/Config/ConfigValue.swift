@@ -44,7 +44,7 @@ package struct ConfigValue: Sendable, Hashable {
 package struct ConfigEntry: Sendable, Hashable {
     package var key: String
     /// Where the key is.
-    package var keyLocation: SourceLocation
+    var keyLocation: SourceLocation
     package var value: ConfigValue
 
     package init(key: String, keyLocation: SourceLocation, value: ConfigValue) {

@@ -8,7 +8,7 @@ package struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     /// How serious the problem is.
     package var severity: Severity
     /// What is wrong, in one sentence without a trailing period.
-    package var message: String
+    var message: String
     /// Where; nil for a problem of the whole file.
     package var location: SourceLocation?
     /// True when the problem is that something is missing: such problems are dropped when a syntax error

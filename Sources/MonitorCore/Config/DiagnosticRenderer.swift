@@ -1,11 +1,11 @@
 /// Renders diagnostics the way compilers do: `PATH:LINE:COL: error: MESSAGE`, the source line, and a caret.
 package struct DiagnosticRenderer: Sendable {
     /// The file name shown in front of every diagnostic.
-    package var path: String
+    var path: String
     /// The text of the file, for the quoted source lines.
-    package var source: String
+    var source: String
     /// Whether to colour `error:` and the caret with ANSI escapes.
-    package var colors: Bool
+    var colors: Bool
     /// Places of secret values (tokens): masked with `*` wherever a source line is quoted.
     package var secrets: [SourceSpan] = []
 
@@ -31,7 +31,7 @@ package struct DiagnosticRenderer: Sendable {
     }
 
     /// The diagnostics in the order they are shown: by position, file-wide ones first.
-    package func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.enumerated().sorted { left, right in
             switch (left.element.location, right.element.location) {
             case let (l?, r?) where l != r: return l < r
@@ -84,11 +84,11 @@ package struct DiagnosticRenderer: Sendable {
 /// A stretch of one line of a configuration file.
 package struct SourceSpan: Sendable, Hashable {
     /// The line, from 1.
-    package var line: Int
+    var line: Int
     /// The first column, from 1.
-    package var column: Int
+    var column: Int
     /// How many characters.
-    package var length: Int
+    var length: Int
 
     package init(line: Int, column: Int, length: Int) {
         self.line = line

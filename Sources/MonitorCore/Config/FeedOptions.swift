@@ -2,9 +2,9 @@
 package struct FeedOptions: Sendable {
     /// One option's value and where it came from.
     package struct Setting: Sendable {
-        package var value: OptionValue
+        var value: OptionValue
         /// Where the value was written; nil for a default.
-        package var location: SourceLocation?
+        var location: SourceLocation?
     }
 
     /// The settings by option name; options absent with no default are absent here too.
@@ -15,7 +15,7 @@ package struct FeedOptions: Sendable {
     /// current directory.
     package var directory: String?
 
-    package init(_ settings: [String: Setting] = [:], location: SourceLocation = SourceLocation(line: 1, column: 1)) {
+    init(_ settings: [String: Setting] = [:], location: SourceLocation = SourceLocation(line: 1, column: 1)) {
         self.settings = settings
         self.location = location
     }
@@ -34,7 +34,7 @@ package struct FeedOptions: Sendable {
     /// The value of `name`, written or default.
     package subscript(name: String) -> OptionValue? { settings[name]?.value }
 
-    package func string(_ name: String) -> String? {
+    func string(_ name: String) -> String? {
         if case .string(let value)? = self[name] { value } else { nil }
     }
 

@@ -4,11 +4,11 @@ import Foundation
 enum Interpolation {
     /// Why a value could not be expanded, and where in it (a character offset).
     package struct Failure: Error, Sendable, Hashable {
-        package var message: String
+        var message: String
         /// The offset, in characters, of the `${` that failed.
-        package var offset: Int
+        var offset: Int
 
-        package init(message: String, offset: Int) {
+        init(message: String, offset: Int) {
             self.message = message
             self.offset = offset
         }

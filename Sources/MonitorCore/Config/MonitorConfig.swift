@@ -10,7 +10,7 @@ package struct MonitorConfig: Sendable {
     package var sources: [String: any FeedSource]
 
     /// A configuration.
-    package init(
+    init(
         settings: Settings, feeds: [FeedConfig], notifiers: [NotifierConfig] = [], sources: [String: any FeedSource]
     ) {
         self.settings = settings
@@ -31,22 +31,22 @@ package struct Settings: Sendable, Equatable {
     /// The largest response body accepted, in bytes.
     package var maxBody: Int
     /// How many times a transient failure is retried.
-    package var retries: Int
+    var retries: Int
 
     /// `concurrency`: HTTP requests in flight across all feeds.
-    package static let concurrency = FeedOption<Int>(
+    static let concurrency = FeedOption<Int>(
         "concurrency", .integer(1...256), default: 4, doc: "HTTP requests in flight across all feeds")
     /// `interval`: the poll interval of a feed that sets none.
-    package static let interval = FeedOption<Duration>(
+    static let interval = FeedOption<Duration>(
         "interval", .duration(), default: .seconds(15 * 60), doc: "Poll interval of a feed that sets none")
     /// `timeout`: the time limit of one HTTP request.
-    package static let timeout = FeedOption<Duration>(
+    static let timeout = FeedOption<Duration>(
         "timeout", .duration(), default: .seconds(30), doc: "Time limit of one HTTP request")
     /// `max_body`: the largest response body accepted.
-    package static let maxBody = FeedOption<Int>(
+    static let maxBody = FeedOption<Int>(
         "max_body", .byteSize, default: 32 << 20, doc: "Largest response body accepted; a larger one fails its request")
     /// `retries`: how many times a transient failure is retried.
-    package static let retries = FeedOption<Int>(
+    static let retries = FeedOption<Int>(
         "retries", .integer(0...10), default: 2,
         doc: "Retries of a transient failure (connection error, timeout, 5xx, 429)")
 
@@ -56,7 +56,7 @@ package struct Settings: Sendable, Equatable {
     ]
 
     /// The settings from validated options.
-    package init(_ options: FeedOptions) {
+    init(_ options: FeedOptions) {
         concurrency = options[Self.concurrency]
         interval = options[Self.interval]
         timeout = options[Self.timeout]
@@ -77,10 +77,10 @@ package struct FeedConfig: Sendable {
     /// Every option, the common ones included, with defaults filled in.
     package var options: FeedOptions
     /// Where the feed's mapping starts.
-    package var location: SourceLocation
+    var location: SourceLocation
 
     /// A feed.
-    package init(name: String, type: String, options: FeedOptions, location: SourceLocation) {
+    init(name: String, type: String, options: FeedOptions, location: SourceLocation) {
         self.name = name
         self.type = type
         self.options = options
@@ -91,16 +91,16 @@ package struct FeedConfig: Sendable {
     package static let interval = FeedOption<Duration?>(
         "interval", .duration(), doc: "Poll interval (default: settings.interval)")
     /// `concurrency`: the feed's own limit of requests in flight; nil for `settings.concurrency`.
-    package static let concurrency = FeedOption<Int?>(
+    static let concurrency = FeedOption<Int?>(
         "concurrency", .integer(1...256), doc: "HTTP requests of this feed in flight (at most settings.concurrency)")
 
     /// `where`: the rule of the items the feed keeps; nil for every item.
-    package static let rule = FeedOption<String?>(
+    static let rule = FeedOption<String?>(
         "where", .string(placeholder: "rule"),
         doc: "Keep only the items this rule matches; the others are not stored, counted or notified (docs/rules.md)")
 
     /// The feed's rule, checked when the file was validated; nil for none.
-    package var rule: Rule? { options[Self.rule].flatMap { try? Rule($0, details: nil) } }
+    var rule: Rule? { options[Self.rule].flatMap { try? Rule($0, details: nil) } }
 
     /// The options every feed has, whatever its type.
     package static let commonSpecs: [OptionSpec] = [
@@ -116,7 +116,7 @@ package struct FeedConfig: Sendable {
     ]
 
     /// Checks a feed name: letters, digits, `.`, `_` and `-`, starting with a letter or digit.
-    @Sendable package static func checkName(_ name: String) -> String? {
+    @Sendable static func checkName(_ name: String) -> String? {
         guard let first = name.first, first.isASCII, first.isLetter || first.isNumber,
             name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
         else {

@@ -7,9 +7,9 @@ package struct NotifierConfig: Sendable {
     /// Every option, the common ones included, with defaults filled in.
     package var options: FeedOptions
     /// Where the notifier's mapping starts.
-    package var location: SourceLocation
+    var location: SourceLocation
 
-    package init(name: String, type: String, options: FeedOptions, location: SourceLocation) {
+    init(name: String, type: String, options: FeedOptions, location: SourceLocation) {
         self.name = name
         self.type = type
         self.options = options
@@ -17,28 +17,28 @@ package struct NotifierConfig: Sendable {
     }
 
     /// The feeds it is told about; nil for every feed.
-    package var feeds: [String]? { options[Self.feeds] }
+    var feeds: [String]? { options[Self.feeds] }
 
     /// The events it is told about.
-    package var events: Set<FeedNotification.Event> {
+    var events: Set<FeedNotification.Event> {
         Set(options[Self.on].compactMap(FeedNotification.Event.init(rawValue:)))
     }
 
     /// Whether it is told about `event` of `feed`.
-    package func wants(_ event: FeedNotification.Event, of feed: String) -> Bool {
+    func wants(_ event: FeedNotification.Event, of feed: String) -> Bool {
         events.contains(event) && (feeds?.contains(feed) ?? true)
     }
 
     /// `feeds`: only these feeds.
-    package static let feeds = FeedOption<[String]?>(
+    static let feeds = FeedOption<[String]?>(
         "feeds", .list(placeholder: "feed names"), doc: "Only these feeds (default: every feed)")
     /// `on`: the events notified.
-    package static let on = FeedOption<[String]>(
+    static let on = FeedOption<[String]>(
         "on", .list(placeholder: "events"), default: ["new", "failed", "recovered"],
         doc: "The events notified: new, failed, recovered, stale, gap")
 
     /// `max_pending`: the most notifications that wait for the notifier.
-    package static let maxPending = FeedOption<Int>(
+    static let maxPending = FeedOption<Int>(
         "max_pending", .integer(1...1_000_000), default: 1000,
         doc: "At most this many notifications wait for it (its receiver down); beyond it the oldest are dropped")
     /// `max_age`: the longest a notification waits.
@@ -47,7 +47,7 @@ package struct NotifierConfig: Sendable {
         doc: "A notification not delivered within this time is dropped")
 
     /// `digest`: at most one message per period, combining what it collected in it.
-    package static let digest = FeedOption<Duration?>(
+    static let digest = FeedOption<Duration?>(
         "digest", .duration(minimum: .seconds(60)),
         doc: "Send at most one message per period, combining what it would have sent in it (e.g. 1h)")
 
@@ -66,12 +66,12 @@ package struct NotifierConfig: Sendable {
     }
 
     /// `where`: the rule of the new items it is sent; nil for every new item.
-    package static let rule = FeedOption<String?>(
+    static let rule = FeedOption<String?>(
         "where", .string(placeholder: "rule"),
         doc: "Send only the new items this rule matches (failed, recovered and stale are not filtered; docs/rules.md)")
 
     /// The notifier's rule, checked when the file was validated; nil for none.
-    package var rule: Rule? { options[Self.rule].flatMap { try? Rule($0, details: nil) } }
+    var rule: Rule? { options[Self.rule].flatMap { try? Rule($0, details: nil) } }
 
     /// How much of the outbox it may hold.
     package var bounds: OutboxBounds {

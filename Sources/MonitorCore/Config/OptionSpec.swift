@@ -31,7 +31,7 @@ package struct OptionSpec: Sendable {
     /// The key in `feeds.yaml`.
     package var name: String
     /// The type of the value.
-    package var kind: Kind
+    var kind: Kind
     /// The value when the key is absent; nil when there is none.
     package var defaultValue: OptionValue?
     /// One line saying what the option does.
@@ -41,7 +41,7 @@ package struct OptionSpec: Sendable {
     /// Whether the value is a secret, never shown.
     package var isSecret: Bool
 
-    package init(
+    init(
         _ name: String, _ kind: Kind, default defaultValue: OptionValue? = nil, required: Bool = false,
         secret: Bool = false, doc: String
     ) {

@@ -17,7 +17,7 @@ package struct FeedView: Sendable {
     /// The view of a poll's tally. Each group's phase is `failed` when a failure names it, `done` when it is
     /// completed (or when the tally replaces nothing: a source that keeps the newest items, or a view of stored
     /// items), else `pending`, with its stored count standing in.
-    package init(feed: String, tally: PollTally) {
+    init(feed: String, tally: PollTally) {
         self.feed = feed
         groups = tally.groupCounts(final: false)
         items = tally.items.count
@@ -30,7 +30,7 @@ package struct FeedView: Sendable {
 extension FeedView {
     /// The view of the stored items alone, every group settled: what the display shows before a poll's first
     /// update, made without a tally of the items.
-    package init(feed: String, stored snapshot: FeedSnapshot, breakdown: String?) {
+    init(feed: String, stored snapshot: FeedSnapshot, breakdown: String?) {
         self.init(feed: feed, tally: .counts(of: snapshot, breakdown: breakdown))
         items = snapshot.items.count
     }

@@ -11,7 +11,7 @@ package struct Findings: Sendable {
     private let send: @Sendable (SourceUpdate) -> Void
 
     /// Findings handing every update to `send`, in order.
-    package init(_ send: @escaping @Sendable (SourceUpdate) -> Void) {
+    init(_ send: @escaping @Sendable (SourceUpdate) -> Void) {
         self.send = send
     }
 

@@ -17,13 +17,13 @@ package enum OnlineCheck: Sendable, Hashable {
 package struct OnlineCheckContext: Sendable {
     package var feed: String
     /// The feed's validated options.
-    package var options: FeedOptions
+    var options: FeedOptions
     package var http: FeedHTTP
     /// `monitor`'s environment (an exec program is looked up in its `PATH`).
     package var environment: [String: String]
     /// Answers shared by the checks of one `validate`: a catalogue asked once per API.
     package var shared: SharedAnswers
-    package var logger: Logger
+    var logger: Logger
 
     package init(
         feed: String, options: FeedOptions, http: FeedHTTP, environment: [String: String], shared: SharedAnswers,

@@ -18,7 +18,7 @@ package struct PollContext: Sendable {
     package var logger: Logger
     package var clock: any PollClock
     /// How many of the feed's requests may be in flight at once (the feed's limit within the global one).
-    package var concurrency: Int
+    var concurrency: Int
 
     package init(
         feed: String, options: FeedOptions, http: FeedHTTP, known: Set<String> = [], values: SourceValues,
@@ -52,5 +52,5 @@ package final class SourceValues: Sendable {
     }
 
     /// The values changed in this poll (nil: removed).
-    package var changes: [String: String?] { state.withLock { $0.changed } }
+    var changes: [String: String?] { state.withLock { $0.changed } }
 }

@@ -6,11 +6,11 @@ import Foundation
 package struct PollGap: Sendable, Hashable, Codable {
     /// The date of the newest event an earlier poll read (by default, the newest item stored before the poll); nil when
     /// only a message tells of the gap.
-    package var since: Date?
+    var since: Date?
     /// The date of the oldest event the poll read; nil when only a message tells of the gap.
-    package var until: Date?
+    var until: Date?
     /// What the source said, without control characters; nil for a window.
-    package var message: String?
+    var message: String?
 
     /// The gap of a poll that read back only to `until`, from `since` when the source knows it (else the core takes
     /// the newest stored item's date).
@@ -48,7 +48,7 @@ package struct PollGap: Sendable, Hashable, Codable {
     package var text: String { "older events may be missing: \(description)" }
 
     /// `{"since": …, "until": …}`, dates or null, with `"message"` when the source gave one.
-    package var json: JSONValue {
+    var json: JSONValue {
         var object: [(key: String, value: JSONValue)] = [
             ("since", since.map { .date($0) } ?? .null), ("until", until.map { .date($0) } ?? .null),
         ]
@@ -57,7 +57,7 @@ package struct PollGap: Sendable, Hashable, Codable {
     }
 
     /// This gap and `other` as one: the widest span, the messages joined.
-    package func merged(with other: PollGap) -> PollGap {
+    func merged(with other: PollGap) -> PollGap {
         let messages = [message, other.message].compactMap { $0 }
         return PollGap(
             since: [since, other.since].compactMap { $0 }.min(), until: [until, other.until].compactMap { $0 }.max(),

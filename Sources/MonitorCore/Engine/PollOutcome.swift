@@ -4,23 +4,23 @@ import Foundation
 /// record. A pure function of the poll's tally, the record and what the requests did, so that every rule of a
 /// poll's end is tested on its own.
 struct PollOutcome: Sendable {
-    package var status: PollReport.Status
+    var status: PollReport.Status
     /// What failed and why, safe for a terminal and at most ``TerminalText/maximumMessage`` characters: what every
     /// output and the state show of it; nil when nothing did.
-    package var error: String?
+    var error: String?
     /// The feed's whole item set to store, newest first; nil when the poll failed (the stored items stay).
-    package var items: [Item]?
+    var items: [Item]?
     /// The group catalog to store; nil when the poll failed.
-    package var catalog: [ItemGroup]?
+    var catalog: [ItemGroup]?
     /// Every group with its counts; none when the poll failed.
-    package var groups: [PollReport.GroupCount]
+    var groups: [PollReport.GroupCount]
     /// The new items, newest first.
-    package var newItems: [Item]
-    package var newIDs: Set<String>
+    var newItems: [Item]
+    var newIDs: Set<String>
     /// The feed's record after the poll.
-    package var record: FeedRecord
+    var record: FeedRecord
     /// The events the poll may have missed; nil when none, or when the poll failed.
-    package var gap: PollGap?
+    var gap: PollGap?
 
     /// The outcome of a poll whose updates folded into `tally`.
     ///

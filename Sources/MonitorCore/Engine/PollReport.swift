@@ -45,11 +45,11 @@ package struct PollReport: Sendable {
     /// What failed and why; nil when nothing did.
     package var error: String?
     /// Requests sent, retries included.
-    package var requests: Int
+    var requests: Int
     /// Requests answered 304.
-    package var notModified: Int
+    var notModified: Int
     /// Response body bytes received.
-    package var bytes: Int
+    var bytes: Int
     /// How many items the feed has after the poll, each counted once.
     package var items: Int
     /// How many of them are new.
@@ -69,7 +69,7 @@ package struct PollReport: Sendable {
     /// Why the server holds the feed back until `notBefore`, in a few words (`rate limit exhausted`).
     package var holdReason: String?
     /// The shortest interval the server allows between polls (`X-Poll-Interval`).
-    package var minimumInterval: Duration?
+    var minimumInterval: Duration?
     /// How many polls in a row have failed, this one included (0 when it did not fail).
     package var failures: Int = 0
     /// Every new item of the poll, newest first.
@@ -81,7 +81,7 @@ package struct PollReport: Sendable {
     /// The events the poll may have missed (the poll is not failed for it); nil when none.
     package var gap: PollGap?
 
-    package init(
+    init(
         feed: String, type: String, status: Status, error: String? = nil, requests: Int = 0, notModified: Int = 0,
         bytes: Int = 0, items: Int = 0, new: Int = 0, groups: [GroupCount] = [], latest: [Item] = [],
         newIDs: Set<String> = [], started: Date, duration: Duration = .zero, rateLimit: RateLimit? = nil,

@@ -8,17 +8,17 @@ import Logging
 /// of items for the state as it comes, decides the outcome with the pure `PollOutcome`, and commits it in one
 /// transaction.
 package struct PollRunner: Sendable {
-    package var store: any StateStoring
-    package var transport: any HTTPTransport
-    package var settings: Settings
-    package var policy: HTTPPolicy
+    var store: any StateStoring
+    var transport: any HTTPTransport
+    var settings: Settings
+    var policy: HTTPPolicy
     /// The limit of requests in flight across all feeds.
     var globalLimiter: AsyncSemaphore
     /// The rate-limit budgets all feeds polled by this runner share (per API origin and credential); kept in the
     /// state when it shares them with other instances (PostgreSQL).
-    package var budgets: RateBudgets
-    package var clock: any PollClock
-    package var logger: Logger
+    var budgets: RateBudgets
+    var clock: any PollClock
+    var logger: Logger
     /// How many of the newest items a report lists.
     var latestCount = 10
     /// Where polls and their requests are counted.
@@ -49,7 +49,7 @@ package struct PollRunner: Sendable {
     }
 
     /// The limit of the feed's own requests in flight: its `concurrency`, within the global one.
-    package func concurrency(of feed: FeedConfig) -> Int {
+    func concurrency(of feed: FeedConfig) -> Int {
         min(feed.options[FeedConfig.concurrency] ?? settings.concurrency, settings.concurrency)
     }
 
@@ -57,7 +57,7 @@ package struct PollRunner: Sendable {
     /// Only a poll that ends (ok, not modified or partial) stores its items and validators; a failed or
     /// cancelled one leaves them as they were. The poll is counted in `metrics`, unless it was cancelled.
     /// With `lease`, the results are committed only while the lease holds, with the feed's next schedule.
-    package func poll(
+    func poll(
         _ feed: FeedConfig, source: any FeedSource, events: AsyncStream<PollEvent>.Continuation? = nil,
         lease: HeldLease? = nil
     ) async -> PollReport {

@@ -7,42 +7,42 @@
 /// newest; a `replace` tally starts empty, and the stored items of a group come back when its request is
 /// answered 304 (`unchanged`) or fails. Until a `replace` poll settles a group, the stored counts stand in
 /// for it on the display.
-package struct PollTally: Sendable {
-    package struct Totals: Sendable, Hashable {
-        package var count = 0
-        package var new = 0
+struct PollTally: Sendable {
+    struct Totals: Sendable, Hashable {
+        var count = 0
+        var new = 0
         /// Items by their value of the source's breakdown detail (items without it are left out).
-        package var breakdown: [String: Int] = [:]
+        var breakdown: [String: Int] = [:]
     }
 
     /// The groups known up front, in order: the stored catalog until the source announces its own.
-    package private(set) var catalog: [ItemGroup]
-    package private(set) var items: [String: Item] = [:]
+    private(set) var catalog: [ItemGroup]
+    private(set) var items: [String: Item] = [:]
     private(set) var totals: [String: Totals] = [:]
     /// Ids of the items not stored before this poll.
-    package private(set) var newIDs: Set<String> = []
+    private(set) var newIDs: Set<String> = []
     /// The largest count of requests a progress report keeps (done is also kept within the total).
     static let progressLimit = 1_000_000_000
     /// Requests done.
-    package private(set) var done = 0
+    private(set) var done = 0
     /// Requests expected, when known.
-    package private(set) var total: Int?
-    package private(set) var failures: [SubRequestFailure] = []
+    private(set) var total: Int?
+    private(set) var failures: [SubRequestFailure] = []
     /// Groups whose items are all in: completed, or answered 304.
-    package private(set) var settled: Set<String> = []
+    private(set) var settled: Set<String> = []
     /// Whether the feed's request was answered 304 (every group is then settled).
     private(set) var feedUnchanged = false
     /// Whether any sub-request succeeded (items, a completed group, a 304): a poll with failures and no
     /// success has failed.
-    package private(set) var succeeded = false
+    private(set) var succeeded = false
     /// Whether the source reported any item (items carried from the state do not count).
     private(set) var foundItems = false
     /// The events the poll may have missed, every gap the source reported as one; nil when none.
-    package private(set) var gap: PollGap?
+    private(set) var gap: PollGap?
     /// How the poll's items combine with those stored.
-    package let retention: ItemRetention
+    let retention: ItemRetention
     /// For a `replace` poll, the stored counts shown for groups not yet settled; nil otherwise.
-    package let standIn: [String: Totals]?
+    let standIn: [String: Totals]?
 
     private var catalogIDs: Set<String>
     private let known: Set<String>
@@ -77,7 +77,7 @@ package struct PollTally: Sendable {
 
     /// The counts of the stored items alone, every group settled, without the items (`items` is empty): for the
     /// view of the stored items, made without a second copy of them.
-    package static func counts(of snapshot: FeedSnapshot, breakdown: String? = nil) -> PollTally {
+    static func counts(of snapshot: FeedSnapshot, breakdown: String? = nil) -> PollTally {
         var tally = PollTally(stored: FeedSnapshot(groups: snapshot.groups), retention: .keepNewest(.max))
         tally.totals = totals(of: snapshot.items, breakdown: breakdown)
         return tally
@@ -90,7 +90,7 @@ package struct PollTally: Sendable {
         items.values.sorted { ($0.date, $0.id) > ($1.date, $1.id) }
     }
 
-    package mutating func apply(_ update: SourceUpdate) {
+    mutating func apply(_ update: SourceUpdate) {
         switch update {
         case .groups(let groups):
             catalog = groups

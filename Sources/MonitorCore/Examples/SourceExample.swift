@@ -5,9 +5,9 @@ package struct SourceExample: Sendable {
     /// One poll of an example.
     package struct Poll: Sendable {
         /// The answer to each URL the source may ask, by URL; any other URL is an error of the example.
-        package var answers: [String: HTTPResponse]
+        var answers: [String: HTTPResponse]
         /// What the poll must produce.
-        package var expect: Expectation
+        var expect: Expectation
 
         /// A poll answered with `answers` that must produce `expect`.
         package init(answers: [String: HTTPResponse], expect: Expectation) {
@@ -18,12 +18,12 @@ package struct SourceExample: Sendable {
 
     /// What a poll must produce.
     package struct Expectation: Sendable, Hashable {
-        package var status: PollReport.Status
+        var status: PollReport.Status
         /// The ids of the feed's items after the poll, newest first.
-        package var items: [String]
+        var items: [String]
         /// The count of each group in the report (a failed poll reports none).
-        package var groups: [String: Int]
-        package var new: Int
+        var groups: [String: Int]
+        var new: Int
 
         package init(status: PollReport.Status, items: [String], groups: [String: Int] = [:], new: Int) {
             self.status = status
@@ -34,11 +34,11 @@ package struct SourceExample: Sendable {
     }
 
     /// What the example shows, as the test's name.
-    package var name: String
+    var name: String
     /// The feed's options over the declared defaults.
-    package var options: [String: OptionValue]
+    var options: [String: OptionValue]
     /// The polls, in order, against one state.
-    package var polls: [Poll]
+    var polls: [Poll]
 
     package init(_ name: String, options: [String: OptionValue] = [:], polls: [Poll]) {
         self.name = name

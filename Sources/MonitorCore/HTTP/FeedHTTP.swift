@@ -7,16 +7,16 @@ import Synchronization
 /// within the feed's and the global limit of requests in flight, and counts what it did.
 package final class FeedHTTP: Sendable {
     /// What a poll's requests did.
-    package struct Statistics: Sendable, Hashable {
+    struct Statistics: Sendable, Hashable {
         /// Requests sent, retries included.
-        package var requests = 0
+        var requests = 0
         /// Requests answered 304.
-        package var notModified = 0
+        var notModified = 0
         /// Response body bytes received.
-        package var bytes = 0
+        var bytes = 0
 
         /// Statistics.
-        package init(requests: Int = 0, notModified: Int = 0, bytes: Int = 0) {
+        init(requests: Int = 0, notModified: Int = 0, bytes: Int = 0) {
             self.requests = requests
             self.notModified = notModified
             self.bytes = bytes
@@ -84,21 +84,21 @@ package final class FeedHTTP: Sendable {
     }
 
     /// What the poll's requests did so far.
-    package var statistics: Statistics { state.withLock { $0.statistics } }
+    var statistics: Statistics { state.withLock { $0.statistics } }
     /// Validators learned in this poll, to be stored with its results.
     var updatedValidators: [ValidatorKey: Validators] { state.withLock { $0.updated } }
     /// The rate limit of the default resource as the server reported it last, else of any other.
-    package var rateLimit: RateLimit? {
+    var rateLimit: RateLimit? {
         state.withLock { $0.rateLimits[defaultResource] ?? $0.rateLimits.sorted { $0.key < $1.key }.first?.value }
     }
     /// Until when and why the feed must not be polled again because its default resource is held back (rate
     /// limit, `Retry-After`).
-    package var hold: Hold? { state.withLock { $0.blocked[defaultResource] } }
+    var hold: Hold? { state.withLock { $0.blocked[defaultResource] } }
     /// The latest hold of any resource.
     var latestHold: Hold? { state.withLock { $0.blocked.values.max { $0.until < $1.until } } }
     /// The shortest poll interval the server asked for (the source policy's, e.g. `X-Poll-Interval`), at most
     /// ``HTTPPolicy/maximumPollInterval``.
-    package var minimumInterval: Duration? { state.withLock { $0.minimumInterval } }
+    var minimumInterval: Duration? { state.withLock { $0.minimumInterval } }
 
     /// Forgets the validators of `url` (with `credential`): the source could not use the body it was answered,
     /// so the next request must not be answered 304 for it (the stored ones are removed with the poll's results).

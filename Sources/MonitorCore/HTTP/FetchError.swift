@@ -16,13 +16,13 @@ package struct FetchError: Error, Sendable, CustomStringConvertible {
         case unrequestedNotModified
     }
 
-    package var url: String
+    var url: String
     /// What went wrong.
     package var reason: Reason
     /// How many times the request was sent.
-    package var attempts: Int
+    var attempts: Int
     /// The time limit that applied, for the message of a timeout.
-    package var timeout: Duration
+    var timeout: Duration
 
     /// Whether a retry later in the same poll could succeed.
     package var isTransient: Bool {
@@ -61,7 +61,7 @@ package struct FetchError: Error, Sendable, CustomStringConvertible {
 /// Reason phrases of the status codes a feed meets.
 enum HTTPStatus {
     /// "Not Found" for 404; "" for a code without a phrase here.
-    package static func reason(_ code: Int) -> String {
+    static func reason(_ code: Int) -> String {
         switch code {
         case 200: "OK"
         case 304: "Not Modified"

@@ -1,6 +1,6 @@
 /// HTTP header fields in order, looked up without regard to case.
 package struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence {
-    package private(set) var fields: [Field]
+    private(set) var fields: [Field]
 
     package struct Field: Sendable, Hashable {
         package var name: String
@@ -27,12 +27,12 @@ package struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, 
     }
 
     /// Replaces every field named `name` by one with `value`.
-    package mutating func set(_ name: String, _ value: String) {
+    mutating func set(_ name: String, _ value: String) {
         remove(name)
         add(name, value)
     }
 
-    package mutating func remove(_ name: String) {
+    mutating func remove(_ name: String) {
         let lowered = name.lowercased()
         fields.removeAll { $0.name.lowercased() == lowered }
     }

@@ -41,7 +41,7 @@ package struct HTTPPolicy: Sendable {
 
     /// A stored hold as far as it is believed: no later than ``maximumHold`` after the poll that learned it
     /// (`lastPoll`), so that a date stored by an older version (`2099`) does not lock the feed out.
-    package static func believed(notBefore: Date?, lastPoll: Date?) -> Date? {
+    static func believed(notBefore: Date?, lastPoll: Date?) -> Date? {
         guard let notBefore, let lastPoll else { return nil }
         return capped(notBefore, now: lastPoll)
     }

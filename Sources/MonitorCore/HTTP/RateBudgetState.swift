@@ -67,7 +67,7 @@ package struct RateBudgetState: Sendable, Hashable {
     }
 
     /// Closes the budget until `hold.until`; a later hold already there stays.
-    package mutating func hold(_ hold: RateBudgets.Hold) {
+    mutating func hold(_ hold: RateBudgets.Hold) {
         if let existing = self.hold, existing.until >= hold.until { return }
         self.hold = hold
     }

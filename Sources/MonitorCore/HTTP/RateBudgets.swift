@@ -24,7 +24,7 @@ package final class RateBudgets: Sendable {
         package var resource: String
 
         /// The key of a request to `url` with `credential` counting against `resource`.
-        package init(url: String, credential: String?, resource: String) {
+        init(url: String, credential: String?, resource: String) {
             origin = Self.origin(of: url)
             self.credential = credential.map(ValidatorKey.fingerprint) ?? ""
             self.resource = resource
@@ -53,20 +53,20 @@ package final class RateBudgets: Sendable {
     }
 
     /// What ``spend(_:now:)`` decided.
-    package enum Spend: Sendable, Hashable {
+    enum Spend: Sendable, Hashable {
         /// The request may be sent; `ticket` is its place in the shared budget, nil when none was asked.
         case send(ticket: Int64?)
         /// The budget is closed until the hold ends: the request is not sent.
         case held(Hold)
 
         /// The hold, nil when the request may be sent.
-        package var hold: Hold? {
+        var hold: Hold? {
             if case .held(let hold) = self { return hold }
             return nil
         }
 
         /// The ticket that ends the request in the shared budget, nil when there is none.
-        package var ticket: Int64? {
+        var ticket: Int64? {
             if case .send(let ticket) = self { return ticket }
             return nil
         }
@@ -75,22 +75,22 @@ package final class RateBudgets: Sendable {
     /// The budgets kept in a state several instances share: how they are asked.
     package struct Sharing: Sendable {
         /// The state.
-        package var store: any RateBudgetStoring
+        var store: any RateBudgetStoring
         /// How long a request counts as in flight for the other instances when this one never ends it (it died):
         /// longer than a request may take.
-        package var flight: Duration
+        var flight: Duration
         /// How long the state is waited for before this instance decides alone, on its own budget.
         var patience: Duration
         /// How long to wait before asking again while the requests in flight of other instances may use up what is
         /// left: doubled at each wait, up to ``longestRetry``.
-        package var retry: Duration
+        var retry: Duration
         /// Where a state that cannot be asked is told.
-        package var logger: Logger
+        var logger: Logger
         /// How long a state that could not be asked is left alone (each instance deciding on its own budget) before
         /// it is asked again: once, by the first request after it.
-        package var probe: Duration
+        var probe: Duration
         /// The runner's clock, which times the ``probe``.
-        package var clock: @Sendable () -> Date
+        var clock: @Sendable () -> Date
 
         /// Budgets kept in `store`.
         package init(
@@ -109,7 +109,7 @@ package final class RateBudgets: Sendable {
     }
 
     /// Why a budget whose count is 0 is closed.
-    package static let exhausted = "rate limit exhausted"
+    static let exhausted = "rate limit exhausted"
 
     /// How long after the shared state learned a hold or a reset it is believed, whatever date was stored (by an
     /// instance whose clock is ahead, or a broken row): ``HTTPPolicy/maximumHold``, as for one instance's.
@@ -151,7 +151,7 @@ package final class RateBudgets: Sendable {
 
     private let budgets = Mutex(Budgets())
     /// The state the budgets are shared through, nil when they are this instance's alone.
-    package let sharing: Sharing?
+    let sharing: Sharing?
 
     /// Empty budgets: nothing is known of any server. With `sharing`, every decision about a token's budget (a key
     /// with a credential) is also the shared state's, with the requests in flight of every instance; when it cannot
@@ -164,7 +164,7 @@ package final class RateBudgets: Sendable {
     /// requests in flight may have used up what is left, waits for their answers first (of this instance; those of
     /// others are asked about again every `sharing.retry`). Every request let through must be ended with
     /// ``settle(_:answer:ticket:)`` and its ticket. `now` is read again after each wait.
-    package func spend(_ key: Key, now currentTime: @autoclosure @Sendable () -> Date) async throws -> Spend {
+    func spend(_ key: Key, now currentTime: @autoclosure @Sendable () -> Date) async throws -> Spend {
         var retry = sharing?.retry ?? .zero
         while true {
             if let hold = try await spendLocally(key, now: currentTime()) { return .held(hold) }
@@ -278,7 +278,7 @@ package final class RateBudgets: Sendable {
     }
 
     /// Learns a rate limit reported for `key` by the answer to a request that counted against another budget.
-    package func learn(_ limit: RateLimit, for key: Key) async {
+    func learn(_ limit: RateLimit, for key: Key) async {
         update(key, limit, ending: false)
         guard let sharing = sharing(of: key), limit.remaining != nil else { return }
         let stored = Self.stored(key)
@@ -300,7 +300,7 @@ package final class RateBudgets: Sendable {
 
     /// Closes `key`'s budget until `hold.until` (a later hold already there stays), for every instance when the
     /// budgets are shared.
-    package func hold(_ key: Key, _ hold: Hold) async {
+    func hold(_ key: Key, _ hold: Hold) async {
         budgets.withLock { $0.budgets[key, default: Budget()].state.hold(hold) }
         guard let sharing = sharing(of: key) else { return }
         let stored = Self.stored(key)

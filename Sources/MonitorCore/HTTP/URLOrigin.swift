@@ -9,11 +9,11 @@ import Foundation
 /// internationalised names — are decoded, and each host gets the name `URLComponents.host` gives it, lowercased.
 package struct URLOrigin: Sendable, Hashable {
     /// The scheme, lowercased.
-    package var scheme: String
+    var scheme: String
     /// The host, lowercased; an IPv6 address keeps its brackets.
     package var host: String
     /// The port the URL names, nil when it names none.
-    package var port: Int?
+    var port: Int?
 
     /// The origin of `url`; nil when it is not a URL with a scheme and a host.
     package init?(_ url: String) {
@@ -22,7 +22,7 @@ package struct URLOrigin: Sendable, Hashable {
     }
 
     /// The origin of `components`; nil without a scheme or a host.
-    package init?(_ components: URLComponents) {
+    init?(_ components: URLComponents) {
         guard let scheme = components.scheme, let host = Self.host(of: components) else { return nil }
         self.scheme = scheme.lowercased()
         self.host = host.lowercased()

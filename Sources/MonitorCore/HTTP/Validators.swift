@@ -37,7 +37,7 @@ package struct ValidatorKey: Sendable, Hashable {
     /// credential without storing it: the SHA-256 of `monitor-credential:` and the credential, all 256 bits in
     /// lower-case hexadecimal (64 characters), "" for an empty credential. The prefix keeps it from matching a
     /// plain SHA-256 of the token computed elsewhere.
-    package static func fingerprint(_ credential: String) -> String {
+    static func fingerprint(_ credential: String) -> String {
         guard !credential.isEmpty else { return "" }
         return SHA256.hash(data: Array("monitor-credential:\(credential)".utf8)).hexadecimal
     }

@@ -6,7 +6,7 @@ extension Item {
 
         /// A position of `latitude` in -90…90 and `longitude` in -180…180; nil when either is out of range or not a
         /// number.
-        package init?(latitude: Double, longitude: Double) {
+        init?(latitude: Double, longitude: Double) {
             guard (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
             self.latitude = latitude
             self.longitude = longitude
@@ -30,7 +30,7 @@ extension Item {
 
     /// A detail's value read as a number (`5`, `-1.25`, ` 35 `), as rules compare it and positions are read; nil when
     /// it is not a finite one.
-    package static func number(_ text: String) -> Double? {
+    static func number(_ text: String) -> Double? {
         let trimmed = text.trimmingWhitespace()
         guard let first = trimmed.first, first.isNumber || first == "-" || first == "+" || first == "." else {
             return nil

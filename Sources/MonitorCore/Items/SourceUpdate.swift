@@ -24,10 +24,10 @@ package enum SourceUpdate: Sendable {
 /// A failed sub-request of a poll, such as one EONET category.
 package struct SubRequestFailure: Sendable, Hashable, Error {
     /// What failed, for people: "category 'wildfires'".
-    package var what: String
+    var what: String
     package var message: String
     /// The group whose items could not be fetched; its stored items are kept.
-    package var group: String?
+    var group: String?
 
     /// A failure of `what`; both texts are capped (``TerminalText/capped(_:to:)``).
     package init(what: String, message: String, group: String? = nil) {

@@ -25,7 +25,7 @@ extension ISO8601 {
     /// Every field is checked against the calendar: a day past its month's end (`2025-02-30`, `2025-02-29`), hour 24,
     /// minute 60 are refused, never rolled over into the next day. Second 60 is accepted only where a leap second can
     /// be, at 23:59:60 UTC on a month's last day, and read as 23:59:59 (a `Date` has no leap seconds).
-    package static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Result<Date, Invalid> {
+    static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Result<Date, Invalid> {
         func number(_ start: Int, _ count: Int) -> Int? {
             guard start + count <= text.count else { return nil }
             var value = 0

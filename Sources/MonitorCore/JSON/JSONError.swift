@@ -22,7 +22,7 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The path of the value, outermost first.
-    package var path: [Step]
+    var path: [Step]
     /// What is wrong.
     package var problem: Problem
 

@@ -264,7 +264,7 @@ public struct JSONReader: Sendable {
     /// nearly always) is that integer, exact as a `Double`, divided by an exact power of ten: one rounding, as
     /// `strtod` rounds (Clinger's fast path); one of up to 19 digits goes through `Float80` on x86-64 (see below).
     /// Any other goes to `strtod`, from a copy ended by a NUL, without making a `String`.
-    package static func double(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Double {
+    static func double(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Double {
         var index = start
         let negative = buffer[index] == UInt8(ascii: "-")
         if negative { index += 1 }

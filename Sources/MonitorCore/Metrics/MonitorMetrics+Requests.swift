@@ -5,13 +5,13 @@ extension MonitorMetrics {
     /// rate limits the answers report.
     package struct Requests: Sendable {
         /// Records nothing.
-        package static let disabled = MonitorMetrics.disabled.requests(feed: "")
+        static let disabled = MonitorMetrics.disabled.requests(feed: "")
 
         let metrics: MonitorMetrics
         let feed: String
 
         /// Records an answer with `status` and a body of `bytes` bytes.
-        package func answered(status: Int, bytes: Int) {
+        func answered(status: Int, bytes: Int) {
             Counter(
                 label: Name.requests, dimensions: [("feed", feed), ("code", String(status))],
                 factory: metrics.factory
@@ -21,19 +21,19 @@ extension MonitorMetrics {
         }
 
         /// Records a request that got no answer (a transport failure: refused, reset, timed out, too large).
-        package func failed() {
+        func failed() {
             Counter(label: Name.requests, dimensions: [("feed", feed), ("code", "error")], factory: metrics.factory)
                 .increment()
         }
 
         /// Records a conditional request answered 304 Not Modified.
-        package func notModified() {
+        func notModified() {
             Counter(label: Name.notModified, dimensions: [("feed", feed)], factory: metrics.factory).increment()
         }
 
         /// Records the `remaining` count of `limit`, reported for `resource` by the server of `url` (only its
         /// scheme, host and port are shown).
-        package func rateLimit(_ limit: RateLimit, resource: String, url: String) {
+        func rateLimit(_ limit: RateLimit, resource: String, url: String) {
             guard let remaining = limit.remaining else { return }
             let dimensions = [("origin", MonitorMetrics.origin(of: url)), ("resource", metrics.resource(resource))]
             Gauge(label: Name.rateLimitRemaining, dimensions: dimensions, factory: metrics.factory).record(remaining)

@@ -11,15 +11,15 @@ import Synchronization
 package struct MonitorMetrics: Sendable {
     /// The metrics' names; docs/metrics.md says what each one counts and by which labels.
     package enum Name {
-        package static let polls = "monitor_polls_total"
+        static let polls = "monitor_polls_total"
         package static let pollDuration = "monitor_poll_duration_seconds"
-        package static let items = "monitor_items"
-        package static let newItems = "monitor_new_items_total"
-        package static let requests = "monitor_http_requests_total"
-        package static let notModified = "monitor_http_not_modified_total"
+        static let items = "monitor_items"
+        static let newItems = "monitor_new_items_total"
+        static let requests = "monitor_http_requests_total"
+        static let notModified = "monitor_http_not_modified_total"
         static let responseBytes = "monitor_http_response_bytes_total"
         static let rateLimitRemaining = "monitor_rate_limit_remaining"
-        package static let lastSuccess = "monitor_last_success_timestamp_seconds"
+        static let lastSuccess = "monitor_last_success_timestamp_seconds"
         static let notificationsPending = "monitor_notifications_pending"
         static let notificationsFailed = "monitor_notifications_failed_total"
         static let notificationsDropped = "monitor_notifications_dropped_total"
@@ -73,7 +73,7 @@ package struct MonitorMetrics: Sendable {
 
     /// Records a poll that ended with `report`: its status and duration; when it did not fail, its stored and
     /// new items and the time it ended as the feed's last success.
-    package func polled(_ report: PollReport) {
+    func polled(_ report: PollReport) {
         let feed = [("feed", Self.label(report.feed))]
         Counter(label: Name.polls, dimensions: feed + [("status", report.status.rawValue)], factory: factory)
             .increment()
@@ -88,7 +88,7 @@ package struct MonitorMetrics: Sendable {
     }
 
     /// What the requests of `feed`'s polls record.
-    package func requests(feed: String) -> Requests {
+    func requests(feed: String) -> Requests {
         Requests(metrics: self, feed: Self.label(feed))
     }
 

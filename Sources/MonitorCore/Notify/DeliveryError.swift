@@ -9,7 +9,7 @@ package enum DeliveryError: Error, Sendable, Hashable, CustomStringConvertible {
     case permanent(String)
 
     /// What failed.
-    package var message: String {
+    var message: String {
         switch self {
         case .retry(let message, _), .permanent(let message): message
         }

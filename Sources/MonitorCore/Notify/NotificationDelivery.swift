@@ -31,7 +31,7 @@ package final class NotificationDelivery: Sendable {
         package var notification: FeedNotification
         package var result: Result
 
-        package init(notification: FeedNotification, result: Result) {
+        init(notification: FeedNotification, result: Result) {
             self.notification = notification
             self.result = result
         }
@@ -218,7 +218,7 @@ package final class NotificationDelivery: Sendable {
 
     /// A notification dropped from the outbox (by a commit or a round), counted in `metrics` and logged: what is
     /// shown of it, like an attempt.
-    package static func reported(_ dropped: DroppedNotification, metrics: MonitorMetrics, logger: Logger) -> Attempt {
+    static func reported(_ dropped: DroppedNotification, metrics: MonitorMetrics, logger: Logger) -> Attempt {
         let notification = dropped.notification
         metrics.notificationDropped(notifier: notification.notifier)
         logger.info(

@@ -19,7 +19,7 @@ package final class NotificationOutbox: Sendable {
     }
 
     /// A poll committed `notifications` to the state: wakes the delivery.
-    package func committed(_ notifications: [FeedNotification]) {
+    func committed(_ notifications: [FeedNotification]) {
         if !notifications.isEmpty { wakeup.signal() }
     }
 }

@@ -13,7 +13,7 @@ import Foundation
 enum NotificationPlanner {
     /// The events of a poll that ended as `report` says, the feed's record being `previous` before it and `record`
     /// after it.
-    package static func events(
+    static func events(
         of report: PollReport, previous: FeedRecord?, record: FeedRecord, staleAfter: Duration?
     ) -> [FeedNotification.Event] {
         let wasFailing = (previous?.failures ?? 0) > 0
@@ -36,7 +36,7 @@ enum NotificationPlanner {
 
     /// The notifications of a poll of `feed`: one per notifier and event it asks for, with a new id from `makeID`
     /// each. A notifier's rule also sees the details `source` works out for rules.
-    package static func notifications(
+    static func notifications(
         of report: PollReport, feed: FeedConfig, previous: FeedRecord?, record: FeedRecord,
         notifiers: [NotifierConfig], makeID: () -> String = { UUID().uuidString.lowercased() },
         source: (any FeedSource.Type)? = nil

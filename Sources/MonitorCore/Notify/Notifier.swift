@@ -52,7 +52,7 @@ package struct NotifierContext: Sendable {
     package var maxBody: Int
     /// `monitor`'s environment, of which a command gets a few harmless variables.
     package var environment: [String: String]
-    package var logger: Logger
+    var logger: Logger
     /// How a notifier's own timeout is waited for (a test's manual clock).
     package var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 

@@ -7,7 +7,7 @@ package struct OutboxBounds: Sendable, Hashable {
     /// The most notifications that may wait for the notifier.
     package var count: Int
     /// The longest a notification may wait, from the poll that wrote it.
-    package var age: Duration
+    var age: Duration
 
     package init(count: Int, age: Duration) {
         self.count = count
@@ -32,9 +32,9 @@ package struct OutboxBounds: Sendable, Hashable {
 
 /// A notification dropped from the outbox undelivered, its notifier's bounds exceeded.
 package struct DroppedNotification: Sendable, Hashable {
-    package var notification: FeedNotification
+    var notification: FeedNotification
     /// Why it was dropped (which bound).
-    package var reason: String
+    var reason: String
 
     package init(notification: FeedNotification, reason: String) {
         self.notification = notification

@@ -49,7 +49,7 @@ package final class ProcessGroup: Sendable {
     }
 
     /// The program is about to be spawned.
-    package func starting() {
+    func starting() {
         step.withLock { $0 = .starting }
         supervisor.starting()
     }
@@ -66,7 +66,7 @@ package final class ProcessGroup: Sendable {
     /// The program was reaped, or could not start: kills what is left of its group (a child it left running), waits
     /// until that has exited, and forgets the group; the supervisor then ends the orphans it left. Not cancelled with
     /// the calling task: what a cancelled run left is ended all the same.
-    package func ended() async {
+    func ended() async {
         let last = step.withLock { step in
             defer { step = .idle }
             return step

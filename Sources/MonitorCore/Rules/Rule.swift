@@ -7,7 +7,7 @@ import Foundation
 /// neither run code nor read a file.
 package struct Rule: Sendable {
     /// The rule as written.
-    package let text: String
+    let text: String
     let root: RuleNode
 
     /// The rule `text`, checked against the fields of a feed whose items have the details `details` (nil: any
@@ -19,7 +19,7 @@ package struct Rule: Sendable {
     }
 
     /// Whether `item` matches at `now` (which `age` is counted from).
-    package func matches(_ item: Item, now: Date) -> Bool {
+    func matches(_ item: Item, now: Date) -> Bool {
         root.evaluate(item, now: now)
     }
 

@@ -1,9 +1,9 @@
 /// A problem in a rule (`where:`), at the offset of the offending token inside the rule's text.
 package struct RuleError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, in one sentence without a trailing period.
-    package var message: String
+    var message: String
     /// The offset, in characters from 0, of the token it is about.
-    package var offset: Int
+    var offset: Int
 
     init(_ message: String, at offset: Int) {
         self.message = message
@@ -23,7 +23,7 @@ package struct RuleError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The diagnostic of this error in a rule that starts at `start` of a file, on one line.
-    package func diagnostic(startingAt start: SourceLocation) -> Diagnostic {
+    func diagnostic(startingAt start: SourceLocation) -> Diagnostic {
         .error(message, at: SourceLocation(line: start.line, column: start.column + offset))
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// and the text are read composed (NFC), so that canonically equivalent texts match alike, as they are equal for `==`.
 struct RulePattern: Sendable, Hashable {
     /// The longest pattern accepted, in characters.
-    package static let maximumLength = 1000
+    static let maximumLength = 1000
     /// The most steps a compiled pattern may have (a counted repetition repeats its part; a class counts one step per
     /// member, as each is tried in turn).
     static let maximumSteps = 10_000
@@ -18,7 +18,7 @@ struct RulePattern: Sendable, Hashable {
     /// few dozen steps never comes near it on a text a rule reads (``RuleTextField/maximumLength``).
     static let maximumWork = 2_000_000
     /// The largest count in `{m,n}`.
-    package static let maximumCount = 1000
+    static let maximumCount = 1000
 
     /// The compiled program.
     private let steps: [Step]
@@ -67,7 +67,7 @@ struct RulePattern: Sendable, Hashable {
 
     /// Whether the pattern matches anywhere in `text`; nil when telling would take more than ``maximumWork`` steps, or
     /// the task is cancelled.
-    package func matches(_ text: String) -> Bool? {
+    func matches(_ text: String) -> Bool? {
         var current = ThreadList(capacity: steps.count)
         var next = ThreadList(capacity: steps.count)
         let scalars = (TerminalText.isPrintableASCII(text) ? text : text.precomposedStringWithCanonicalMapping)

@@ -6,9 +6,9 @@ import Foundation
 /// be reached (a few seconds to its interval).
 package struct Backoff: Sendable, Hashable {
     /// The wait after the first failure; each next one waits twice as long.
-    package var base: Duration
+    var base: Duration
     /// The longest wait.
-    package var maximum: Duration
+    var maximum: Duration
 
     /// A backoff from `base` to `maximum`.
     init(base: Duration, maximum: Duration) {
@@ -18,7 +18,7 @@ package struct Backoff: Sendable, Hashable {
 
     /// The wait after `failures` failures in a row, without jitter: `base × 2^(failures-1)`, at most `maximum` (`base`
     /// for one failure or none).
-    package func step(after failures: Int) -> Duration {
+    func step(after failures: Int) -> Duration {
         min(base * (1 << min(max(failures - 1, 0), 30)), maximum)
     }
 
@@ -26,7 +26,7 @@ package struct Backoff: Sendable, Hashable {
     /// ``step(after:)``. A `retryAfter` asked for (capped at ``HTTPPolicy/maximumHold``) can only lengthen it: the wait
     /// is then the longer of the two and never less than `base`, so that a `Retry-After: 0` or a date in the past
     /// cannot make a receiver be asked again at once.
-    package func delay(afterAttempts attempts: Int, retryAfter: Duration?, random: Double) -> Duration {
+    func delay(afterAttempts attempts: Int, retryAfter: Duration?, random: Double) -> Duration {
         let backoff = step(after: attempts) * (0.5 + random / 2)
         guard let retryAfter else { return backoff }
         return max(min(retryAfter, HTTPPolicy.maximumHold), backoff, base)

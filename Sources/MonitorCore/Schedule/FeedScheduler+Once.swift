@@ -16,7 +16,7 @@ extension FeedScheduler {
     }
 
     /// What ``pollOnce(_:source:runner:leasing:events:)`` did.
-    package enum OncePoll: Sendable {
+    enum OncePoll: Sendable {
         /// The feed was polled (or could not be: the report says why).
         case polled(PollReport)
         /// Another instance holds the feed: it was not polled.
@@ -27,7 +27,7 @@ extension FeedScheduler {
     /// results committed only while it holds, its next due time counted from this poll), reporting to `events`
     /// (`.finished` included). A feed another instance holds is skipped, with a `.lease` event naming the holder; one
     /// the server holds back is reported as not polled, as without a shared schedule.
-    package static func pollOnce(
+    static func pollOnce(
         _ feed: FeedConfig, source: any FeedSource, runner: PollRunner, leasing: FeedLeases,
         events: AsyncStream<PollEvent>.Continuation
     ) async -> OncePoll {

@@ -22,11 +22,11 @@ package final class FeedScheduler: Sendable {
     /// A feed as scheduled: its configuration and the source that polls it.
     package struct Entry: Sendable {
         /// The feed.
-        package var feed: FeedConfig
+        var feed: FeedConfig
         /// Its source.
-        package var source: any FeedSource
+        var source: any FeedSource
         /// What identifies the configuration: a change restarts the feed.
-        package var signature: String
+        var signature: String
 
         /// An entry; `signature` should change whenever the feed's configuration does.
         package init(feed: FeedConfig, source: any FeedSource, signature: String) {
@@ -188,7 +188,7 @@ package final class FeedScheduler: Sendable {
     /// Whether the state answers, as the feeds find it: said once for all of them.
     private let reachability = StateReachability()
     /// The longest initial delay, so that feeds started together do not all fire at once.
-    package let stagger: Duration
+    let stagger: Duration
     private let policy: Policy
     /// The feeds a once scheduler was given, until `run()` polls them.
     private let toPollOnce = Mutex<[Entry]>([])
@@ -223,7 +223,7 @@ package final class FeedScheduler: Sendable {
     }
 
     /// The names of the feeds scheduled.
-    package var feeds: [String] { running.withLock { $0.keys.sorted() } }
+    var feeds: [String] { running.withLock { $0.keys.sorted() } }
 
     /// Runs every feed `apply` starts as a child task, until `shutdown()` or cancellation (under the once policy,
     /// until each has polled); returns when all of them have ended. No feed's task outlives it.

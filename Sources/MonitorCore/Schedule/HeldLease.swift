@@ -3,15 +3,15 @@ import Synchronization
 
 /// A lease held while its feed is polled: renewed next to the poll, and used by the poll's commit, which writes the
 /// feed's next schedule (from `next`) with the results only while the lease's term still holds.
-package final class HeldLease: Sendable {
+final class HeldLease: Sendable {
     /// Where the feed's next poll stands after a poll: when it is due, its back-off, and the server's hold.
-    package struct Next: Sendable, Hashable {
+    struct Next: Sendable, Hashable {
         /// When the feed is due again.
-        package var due: Date
+        var due: Date
         /// The back-off included in `due`, after failures.
-        package var backoff: Duration
+        var backoff: Duration
         /// Until when the server holds the feed back, if it does.
-        package var heldUntil: Date?
+        var heldUntil: Date?
 
         /// A schedule.
         init(due: Date, backoff: Duration = .zero, heldUntil: Date? = nil) {
@@ -22,7 +22,7 @@ package final class HeldLease: Sendable {
     }
 
     /// What became of the poll's results.
-    package enum Outcome: Sendable, Hashable {
+    enum Outcome: Sendable, Hashable {
         /// Not committed yet (or the poll stored nothing).
         case pending
         /// Committed under the lease, with the next schedule.
@@ -32,9 +32,9 @@ package final class HeldLease: Sendable {
     }
 
     /// The state.
-    package let store: any FeedLeasing
+    let store: any FeedLeasing
     /// The next schedule after the poll that made `report`.
-    package let next: @Sendable (PollReport) -> Next
+    let next: @Sendable (PollReport) -> Next
     private let state: Mutex<(lease: FeedLease, outcome: Outcome)>
 
     /// `lease` of `store`, the next schedule computed by `next`.
@@ -45,13 +45,13 @@ package final class HeldLease: Sendable {
     }
 
     /// The lease as last renewed.
-    package var lease: FeedLease {
+    var lease: FeedLease {
         get { state.withLock { $0.lease } }
         set { state.withLock { $0.lease = newValue } }
     }
 
     /// What became of the poll's results.
-    package var outcome: Outcome {
+    var outcome: Outcome {
         get { state.withLock { $0.outcome } }
         set { state.withLock { $0.outcome = newValue } }
     }

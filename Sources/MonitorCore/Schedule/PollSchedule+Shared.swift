@@ -19,7 +19,7 @@ extension PollSchedule {
     /// a minimum interval from the server that is longer, or a poll that overran) the next due time is
     /// ``plan(started:finished:failures:minimumInterval:notBefore:random:)``'s, counted from `started`. Never before
     /// `notBefore`.
-    package func plan(
+    func plan(
         due: Date, started: Date, finished: Date, failures: Int, minimumInterval: Duration?, notBefore: Date?,
         random: Double
     ) -> (due: Date, skipped: Int) {

@@ -4,9 +4,9 @@ import Foundation
 /// exponentially while it fails. Pure functions, so the rules are tested with any clock.
 struct PollSchedule: Sendable, Hashable {
     /// The feed's interval.
-    package var interval: Duration
+    var interval: Duration
     /// The jitter, as a fraction of the interval either way (0.1: ±10%).
-    package var jitter: Double
+    var jitter: Double
     /// The longest back-off of a failing feed (the interval itself when that is longer).
     var backOffCap: Duration
 
@@ -23,7 +23,7 @@ struct PollSchedule: Sendable, Hashable {
     ///   - failures: how many polls in a row failed (0 after a success).
     ///   - minimumInterval: the shortest interval the server allows (`X-Poll-Interval`).
     ///   - random: a fraction in 0..<1 choosing the jitter.
-    package func delay(failures: Int, minimumInterval: Duration?, random: Double) -> Duration {
+    func delay(failures: Int, minimumInterval: Duration?, random: Double) -> Duration {
         var delay = interval
         if failures > 0 {
             // interval, 2×, 4×… up to the cap (or the interval itself when that is longer).
@@ -44,7 +44,7 @@ struct PollSchedule: Sendable, Hashable {
 
     /// The next poll after one that ran from `started` to `finished`: `delay` after it started, in cadence;
     /// slots that passed while it ran are skipped, not stacked; never before `notBefore`.
-    package func plan(
+    func plan(
         started: Date, finished: Date, failures: Int, minimumInterval: Duration?, notBefore: Date?, random: Double
     ) -> (due: Date, skipped: Int) {
         let step = delay(failures: failures, minimumInterval: minimumInterval, random: random).seconds

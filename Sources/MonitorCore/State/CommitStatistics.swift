@@ -22,7 +22,7 @@ package struct CommitStatistics: Sendable, Hashable {
     package init() {}
 
     /// Item rows inserted, updated or deleted.
-    package var itemRows: Int { itemsInserted + itemsUpdated + itemsDeleted }
+    var itemRows: Int { itemsInserted + itemsUpdated + itemsDeleted }
 
     /// Every row written, in every table.
     package var rows: Int { itemRows + memberRows + groupRows + validatorRows + valueRows + recordRows }

@@ -2,9 +2,9 @@
 /// left it, and the lease when it was claimed.
 package struct FeedClaim: Sendable, Hashable {
     /// The feed's row: when it was claimed, its due time is the poll's (the claim does not change it).
-    package var slot: FeedSlot
+    var slot: FeedSlot
     /// The lease, when the feed was claimed; nil when it was not due, held back or leased by another instance.
-    package var lease: FeedLease?
+    var lease: FeedLease?
 
     package init(slot: FeedSlot, lease: FeedLease? = nil) {
         self.slot = slot

@@ -9,7 +9,7 @@ package struct FeedHolder: Sendable, Hashable {
     /// Whether the holder is the instance that sees it (polling the feed under its lease).
     package var isThisInstance: Bool
 
-    package init(owner: String, until: Date, isThisInstance: Bool) {
+    init(owner: String, until: Date, isThisInstance: Bool) {
         self.owner = owner
         self.until = until
         self.isThisInstance = isThisInstance

@@ -42,15 +42,15 @@ package protocol FeedLeasing: StateStoring {
 /// A feed's row in the shared schedule.
 package struct FeedSlot: Sendable, Hashable {
     /// When it is due.
-    package var due: Date
+    var due: Date
     /// Until when the server holds it back, if it does.
-    package var heldUntil: Date?
+    var heldUntil: Date?
     /// The instance that holds its lease, if one does (it may have expired: see `expires`).
-    package var owner: String?
+    var owner: String?
     /// Until when that lease holds.
     package var expires: Date?
     /// The term of its latest claim.
-    package var term: Int64
+    var term: Int64
 
     package init(due: Date, heldUntil: Date? = nil, owner: String? = nil, expires: Date? = nil, term: Int64 = 0) {
         self.due = due
@@ -77,9 +77,9 @@ package struct FeedSlot: Sendable, Hashable {
 
 /// How an instance schedules its feeds through a ``FeedLeasing`` state: the state, and the instance's owner id.
 package struct FeedLeases: Sendable {
-    package var store: any FeedLeasing
+    var store: any FeedLeasing
     /// The instance, as its leases name it: `hostname:pid:random` by default.
-    package var owner: String
+    var owner: String
     /// How many feeds this instance holds now.
     private let count = LeaseCount()
 

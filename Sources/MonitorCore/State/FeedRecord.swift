@@ -26,7 +26,7 @@ package struct FeedRecord: Sendable, Hashable, Codable {
     /// The shortest interval the server allows between polls.
     package var minimumInterval: Duration?
     /// The server's rate limit as last reported.
-    package var rateLimit: RateLimit?
+    var rateLimit: RateLimit?
     /// How many items the feed keeps.
     package var itemCount: Int
 
@@ -40,7 +40,7 @@ package struct FeedRecord: Sendable, Hashable, Codable {
 
     /// How many polls in a row have failed after one that ended `status`: the one rule of the failure streak,
     /// which the scheduler's back-off follows.
-    package func failures(after status: PollReport.Status) -> Int {
+    func failures(after status: PollReport.Status) -> Int {
         status == .failed ? failures + 1 : 0
     }
 }
@@ -86,7 +86,7 @@ package struct FeedSnapshot: Sendable {
     /// Its items, newest first.
     package var items: [Item]
     /// The groups of its last poll, in order.
-    package var groups: [ItemGroup]
+    var groups: [ItemGroup]
     /// Its HTTP validators.
     package var validators: [ValidatorKey: Validators]
     /// Values a source keeps between polls (such as a cached search result).

@@ -3,21 +3,21 @@ import Foundation
 /// One notification of the outbox, with how its deliveries went.
 package struct OutboxEntry: Sendable, Hashable {
     /// The notification.
-    package var notification: FeedNotification
+    var notification: FeedNotification
     /// How many deliveries failed.
-    package var attempts: Int
+    var attempts: Int
     /// Not to be tried again before this time; nil for at once.
-    package var nextAttempt: Date?
+    var nextAttempt: Date?
     /// Why the last delivery failed.
-    package var lastError: String?
+    var lastError: String?
     /// When its receiver refused it (it is not tried again); nil while it is to be delivered.
-    package var refusedAt: Date?
+    var refusedAt: Date?
     /// Its place in the outbox: a notification written later has a larger one.
-    package var sequence: Int64
+    var sequence: Int64
     /// When the state says it was written, where that is earlier than the notification's own time (only after
     /// ``StateStoring/clampOutbox(now:longest:)`` brought it back, the clock stepped back): its digest period counts
     /// from then. The notification itself is sent as it was written.
-    package var written: Date?
+    var written: Date?
 
     /// How long a notification its receiver refused (a 4xx) is kept, for `monitor status`, before it is dropped.
     package static let refusedLifetime: TimeInterval = 7 * 86_400

@@ -22,14 +22,14 @@ package struct PreparedItems: Sendable {
 
     private var entries: [String: Entry] = [:]
 
-    package init() {}
+    init() {}
 
     /// How many items are prepared.
-    package var count: Int { entries.count }
+    var count: Int { entries.count }
 
     /// Prepares the stored form of `items`; an item met again replaces the earlier one with the same id, as it
     /// does in the poll's tally.
-    package mutating func add(_ items: [Item]) {
+    mutating func add(_ items: [Item]) {
         entries.reserveCapacity(entries.count + items.count)
         for item in items {
             let (id, entry) = Self.entry(item)
@@ -42,7 +42,7 @@ package struct PreparedItems: Sendable {
 
     /// Prepares `items` as ``add(_:)`` does, a large batch in up to `parts` slices at once (one per core, so that the
     /// poll's last and largest answer is ready for the commit sooner); the result is the same, in the same order.
-    package mutating func add(_ items: [Item], parts: Int) async {
+    mutating func add(_ items: [Item], parts: Int) async {
         let slices = min(parts, items.count / Self.minimumSlice)
         guard slices > 1 else { return add(items) }
         let size = (items.count + slices - 1) / slices

@@ -122,7 +122,7 @@ package struct StoredItem {
     }
 
     /// The elements of a packed text; a last element without its separator (a damaged text) is kept.
-    package static func unpack(_ packed: String) -> [String] {
+    static func unpack(_ packed: String) -> [String] {
         var packed = packed
         return packed.withUTF8 { buffer in
             var elements: [String] = []
