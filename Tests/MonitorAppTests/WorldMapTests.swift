@@ -99,10 +99,10 @@ struct WorldMapTests {
     }
 
     @Test(
-        "an item's position: numeric lat and lon details, else EONET's position detail; nothing when invalid",
+        "an item's position: numeric lat and lon details; a position detail's text is not read; nothing when invalid",
         arguments: [
             ([Detail("lat", "12.5"), Detail("lon", "-70.25")], Item.Position(latitude: 12.5, longitude: -70.25)),
-            ([Detail("position", "lat 14.4, lon -99.4")], Item.Position(latitude: 14.4, longitude: -99.4)),
+            ([Detail("position", "lat 14.4, lon -99.4")], nil),
             (
                 [Detail("lat", "1"), Detail("lon", "2"), Detail("position", "lat 3, lon 4")],
                 Item.Position(latitude: 1, longitude: 2)
