@@ -97,11 +97,13 @@ package struct StoredItem {
         var bytes: [UInt8] = []
         let size = { (sum: Int, detail: Detail) in sum + detail.name.utf8.count + detail.value.utf8.count + 2 }
         bytes.reserveCapacity(numbers.reduce(details.reduce(0, size), size))
-        for list in [details, numbers] {
-            for detail in list {
-                append(detail.name, to: &bytes)
-                append(detail.value, to: &bytes)
-            }
+        for detail in details {
+            append(detail.name, to: &bytes)
+            append(detail.value, to: &bytes)
+        }
+        for number in numbers {
+            append(number.name, to: &bytes)
+            append(number.value, to: &bytes)
         }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -177,38 +179,51 @@ package struct StoredItem {
         let elements = unpack(packed)
         var details: [Detail] = []
         details.reserveCapacity(elements.count / 2)
-        var numbers: [String: String] = [:]
+        var latitude: Double?
+        var longitude: Double?
+        var value: Double?
+        var unit: String?
         for index in stride(from: 0, to: elements.count - 1, by: 2) {
             let name = elements[index]
-            if name.utf8.first == numbersMark {
-                numbers[String(name.dropFirst())] = elements[index + 1]
-            } else {
-                details.append(Detail(name, elements[index + 1]))
+            let text = elements[index + 1]
+            guard name.utf8.first == 0x01 else {
+                details.append(Detail(name, text))
+                continue
+            }
+            // A number of a later version is skipped.
+            switch name {
+            case Number.latitude: latitude = Double(text)
+            case Number.longitude: longitude = Double(text)
+            case Number.magnitudeValue: value = Double(text)
+            case Number.magnitudeUnit: unit = text
+            default: break
             }
         }
         var item = Item(id: id, title: title, date: date, groups: groups, url: url, details: details)
-        guard !numbers.isEmpty else { return item }
-        if let latitude = numbers["lat"].flatMap(Double.init), let longitude = numbers["lon"].flatMap(Double.init) {
-            item.location = Item.Position(latitude: latitude, longitude: longitude)
-        }
-        if let value = numbers["magnitude_value"].flatMap(Double.init) {
-            item.magnitude = Item.Magnitude(value: value, unit: numbers["magnitude_unit"])
-        }
+        if let latitude, let longitude { item.location = Item.Position(latitude: latitude, longitude: longitude) }
+        if let value { item.magnitude = Item.Magnitude(value: value, unit: unit) }
         return item
     }
 
-    /// The first byte of the name of a packed number.
-    private static let numbersMark: UInt8 = 0x01
+    /// The names an item's numbers are packed under: U+0001, then their name in the JSON outputs.
+    private enum Number {
+        static let latitude = "\u{1}lat"
+        static let longitude = "\u{1}lon"
+        static let magnitudeValue = "\u{1}magnitude_value"
+        static let magnitudeUnit = "\u{1}magnitude_unit"
+    }
 
     /// The item's location and magnitude as the pairs packed after its details.
     private static func numbers(of item: Item) -> [Detail] {
         var numbers: [Detail] = []
         if let location = item.location {
-            numbers += [Detail("\u{1}lat", "\(location.latitude)"), Detail("\u{1}lon", "\(location.longitude)")]
+            numbers += [
+                Detail(Number.latitude, "\(location.latitude)"), Detail(Number.longitude, "\(location.longitude)"),
+            ]
         }
         if let magnitude = item.magnitude {
-            numbers.append(Detail("\u{1}magnitude_value", "\(magnitude.value)"))
-            if let unit = magnitude.unit { numbers.append(Detail("\u{1}magnitude_unit", unit)) }
+            numbers.append(Detail(Number.magnitudeValue, "\(magnitude.value)"))
+            if let unit = magnitude.unit { numbers.append(Detail(Number.magnitudeUnit, unit)) }
         }
         return numbers
     }
