@@ -52,6 +52,20 @@ struct WorldMapTests {
         }
     }
 
+    @Test("an EONET item is drawn where its numbers put it, its position detail's text not read")
+    func location() {
+        let map = WorldMap(columns: 40, rows: 12)
+        let item = Item(
+            id: "EONET_1", title: "Storm", date: Date(timeIntervalSince1970: 0), groups: ["g"],
+            details: [Detail("position", "lat -33.87, lon 151.21")],
+            location: Item.Position(latitude: 35.68, longitude: 139.69))
+        let lines = map.lines(items: [item], groups: [.init(id: "g", title: "G")])
+        let expected = MapCell.of(latitude: 35.68, longitude: 139.69, columns: 40, rows: 12)
+        #expect(
+            MapCell.marks(lines.map { Substring($0) }, rows: 12, symbols: ["*"])
+                == ["*": [MapCellPosition(column: expected.column, row: expected.row)]])
+    }
+
     @Test("a Braille cell holds its dots as Unicode numbers them: 1, 2, 3, 7 down the left, 4, 5, 6, 8 down the right")
     func braille() {
         var canvas = BrailleCanvas(columns: 2, rows: 1)
