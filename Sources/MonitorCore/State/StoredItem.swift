@@ -13,7 +13,7 @@ package struct StoredItem {
     package var groups: String
     /// The item's details, location and magnitude, packed.
     package var details: String
-    /// A 64-bit FNV-1a hash of the title, date, groups, URL and details.
+    /// A 64-bit FNV-1a hash of the title, date, groups, URL and packed details (with the numbers).
     package var fingerprint: Int64
 
     /// The stored form of `item`.
@@ -93,7 +93,7 @@ package struct StoredItem {
 
     /// `details` then `numbers` packed into one text as name, value, name, value… (``pack(_:)`` of that list, without
     /// making it).
-    static func pack(_ details: [Detail], _ numbers: [Detail] = []) -> String {
+    static func pack(_ details: [Detail], _ numbers: [Detail]) -> String {
         var bytes: [UInt8] = []
         let size = { (sum: Int, detail: Detail) in sum + detail.name.utf8.count + detail.value.utf8.count + 2 }
         bytes.reserveCapacity(numbers.reduce(details.reduce(0, size), size))
