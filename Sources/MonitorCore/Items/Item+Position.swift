@@ -68,7 +68,7 @@ extension Item {
 
     /// `lat`, `lon` (its ``position``), `magnitude_value` and `magnitude_unit` (its ``magnitude``) as JSON numbers and
     /// a text, those it has, for the JSON outputs to add after its details.
-    package var numbersJSON: [(key: String, value: JSONValue)] {
+    var numbersJSON: [(key: String, value: JSONValue)] {
         var fields: [(key: String, value: JSONValue)] = []
         if let position {
             fields += [("lat", .number(position.latitude)), ("lon", .number(position.longitude))]
