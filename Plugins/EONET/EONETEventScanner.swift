@@ -131,14 +131,12 @@ struct EONETEventScanner {
         if let observed = track.date { date = closed.map { max(observed, $0) } ?? observed }
         guard let date else { return .undated(identifier) }
 
-        var magnitude: String?
+        var magnitude: EONETGeometry?
         if track.magnitudeDate != nil {
             let unit = track.unit.map { EONETText.collapsed(reader.string($0)) }
-            magnitude =
-                EONETGeometry(
-                    magnitudeValue: track.magnitude, magnitudeUnit: unit.flatMap { $0.isEmpty ? nil : $0 }, date: date,
-                    type: ""
-                ).magnitude
+            magnitude = EONETGeometry(
+                magnitudeValue: track.magnitude, magnitudeUnit: unit.flatMap { $0.isEmpty ? nil : $0 }, date: date,
+                type: "")
         }
         var geometry: String?
         var position: EONETGeometry.Position?

@@ -43,20 +43,16 @@ package struct EONETSource: FeedSource {
         ]
     }
 
-    /// For rules: `magnitude_value` and `magnitude_unit` from `magnitude` (`45.5 kts`), `lat` and `lon` from
-    /// `position` (`lat 14.4, lon -99.4`, four decimals: about 10 m), read by ``Item/position``.
+    /// For rules: `magnitude_value` and `magnitude_unit` from the item's magnitude, `lat` and `lon` from its location.
     package static func ruleDetails(of item: Item) -> [Detail] {
         var details: [Detail] = []
-        if let magnitude = item.detail("magnitude") {
-            let parts = magnitude.split(separator: " ", maxSplits: 1)
-            if let value = parts.first {
-                details.append(Detail("magnitude_value", String(value)))
-                if parts.count == 2 { details.append(Detail("magnitude_unit", String(parts[1]))) }
-            }
+        if let magnitude = item.magnitude {
+            details.append(Detail("magnitude_value", JSONValue.number(magnitude.value).text))
+            if let unit = magnitude.unit { details.append(Detail("magnitude_unit", unit)) }
         }
-        if let position = item.position {
-            details.append(Detail("lat", "\(position.latitude)"))
-            details.append(Detail("lon", "\(position.longitude)"))
+        if let location = item.location {
+            details.append(Detail("lat", "\(location.latitude)"))
+            details.append(Detail("lon", "\(location.longitude)"))
         }
         return details
     }

@@ -38,8 +38,8 @@ package protocol FeedSource: Sendable {
     /// name, when the details are not known up front (an external program's).
     static var detailNames: [String]? { get }
 
-    /// Details a rule may name that the source works out from an item's stored ones, such as EONET's `lat` and `lon`
-    /// from its `position`: they are neither stored nor shown (default: none).
+    /// Details a rule may name that the source works out from an item's numbers, such as EONET's `lat` and `lon` from
+    /// its location: they are neither stored nor shown as details (default: none).
     static func ruleDetails(of item: Item) -> [Detail]
 
     /// The detail whose values the core counts per group (`PollReport.GroupCount.breakdown`), such as EONET's

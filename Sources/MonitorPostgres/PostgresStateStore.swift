@@ -277,9 +277,9 @@ package final class PostgresStateStore: StateStoring {
             (String, String, Double, String, String?, String).self)
         {
             items.append(
-                Item(
+                StoredItem.item(
                     id: id, title: title, date: Date(timeIntervalSince1970: date), groups: reader.unpack(groups),
-                    url: url, details: StoredItem.unpackDetails(details)))
+                    url: url, details: details))
         }
         return items
     }

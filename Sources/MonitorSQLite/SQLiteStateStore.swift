@@ -206,9 +206,9 @@ package final class SQLiteStateStore: StateStoring {
         let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         while let row = try rows.next() {
             items.append(
-                Item(
+                StoredItem.item(
                     id: row[0], title: row[1], date: Date(timeIntervalSince1970: row[2]),
-                    groups: groups.unpack(row[3]), url: row[4], details: StoredItem.unpackDetails(row[5])))
+                    groups: groups.unpack(row[3]), url: row[4], details: row[5]))
         }
         return items
     }

@@ -5,31 +5,41 @@ import Testing
 @testable import EONETSource
 @testable import MonitorCore
 
-@Suite("EONET's details for rules: magnitude_value, magnitude_unit, lat and lon, from what an item stores")
+@Suite("EONET's details for rules: magnitude_value, magnitude_unit, lat and lon, from the item's numbers")
 struct EONETRuleDetailsTests {
-    static func item(_ details: [Detail]) -> Item {
-        Item(id: "E", title: "E", date: Date(timeIntervalSince1970: 0), groups: ["wildfires"], details: details)
+    static func item(
+        _ details: [Detail], at location: (Double, Double)? = nil, magnitude: (Double, String?)? = nil
+    ) -> Item {
+        Item(
+            id: "E", title: "E", date: Date(timeIntervalSince1970: 0), groups: ["wildfires"], details: details,
+            location: location.flatMap { Item.Position(latitude: $0.0, longitude: $0.1) },
+            magnitude: magnitude.flatMap { Item.Magnitude(value: $0.0, unit: $0.1) })
     }
 
-    @Test("from the magnitude and the position, as written there")
+    @Test("from the magnitude and the position the item has as numbers")
     func derived() {
         #expect(
             EONETSource.ruleDetails(
-                of: Self.item([
-                    Detail("status", "open"), Detail("magnitude", "100.25 NM^2"),
-                    Detail("position", "lat -52.37, lon -37.11"), Detail("geometry", "Point"),
-                ])) == [
+                of: Self.item(
+                    [
+                        Detail("status", "open"), Detail("magnitude", "100.25 NM^2"),
+                        Detail("position", "lat -52.37, lon -37.11"), Detail("geometry", "Point"),
+                    ], at: (-52.37, -37.11), magnitude: (100.25, "NM^2"))) == [
                     Detail("magnitude_value", "100.25"), Detail("magnitude_unit", "NM^2"), Detail("lat", "-52.37"),
                     Detail("lon", "-37.11"),
                 ])
         #expect(
-            EONETSource.ruleDetails(of: Self.item([Detail("magnitude", "6.1")])) == [Detail("magnitude_value", "6.1")])
+            EONETSource.ruleDetails(of: Self.item([Detail("magnitude", "6.1")], magnitude: (6.1, nil))) == [
+                Detail("magnitude_value", "6.1")
+            ])
         #expect(EONETSource.ruleDetails(of: Self.item([Detail("status", "closed")])) == [])
     }
 
     @Test("a rule on them matches, and the item and what is shown of it are unchanged")
     func rule() throws {
-        let item = Self.item([Detail("magnitude", "1250 acres"), Detail("position", "lat 34.1916, lon -118.1054")])
+        let item = Self.item(
+            [Detail("magnitude", "1250 acres"), Detail("position", "lat 34.1916, lon -118.1054")],
+            at: (34.1916, -118.1054), magnitude: (1250, "acres"))
         let rule = try Rule(
             #"magnitude_value >= 1000 and magnitude_unit == "acres" and near(34.05, -118.25, 25km)"#,
             details: EONETSource.detailNames)

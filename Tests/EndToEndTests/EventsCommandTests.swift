@@ -94,6 +94,39 @@ struct EventsCommandTests {
         #expect(result.stdout == JSONValue.array(expected.map { $0.json() }).text + "\n")
     }
 
+    @Test("events --format json gives an EONET item's lat, lon and magnitude as JSON numbers, read from the state")
+    func jsonNumbers() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStateStore(directory: directory.url.appendingPathComponent("state"))
+        let storm = Item(
+            id: "EONET_9001", title: "Tropical Storm Alpha", date: ISO8601.date("2025-09-22T00:00:00Z")!,
+            groups: ["severeStorms"],
+            details: [
+                Detail("status", "open"), Detail("magnitude", "45.5 kts"), Detail("position", "lat 15.2, lon -101"),
+            ],
+            location: Item.Position(latitude: 15.2, longitude: -101),
+            magnitude: Item.Magnitude(value: 45.5, unit: "kts"))
+        var record = FeedRecord(name: "planet", type: "eonet")
+        record.status = "ok"
+        record.itemCount = 1
+        try await store.commit(
+            PollCommit(record: record, items: [storm], firstSeen: Date(), groups: [], validators: [:], values: [:]),
+            feed: "planet")
+        let result = try await MonitorProcess.run(
+            ["events", "planet", "--format", "json", "--state", "state"], in: directory.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout
+                == #"[{"id":"EONET_9001","title":"Tropical Storm Alpha","date":"2025-09-22T00:00:00Z","#
+                + #""groups":["severeStorms"],"url":null,"details":{"status":"open","magnitude":"45.5 kts","#
+                + #""position":"lat 15.2, lon -101"},"lat":15.2,"lon":-101,"magnitude_value":45.5,"magnitude_unit":"kts"}]"#
+                + "\n")
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(items.first?["lat"] as? Double == 15.2)
+        #expect(!(items.first?["lat"] is String))
+        #expect(items.first?["magnitude_value"] as? Double == 45.5)
+    }
+
     @Test("events names the stored feeds when asked for one that is not stored; status does not need the items")
     func unknownFeed() async throws {
         let directory = try TemporaryDirectory()

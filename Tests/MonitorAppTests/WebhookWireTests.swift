@@ -75,6 +75,41 @@ struct WebhookWireTests {
         }
     }
 
+    @Test("an EONET item's body carries lat, lon and magnitude_value as JSON numbers and magnitude_unit as a text")
+    func eonetNumbers() async throws {
+        let storm = Item(
+            id: "EONET_9001", title: "Tropical Storm Alpha", date: ISO8601.date("2025-09-22T00:00:00Z")!,
+            groups: ["severeStorms"],
+            details: [
+                Detail("status", "open"), Detail("magnitude", "45.5 kts"), Detail("position", "lat 15.2, lon -101"),
+            ],
+            location: Item.Position(latitude: 15.2, longitude: -101),
+            magnitude: Item.Magnitude(value: 45.5, unit: "kts"))
+        let notification = FeedNotification(
+            id: "n-1", notifier: "chat", feed: "planet", type: "eonet", event: .new,
+            at: ISO8601.date("2025-09-22T01:00:00Z")!, total: 1, items: [storm])
+        try await withTestHTTPServer({ _ in .text("ok") }) { server in
+            try await withTransport { transport in
+                let receipt = try await webhook(server.baseURL + "/hook", transport: transport).deliver(notification)
+                #expect(receipt == DeliveryReceipt("HTTP 200"))
+            }
+            let body = try #require(server.requests.first).body
+            #expect(
+                String(decoding: body, as: UTF8.self)
+                    == #"{"schema":1,"id":"n-1","notifier":"chat","feed":"planet","type":"eonet","event":"new","#
+                    + #""at":"2025-09-22T01:00:00Z","total":1,"items":[{"id":"EONET_9001","title":"Tropical Storm Alpha","#
+                    + #""date":"2025-09-22T00:00:00Z","url":null,"groups":["severeStorms"],"details":{"status":"open","#
+                    + #""magnitude":"45.5 kts","position":"lat 15.2, lon -101"},"lat":15.2,"lon":-101,"#
+                    + #""magnitude_value":45.5,"magnitude_unit":"kts"}],"error":null}"#)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+            let item = try #require((object["items"] as? [[String: Any]])?.first)
+            #expect(item["lat"] as? Double == 15.2 && !(item["lat"] is String))
+            #expect(item["lon"] as? Double == -101)
+            #expect(item["magnitude_value"] as? Double == 45.5)
+            #expect(item["magnitude_unit"] as? String == "kts")
+        }
+    }
+
     @Test("a receiver answering 503 twice then 200 gets three requests carrying one id, and the outbox empties")
     func sameIDOnEveryRetry() async throws {
         let answers = Watched(0)

@@ -52,6 +52,20 @@ struct WorldMapTests {
         }
     }
 
+    @Test("an EONET item is drawn where its numbers put it, its position detail's text not read")
+    func location() {
+        let map = WorldMap(columns: 40, rows: 12)
+        let item = Item(
+            id: "EONET_1", title: "Storm", date: Date(timeIntervalSince1970: 0), groups: ["g"],
+            details: [Detail("position", "lat -33.87, lon 151.21")],
+            location: Item.Position(latitude: 35.68, longitude: 139.69))
+        let lines = map.lines(items: [item], groups: [.init(id: "g", title: "G")])
+        let expected = MapCell.of(latitude: 35.68, longitude: 139.69, columns: 40, rows: 12)
+        #expect(
+            MapCell.marks(lines.map { Substring($0) }, rows: 12, symbols: ["*"])
+                == ["*": [MapCellPosition(column: expected.column, row: expected.row)]])
+    }
+
     @Test("a Braille cell holds its dots as Unicode numbers them: 1, 2, 3, 7 down the left, 4, 5, 6, 8 down the right")
     func braille() {
         var canvas = BrailleCanvas(columns: 2, rows: 1)
@@ -99,10 +113,10 @@ struct WorldMapTests {
     }
 
     @Test(
-        "an item's position: numeric lat and lon details, else EONET's position detail; nothing when invalid",
+        "an item's position: numeric lat and lon details; a position detail's text is not read; nothing when invalid",
         arguments: [
             ([Detail("lat", "12.5"), Detail("lon", "-70.25")], Item.Position(latitude: 12.5, longitude: -70.25)),
-            ([Detail("position", "lat 14.4, lon -99.4")], Item.Position(latitude: 14.4, longitude: -99.4)),
+            ([Detail("position", "lat 14.4, lon -99.4")], nil),
             (
                 [Detail("lat", "1"), Detail("lon", "2"), Detail("position", "lat 3, lon 4")],
                 Item.Position(latitude: 1, longitude: 2)

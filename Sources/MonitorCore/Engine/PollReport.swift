@@ -156,13 +156,15 @@ package struct PollReport: Sendable {
 }
 
 extension Item {
-    /// The item as JSON: `{"id","title","date","groups","url","details":{…}}`, plus `"new"` when given.
+    /// The item as JSON: `{"id","title","date","groups","url","details":{…}}`, then those of `"lat"`, `"lon"`,
+    /// `"magnitude_value"` and `"magnitude_unit"` it has (``numbersJSON``), plus `"new"` when given.
     package func json(isNew: Bool? = nil) -> JSONValue {
         var object: [(key: String, value: JSONValue)] = [
             ("id", .string(id)), ("title", .string(title)), ("date", .date(date)),
             ("groups", .array(groups.map { .string($0) })), ("url", .optional(url)),
             ("details", .object(details.map { ($0.name, .string($0.value)) })),
         ]
+        object += numbersJSON
         if let isNew { object.append(("new", .bool(isNew))) }
         return .object(object)
     }

@@ -14,14 +14,40 @@ package struct Item: Sendable, Hashable, Codable {
     package var url: String?
     /// Plugin-specific details, in the order the plugin gives them.
     package var details: [Detail]
+    /// Where it is, as numbers its source gives (EONET's newest observation); ``position`` also reads an exec
+    /// source's `lat` and `lon` details.
+    package var location: Position?
+    /// Its latest magnitude, as numbers its source gives (EONET's).
+    package var magnitude: Magnitude?
 
-    package init(id: String, title: String, date: Date, groups: [String], url: String? = nil, details: [Detail] = []) {
+    package init(
+        id: String, title: String, date: Date, groups: [String], url: String? = nil, details: [Detail] = [],
+        location: Position? = nil, magnitude: Magnitude? = nil
+    ) {
         self.id = id
         self.title = title
         self.date = date
         self.groups = groups
         self.url = url
         self.details = details
+        self.location = location
+        self.magnitude = magnitude
+    }
+
+    /// Items are equal when what they show is: their location and magnitude are the numbers of facts their details
+    /// already give in text (EONET's `position` and `magnitude`), so they are not compared.
+    package static func == (lhs: Item, rhs: Item) -> Bool {
+        lhs.id == rhs.id && lhs.title == rhs.title && lhs.date == rhs.date && lhs.groups == rhs.groups
+            && lhs.url == rhs.url && lhs.details == rhs.details
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(title)
+        hasher.combine(date)
+        hasher.combine(groups)
+        hasher.combine(url)
+        hasher.combine(details)
     }
 
     /// The value of the detail named `name`.

@@ -3,12 +3,14 @@ import Foundation
 extension FeedNotification {
     /// The json body, schema 1, in this key order:
     /// `{"schema":1,"id","notifier","feed","type","event","at","total","items":[{"id","title","date","url",
-    /// "groups","details":{name: value}}],"error"}`, and last, for a `gap`, `"gap":{"since","until"}` (with `"message"`
-    /// when the source gave one). Dates are ISO 8601 in UTC, `url` and `error` are null when absent, and every text
-    /// is without control characters (a line break becomes a space), so the body is one line of valid JSON whatever
-    /// the network sent. A `digest` has the same keys, `feed` and `type` null, `items` empty, `total` the number of
-    /// notifications it combines, and last one more key, `notifications`: the own body of each of the newest
-    /// `maximumItems` combined notifications, in order (`total` minus their number were left out).
+    /// "groups","details":{name: value}}],"error"}`, an item's `"details"` followed by those of `"lat"`, `"lon"`,
+    /// `"magnitude_value"` and `"magnitude_unit"` it has (``Item/numbersJSON``); and last, for a `gap`,
+    /// `"gap":{"since","until"}` (with `"message"` when the source gave one). Dates are ISO 8601 in UTC, `url` and
+    /// `error` are null when absent, and every text is without control characters (a line break becomes a space), so
+    /// the body is one line of valid JSON whatever the network sent. A `digest` has the same keys, `feed` and `type`
+    /// null, `items` empty, `total` the number of notifications it combines, and last one more key, `notifications`:
+    /// the own body of each of the newest `maximumItems` combined notifications, in order (`total` minus their number
+    /// were left out).
     package func jsonBody() -> [UInt8] {
         Array(json.text.utf8)
     }
@@ -26,12 +28,13 @@ extension FeedNotification {
                 "items",
                 .array(
                     items.prefix(Self.maximumItems).map { item in
-                        .object([
-                            ("id", clean(item.id)), ("title", clean(item.title)),
-                            ("date", .string(ISO8601.fixedString(item.date))),
-                            ("url", item.url.map(clean) ?? .null), ("groups", .array(item.groups.map(clean))),
-                            ("details", .object(Self.details(item.details).map { ($0.name, clean($0.value)) })),
-                        ])
+                        .object(
+                            [
+                                ("id", clean(item.id)), ("title", clean(item.title)),
+                                ("date", .string(ISO8601.fixedString(item.date))),
+                                ("url", item.url.map(clean) ?? .null), ("groups", .array(item.groups.map(clean))),
+                                ("details", .object(Self.details(item.details).map { ($0.name, clean($0.value)) })),
+                            ] + item.numbersJSON)
                     })
             ),
             ("error", error.map(clean) ?? .null),

@@ -6,19 +6,20 @@ import Foundation
 ///
 /// A packed list is each element followed by U+001F (so `[]` is the empty text and `[""]` is one U+001F); inside
 /// an element U+001A is written as U+001A U+0002 and U+001F as U+001A U+0001. Details are packed as name, value,
-/// name, value…
+/// name, value…, followed by the item's location and magnitude as pairs whose names start with U+0001 (which no
+/// stored detail's name has): `lat`, `lon`, `magnitude_value`, `magnitude_unit`, each number as Swift writes it.
 package struct StoredItem {
     /// The item's groups, packed.
     package var groups: String
-    /// The item's details, packed.
+    /// The item's details, location and magnitude, packed.
     package var details: String
-    /// A 64-bit FNV-1a hash of the title, date, groups, URL and details.
+    /// A 64-bit FNV-1a hash of the title, date, groups, URL and packed details (with the numbers).
     package var fingerprint: Int64
 
     /// The stored form of `item`.
     package init(_ item: Item) {
         groups = Self.pack(item.groups)
-        details = Self.pack(item.details)
+        details = Self.pack(item.details, Self.numbers(of: item))
         var hash = FNV1a()
         hash.add(item.title)
         hash.add(item.date.timeIntervalSince1970.bitPattern)
@@ -90,13 +91,19 @@ package struct StoredItem {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `details` packed into one text as name, value, name, value… (``pack(_:)`` of that list, without making it).
-    static func pack(_ details: [Detail]) -> String {
+    /// `details` then `numbers` packed into one text as name, value, name, value… (``pack(_:)`` of that list, without
+    /// making it).
+    static func pack(_ details: [Detail], _ numbers: [Detail]) -> String {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(details.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
+        let size = { (sum: Int, detail: Detail) in sum + detail.name.utf8.count + detail.value.utf8.count + 2 }
+        bytes.reserveCapacity(numbers.reduce(details.reduce(0, size), size))
         for detail in details {
             append(detail.name, to: &bytes)
             append(detail.value, to: &bytes)
+        }
+        for number in numbers {
+            append(number.name, to: &bytes)
+            append(number.value, to: &bytes)
         }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -164,10 +171,61 @@ package struct StoredItem {
         }
     }
 
-    /// Details from a packed text of names and values.
-    package static func unpackDetails(_ packed: String) -> [Detail] {
+    /// The item of these columns, its details, location and magnitude unpacked from `details`. An item stored
+    /// without numbers (or with numbers out of bounds) reads without them.
+    package static func item(
+        id: String, title: String, date: Date, groups: [String], url: String?, details packed: String
+    ) -> Item {
         let elements = unpack(packed)
-        return stride(from: 0, to: elements.count - 1, by: 2).map { Detail(elements[$0], elements[$0 + 1]) }
+        var details: [Detail] = []
+        details.reserveCapacity(elements.count / 2)
+        var latitude: Double?
+        var longitude: Double?
+        var value: Double?
+        var unit: String?
+        for index in stride(from: 0, to: elements.count - 1, by: 2) {
+            let name = elements[index]
+            let text = elements[index + 1]
+            guard name.utf8.first == 0x01 else {
+                details.append(Detail(name, text))
+                continue
+            }
+            // A number of a later version is skipped.
+            switch name {
+            case Number.latitude: latitude = Double(text)
+            case Number.longitude: longitude = Double(text)
+            case Number.magnitudeValue: value = Double(text)
+            case Number.magnitudeUnit: unit = text
+            default: break
+            }
+        }
+        var item = Item(id: id, title: title, date: date, groups: groups, url: url, details: details)
+        if let latitude, let longitude { item.location = Item.Position(latitude: latitude, longitude: longitude) }
+        if let value { item.magnitude = Item.Magnitude(value: value, unit: unit) }
+        return item
+    }
+
+    /// The names an item's numbers are packed under: U+0001, then their name in the JSON outputs.
+    private enum Number {
+        static let latitude = "\u{1}lat"
+        static let longitude = "\u{1}lon"
+        static let magnitudeValue = "\u{1}magnitude_value"
+        static let magnitudeUnit = "\u{1}magnitude_unit"
+    }
+
+    /// The item's location and magnitude as the pairs packed after its details.
+    private static func numbers(of item: Item) -> [Detail] {
+        var numbers: [Detail] = []
+        if let location = item.location {
+            numbers += [
+                Detail(Number.latitude, "\(location.latitude)"), Detail(Number.longitude, "\(location.longitude)"),
+            ]
+        }
+        if let magnitude = item.magnitude {
+            numbers.append(Detail(Number.magnitudeValue, "\(magnitude.value)"))
+            if let unit = magnitude.unit { numbers.append(Detail(Number.magnitudeUnit, unit)) }
+        }
+        return numbers
     }
 
     private static func element(_ bytes: UnsafeBufferPointer<UInt8>, escaped: Bool) -> String {
