@@ -1,9 +1,9 @@
 import Foundation
-import MonitorCore
 import TestSupport
 import Testing
 
 @testable import EONETSource
+@testable import MonitorCore
 
 @Suite("An EONET item's position and magnitude as numbers, from the geometry read, the text details as they were")
 struct EONETNumbersTests {

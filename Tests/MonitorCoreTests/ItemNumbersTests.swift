@@ -1,6 +1,7 @@
 import Foundation
-import MonitorCore
 import Testing
+
+@testable import MonitorCore
 
 @Suite("An item's location and magnitude as numbers: bounded, and in every JSON output beside the details")
 struct ItemNumbersTests {

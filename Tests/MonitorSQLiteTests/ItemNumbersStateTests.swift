@@ -1,8 +1,9 @@
 import Foundation
-import MonitorCore
 import PostgresTestSupport
 import TestSupport
 import Testing
+
+@testable import MonitorCore
 
 @Suite("The state keeps an item's location and magnitude as numbers, in the packed details, without a migration")
 struct ItemNumbersStateTests {

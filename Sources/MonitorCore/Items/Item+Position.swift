@@ -6,7 +6,7 @@ extension Item {
 
         /// A position of `latitude` in -90…90 and `longitude` in -180…180; nil when either is out of range or not a
         /// number.
-        init?(latitude: Double, longitude: Double) {
+        package init?(latitude: Double, longitude: Double) {
             guard (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
             self.latitude = latitude
             self.longitude = longitude
