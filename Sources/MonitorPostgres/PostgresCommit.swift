@@ -59,24 +59,8 @@ struct PostgresCommit {
     private func enqueue(_ notifications: [FeedNotification], bounds: [String: OutboxBounds], created: Date)
         async throws -> [DroppedNotification]
     {
-        guard !notifications.isEmpty else { return [] }
-        for notification in notifications {
-            let content = try StoredJSON.text(notification)
-            try await connection.query(
-                """
-                INSERT INTO notification (id, notifier, feed, event, created, content)
-                VALUES (\(notification.id), \(notification.notifier), \(notification.feed),
-                    \(notification.event.rawValue), \(created.timeIntervalSince1970), \(content))
-                ON CONFLICT (id) DO NOTHING
-                """, logger: logger)
-        }
-        var dropped: [DroppedNotification] = []
-        for notifier in Set(notifications.map(\.notifier)).sorted() {
-            guard let bounds = bounds[notifier] else { continue }
-            dropped += try await PostgresStateStore.drop(
-                notifier, beyond: bounds, now: created, connection: connection, logger: logger)
-        }
-        return dropped
+        try await SQLOutbox.write(notifications, bounds: bounds, created: created, .postgres).run(
+            on: connection, logger: logger)
     }
 
     // MARK: - Items

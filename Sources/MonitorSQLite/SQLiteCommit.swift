@@ -57,26 +57,7 @@ struct SQLiteCommit {
     private func enqueue(_ notifications: [FeedNotification], bounds: [String: OutboxBounds], created: Date) throws
         -> [DroppedNotification]
     {
-        guard !notifications.isEmpty else { return [] }
-        for notification in notifications {
-            try db.cachedStatement(
-                sql: """
-                    INSERT OR IGNORE INTO notification (id, notifier, feed, event, created, content)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """
-            ).execute(
-                arguments: [
-                    notification.id, notification.notifier, notification.feed, notification.event.rawValue,
-                    created.timeIntervalSince1970,
-                    try StoredJSON.text(notification),
-                ])
-        }
-        var dropped: [DroppedNotification] = []
-        for notifier in Set(notifications.map(\.notifier)).sorted() {
-            guard let bounds = bounds[notifier] else { continue }
-            dropped += try SQLiteStateStore.drop(notifier, beyond: bounds, now: created, db)
-        }
-        return dropped
+        try SQLOutbox.write(notifications, bounds: bounds, created: created, .sqlite).run(db)
     }
 
     // MARK: - Items

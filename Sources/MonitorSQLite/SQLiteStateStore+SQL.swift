@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import MonitorCore
+
+extension SQLDialect {
+    /// SQLite's words: a `?` for each parameter, the schema's names in camel case (and the row's `rowid` for the order
+    /// of the outbox), the index a statement reads through named, as the planner may not pick it.
+    static let sqlite = SQLDialect(
+        numbersParameters: false,
+        names: [
+            "seq": "rowid", "failed_permanently": "failedPermanently", "next_attempt": "nextAttempt",
+            "last_error": "lastError", "last_error_at": "lastErrorAt", "last_delivered": "lastDelivered",
+        ], namesIndexes: true, claimsNotifications: false)
+}
+
+extension SQLiteStateStore: SQLStateStore {
+    package var dialect: SQLDialect { .sqlite }
+
+    package func reading<Value: Sendable>(_ work: SQLWork<Value>) async throws -> Value {
+        try await read { db in try work.run(db) }
+    }
+
+    package func writing<Value: Sendable>(_ work: SQLWork<Value>) async throws -> Value {
+        try await write { db in try work.run(db) }
+    }
+
+    package func failed(
+        _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
+    ) async throws {
+        try await failed([id], notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
+    }
+
+    package func failed(
+        _ ids: [String], notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
+    ) async throws {
+        try await write { db in
+            for id in ids {
+                try db.cachedStatement(
+                    sql: """
+                        UPDATE notification SET attempts = attempts + 1, lastError = ?, nextAttempt = ?,
+                            failedPermanently = ?
+                        WHERE id = ?
+                        """
+                ).execute(arguments: [
+                    error, nextAttempt?.timeIntervalSince1970, refused ? time.timeIntervalSince1970 : nil, id,
+                ])
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO notifier (name, lastError, lastErrorAt) VALUES (?, ?, ?)
+                    ON CONFLICT (name) DO UPDATE SET lastError = excluded.lastError, lastErrorAt = excluded.lastErrorAt
+                    """, arguments: [notifier, error, time.timeIntervalSince1970])
+        }
+    }
+}
+
+extension SQLWork {
+    /// Runs the work in the transaction open on `db`.
+    func run(_ db: Database) throws -> Value {
+        var work = self
+        while true {
+            switch work {
+            case .done(let value):
+                return value
+            case .statement(let sql, let binds, let next):
+                let arguments = StatementArguments(binds.map(\.databaseValue))
+                let rows = try Row.fetchAll(db.cachedStatement(sql: SQLDialect.sqlite.sql(sql)), arguments: arguments)
+                work = try next(rows.map { SQLRow($0.databaseValues.map(SQLValue.init)) })
+            }
+        }
+    }
+}
+
+extension SQLValue {
+    /// The value as GRDB binds it.
+    fileprivate var databaseValue: DatabaseValue {
+        switch self {
+        case .text(let text): text.databaseValue
+        case .real(let value): value.databaseValue
+        case .integer(let value): value.databaseValue
+        case .null: .null
+        }
+    }
+
+    /// The value SQLite read (a blob, which the state does not write, as its bytes in UTF-8).
+    fileprivate init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case .int64(let value): self = .integer(value)
+        case .double(let value): self = .real(value)
+        case .string(let text): self = .text(text)
+        case .blob(let data): self = .text(String(decoding: data, as: UTF8.self))
+        }
+    }
+}
