@@ -5,37 +5,6 @@ import PostgresNIO
 
 /// The notifications outbox in PostgreSQL is ``SQLOutbox``'s; a notification is claimed by the instance delivering
 /// it, as several may share the database.
-extension PostgresStateStore {
-    package func failed(
-        _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
-    ) async throws {
-        try await failed([id], notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
-    }
-
-    package func failed(
-        _ ids: [String], notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
-    ) async throws {
-        let refusedAt = refused ? time.timeIntervalSince1970 : nil
-        try await transaction { connection in
-            // The attempt is over: its claim is released with it.
-            try await connection.query(
-                """
-                UPDATE notification SET attempts = attempts + 1, last_error = \(error),
-                    claimed_by = NULL, claimed_until = NULL,
-                    next_attempt = \(nextAttempt?.timeIntervalSince1970), failed_permanently = \(refusedAt)
-                WHERE id = ANY(\(ids))
-                """, logger: self.logger)
-            try await connection.query(
-                """
-                INSERT INTO notifier (name, last_error, last_error_at)
-                VALUES (\(notifier), \(error), \(time.timeIntervalSince1970))
-                ON CONFLICT (name) DO UPDATE SET last_error = EXCLUDED.last_error,
-                    last_error_at = EXCLUDED.last_error_at
-                """, logger: self.logger)
-        }
-    }
-}
-
 extension PostgresStateStore: OutboxClaiming {
     /// Claims notification `id` for `owner` until `now + lease`: true when it is still to deliver and no other
     /// instance's claim holds at `now` (a row another instance is claiming at the same moment is skipped, not

@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 import MonitorCore
 
@@ -22,35 +21,6 @@ extension SQLiteStateStore: SQLStateStore {
 
     package func writing<Value: Sendable>(_ work: SQLWork<Value>) async throws -> Value {
         try await write { db in try work.run(db) }
-    }
-
-    package func failed(
-        _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
-    ) async throws {
-        try await failed([id], notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
-    }
-
-    package func failed(
-        _ ids: [String], notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
-    ) async throws {
-        try await write { db in
-            for id in ids {
-                try db.cachedStatement(
-                    sql: """
-                        UPDATE notification SET attempts = attempts + 1, lastError = ?, nextAttempt = ?,
-                            failedPermanently = ?
-                        WHERE id = ?
-                        """
-                ).execute(arguments: [
-                    error, nextAttempt?.timeIntervalSince1970, refused ? time.timeIntervalSince1970 : nil, id,
-                ])
-            }
-            try db.execute(
-                sql: """
-                    INSERT INTO notifier (name, lastError, lastErrorAt) VALUES (?, ?, ?)
-                    ON CONFLICT (name) DO UPDATE SET lastError = excluded.lastError, lastErrorAt = excluded.lastErrorAt
-                    """, arguments: [notifier, error, time.timeIntervalSince1970])
-        }
     }
 }
 

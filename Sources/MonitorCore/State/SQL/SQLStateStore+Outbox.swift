@@ -221,6 +221,41 @@ extension SQLStateStore {
             })
     }
 
+    package func failed(
+        _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
+    ) async throws {
+        try await failed([id], notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
+    }
+
+    package func failed(
+        _ ids: [String], notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
+    ) async throws {
+        // The attempt is over: its claim, where notifications are claimed, is released with it.
+        let claim = dialect.claimsNotifications ? "claimed_by = NULL, claimed_until = NULL," : ""
+        let set: [SQLValue] = [
+            .text(error), SQLValue(nextAttempt?.timeIntervalSince1970),
+            SQLValue(refused ? time.timeIntervalSince1970 : nil),
+        ]
+        let updated = try SQLWork<[Never]>.each(SQLOutbox.chunks(ids)) { ids in
+            try SQLWork.run(
+                """
+                UPDATE notification SET attempts = attempts + 1, last_error = ?, \(claim)
+                    next_attempt = ?, failed_permanently = ?
+                WHERE id IN (\(SQLOutbox.list(ids.count)))
+                """, set + ids
+            ).map { [] }
+        }
+        try await writing(
+            try updated.then { _ in
+                .run(
+                    """
+                    INSERT INTO notifier (name, last_error, last_error_at) VALUES (?, ?, ?)
+                    ON CONFLICT (name) DO UPDATE SET last_error = EXCLUDED.last_error,
+                        last_error_at = EXCLUDED.last_error_at
+                    """, [.text(notifier), .text(error), .real(time.timeIntervalSince1970)])
+            })
+    }
+
     @discardableResult
     package func dropExpiredNotifications(now: Date) async throws -> Int {
         try await writing(
