@@ -9,6 +9,10 @@ extension SQLDialect {
         names: [
             "seq": "rowid", "failed_permanently": "failedPermanently", "next_attempt": "nextAttempt",
             "last_error": "lastError", "last_error_at": "lastErrorAt", "last_delivered": "lastDelivered",
+            "last_poll": "lastPoll", "last_success": "lastSuccess", "last_new": "lastNew", "not_before": "notBefore",
+            "hold_reason": "holdReason", "minimum_interval": "minimumInterval", "rate_limit": "rateLimit",
+            "item_count": "itemCount", "item_group": "itemGroup", "item_group_member": "itemGroupMember",
+            "group_id": "groupId", "source_value": "sourceValue", "last_modified": "lastModified",
         ], namesIndexes: true, claimsNotifications: false)
 }
 
@@ -22,6 +26,25 @@ extension SQLiteStateStore: SQLStateStore {
     package func writing<Value: Sendable>(_ work: SQLWork<Value>) async throws -> Value {
         try await write { db in try work.run(db) }
     }
+
+    /// The items are read last, in the same transaction, once `head` has what the poll's first requests need.
+    package func snapshot(
+        feed: String, head: @escaping @Sendable (_ snapshot: FeedSnapshot, _ ids: Set<String>) -> Void
+    ) async throws -> FeedSnapshot {
+        try await reading(
+            try SQLFeeds.head(feed).then { snapshot in
+                SQLWork("SELECT id FROM item WHERE feed = ?", [.text(feed)]) { rows in
+                    head(snapshot, Set(rows.compactMap { $0.text(0) }))
+                    return try SQLFeeds.items(
+                        feed, group: nil, since: nil, limit: nil, expected: snapshot.record?.itemCount ?? 0
+                    ).map { items in
+                        var snapshot = snapshot
+                        snapshot.items = items
+                        return snapshot
+                    }
+                }
+            })
+    }
 }
 
 extension SQLWork {
@@ -34,8 +57,11 @@ extension SQLWork {
                 return value
             case .statement(let sql, let binds, let next):
                 let arguments = StatementArguments(binds.map(\.databaseValue))
-                let rows = try Row.fetchAll(db.cachedStatement(sql: SQLDialect.sqlite.sql(sql)), arguments: arguments)
-                work = try next(rows.map { SQLRow($0.databaseValues.map(SQLValue.init)) })
+                let cursor = try Row.fetchCursor(
+                    db.cachedStatement(sql: SQLDialect.sqlite.sql(sql)), arguments: arguments)
+                var rows: [SQLRow] = []
+                while let row = try cursor.next() { rows.append(SQLRow(row.databaseValues.map(SQLValue.init))) }
+                work = try next(rows)
             }
         }
     }
