@@ -1,3 +1,5 @@
+import Foundation
+
 /// A value bound to a statement or read from a row, as both databases keep them.
 package enum SQLValue: Sendable, Hashable {
     case text(String)
@@ -8,6 +10,16 @@ package enum SQLValue: Sendable, Hashable {
     /// The number, or NULL.
     package init(_ value: Double?) {
         self = value.map(SQLValue.real) ?? .null
+    }
+
+    /// The text, or NULL.
+    package init(_ text: String?) {
+        self = text.map(SQLValue.text) ?? .null
+    }
+
+    /// The time in seconds since 1970, or NULL.
+    package init(_ time: Date?) {
+        self = time.map { .real($0.timeIntervalSince1970) } ?? .null
     }
 }
 
@@ -77,6 +89,15 @@ extension SQLWork where Value == Void {
     /// Runs `sql` with `binds`, its rows left unread.
     package static func run(_ sql: String, _ binds: [SQLValue] = []) -> SQLWork<Void> {
         .statement(sql, binds) { _ in .done(()) }
+    }
+
+    /// Runs each of `statements` in order, their rows left unread.
+    package static func run(_ statements: [(sql: String, binds: [SQLValue])]) -> SQLWork<Void> {
+        @Sendable func from(_ index: Int) -> SQLWork<Void> {
+            guard index < statements.count else { return .done(()) }
+            return .statement(statements[index].sql, statements[index].binds) { _ in from(index + 1) }
+        }
+        return from(0)
     }
 }
 
