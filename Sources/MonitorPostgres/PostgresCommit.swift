@@ -3,9 +3,9 @@ import Logging
 import MonitorCore
 import PostgresNIO
 
-/// One poll's results written inside an open transaction: the feed's record first (its row lock orders two writers
-/// of one feed), then of its items, groups, validators and values only what differs from what is stored, counted as
-/// the SQLite state counts them. Items go in a few statements whatever their number: arrays unnested by the server.
+/// One poll's results written inside an open transaction: ``SQLCommit``'s record and rest, and between them the items,
+/// only what differs from what is stored, counted as the SQLite state counts them. Items go in a few statements
+/// whatever their number: arrays unnested by the server.
 struct PostgresCommit {
     /// The connection, inside a transaction.
     var connection: PostgresConnection
@@ -16,67 +16,15 @@ struct PostgresCommit {
 
     /// Writes `commit`; returns the rows written.
     func write(_ commit: PollCommit) async throws -> CommitStatistics {
+        try await SQLCommit.record(commit.record, feed: feed).run(on: connection, logger: logger)
         var statistics = CommitStatistics()
-        let record = commit.record
-        let rateLimit = try record.storedRateLimit()
-        try await connection.query(
-            """
-            INSERT INTO feed (name, type, status, last_poll, last_success, last_new, last_error, failures, not_before,
-                hold_reason, minimum_interval, rate_limit, item_count)
-            VALUES (\(feed), \(record.type), \(record.status), \(record.lastPoll?.timeIntervalSince1970),
-                \(record.lastSuccess?.timeIntervalSince1970), \(record.lastNew?.timeIntervalSince1970),
-                \(record.lastError), \(record.failures), \(record.notBefore?.timeIntervalSince1970),
-                \(record.holdReason), \(record.minimumInterval?.seconds), \(rateLimit), \(record.itemCount))
-            ON CONFLICT (name) DO UPDATE SET type = EXCLUDED.type, status = EXCLUDED.status,
-                last_poll = EXCLUDED.last_poll, last_success = EXCLUDED.last_success, last_new = EXCLUDED.last_new,
-                last_error = EXCLUDED.last_error, failures = EXCLUDED.failures, not_before = EXCLUDED.not_before,
-                hold_reason = EXCLUDED.hold_reason, minimum_interval = EXCLUDED.minimum_interval,
-                rate_limit = EXCLUDED.rate_limit, item_count = EXCLUDED.item_count
-            """, logger: logger)
         statistics.recordRows = 1
         if let items = commit.items {
             try await writeItems(
                 items, prepared: commit.prepared, firstSeen: commit.firstSeen.timeIntervalSince1970, &statistics)
         }
-        if let groups = commit.groups {
-            statistics.groupRows = try await writeCatalog(groups)
-        }
-        for (key, validators) in commit.validators where try await writeValidators(validators, key) {
-            statistics.validatorRows += 1
-        }
-        for (key, value) in commit.values where try await writeValue(value, key) {
-            statistics.valueRows += 1
-        }
-        statistics.dropped = try await enqueue(
-            commit.notifications, bounds: commit.bounds, created: commit.record.lastPoll ?? commit.firstSeen)
-        return statistics
-    }
-
-    // MARK: - Notifications
-
-    /// Adds `notifications` to the outbox, in this transaction: delivered only once the poll is committed. Then drops
-    /// what the bounds of their notifiers no longer allow at `created`; returns the notifications dropped.
-    private func enqueue(_ notifications: [FeedNotification], bounds: [String: OutboxBounds], created: Date)
-        async throws -> [DroppedNotification]
-    {
-        guard !notifications.isEmpty else { return [] }
-        for notification in notifications {
-            let content = try StoredJSON.text(notification)
-            try await connection.query(
-                """
-                INSERT INTO notification (id, notifier, feed, event, created, content)
-                VALUES (\(notification.id), \(notification.notifier), \(notification.feed),
-                    \(notification.event.rawValue), \(created.timeIntervalSince1970), \(content))
-                ON CONFLICT (id) DO NOTHING
-                """, logger: logger)
-        }
-        var dropped: [DroppedNotification] = []
-        for notifier in Set(notifications.map(\.notifier)).sorted() {
-            guard let bounds = bounds[notifier] else { continue }
-            dropped += try await PostgresStateStore.drop(
-                notifier, beyond: bounds, now: created, connection: connection, logger: logger)
-        }
-        return dropped
+        return try await SQLCommit.rest(commit, feed: feed, statistics: statistics, .postgres).run(
+            on: connection, logger: logger)
     }
 
     // MARK: - Items
@@ -216,80 +164,5 @@ struct PostgresCommit {
                 FROM unnest(\(memberGroups)::text[], \(memberIDs)::text[], \(memberDates)::float8[]) AS t (group_id, id, date)
                 """, logger: logger)
         }
-    }
-
-    // MARK: - Groups, validators, values
-
-    /// Makes the stored catalog the poll's `groups`, writing only the groups that differ; returns the rows written.
-    private func writeCatalog(_ groups: [ItemGroup]) async throws -> Int {
-        var stored: [String: (title: String, position: Int)] = [:]
-        for try await (id, title, position) in try await connection.query(
-            "SELECT id, title, position FROM item_group WHERE feed = \(feed)", logger: logger
-        ).decode((String, String, Int).self) {
-            stored[id] = (title, position)
-        }
-        let changes = StoredItem.catalogChanges(stored: stored, to: groups)
-        for (group, position) in changes.written {
-            try await connection.query(
-                """
-                INSERT INTO item_group (feed, id, title, position) VALUES (\(feed), \(group.id), \(group.title), \(position))
-                ON CONFLICT (feed, id) DO UPDATE SET title = EXCLUDED.title, position = EXCLUDED.position
-                """, logger: logger)
-        }
-        for id in changes.deleted {
-            try await connection.query("DELETE FROM item_group WHERE feed = \(feed) AND id = \(id)", logger: logger)
-        }
-        return changes.written.count + changes.deleted.count
-    }
-
-    /// Stores `validators` for `key` (deletes them when empty); returns whether a row was written.
-    private func writeValidators(_ validators: Validators, _ key: ValidatorKey) async throws -> Bool {
-        var current: Validators?
-        for try await (etag, lastModified) in try await connection.query(
-            """
-            SELECT etag, last_modified FROM validator
-            WHERE feed = \(feed) AND url = \(key.url) AND credential = \(key.credential)
-            """, logger: logger
-        ).decode((String?, String?).self) {
-            current = Validators(etag: etag, lastModified: lastModified)
-        }
-        if validators.isEmpty {
-            guard current != nil else { return false }
-            try await connection.query(
-                "DELETE FROM validator WHERE feed = \(feed) AND url = \(key.url) AND credential = \(key.credential)",
-                logger: logger)
-        } else {
-            guard current != validators else { return false }
-            try await connection.query(
-                """
-                INSERT INTO validator (feed, url, credential, etag, last_modified)
-                VALUES (\(feed), \(key.url), \(key.credential), \(validators.etag), \(validators.lastModified))
-                ON CONFLICT (feed, url, credential) DO UPDATE
-                    SET etag = EXCLUDED.etag, last_modified = EXCLUDED.last_modified
-                """, logger: logger)
-        }
-        return true
-    }
-
-    /// Stores the source value `key` (deletes it when nil); returns whether a row was written.
-    private func writeValue(_ value: String?, _ key: String) async throws -> Bool {
-        var current: String?
-        for try await (found) in try await connection.query(
-            "SELECT value FROM source_value WHERE feed = \(feed) AND key = \(key)", logger: logger
-        ).decode(String.self) {
-            current = found
-        }
-        guard current != value else { return false }
-        if let value {
-            try await connection.query(
-                """
-                INSERT INTO source_value (feed, key, value) VALUES (\(feed), \(key), \(value))
-                ON CONFLICT (feed, key) DO UPDATE SET value = EXCLUDED.value
-                """, logger: logger)
-        } else {
-            try await connection.query(
-                "DELETE FROM source_value WHERE feed = \(feed) AND key = \(key)", logger: logger)
-        }
-        return true
     }
 }

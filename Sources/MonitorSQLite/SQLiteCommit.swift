@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 import MonitorCore
 
-/// One poll's results written inside an open transaction: the feed's record, then of its items, groups, validators
-/// and values only what differs from what is stored, each row counted. New items and their group memberships go in
-/// several rows per statement (``RowBatch``).
+/// One poll's results written inside an open transaction: ``SQLCommit``'s record and rest, and between them the items,
+/// only what differs from what is stored, each row counted. New items and their group memberships go in several rows
+/// per statement (``RowBatch``).
 struct SQLiteCommit {
     /// The database, inside a transaction.
     var db: Database
@@ -13,70 +13,14 @@ struct SQLiteCommit {
 
     /// Writes `commit`; returns the rows written.
     func write(_ commit: PollCommit) throws -> CommitStatistics {
+        try SQLCommit.record(commit.record, feed: feed).run(db)
         var statistics = CommitStatistics()
-        let record = commit.record
-        try db.cachedStatement(
-            sql: """
-                INSERT OR REPLACE INTO feed
-                    (name, type, status, lastPoll, lastSuccess, lastNew, lastError, failures, notBefore,
-                     minimumInterval, rateLimit, itemCount, holdReason)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        ).execute(
-            arguments: [
-                feed, record.type, record.status, record.lastPoll?.timeIntervalSince1970,
-                record.lastSuccess?.timeIntervalSince1970, record.lastNew?.timeIntervalSince1970, record.lastError,
-                record.failures, record.notBefore?.timeIntervalSince1970, record.minimumInterval?.seconds,
-                try record.storedRateLimit(),
-                record.itemCount, record.holdReason,
-            ])
         statistics.recordRows = 1
         if let items = commit.items {
             try writeItems(
                 items, prepared: commit.prepared, firstSeen: commit.firstSeen.timeIntervalSince1970, &statistics)
         }
-        if let groups = commit.groups {
-            statistics.groupRows = try writeCatalog(groups)
-        }
-        for (key, validators) in commit.validators where try writeValidators(validators, key) {
-            statistics.validatorRows += 1
-        }
-        for (key, value) in commit.values where try writeValue(value, key) {
-            statistics.valueRows += 1
-        }
-        statistics.dropped = try enqueue(
-            commit.notifications, bounds: commit.bounds, created: commit.record.lastPoll ?? commit.firstSeen)
-        return statistics
-    }
-
-    // MARK: - Notifications
-
-    /// Adds `notifications` to the outbox, in this transaction: delivered only once the poll is committed. Then drops
-    /// what the bounds of their notifiers no longer allow at `created`; returns the notifications dropped, oldest
-    /// first.
-    private func enqueue(_ notifications: [FeedNotification], bounds: [String: OutboxBounds], created: Date) throws
-        -> [DroppedNotification]
-    {
-        guard !notifications.isEmpty else { return [] }
-        for notification in notifications {
-            try db.cachedStatement(
-                sql: """
-                    INSERT OR IGNORE INTO notification (id, notifier, feed, event, created, content)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """
-            ).execute(
-                arguments: [
-                    notification.id, notification.notifier, notification.feed, notification.event.rawValue,
-                    created.timeIntervalSince1970,
-                    try StoredJSON.text(notification),
-                ])
-        }
-        var dropped: [DroppedNotification] = []
-        for notifier in Set(notifications.map(\.notifier)).sorted() {
-            guard let bounds = bounds[notifier] else { continue }
-            dropped += try SQLiteStateStore.drop(notifier, beyond: bounds, now: created, db)
-        }
-        return dropped
+        return try SQLCommit.rest(commit, feed: feed, statistics: statistics, .sqlite).run(db)
     }
 
     // MARK: - Items
@@ -174,66 +118,5 @@ struct SQLiteCommit {
             feed, id,
         ])
         return db.changesCount
-    }
-
-    // MARK: - Groups, validators, values
-
-    /// Makes the stored catalog the poll's `groups`, writing only the groups that differ; returns the rows written.
-    private func writeCatalog(_ groups: [ItemGroup]) throws -> Int {
-        var stored: [String: (title: String, position: Int)] = [:]
-        for row in try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT id, title, position FROM itemGroup WHERE feed = ?"), arguments: [feed])
-        {
-            stored[row[0]] = (row[1], row[2])
-        }
-        let changes = StoredItem.catalogChanges(stored: stored, to: groups)
-        for (group, position) in changes.written {
-            try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO itemGroup (feed, id, title, position) VALUES (?, ?, ?, ?)"
-            ).execute(arguments: [feed, group.id, group.title, position])
-        }
-        for id in changes.deleted {
-            try db.cachedStatement(sql: "DELETE FROM itemGroup WHERE feed = ? AND id = ?").execute(arguments: [
-                feed, id,
-            ])
-        }
-        return changes.written.count + changes.deleted.count
-    }
-
-    /// Stores `validators` under `key` (empty ones delete the stored ones); returns whether a row was written.
-    private func writeValidators(_ validators: Validators, _ key: ValidatorKey) throws -> Bool {
-        let current = try Row.fetchOne(
-            db.cachedStatement(
-                sql: "SELECT etag, lastModified FROM validator WHERE feed = ? AND url = ? AND credential = ?"),
-            arguments: [feed, key.url, key.credential]
-        ).map { Validators(etag: $0[0], lastModified: $0[1]) }
-        if validators.isEmpty {
-            guard current != nil else { return false }
-            try db.cachedStatement(sql: "DELETE FROM validator WHERE feed = ? AND url = ? AND credential = ?")
-                .execute(arguments: [feed, key.url, key.credential])
-        } else {
-            guard current != validators else { return false }
-            try db.cachedStatement(
-                sql:
-                    "INSERT OR REPLACE INTO validator (feed, url, credential, etag, lastModified) VALUES (?, ?, ?, ?, ?)"
-            ).execute(arguments: [feed, key.url, key.credential, validators.etag, validators.lastModified])
-        }
-        return true
-    }
-
-    /// Stores the source value `value` under `key` (nil deletes it); returns whether a row was written.
-    private func writeValue(_ value: String?, _ key: String) throws -> Bool {
-        let current = try String.fetchOne(
-            db.cachedStatement(sql: "SELECT value FROM sourceValue WHERE feed = ? AND key = ?"), arguments: [feed, key])
-        guard current != value else { return false }
-        if let value {
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO sourceValue (feed, key, value) VALUES (?, ?, ?)")
-                .execute(arguments: [feed, key, value])
-        } else {
-            try db.cachedStatement(sql: "DELETE FROM sourceValue WHERE feed = ? AND key = ?").execute(arguments: [
-                feed, key,
-            ])
-        }
-        return true
     }
 }
