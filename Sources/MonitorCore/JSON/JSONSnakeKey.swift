@@ -1,19 +1,18 @@
 import Foundation
-import MonitorCore
 
-/// A key of GitHub's JSON compared as `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase` would compare it:
-/// `created_at` and `createdAt` both name `createdAt`.
-struct SnakeKey {
+/// A member's key compared as `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase` would compare it:
+/// `created_at` and `createdAt` both name `createdAt`. Public for `@inlinable` (see `JSONReader`).
+public struct JSONSnakeKey {
     /// The key as written (escapes decoded).
-    private let raw: JSONText
+    @usableFromInline let raw: JSONText
     /// The key converted from snake case, for a key that is not plain lowercase snake case; nil for a plain key,
     /// which is compared byte for byte.
-    private let converted: String?
+    @usableFromInline let converted: String?
     /// The document.
-    private let reader: JSONReader
+    @usableFromInline let reader: JSONReader
 
     /// The key `raw` of `reader`'s document.
-    init(_ raw: JSONText, in reader: JSONReader) {
+    public init(_ raw: JSONText, in reader: JSONReader) {
         self.raw = raw
         self.reader = reader
         switch raw.escaped || !raw.ascii ? .other : reader.withBytes(of: raw, Self.shape) {
@@ -52,7 +51,8 @@ struct SnakeKey {
     }
 
     /// Whether the key names the field whose snake-case name is `snake` (`created_at`).
-    func `is`(_ snake: StaticString) -> Bool {
+    @inlinable
+    public func `is`(_ snake: StaticString) -> Bool {
         guard let converted else { return raw.count == snake.utf8CodeUnitCount && reader.key(raw, is: snake) }
         return !converted.isEmpty && converted == Self.convertFromSnakeCase(snake.description)
     }
@@ -75,6 +75,7 @@ struct SnakeKey {
 
     /// Foundation's conversion: leading and trailing underscores kept, the words between them joined, the first
     /// lowercased and the others capitalized.
+    @usableFromInline
     static func convertFromSnakeCase(_ key: String) -> String {
         guard !key.isEmpty, let first = key.firstIndex(where: { $0 != "_" }) else { return key }
         var last = key.index(before: key.endIndex)
