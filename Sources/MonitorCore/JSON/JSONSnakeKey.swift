@@ -12,6 +12,7 @@ public struct JSONSnakeKey {
     @usableFromInline let reader: JSONReader
 
     /// The key `raw` of `reader`'s document.
+    @inlinable
     public init(_ raw: JSONText, in reader: JSONReader) {
         self.raw = raw
         self.reader = reader
@@ -24,7 +25,8 @@ public struct JSONSnakeKey {
     }
 
     /// What an ASCII key without escapes is like.
-    private enum Shape {
+    @usableFromInline
+    enum Shape {
         /// Plain lowercase snake case (`isPlain`).
         case plain
         /// With a byte that is not a letter, a digit or `_`, or with `_` first or last (`_links`): it names no
@@ -35,7 +37,8 @@ public struct JSONSnakeKey {
     }
 
     /// The shape of `bytes`, the key as written.
-    private static func shape(_ bytes: UnsafeBufferPointer<UInt8>) -> Shape {
+    @inlinable
+    static func shape(_ bytes: UnsafeBufferPointer<UInt8>) -> Shape {
         if isPlain(bytes) { return .plain }
         if bytes.first == UInt8(ascii: "_") || bytes.last == UInt8(ascii: "_") { return .foreign }
         for byte in bytes {
@@ -58,7 +61,8 @@ public struct JSONSnakeKey {
     }
 
     /// Lowercase letters and digits, with single underscores between them.
-    private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inlinable
+    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, let last = bytes.last, first != UInt8(ascii: "_"), last != UInt8(ascii: "_")
         else { return false }
         var previous: UInt8 = 0
