@@ -162,16 +162,19 @@ extension GitHubEvent {
     /// Whether `name` is a plain `owner/name`: two parts of ASCII letters, digits, `-`, `_` and `.` around one
     /// `/`, neither empty nor `.` or `..`.
     static func isRepositoryName(_ name: String) -> Bool {
-        let parts = name.unicodeScalars.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
-        return parts.count == 2
-            && parts.allSatisfy { part in
-                !part.isEmpty && !(part.count <= 2 && part.allSatisfy { $0 == "." })
-                    && part.allSatisfy {
-                        switch $0 {
-                        case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": true
-                        default: false
-                        }
-                    }
+        let scalars = name.unicodeScalars
+        guard let slash = scalars.firstIndex(of: "/") else { return false }
+        return isNamePart(scalars[..<slash]) && isNamePart(scalars[scalars.index(after: slash)...])
+    }
+
+    /// Whether `part` is one side of an `owner/name` (see `isRepositoryName(_:)`).
+    private static func isNamePart(_ part: Substring.UnicodeScalarView) -> Bool {
+        !part.isEmpty && !(part.count <= 2 && part.allSatisfy { $0 == "." })
+            && part.allSatisfy {
+                switch $0 {
+                case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": true
+                default: false
+                }
             }
     }
 
