@@ -5,27 +5,23 @@ import MonitorCore
 /// dates. Each works on the UTF-8 bytes when the text is ASCII (nearly always) and leaves text that needs no
 /// change as it is.
 enum EONETText {
-    /// `text` without leading and trailing whitespace.
+    /// `text` without leading and trailing whitespace (Unicode's whitespace and newlines); `text` itself when it
+    /// has none.
     static func trimmed(_ text: String) -> String {
-        let utf8 = text.utf8
-        guard let first = utf8.first, let last = utf8.last else { return text }
-        if !isSpaceOrNonASCII(first), !isSpaceOrNonASCII(last) { return text }
-        guard isASCII(text) else { return trimmedScalars(text) }
-        var start = utf8.startIndex
-        var end = utf8.endIndex
-        while start < end, isSpace(utf8[start]) { start = utf8.index(after: start) }
-        while end > start, isSpace(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
-        return String(Substring(utf8[start..<end]))
+        let scalars = text.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last, isSpace(first) || isSpace(last) else { return text }
+        guard let start = scalars.firstIndex(where: { !isSpace($0) }),
+            let end = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(scalars[start...end])
     }
 
-    /// `trimmed` for text with non-ASCII characters: Unicode's whitespace and newlines at either end.
-    private static func trimmedScalars(_ text: String) -> String {
-        let scalars = text.unicodeScalars
-        let spaces = CharacterSet.whitespacesAndNewlines
-        guard let first = scalars.firstIndex(where: { !spaces.contains($0) }),
-            let last = scalars.lastIndex(where: { !spaces.contains($0) })
-        else { return "" }
-        return String(scalars[first...last])
+    /// Whether `scalar` is whitespace or a newline, as `CharacterSet.whitespacesAndNewlines` says, without asking
+    /// it for ASCII.
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII
+            ? scalar == " " || (0x09...0x0D).contains(scalar.value)
+            : CharacterSet.whitespacesAndNewlines.contains(scalar)
     }
 
     /// `text` trimmed, with every run of whitespace inside it (tabs, line breaks, no-break spaces) made one space.
@@ -318,11 +314,6 @@ enum EONETText {
     @inline(__always)
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || (0x09...0x0D).contains(byte)
-    }
-
-    @inline(__always)
-    private static func isSpaceOrNonASCII(_ byte: UInt8) -> Bool {
-        byte >= 0x80 || isSpace(byte)
     }
 
     private static func isASCII(_ text: String) -> Bool {

@@ -159,38 +159,23 @@ extension GitHubEvent {
         return url
     }
 
-    /// Whether `name` is a plain `owner/name`.
+    /// Whether `name` is a plain `owner/name`: two parts of ASCII letters, digits, `-`, `_` and `.` around one
+    /// `/`, neither empty nor `.` or `..`.
     static func isRepositoryName(_ name: String) -> Bool {
-        // ASCII (nearly always): on the bytes, as the characters are checked below.
-        if let plain = name.utf8.withContiguousStorageIfAvailable(isRepositoryName(ascii:)) { return plain }
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count == 2
-            && parts.allSatisfy { part in
-                !part.isEmpty && part != "." && part != ".."
-                    && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
-            }
+        let scalars = name.unicodeScalars
+        guard let slash = scalars.firstIndex(of: "/") else { return false }
+        return isNamePart(scalars[..<slash]) && isNamePart(scalars[scalars.index(after: slash)...])
     }
 
-    /// `isRepositoryName(_:)` on UTF-8 `bytes`: two parts of ASCII letters, digits, `-`, `_` and `.` around one
-    /// `/`, neither empty nor `.` or `..` (a byte that is not ASCII fails, as a character that is not does).
-    private static func isRepositoryName(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var slash: Int?
-        for (index, byte) in bytes.enumerated() {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-                continue
-            case UInt8(ascii: "/") where slash == nil:
-                slash = index
-            default:
-                return false
+    /// Whether `part` is one side of an `owner/name` (see `isRepositoryName(_:)`).
+    private static func isNamePart(_ part: Substring.UnicodeScalarView) -> Bool {
+        !part.isEmpty && !(part.count <= 2 && part.allSatisfy { $0 == "." })
+            && part.allSatisfy {
+                switch $0 {
+                case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": true
+                default: false
+                }
             }
-        }
-        guard let slash else { return false }
-        func valid(_ part: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-            !part.isEmpty && !(part.count <= 2 && part.allSatisfy { $0 == UInt8(ascii: ".") })
-        }
-        return valid(bytes[..<slash]) && valid(bytes[(slash + 1)...])
     }
 
     private static func isCommit(_ sha: String) -> Bool {

@@ -35,7 +35,7 @@ extension GitHubEvent {
         var repo: Repository?
         var payload: Payload?
         try reader.members { (key, reader) throws(JSONError) in
-            let name = SnakeKey(key, in: reader)
+            let name = JSONSnakeKey(key, in: reader)
             if name.is("id") {
                 switch try reader.kind() {
                 case .string: id = reader.lenient(try reader.stringText())
@@ -77,7 +77,7 @@ extension GitHubEvent.Payload {
         }
         var payload = Self()
         try reader.members { (key, reader) throws(JSONError) in
-            let name = SnakeKey(key, in: reader)
+            let name = JSONSnakeKey(key, in: reader)
             if name.is("action") {
                 payload.action = try reader.lenientString()
             } else if name.is("ref") {

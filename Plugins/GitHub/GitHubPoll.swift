@@ -122,7 +122,7 @@ struct GitHubPoll: Sendable {
         var names: [String]?
         do throws(JSONError) {
             try reader.members { (key, reader) throws(JSONError) in
-                guard SnakeKey(key, in: reader).is("items"), try reader.kind() == .array else { return }
+                guard JSONSnakeKey(key, in: reader).is("items"), try reader.kind() == .array else { return }
                 var found: [String] = []
                 try reader.elements { (reader) throws(JSONError) in
                     // An element that is not an object with a text (or no) `full_name` is left out.

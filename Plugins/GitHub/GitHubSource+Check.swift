@@ -78,7 +78,7 @@ extension GitHubSource {
         var total: Int64?
         do throws(JSONError) {
             try reader.members { (key, reader) throws(JSONError) in
-                if SnakeKey(key, in: reader).is("total_count") { total = try reader.integer() }
+                if JSONSnakeKey(key, in: reader).is("total_count") { total = try reader.integer() }
             }
             try reader.end()
         } catch {

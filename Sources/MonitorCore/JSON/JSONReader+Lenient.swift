@@ -1,10 +1,8 @@
-import MonitorCore
-
-/// Reading GitHub's JSON leniently, as the `Decodable` conformances with `try?` did: a value of another shape is
-/// skipped and read as nil (`lenient…`), or marks the object it is in as unreadable (`strict…`).
+/// Reading JSON leniently, as `Decodable` conformances read it with `try?`: a value of another shape is skipped and
+/// read as nil (`lenient…`), or marks the object it is in as unreadable (`strict…`).
 extension JSONReader {
     /// The string that comes next; nil for any other value or a string that cannot be decoded.
-    mutating func lenientString() throws(JSONError) -> String? {
+    package mutating func lenientString() throws(JSONError) -> String? {
         guard try kind() == .string else {
             try skip()
             return nil
@@ -13,12 +11,12 @@ extension JSONReader {
     }
 
     /// The text of `span`; nil when it cannot be decoded.
-    func lenient(_ span: JSONText) -> String? {
+    package func lenient(_ span: JSONText) -> String? {
         try? decoded(span)
     }
 
     /// The whole number that comes next; nil for any other value.
-    mutating func lenientInt() throws(JSONError) -> Int? {
+    package mutating func lenientInt() throws(JSONError) -> Int? {
         guard try kind() == .number else {
             try skip()
             return nil
@@ -27,7 +25,7 @@ extension JSONReader {
     }
 
     /// The string that comes next; nil for a null; for any other value, nil with `valid` made false.
-    mutating func strictString(_ valid: inout Bool) throws(JSONError) -> String? {
+    package mutating func strictString(_ valid: inout Bool) throws(JSONError) -> String? {
         switch try kind() {
         case .null:
             try skip()
@@ -42,7 +40,7 @@ extension JSONReader {
     }
 
     /// The whole number that comes next; nil for a null; for any other value, nil with `valid` made false.
-    mutating func strictInt(_ valid: inout Bool) throws(JSONError) -> Int? {
+    package mutating func strictInt(_ valid: inout Bool) throws(JSONError) -> Int? {
         switch try kind() {
         case .null:
             try skip()
@@ -57,7 +55,7 @@ extension JSONReader {
     }
 
     /// The boolean that comes next; nil for a null; for any other value, nil with `valid` made false.
-    mutating func strictBool(_ valid: inout Bool) throws(JSONError) -> Bool? {
+    package mutating func strictBool(_ valid: inout Bool) throws(JSONError) -> Bool? {
         switch try kind() {
         case .null:
             try skip()
@@ -73,15 +71,15 @@ extension JSONReader {
     /// Reads the object that comes next, handing each member to `member` with its key and whether the object is
     /// still readable (a member it leaves unread is skipped); false when it is not an object or a member made it
     /// unreadable.
-    mutating func strictObject(
-        _ member: (SnakeKey, inout JSONReader, inout Bool) throws(JSONError) -> Void
+    package mutating func strictObject(
+        _ member: (JSONSnakeKey, inout JSONReader, inout Bool) throws(JSONError) -> Void
     ) throws(JSONError) -> Bool {
         guard try kind() == .object else {
             try skip()
             return false
         }
         var valid = true
-        try members { (key, reader) throws(JSONError) in try member(SnakeKey(key, in: reader), &reader, &valid) }
+        try members { (key, reader) throws(JSONError) in try member(JSONSnakeKey(key, in: reader), &reader, &valid) }
         return valid
     }
 }

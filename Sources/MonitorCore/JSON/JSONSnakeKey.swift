@@ -1,19 +1,19 @@
 import Foundation
-import MonitorCore
 
-/// A key of GitHub's JSON compared as `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase` would compare it:
-/// `created_at` and `createdAt` both name `createdAt`.
-struct SnakeKey {
+/// A member's key compared as `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase` would compare it:
+/// `created_at` and `createdAt` both name `createdAt`. Public for `@inlinable` (see `JSONReader`).
+public struct JSONSnakeKey {
     /// The key as written (escapes decoded).
-    private let raw: JSONText
+    @usableFromInline let raw: JSONText
     /// The key converted from snake case, for a key that is not plain lowercase snake case; nil for a plain key,
     /// which is compared byte for byte.
-    private let converted: String?
+    @usableFromInline let converted: String?
     /// The document.
-    private let reader: JSONReader
+    @usableFromInline let reader: JSONReader
 
     /// The key `raw` of `reader`'s document.
-    init(_ raw: JSONText, in reader: JSONReader) {
+    @inlinable
+    public init(_ raw: JSONText, in reader: JSONReader) {
         self.raw = raw
         self.reader = reader
         switch raw.escaped || !raw.ascii ? .other : reader.withBytes(of: raw, Self.shape) {
@@ -25,7 +25,8 @@ struct SnakeKey {
     }
 
     /// What an ASCII key without escapes is like.
-    private enum Shape {
+    @usableFromInline
+    enum Shape {
         /// Plain lowercase snake case (`isPlain`).
         case plain
         /// With a byte that is not a letter, a digit or `_`, or with `_` first or last (`_links`): it names no
@@ -36,7 +37,8 @@ struct SnakeKey {
     }
 
     /// The shape of `bytes`, the key as written.
-    private static func shape(_ bytes: UnsafeBufferPointer<UInt8>) -> Shape {
+    @inlinable
+    static func shape(_ bytes: UnsafeBufferPointer<UInt8>) -> Shape {
         if isPlain(bytes) { return .plain }
         if bytes.first == UInt8(ascii: "_") || bytes.last == UInt8(ascii: "_") { return .foreign }
         for byte in bytes {
@@ -52,13 +54,15 @@ struct SnakeKey {
     }
 
     /// Whether the key names the field whose snake-case name is `snake` (`created_at`).
-    func `is`(_ snake: StaticString) -> Bool {
+    @inlinable
+    public func `is`(_ snake: StaticString) -> Bool {
         guard let converted else { return raw.count == snake.utf8CodeUnitCount && reader.key(raw, is: snake) }
         return !converted.isEmpty && converted == Self.convertFromSnakeCase(snake.description)
     }
 
     /// Lowercase letters and digits, with single underscores between them.
-    private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inlinable
+    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, let last = bytes.last, first != UInt8(ascii: "_"), last != UInt8(ascii: "_")
         else { return false }
         var previous: UInt8 = 0
@@ -75,6 +79,7 @@ struct SnakeKey {
 
     /// Foundation's conversion: leading and trailing underscores kept, the words between them joined, the first
     /// lowercased and the others capitalized.
+    @usableFromInline
     static func convertFromSnakeCase(_ key: String) -> String {
         guard !key.isEmpty, let first = key.firstIndex(where: { $0 != "_" }) else { return key }
         var last = key.index(before: key.endIndex)
