@@ -7,12 +7,6 @@ package struct Mark: Sendable, Hashable, CustomStringConvertible {
     /// The column, counting from 1, in Unicode scalars.
     package var column: Int
 
-    /// Creates a mark at `line` and `column`, both counting from 1.
-    package init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
-    }
-
     /// The mark as `LINE:COL`.
     package var description: String { "\(line):\(column)" }
 }

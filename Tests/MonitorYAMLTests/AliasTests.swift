@@ -1,5 +1,6 @@
-import MonitorYAML
 import Testing
+
+@testable import MonitorYAML
 
 @Suite("Anchors, aliases and merge keys")
 struct AliasTests {

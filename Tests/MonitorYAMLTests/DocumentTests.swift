@@ -1,5 +1,6 @@
-import MonitorYAML
 import Testing
+
+@testable import MonitorYAML
 
 @Suite("Streams and documents")
 struct DocumentTests {

@@ -1,5 +1,6 @@
-import MonitorYAML
 import Testing
+
+@testable import MonitorYAML
 
 /// Parses `text`, requiring a document.
 func document(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Node {

@@ -1,5 +1,6 @@
-import MonitorYAML
 import Testing
+
+@testable import MonitorYAML
 
 @Suite("Limits on nesting and alias expansion")
 struct LimitTests {

@@ -1,5 +1,6 @@
-import MonitorYAML
 import Testing
+
+@testable import MonitorYAML
 
 @Suite("Malformed input throws YAMLError with libyaml's position")
 struct MalformedInputTests {

@@ -1,5 +1,6 @@
-import MonitorYAML
 import Testing
+
+@testable import MonitorYAML
 
 @Suite("Marks: exact line and column of every kind of node")
 struct MarkTests {

@@ -1,5 +1,6 @@
-import MonitorYAML
 import Testing
+
+@testable import MonitorYAML
 
 @Suite("Scalars: block strings, styles, tags and nulls")
 struct ScalarTests {

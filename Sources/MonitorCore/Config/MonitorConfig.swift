@@ -79,14 +79,6 @@ package struct FeedConfig: Sendable {
     /// Where the feed's mapping starts.
     var location: SourceLocation
 
-    /// A feed.
-    init(name: String, type: String, options: FeedOptions, location: SourceLocation) {
-        self.name = name
-        self.type = type
-        self.options = options
-        self.location = location
-    }
-
     /// `interval`: the feed's poll interval; nil for `settings.interval`.
     package static let interval = FeedOption<Duration?>(
         "interval", .duration(), doc: "Poll interval (default: settings.interval)")

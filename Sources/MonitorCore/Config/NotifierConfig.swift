@@ -9,13 +9,6 @@ package struct NotifierConfig: Sendable {
     /// Where the notifier's mapping starts.
     var location: SourceLocation
 
-    init(name: String, type: String, options: FeedOptions, location: SourceLocation) {
-        self.name = name
-        self.type = type
-        self.options = options
-        self.location = location
-    }
-
     /// The feeds it is told about; nil for every feed.
     var feeds: [String]? { options[Self.feeds] }
 
