@@ -17,7 +17,7 @@ package struct CommandNotifier: Notifier {
         "timeout", .duration(), default: .seconds(30), doc: "Time limit of one run; its process group is then ended")
     /// `env`: environment variables for the program (secret: never shown).
     static let env = FeedOption<[String: String]?>(
-        "env", .mapping(placeholder: "NAME: value", key: CommandRun.checkName), secret: true,
+        "env", .mapping(placeholder: "NAME: value", key: ProgramEnvironment.checkName), secret: true,
         doc: "Environment variables for the program, e.g. {TOKEN: \"${CHAT_TOKEN}\"}")
 
     package static let options: [any OptionDeclaration] = [command, timeout, env]
@@ -39,7 +39,7 @@ package struct CommandNotifier: Notifier {
         self.name = name
         run = CommandRun(
             command: options[Self.command] ?? [], directory: options.directory, timeout: options[Self.timeout],
-            variables: CommandRun.environment(env: options[Self.env] ?? [:], from: context.environment),
+            variables: ProgramEnvironment.make(env: options[Self.env] ?? [:], from: context.environment),
             redaction: Redaction(values: Array((options[Self.env] ?? [:]).values)), sleep: context.sleep)
     }
 

@@ -21,33 +21,11 @@ struct CommandRun: Sendable {
     /// How the timeout is waited for.
     var sleep: @Sendable (Duration) async throws -> Void
 
-    /// The variables of `monitor`'s environment that every program gets.
-    static let inherited = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"]
-
     /// The most bytes of standard error kept for a message.
     static let stderrLimit = 300
 
     /// The program's name as messages show it.
     var name: String { "'\(TerminalText.sanitized(command.first ?? ""))'" }
-
-    /// The environment of every run: a few harmless variables of `monitor`'s and the notifier's `env`.
-    static func environment(env: [String: String], from parent: [String: String]) -> [String: String] {
-        var environment: [String: String] = [:]
-        for name in inherited {
-            if let value = parent[name] { environment[name] = value }
-        }
-        return environment.merging(env) { $1 }
-    }
-
-    /// Checks a name of `env`: a portable variable name, not one of the notification's.
-    @Sendable static func checkName(_ name: String) -> String? {
-        guard let first = name.first, first == "_" || (first.isASCII && first.isLetter),
-            name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })
-        else {
-            return "a variable name has letters, digits and '_', and does not start with a digit"
-        }
-        return name.hasPrefix("MONITOR_") ? "MONITOR_ variables are set by monitor itself" : nil
-    }
 
     /// Runs the program for `notification`; returns when it exited 0, else throws a retryable ``DeliveryError``, also
     /// when the program cannot start (no such file, not executable, …): a fault of the setup, like a receiver down.

@@ -29,7 +29,7 @@ package struct ExecSource: FeedSource {
         "timeout", .duration(), doc: "Time limit of the whole run (default: settings.timeout × 2)")
     /// `env`: environment variables for the program (secret: never shown); nil for none.
     static let env = FeedOption<[String: String]?>(
-        "env", .mapping(placeholder: "NAME: value", key: ExecEnvironment.checkName), secret: true,
+        "env", .mapping(placeholder: "NAME: value", key: ProgramEnvironment.checkName), secret: true,
         doc: "Environment variables for the program, e.g. {API: \"${API_ROOT}\"}")
 
     package static let options: [any OptionDeclaration] = [command, retentionOption, keep, timeout, env]
