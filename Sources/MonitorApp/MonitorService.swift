@@ -68,8 +68,8 @@ package final class MonitorService: Service, Sendable {
         package var systemd: SystemdNotify?
         /// Signals that reload the feeds file as a change of it does (SIGHUP), trapped beforehand.
         var reloadSignals: UnixSignalsSequence?
-        /// Called by the scheduler's loop before it answers a watchdog question (a test holds it there).
-        var schedulerAnswering: (@Sendable () -> Void)?
+        /// Awaited by the scheduler's loop before it answers a watchdog question (an in-process test holds it there).
+        var schedulerAnswering: (@Sendable () async -> Void)?
         /// Kept from the poll events for `/healthz` (`run --metrics`); nil to keep none.
         package var health: RunHealth?
 

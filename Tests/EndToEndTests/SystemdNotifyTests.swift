@@ -129,34 +129,6 @@ struct SystemdNotifyTests {
         #expect(try await listener.mark() == [NotifyListener.marker])
     }
 
-    @Test("WATCHDOG=1 beats while the scheduler's loop answers, stop while it is held, and resume after")
-    func watchdogFollowsTheScheduler() async throws {
-        let hold = FileManager.default.temporaryDirectory.appendingPathComponent("hold-\(UUID().uuidString)").path
-        // A beat every 50 ms.
-        let (directory, listener, monitor) = try await startNotifying(
-            environment: ["WATCHDOG_USEC": "100000", "MONITOR_TEST_HOLD_SCHEDULER": hold])
-        defer { withExtendedLifetime(directory) { listener.close() } }
-        var messages = try await listener.wait(for: 3, while: monitor)
-        #expect(Array(messages.prefix(3)) == ["READY=1", "WATCHDOG=1", "WATCHDOG=1"])
-        // The scheduler's loop blocks at its next answer, reading the pipe until the test closes its end.
-        #expect(mkfifo(hold, 0o600) == 0)
-        defer { unlink(hold) }
-        let writer = try await openWhenRead(hold)
-        // Held: every beat sent is queued before the marker the test sends itself now.
-        let held = try await listener.mark()
-        #expect(held.dropFirst().dropLast().allSatisfy { $0 == "WATCHDOG=1" }, "\(held)")
-        // Twenty beats' time without one: a free-running timer would have beaten.
-        messages = try await listener.none(beyond: held.count, within: .seconds(1))
-        #expect(messages == held)
-        close(writer)
-        messages = try await listener.wait(for: held.count + 1, while: monitor)
-        #expect(messages.last == "WATCHDOG=1")
-        monitor.send(SIGTERM)
-        #expect(try await monitor.waitForExit() == 0, "\(monitor.stderr)")
-        let all = try await listener.mark()
-        #expect(all.suffix(2) == ["STOPPING=1", NotifyListener.marker], "\(all)")
-    }
-
     @Test(
         "a rejected reload: STATUS=, /healthz and the metrics say so until a reload succeeds; stderr has every error")
     func rejectedReload() async throws {
@@ -267,14 +239,6 @@ struct SystemdNotifyTests {
             }) > 0
         {}
         guard errno == EAGAIN else { throw POSIXError(.EIO) }
-        return descriptor
-    }
-
-    /// Opens the named pipe at `path` for writing, which returns once a reader (`monitor`'s held scheduler) has opened
-    /// it: the open itself is the event, waited for off the cooperative pool (the suite's time limit is the safety net).
-    private func openWhenRead(_ path: String) async throws -> Int32 {
-        let descriptor = await offThePool { open(path, O_WRONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw POSIXError(.ENXIO) }
         return descriptor
     }
 }

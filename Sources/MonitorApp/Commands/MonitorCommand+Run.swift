@@ -121,7 +121,6 @@ extension MonitorCommand {
             if !once {
                 // A once run tells systemd nothing: it is no service.
                 serviceOptions.systemd = SystemdNotify(environment: ProcessInfo.processInfo.environment)
-                serviceOptions.schedulerAnswering = SchedulerHold.hook(ProcessInfo.processInfo.environment)
             }
             let service = MonitorService(config: config, options: serviceOptions)
             var groupLogger = logger

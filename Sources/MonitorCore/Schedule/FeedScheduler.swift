@@ -184,7 +184,7 @@ package final class FeedScheduler: Sendable {
     private let changing = AsyncSemaphore(limit: 1)
     private let starts: (stream: AsyncStream<Arrival>, continuation: AsyncStream<Arrival>.Continuation)
     /// Called by `run()`'s loop for each ``alive()`` it answers, before answering (a test holds the loop there).
-    private let answering: (@Sendable () -> Void)?
+    private let answering: (@Sendable () async -> Void)?
     /// Whether the state answers, as the feeds find it: said once for all of them.
     private let reachability = StateReachability()
     /// The longest initial delay, so that feeds started together do not all fire at once.
@@ -196,7 +196,7 @@ package final class FeedScheduler: Sendable {
     /// A scheduler polling through `runner`, reporting to `events`. Its feeds run while `run()` does.
     package init(
         runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, stagger: Duration = .seconds(2),
-        policy: Policy = .continuous, answering: (@Sendable () -> Void)? = nil
+        policy: Policy = .continuous, answering: (@Sendable () async -> Void)? = nil
     ) {
         current = Mutex((runner, Self.slots(for: runner)))
         self.events = events
@@ -239,7 +239,7 @@ package final class FeedScheduler: Sendable {
             for await arrival in starts.stream {
                 guard case .feed(let start) = arrival else {
                     if case .probe(let answer) = arrival {
-                        answering?()
+                        await answering?()
                         answer.signal()
                     }
                     continue

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -7,14 +7,14 @@ import TestSupport
 
 /// A datagram socket bound as systemd binds its notify socket — at a path in a directory, or at an abstract name
 /// (`@…`) — that keeps every message `monitor` sends, in order. Read on a thread of its own; closed by ``close()``.
-final class NotifyListener: Sendable {
+package final class NotifyListener: Sendable {
     /// What `NOTIFY_SOCKET` should say.
-    let address: String
+    package let address: String
     private let descriptor: Int32
     private let received = Watched<(messages: [String], closed: Bool)>(([], false))
 
     /// A socket bound at `path`, or at an abstract name when `path` starts with `@`.
-    init(_ path: String) throws {
+    package init(_ path: String) throws {
         address = path
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
@@ -50,57 +50,28 @@ final class NotifyListener: Sendable {
     }
 
     /// The messages received so far.
-    var messages: [String] { received.value.messages }
+    package var messages: [String] { received.value.messages }
 
     /// Waits until `count` messages have come (ignoring `STATUS=` ones when `statuses` is false) and returns them.
     @discardableResult
-    func wait(for count: Int, statuses: Bool = false) async throws -> [String] {
+    package func wait(for count: Int, statuses: Bool = false) async throws -> [String] {
         let seen = try await received.wait { Self.kept($0.messages, statuses).count >= count || $0.closed }
         return Self.kept(seen.messages, statuses)
     }
 
-    /// Waits as ``wait(for:statuses:)`` while `monitor` runs; throws when it exits first.
-    @discardableResult
-    func wait(for count: Int, while monitor: RunningMonitor) async throws -> [String] {
-        try await whileRunning(monitor) { try await self.wait(for: count) }
-    }
-
-    /// Waits as ``wait(until:)`` while `monitor` runs; throws when it exits first.
-    func wait(while monitor: RunningMonitor, until condition: @escaping @Sendable ([String]) -> Bool) async throws {
-        try await whileRunning(monitor) { try await self.wait(until: condition) }
-    }
-
-    /// What `body` returns, unless `monitor` exits first: then throws.
-    private func whileRunning<T: Sendable>(_ monitor: RunningMonitor, _ body: @escaping @Sendable () async throws -> T)
-        async throws -> T
-    {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                _ = try await monitor.waitForExit()
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let value = try await group.next() ?? nil else {
-                throw ExitedEarly(messages: messages, stderr: monitor.stderr)
-            }
-            return value
-        }
-    }
-
     /// Waits until the messages (all of them) satisfy `condition`.
-    func wait(until condition: @escaping @Sendable ([String]) -> Bool) async throws {
+    package func wait(until condition: @escaping @Sendable ([String]) -> Bool) async throws {
         try await received.wait { condition($0.messages) || $0.closed }
     }
 
     /// The messages but `STATUS=` ones unless `statuses`.
-    static func kept(_ messages: [String], _ statuses: Bool) -> [String] {
+    package static func kept(_ messages: [String], _ statuses: Bool) -> [String] {
         statuses ? messages : messages.filter { !$0.hasPrefix("STATUS=") }
     }
 
     /// Returns the messages received until `window` ends (but `STATUS=` ones unless `statuses`), or early, throwing,
     /// when more than `count` come; for what must not come.
-    func none(beyond count: Int, within window: Duration, statuses: Bool = false) async throws -> [String] {
+    package func none(beyond count: Int, within window: Duration, statuses: Bool = false) async throws -> [String] {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.wait(for: count + 1, statuses: statuses) }
             group.addTask { try await Task.sleep(for: window) }
@@ -111,11 +82,11 @@ final class NotifyListener: Sendable {
     }
 
     /// The marker ``mark()`` sends.
-    static let marker = "MARK"
+    package static let marker = "MARK"
 
     /// Sends ``marker`` to the socket itself and waits for it: once it is read, so is every message queued before it.
     /// Returns the messages up to it (but `STATUS=` ones). One at a time.
-    func mark() async throws -> [String] {
+    package func mark() async throws -> [String] {
         // The marks sent before were each waited for: all are counted here, and this one is not yet.
         let marks = received.value.messages.count { $0 == Self.marker }
         var name = sockaddr_un()
@@ -135,7 +106,7 @@ final class NotifyListener: Sendable {
     }
 
     /// Shuts the socket down and ends its thread.
-    func close() {
+    package func close() {
         shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
@@ -143,10 +114,4 @@ final class NotifyListener: Sendable {
         shutdown(descriptor, Int32(SHUT_RDWR))
         Glibc.close(descriptor)
     }
-}
-
-/// `monitor` exited before the messages a test waited for: what came, and what it said.
-struct ExitedEarly: Error {
-    var messages: [String]
-    var stderr: String
 }
