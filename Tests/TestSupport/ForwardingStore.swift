@@ -41,15 +41,6 @@ extension ForwardingStore {
     {
         try await base.dropNotifications(beyond: bounds, now: now)
     }
-    package func delivered(_ id: String, notifier: String, at time: Date) async throws {
-        try await base.delivered(id, notifier: notifier, at: time)
-    }
-    package func failed(
-        _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
-    ) async throws {
-        try await base.failed(
-            id, notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
-    }
     package func delivered(_ ids: [String], notifier: String, at time: Date) async throws {
         try await base.delivered(ids, notifier: notifier, at: time)
     }

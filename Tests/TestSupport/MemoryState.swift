@@ -159,22 +159,12 @@ package final class MemoryState: StateStoring {
         }
     }
 
-    package func delivered(_ id: String, notifier: String, at time: Date) async throws {
-        try await delivered([id], notifier: notifier, at: time)
-    }
-
     package func delivered(_ ids: [String], notifier: String, at time: Date) async throws {
         let ids = Set(ids)
         stored.withLock { stored in
             stored.outbox.removeAll { ids.contains($0.entry.notification.id) }
             stored.statuses[notifier, default: NotifierStatus(name: notifier)].lastDelivered = time
         }
-    }
-
-    package func failed(
-        _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
-    ) async throws {
-        try await failed([id], notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
     }
 
     package func failed(

@@ -133,4 +133,16 @@ extension StateStoring {
     package func outbox() async throws -> [OutboxEntry] {
         try await outbox(refused: false)
     }
+
+    /// One notification's delivery, recorded as a list of one.
+    package func delivered(_ id: String, notifier: String, at time: Date) async throws {
+        try await delivered([id], notifier: notifier, at: time)
+    }
+
+    /// One notification's failed delivery, recorded as a list of one.
+    package func failed(
+        _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
+    ) async throws {
+        try await failed([id], notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
+    }
 }

@@ -203,10 +203,6 @@ extension SQLStateStore {
             })
     }
 
-    package func delivered(_ id: String, notifier: String, at time: Date) async throws {
-        try await delivered([id], notifier: notifier, at: time)
-    }
-
     package func delivered(_ ids: [String], notifier: String, at time: Date) async throws {
         let deleted = try SQLWork<[Never]>.each(SQLOutbox.chunks(ids)) { ids in
             try SQLWork.run("DELETE FROM notification WHERE id IN (\(SQLOutbox.list(ids.count)))", ids).map { [] }
@@ -219,12 +215,6 @@ extension SQLStateStore {
                     ON CONFLICT (name) DO UPDATE SET last_delivered = EXCLUDED.last_delivered
                     """, [.text(notifier), .real(time.timeIntervalSince1970)])
             })
-    }
-
-    package func failed(
-        _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
-    ) async throws {
-        try await failed([id], notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
     }
 
     package func failed(
