@@ -89,7 +89,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-            ]
+            ],
+            resources: [.embedInCode("Map/world-110m.outlines")]
         ),
         /// Linked on Linux without exporting its own symbols (the static Swift runtime asks for `-export-dynamic`,
         /// which put 50,000 names in the dynamic symbol table: 5 MB of file, and a walk of all of them by `dladdr` at
