@@ -25,10 +25,10 @@ release: setup
 	swift build -c release
 
 lint:
-	swift format lint --strict --recursive Package.swift Sources Plugins Tests
+	swift format lint --strict --recursive Package.swift Sources Plugins Tools Tests
 
 format:
-	swift format --in-place --recursive Package.swift Sources Plugins Tests
+	swift format --in-place --recursive Package.swift Sources Plugins Tools Tests
 
 # `make install` builds an optimised binary and installs it with its shell completions under PREFIX
 # (default /usr/local), stripped, and beside it monitor-standin, the stand-in of the README's offline demo; DESTDIR is prepended to every path, for packaging. `make uninstall` removes them.

@@ -101,7 +101,7 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
         ),
 
-        // MARK: - Benchmarks and the offline demo
+        // MARK: - Tools (Tools/): the tests' wire, the offline demo's stand-in, the benchmarks; `monitor` links none of them
 
         /// A real HTTP/1.1 server on 127.0.0.1 answering from a handler: the wire for the tests and the stand-in; raw
         /// TCP clients for the tests that check bytes on the wire.
@@ -113,10 +113,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            ],
+            path: "Tools/LoopbackHTTP"
         ),
         /// What the stand-in, the bench and the tests share: the JSON the EONET API writes, a receiver that is down.
-        .target(name: "Samples", dependencies: ["MonitorCore"]),
+        .target(name: "Samples", dependencies: ["MonitorCore"], path: "Tools/Samples"),
         /// A local stand-in for the GitHub and EONET APIs on 127.0.0.1, from generated data.
         .executableTarget(
             name: "monitor-standin",
@@ -126,7 +127,7 @@ let package = Package(
                 "Samples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Sources/StandIn"
+            path: "Tools/StandIn"
         ),
         /// Measures the EONET and GitHub sources' decoding of one events document.
         .executableTarget(
@@ -141,7 +142,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Sources/Bench"
+            path: "Tools/Bench"
         ),
 
         // MARK: - Feed sources (Plugins/ holds feed sources, not SwiftPM package plugins)
