@@ -43,8 +43,13 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "DequeModule", package: "swift-collections"),
-                "CProcessControl",
             ]
+        ),
+        /// The programs monitor runs (exec sources, command notifiers): their path, environment and input, their
+        /// process groups, and the supervision that ends what they leave behind.
+        .target(
+            name: "MonitorPrograms",
+            dependencies: ["MonitorCore", "CProcessControl", .product(name: "Subprocess", package: "swift-subprocess")]
         ),
         /// The SQLite settings Swift cannot reach (variadic C functions), for MonitorSQLite.
         .target(name: "CSQLiteOptions", linkerSettings: [.linkedLibrary("sqlite3")]),
@@ -74,6 +79,7 @@ let package = Package(
                 "MonitorPostgres",
                 "MonitorSQLite",
                 "MonitorYAML",
+                "MonitorPrograms",
                 "GitHubSource",
                 "EONETSource",
                 "ExecSource",
@@ -156,7 +162,9 @@ let package = Package(
         /// `type: exec`: an external program speaking JSON lines, run as a process of its own group.
         .target(
             name: "ExecSource",
-            dependencies: ["MonitorCore", .product(name: "Subprocess", package: "swift-subprocess")],
+            dependencies: [
+                "MonitorCore", "MonitorPrograms", .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
             path: "Plugins/Exec"
         ),
 
@@ -171,7 +179,9 @@ let package = Package(
         /// `type: command`: a program run per notification, in a process group of its own.
         .target(
             name: "CommandNotifier",
-            dependencies: ["MonitorCore", .product(name: "Subprocess", package: "swift-subprocess")],
+            dependencies: [
+                "MonitorCore", "MonitorPrograms", .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
             path: "Plugins/Command"
         ),
 

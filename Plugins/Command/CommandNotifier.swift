@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorPrograms
 
 /// The `command` notifier: a program run once per notification, from an argv (never through a shell), with the
 /// notification's schema-1 json body on its standard input and `MONITOR_NOTIFICATION_ID`, `MONITOR_FEED`,
@@ -38,9 +39,11 @@ package struct CommandNotifier: Notifier {
     package init(name: String, options: FeedOptions, context: NotifierContext) {
         self.name = name
         run = CommandRun(
-            command: options[Self.command] ?? [], directory: options.directory, timeout: options[Self.timeout],
-            variables: ProgramEnvironment.make(env: options[Self.env] ?? [:], from: context.environment),
-            redaction: Redaction(values: Array((options[Self.env] ?? [:]).values)), sleep: context.sleep)
+            program: ProgramRun(
+                command: options[Self.command] ?? [], directory: options.directory,
+                environment: ProgramEnvironment.make(env: options[Self.env] ?? [:], from: context.environment),
+                timeout: options[Self.timeout], redaction: Redaction(values: Array((options[Self.env] ?? [:]).values)),
+                stderrCapacity: CommandRun.stderrLimit, sleep: context.sleep))
     }
 
     package var target: String { run.name }

@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorPrograms
 
 /// The environment an exec program runs with: the one every program starts from (``ProgramEnvironment``: a few
 /// harmless variables of `monitor`'s own and the feed's `env`) and the protocol's `MONITOR_*` variables.

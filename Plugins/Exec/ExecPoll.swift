@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorPrograms
 import Synchronization
 
 /// One poll of an exec feed: runs the program once with the cursor it saved, and reports its messages to the
@@ -52,13 +53,15 @@ struct ExecPoll: Sendable {
     /// program's process group (SIGTERM, then SIGKILL) before it returns.
     func run(_ found: Findings) async throws {
         let cursor = context.values[Self.cursorKey]
-        let run = ExecRun(
+        let program = ProgramRun(
             command: command, directory: context.options.directory,
             environment: ExecEnvironment.make(
                 feed: context.feed, cursor: cursor, env: env, from: ProcessInfo.processInfo.environment),
-            input: Self.input(feed: context.feed, cursor: cursor), timeout: timeout ?? context.http.policy.timeout * 2,
-            maxOutput: context.http.policy.maxBody, redaction: Redaction(values: Array(env.values)),
-            sleep: { [clock = context.clock] in try await clock.sleep(for: $0) })
+            timeout: timeout ?? context.http.policy.timeout * 2, redaction: Redaction(values: Array(env.values)),
+            stderrCapacity: 4096, sleep: { [clock = context.clock] in try await clock.sleep(for: $0) })
+        let run = ExecRun(
+            program: program, input: Self.input(feed: context.feed, cursor: cursor),
+            maxOutput: context.http.policy.maxBody)
         let state = Mutex(State())
         try await run.run { messages in
             // Items in a row go as one batch, and the groups announced meanwhile as one catalog.

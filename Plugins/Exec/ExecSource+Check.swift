@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorPrograms
 
 // MARK: - Online check
 

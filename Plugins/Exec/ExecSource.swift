@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorPrograms
 
 /// The `exec` source: a program in any language, run once per poll, that reports on its standard output in
 /// JSON lines (protocol version 1, described in docs/exec-protocol.md and in ``ExecMessage``).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MonitorCore
+import MonitorPrograms
 
 /// `monitor`: the root command.
 package struct MonitorCommand: AsyncParsableCommand {

@@ -1,3 +1,5 @@
+import MonitorCore
+
 /// The environment every external program (an exec source's, a command notifier's) starts from: a few harmless
 /// variables of `monitor`'s own and the `env` of its feed or notifier. Nothing else of `monitor`'s environment (tokens,
 /// proxies with passwords) reaches a program unless `env` passes it on, as in `{GITHUB_TOKEN: "${GITHUB_TOKEN}"}`.

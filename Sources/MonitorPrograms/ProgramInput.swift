@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 
 #if canImport(Glibc)
     import Glibc

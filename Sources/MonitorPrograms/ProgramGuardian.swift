@@ -1,5 +1,6 @@
 import CProcessControl
 import Foundation
+import MonitorCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import CProcessControl
 import Foundation
+import MonitorCore
 import Synchronization
 
 #if canImport(Glibc)
