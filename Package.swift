@@ -51,19 +51,25 @@ let package = Package(
             name: "MonitorPrograms",
             dependencies: ["MonitorCore", "CProcessControl", .product(name: "Subprocess", package: "swift-subprocess")]
         ),
+        /// The state's logic over SQL, written once: the statements and what follows from their rows, in each
+        /// database's dialect (SQLite and PostgreSQL run them).
+        .target(name: "MonitorSQL", dependencies: ["MonitorCore"]),
         /// The SQLite settings Swift cannot reach (variadic C functions), for MonitorSQLite.
         .target(name: "CSQLiteOptions", linkerSettings: [.linkedLibrary("sqlite3")]),
         /// The state in a SQLite file, through GRDB (kept out of the core, so that the sources and their tests do not
         /// build it).
         .target(
             name: "MonitorSQLite",
-            dependencies: ["MonitorCore", "CSQLiteOptions", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "MonitorCore", "MonitorSQL", "CSQLiteOptions", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         /// The state in PostgreSQL: the same store protocol as the SQLite state, through PostgresNIO.
         .target(
             name: "MonitorPostgres",
             dependencies: [
                 "MonitorCore",
+                "MonitorSQL",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

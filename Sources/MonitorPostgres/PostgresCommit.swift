@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MonitorCore
+import MonitorSQL
 import PostgresNIO
 
 /// One poll's results written inside an open transaction: ``SQLCommit``'s record and rest, and between them the items,

@@ -1,5 +1,6 @@
 import Logging
 import MonitorCore
+import MonitorSQL
 import PostgresNIO
 
 extension SQLDialect {

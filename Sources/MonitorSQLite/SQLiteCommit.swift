@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MonitorCore
+import MonitorSQL
 
 /// One poll's results written inside an open transaction: ``SQLCommit``'s record and rest, and between them the items,
 /// only what differs from what is stored, each row counted. New items and their group memberships go in several rows

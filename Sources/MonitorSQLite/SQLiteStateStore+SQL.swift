@@ -1,5 +1,6 @@
 import GRDB
 import MonitorCore
+import MonitorSQL
 
 extension SQLDialect {
     /// SQLite's words: a `?` for each parameter, the schema's names in camel case (and the row's `rowid` for the order

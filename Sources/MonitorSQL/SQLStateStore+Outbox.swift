@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 
 /// The notifications outbox of both databases: what polls had to tell, written in the transaction of the poll,
 /// removed once delivered. The delivery reads each notifier's queue through its index (its pending rows in the order

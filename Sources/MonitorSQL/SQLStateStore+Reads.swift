@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 
 /// The reads of a feed's state, the same in both databases: its record, items, groups, validators and values.
 package enum SQLFeeds {

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorCore
 
 /// A value bound to a statement or read from a row, as both databases keep them.
 package enum SQLValue: Sendable, Hashable {
@@ -134,7 +135,7 @@ package struct SQLDialect: Sendable {
     }
 
     /// `INDEXED BY index` where the database takes it, else nothing.
-    package func indexed(by index: String) -> String {
+    func indexed(by index: String) -> String {
         namesIndexes ? "INDEXED BY \(index)" : ""
     }
 
