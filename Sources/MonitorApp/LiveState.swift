@@ -20,22 +20,18 @@ package struct LiveState: Sendable {
     package private(set) var summaries: [String: String] = [:]
     /// Why each failing feed fails, and since when.
     package private(set) var failures: [String: Failure] = [:]
-    /// Until when and why a server holds each held-back feed back, as its last poll said.
-    package private(set) var holds: [String: Hold] = [:]
     /// The feed that changed last (a failed poll leaves it on the feed summarised last).
     package private(set) var focus: String?
     private var summarized: String?
     /// When the state began (a feed without new items since is stale from then).
     package let started: Date
-    private var staleAfter: [String: Duration]
-    private var lastNew: [String: Date] = [:]
+    /// How the feeds fare (failing, held back, stale, the state, the last reload), as `/healthz` and `STATUS=` see it.
+    private var health = FeedHealth()
     private var summarize: [String: @Sendable (PollReport, Date) -> String]
     /// Where each feed being polled stood before, for a poll the state's failure ends without a word of the feed.
     private var before: [String: LiveView.FeedLine.Phase] = [:]
     /// Why the state cannot be reached, and since when; nil while it answers.
-    package private(set) var unreachable: (error: StateError, since: Date)?
-    /// Why the last reload of the feeds file was not taken; nil when it was.
-    package private(set) var rejectedReload: String?
+    package var unreachable: (error: StateError, since: Date)? { health.unreachable }
 
     /// Whether the panel is shown: without it (JSON lines, a log that is not a terminal) no view or summary is
     /// kept or made, so that thousands of feeds cost a line each.
@@ -71,7 +67,7 @@ package struct LiveState: Sendable {
         self.panels = panels
         lines = feeds.map { LiveView.FeedLine(name: $0.name) }
         positions = Self.positions(of: lines)
-        staleAfter = Self.thresholds(feeds)
+        health.setFeeds(feeds, interval: nil, now: now)
         summarize = Self.summarizers(sources)
     }
 
@@ -97,6 +93,8 @@ package struct LiveState: Sendable {
     /// logged (the panel shows it); otherwise every poll ends with a line.
     package mutating func apply(_ event: PollEvent, now: Date, quiet: Bool) -> Output {
         var output = Output()
+        let wasUnreachable = health.unreachable != nil
+        health.apply(event, now: now)
         switch event {
         case .scheduled(let feed, let next, _):
             update(feed) { $0.next = next }
@@ -140,7 +138,6 @@ package struct LiveState: Sendable {
             views[feed] = nil
             summaries[feed] = nil
             failures[feed] = nil
-            holds[feed] = nil
             if focus == feed { focus = nil }
             if summarized == feed { summarized = nil }
             output.log = ["\(UTCTime.clock(now)) \(feed): removed from the feeds file; stopped"]
@@ -152,17 +149,14 @@ package struct LiveState: Sendable {
             output.log = [NotifierSet.notice(attempt)]
             output.redrawNow = true
         case .state(let error?):
-            guard unreachable == nil else { break }
-            unreachable = (error, now)
+            guard !wasUnreachable else { break }
             output.log = ["\(UTCTime.clock(now)) \(StatusListing.unreachableLine(error))"]
             output.redrawNow = true
         case .state(nil):
-            guard unreachable != nil else { break }
-            unreachable = nil
+            guard wasUnreachable else { break }
             output.log = ["\(UTCTime.clock(now)) state reachable again"]
             output.redrawNow = true
-        case .reload(let rejected):
-            rejectedReload = rejected
+        case .reload:
             output.redrawNow = true
         }
         return output
@@ -172,7 +166,8 @@ package struct LiveState: Sendable {
     /// running the last valid one` while a reload is rejected: shown above the feeds (in the full screen, on the log
     /// row); nil otherwise.
     package var stateLine: String? {
-        unreachable.map { StatusListing.unreachableLine($0.error, since: UTCTime.clock($0.since)) } ?? rejectedReload
+        unreachable.map { StatusListing.unreachableLine($0.error, since: UTCTime.clock($0.since)) }
+            ?? health.rejectedReload
     }
 
     /// Updates the feeds (after the feeds file changed) keeping what is known of the others.
@@ -181,7 +176,7 @@ package struct LiveState: Sendable {
         lines = feeds.map { feed in positions[feed.name].map { known[$0] } ?? LiveView.FeedLine(name: feed.name) }
         positions = Self.positions(of: lines)
         summarize.merge(Self.summarizers(sources)) { $1 }
-        staleAfter = Self.thresholds(feeds)
+        health.setFeeds(feeds, interval: nil, now: started)
     }
 
     /// The panel for `feed` at `now`: while it polls, its groups with their counts so far (`…` pending, `failed`);
@@ -199,8 +194,8 @@ package struct LiveState: Sendable {
             while summary.hasSuffix("\n") { summary.removeLast() }
             panel = [summary]
         }
-        if let hold = holds[feed], hold.until > now {
-            panel.append(LiveView.holdLine(hold, now: now))
+        if let hold = health.hold(of: feed), hold.until > now {
+            panel.append(LiveView.holdLine(Hold(until: hold.until, reason: hold.reason), now: now))
         }
         return panel.isEmpty ? nil : panel.joined(separator: "\n")
     }
@@ -237,13 +232,9 @@ package struct LiveState: Sendable {
                     type: report.type, error: report.error ?? "unknown error", polls: max(report.failures, 1),
                     since: failures[report.feed]?.since ?? report.started,
                     failingBefore: failures[report.feed]?.failingBefore ?? (report.failures > 1))
-            holds[report.feed] = report.notBefore.map { Hold(until: $0, reason: report.holdReason) }
         }
-        if report.new > 0 { lastNew[report.feed] = now }
-        if let threshold = staleAfter[report.feed] {
-            let since = lastNew[report.feed] ?? started
-            update(report.feed) { $0.stale = now.timeIntervalSince(since) > threshold.seconds }
-        }
+        let stale = health.isStale(report.feed, now: now)
+        update(report.feed) { $0.stale = stale }
         var messages: [String] = []
         let stamp = UTCTime.clock(now)
         switch (report.status, wasFailing) {
@@ -311,12 +302,6 @@ package struct LiveState: Sendable {
         case .partial: .partial
         case .failed: .failed
         }
-    }
-
-    private static func thresholds(_ feeds: [FeedConfig]) -> [String: Duration] {
-        Dictionary(
-            feeds.compactMap { feed in feed.options.duration("expect_update_within").map { (feed.name, $0) } },
-            uniquingKeysWith: { $1 })
     }
 
     private static func summarizers(_ sources: [String: any FeedSource]) -> [String:

@@ -70,8 +70,8 @@ package final class MonitorService: Service, Sendable {
         var reloadSignals: UnixSignalsSequence?
         /// Awaited by the scheduler's loop before it answers a watchdog question (an in-process test holds it there).
         var schedulerAnswering: (@Sendable () async -> Void)?
-        /// Kept from the poll events for `/healthz` (`run --metrics`); nil to keep none.
-        package var health: RunHealth?
+        /// How the feeds fare, kept from the poll events once for systemd's `STATUS=` and `/healthz` (`run --metrics`).
+        package var health = RunHealth()
 
         /// Options for the feeds file at `configPath` and the state `store`.
         package init(configPath: String, store: any StateStoring) {
@@ -148,16 +148,16 @@ package final class MonitorService: Service, Sendable {
         // The display and the feeds (under the scheduler) are child tasks of the service.
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                var status = ServiceStatus()
+                var status = ServiceStatus(health: self.options.health)
                 var said = ""
                 for await event in events {
-                    self.options.health?.apply(event, now: Date())
+                    let recount = status.show(event, now: Date())
                     if case .reload(let rejected) = event {
                         self.options.metrics.configReloaded(successful: rejected == nil, at: Date())
                     }
                     display.show(event)
                     guard let systemd = self.options.systemd else { continue }
-                    if status.show(event, now: Date()) { status.pending = await self.pending(of: config.value) }
+                    if recount { status.pending = await self.pending(of: config.value) }
                     if status.line != said {
                         said = status.line
                         systemd.send("STATUS=" + said)
@@ -167,7 +167,7 @@ package final class MonitorService: Service, Sendable {
             group.addTask { await scheduler.run() }
             if let systemd = options.systemd { tell(systemd) }
             options.metrics.configReloaded(successful: true, at: Date())
-            options.health?.setFeeds(initial.feeds, interval: initial.settings.interval, now: Date())
+            options.health.setFeeds(initial.feeds, interval: initial.settings.interval, now: Date())
             await scheduler.apply(entries(of: initial))
             options.readiness.set(.ready)
             let reloadAsked = (wakeup: Wakeup(), pending: Current(false))
@@ -326,7 +326,7 @@ package final class MonitorService: Service, Sendable {
         events.yield(.reload(rejected: nil))
         latest.value = config
         display.setFeeds(config.feeds, sources: config.sources)
-        options.health?.setFeeds(config.feeds, interval: config.settings.interval, now: Date())
+        options.health.setFeeds(config.feeds, interval: config.settings.interval, now: Date())
         var current = generation
         var restartedAll = false
         if config.settings != generation.settings {

@@ -2,52 +2,40 @@ import Foundation
 import MonitorCore
 
 /// The one line `monitor run` gives systemd as `STATUS=`: how many feeds are scheduled, how many of them are ok
-/// (or not polled yet), failing, or held back by their server after their last poll, and how many notifications wait
-/// in the outbox — `2 feeds: 1 ok, 1 failing, 0 held back; 0 notifications pending` — after a rejected reload's
-/// `feeds file invalid (line 14): running the last valid one; ` until a reload succeeds.
+/// (or not polled yet), failing, or held back by their server, and how many notifications wait in the outbox —
+/// `2 feeds: 1 ok, 1 failing, 0 held back; 0 notifications pending` — after a rejected reload's
+/// `feeds file invalid (line 14): running the last valid one; ` until a reload succeeds. Read from the run's one
+/// ``RunHealth``, which `/healthz` answers from too.
 package struct ServiceStatus: Sendable {
-    /// None scheduled yet.
-    package init() {}
-
-    private var feeds: Set<String> = []
-    private var failing: Set<String> = []
-    private var held: Set<String> = []
-    private var rejected: String?
+    private let health: RunHealth
+    /// When the last event was taken.
+    private var now = Date.distantPast
     /// The notifications waiting in the outbox.
     package var pending = 0
 
-    /// Takes `event` into account (at `now`); returns whether the outbox may have changed (a poll found new items, a
-    /// delivery was attempted), so that its count is read again.
+    /// The line of `health`'s feeds (a health of its own by default).
+    package init(health: RunHealth = RunHealth()) {
+        self.health = health
+    }
+
+    /// Takes `event` into the run's health at `now`; returns whether the outbox may have changed (a poll found new
+    /// items, a delivery was attempted), so that its count is read again.
     package mutating func show(_ event: PollEvent, now: Date) -> Bool {
+        health.apply(event, now: now)
+        self.now = now
         switch event {
-        case .scheduled(let feed, _, _):
-            feeds.insert(feed)
-        case .stopped(let feed):
-            feeds.remove(feed)
-            failing.remove(feed)
-            held.remove(feed)
-        case .finished(let report):
-            let feed = report.feed
-            if report.isFailure { failing.insert(feed) } else { failing.remove(feed) }
-            if let notBefore = report.notBefore, notBefore > now { held.insert(feed) } else { held.remove(feed) }
-            return report.new > 0
-        case .delivery:
-            return true
-        case .reload(let rejected):
-            self.rejected = rejected
-        case .view, .polling, .lease, .notice, .state:
-            break
+        case .finished(let report): return report.new > 0
+        case .delivery: return true
+        default: return false
         }
-        return false
     }
 
     /// The line.
     package var line: String {
-        let failing = failing.intersection(feeds).count
-        let held = held.intersection(feeds).subtracting(self.failing).count
-        let ok = feeds.count - failing - held
+        let (counts, rejected) = health.status(now: now)
+        let ok = counts.feeds - counts.failing - counts.held
         return (rejected.map { $0 + "; " } ?? "")
-            + "\(feeds.count) feed\(feeds.count == 1 ? "" : "s"): \(ok) ok, \(failing) failing, \(held) held back; "
-            + "\(pending) notification\(pending == 1 ? "" : "s") pending"
+            + "\(counts.feeds) feed\(counts.feeds == 1 ? "" : "s"): \(ok) ok, \(counts.failing) failing, "
+            + "\(counts.held) held back; \(pending) notification\(pending == 1 ? "" : "s") pending"
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import MonitorCore
 import Synchronization
 
-/// What `/healthz` answers, as a pure state kept from the run's poll events: a feed is healthy while its last poll
+/// How a run's feeds fare, as a pure state kept from its poll events: what `/healthz` answers and systemd's `STATUS=`
+/// counts (``ServiceStatus``). A feed is healthy while its last poll
 /// succeeded (ok, not modified) or, before any of its polls ended, within its first interval; it is unhealthy while
 /// its last poll failed or partly failed (since the first of those in a row), while a server holds it back, and when
 /// stale (no new item for longer than its `expect_update_within`). A state that cannot be reached is said once, not
@@ -13,7 +14,8 @@ package struct FeedHealth: Sendable {
     private struct Feed: Sendable {
         /// When the feed was scheduled: its first interval starts then, and it has had no new item since.
         var added: Date
-        var interval: Duration
+        /// Its interval; nil for a feed known only from its scheduling.
+        var interval: Duration?
         var staleAfter: Duration?
         /// The status of its last poll that ended; nil before any did.
         var status: PollReport.Status?
@@ -23,6 +25,8 @@ package struct FeedHealth: Sendable {
         var failingSince: Date?
         var failures = 0
         var heldUntil: Date?
+        /// Why, in a few words (`rate limit exhausted`).
+        var holdReason: String?
         var lastNew: Date?
         /// Whether another instance holds its lease.
         var elsewhere = false
@@ -31,7 +35,7 @@ package struct FeedHealth: Sendable {
     private var names: [String] = []
     private var feeds: [String: Feed] = [:]
     /// Why the state cannot be reached, and since when; nil while it answers.
-    private var unreachable: (error: StateError, since: Date)?
+    package private(set) var unreachable: (error: StateError, since: Date)?
     /// Why the last reload of the feeds file was not taken; nil when it was.
     package private(set) var rejectedReload: String?
 
@@ -39,8 +43,8 @@ package struct FeedHealth: Sendable {
     package init() {}
 
     /// Sets the feeds (at start, and after the feeds file changed), keeping what is known of those already there;
-    /// `interval` is the one of a feed without its own.
-    package mutating func setFeeds(_ configs: [FeedConfig], interval: Duration, now: Date) {
+    /// `interval` is the one of a feed without its own (nil: not known here).
+    package mutating func setFeeds(_ configs: [FeedConfig], interval: Duration?, now: Date) {
         var kept: [String: Feed] = [:]
         names = []
         for config in configs where kept[config.name] == nil {
@@ -69,10 +73,14 @@ package struct FeedHealth: Sendable {
             feed.error = failing ? report.error : nil
             feed.failures = report.status == .failed ? max(report.failures, 1) : 0
             feed.heldUntil = report.notBefore
+            feed.holdReason = report.holdReason
             if report.new > 0 { feed.lastNew = now }
             feeds[report.feed] = feed
         case .lease(let name, let holder):
             feeds[name]?.elsewhere = holder.map { !$0.isThisInstance } ?? false
+        case .scheduled(let name, _, _) where feeds[name] == nil:
+            feeds[name] = Feed(added: now, interval: nil)
+            names.append(name)
         case .stopped(let name):
             feeds[name] = nil
             names.removeAll { $0 == name }
@@ -85,6 +93,31 @@ package struct FeedHealth: Sendable {
         case .view, .scheduled, .polling, .notice, .delivery:
             break
         }
+    }
+
+    /// Until when and why a server holds `name` back, as its last poll said; nil when it does not.
+    package func hold(of name: String) -> (until: Date, reason: String?)? {
+        feeds[name].flatMap { feed in feed.heldUntil.map { ($0, feed.holdReason) } }
+    }
+
+    /// Whether `name` has had no new item for longer than its `expect_update_within` at `now`.
+    package func isStale(_ name: String, now: Date) -> Bool {
+        guard let feed = feeds[name], let threshold = feed.staleAfter else { return false }
+        return now.timeIntervalSince(feed.lastNew ?? feed.added) > threshold.seconds
+    }
+
+    /// How many feeds there are, how many of them fail, and how many others a server holds back at `now`.
+    package func counts(now: Date) -> (feeds: Int, failing: Int, held: Int) {
+        var failing = 0
+        var held = 0
+        for feed in feeds.values {
+            if feed.failingSince != nil {
+                failing += 1
+            } else if let until = feed.heldUntil, until > now {
+                held += 1
+            }
+        }
+        return (feeds.count, failing, held)
     }
 
     /// A line for each problem at `now`, in the order of the feeds file (the state's first); none when healthy.
@@ -102,20 +135,20 @@ package struct FeedHealth: Sendable {
                 let error = TerminalText.sanitized(feed.error ?? "unknown error")
                 let streak = feed.failures > 1 ? " (\(feed.failures) failures in a row)" : ""
                 lines.append("\(name): \(what) since \(StatusListing.time(since, now: now)): \(error)\(streak)")
-            } else if feed.status == nil, now.timeIntervalSince(feed.added) > feed.interval.seconds {
+            } else if feed.status == nil, let interval = feed.interval,
+                now.timeIntervalSince(feed.added) > interval.seconds
+            {
                 lines.append(
                     "\(name): no poll has ended since it started at \(StatusListing.time(feed.added, now: now))")
             }
             if let until = feed.heldUntil, until > now {
                 lines.append("\(name): held back until \(StatusListing.time(until, now: now))")
             }
-            if let threshold = feed.staleAfter {
+            if let threshold = feed.staleAfter, isStale(name, now: now) {
                 let since = feed.lastNew ?? feed.added
-                if now.timeIntervalSince(since) > threshold.seconds {
-                    lines.append(
-                        "\(name): stale: no new item since \(StatusListing.time(since, now: now)) "
-                            + "(expect_update_within \(DurationFormat.string(threshold)))")
-                }
+                lines.append(
+                    "\(name): stale: no new item since \(StatusListing.time(since, now: now)) "
+                        + "(expect_update_within \(DurationFormat.string(threshold)))")
             }
         }
         return lines
@@ -146,5 +179,10 @@ package final class RunHealth: Sendable {
     /// Why the last reload of the feeds file was not taken; nil when it was.
     package var rejectedReload: String? {
         health.withLock { $0.rejectedReload }
+    }
+
+    /// The counts at `now` (see ``FeedHealth/counts(now:)``) and the rejected reload, read together.
+    func status(now: Date) -> (counts: (feeds: Int, failing: Int, held: Int), rejectedReload: String?) {
+        health.withLock { ($0.counts(now: now), $0.rejectedReload) }
     }
 }
