@@ -35,10 +35,14 @@ let package = Package(
         .target(name: "MonitorYAML", dependencies: ["CLibYAML"]),
         /// The process calls Swift cannot make (variadic `prctl`, spawn options it does not import), for the programs.
         .target(name: "CProcessControl"),
+        /// The one JSON reader (bytes in, values out, with line and column in its errors) and the ordered JSON value
+        /// the outputs write.
+        .target(name: "MonitorJSON"),
         /// Feed-source protocol, configuration model and validation, items, HTTP seam, the state's protocol.
         .target(
             name: "MonitorCore",
             dependencies: [
+                "MonitorJSON",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -81,7 +85,7 @@ let package = Package(
         .target(
             name: "MonitorApp",
             dependencies: [
-                "MonitorCore",
+                "MonitorCore", "MonitorJSON",
                 "MonitorPostgres",
                 "MonitorSQLite",
                 "MonitorYAML",
@@ -129,12 +133,12 @@ let package = Package(
             path: "Tools/LoopbackHTTP"
         ),
         /// What the stand-in, the bench and the tests share: the JSON the EONET API writes, a receiver that is down.
-        .target(name: "Samples", dependencies: ["MonitorCore"], path: "Tools/Samples"),
+        .target(name: "Samples", dependencies: ["MonitorCore", "MonitorJSON"], path: "Tools/Samples"),
         /// A local stand-in for the GitHub and EONET APIs on 127.0.0.1, from generated data.
         .executableTarget(
             name: "monitor-standin",
             dependencies: [
-                "MonitorCore",
+                "MonitorCore", "MonitorJSON",
                 "LoopbackHTTP",
                 "Samples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -145,7 +149,7 @@ let package = Package(
         .executableTarget(
             name: "monitor-bench",
             dependencies: [
-                "MonitorCore",
+                "MonitorCore", "MonitorJSON",
                 "MonitorPostgres",
                 "MonitorSQLite",
                 "EONETSource",
@@ -161,15 +165,16 @@ let package = Package(
 
         .target(
             name: "GitHubSource",
-            dependencies: ["MonitorCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["MonitorCore", "MonitorJSON", .product(name: "Logging", package: "swift-log")],
             path: "Plugins/GitHub"
         ),
-        .target(name: "EONETSource", dependencies: ["MonitorCore"], path: "Plugins/EONET"),
+        .target(name: "EONETSource", dependencies: ["MonitorCore", "MonitorJSON"], path: "Plugins/EONET"),
         /// `type: exec`: an external program speaking JSON lines, run as a process of its own group.
         .target(
             name: "ExecSource",
             dependencies: [
-                "MonitorCore", "MonitorPrograms", .product(name: "Subprocess", package: "swift-subprocess"),
+                "MonitorCore", "MonitorJSON", "MonitorPrograms",
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             path: "Plugins/Exec"
         ),
@@ -179,7 +184,7 @@ let package = Package(
         /// `type: webhook`: an HTTP POST of each notification through the feeds' transport.
         .target(
             name: "WebhookNotifier",
-            dependencies: ["MonitorCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["MonitorCore", "MonitorJSON", .product(name: "Crypto", package: "swift-crypto")],
             path: "Plugins/Webhook"
         ),
         /// `type: command`: a program run per notification, in a process group of its own.
@@ -198,7 +203,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "MonitorCore", "Samples", .product(name: "Logging", package: "swift-log"),
+                "MonitorCore", "MonitorJSON", "Samples", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             path: "Tests/TestSupport"
@@ -238,7 +243,7 @@ let package = Package(
         .testTarget(
             name: "MonitorCoreTests",
             dependencies: [
-                "MonitorCore", "Samples", "TestSupport", "PostgresTestSupport",
+                "MonitorCore", "MonitorJSON", "Samples", "TestSupport", "PostgresTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -254,7 +259,8 @@ let package = Package(
         .testTarget(
             name: "MonitorAppTests",
             dependencies: [
-                "MonitorApp", "MonitorCore", "MonitorSQLite", "Samples", "TestSupport", "LoopbackHTTP", "GitHubSource",
+                "MonitorApp", "MonitorCore", "MonitorJSON", "MonitorSQLite", "Samples", "TestSupport", "LoopbackHTTP",
+                "GitHubSource",
                 "WebhookNotifier", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -265,13 +271,14 @@ let package = Package(
         .testTarget(
             name: "GitHubSourceTests",
             dependencies: [
-                "GitHubSource", "MonitorCore", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "GitHubSource", "MonitorCore", "MonitorJSON", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
             name: "EONETSourceTests",
             dependencies: [
-                "EONETSource", "MonitorCore", "Samples", "TestSupport",
+                "EONETSource", "MonitorCore", "MonitorJSON", "Samples", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -279,18 +286,20 @@ let package = Package(
         .testTarget(
             name: "ExecSourceTests",
             dependencies: [
-                "ExecSource", "MonitorCore", "TestSupport", "LoopbackHTTP",
+                "ExecSource", "MonitorCore", "MonitorJSON", "TestSupport", "LoopbackHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         /// The command notifier against real scripts (the webhook's wire is tested through the app's transport, in
         /// MonitorAppTests).
-        .testTarget(name: "NotifierTests", dependencies: ["CommandNotifier", "MonitorCore", "TestSupport"]),
+        .testTarget(
+            name: "NotifierTests", dependencies: ["CommandNotifier", "MonitorCore", "MonitorJSON", "TestSupport"]),
         /// Runs the built `monitor` executable as a user would.
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "monitor", "TestSupport", "PostgresTestSupport", "LoopbackHTTP", "MonitorCore", "MonitorPostgres",
+                "monitor", "TestSupport", "PostgresTestSupport", "LoopbackHTTP", "MonitorCore", "MonitorJSON",
+                "MonitorPostgres",
                 "MonitorSQLite", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]

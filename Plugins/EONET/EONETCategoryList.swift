@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorJSON
 
 /// What `GET {api}/categories` answers: `{"title","description","link","categories":[…]}`.
 struct EONETCategoryList: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorJSON
 
 extension EONETEvent {
     /// The event's newest activity: its last observation, or its closing when that is later; nil when it has

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorJSON
 
 /// One natural event of `GET {api}/events`: `{"id","title","description","link","closed","categories",
 /// "sources","geometry"}`, read from the response's bytes, with `null`s, odd whitespace and HTML character

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorJSON
 
 /// Reads an event of the usual shape straight from the response's bytes into its item, without an `EONETEvent`
 /// first: the members matched by their length and bytes, the texts made once from the bytes, the observations

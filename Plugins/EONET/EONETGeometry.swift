@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorJSON
 
 /// One observation of an event: `{"magnitudeValue","magnitudeUnit","date","type","coordinates"}`, as kept:
 /// its position is worked out only for the observation an item shows.

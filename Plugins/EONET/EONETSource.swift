@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorJSON
 
 /// The `eonet` source: NASA's Earth Observatory Natural Event Tracker — categories and their events.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorJSON
 
 /// The text clean-ups EONET's responses need: odd whitespace, HTML character references, `35.00`-style numbers,
 /// dates. Each works on the UTF-8 bytes when the text is ASCII (nearly always) and leaves text that needs no

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorJSON
 
 /// One line of an exec program's standard output: a JSON object with exactly one of these keys (protocol 1).
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorJSON
 import MonitorPrograms
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorJSON
 
 extension GitHubEvent {
     /// The events of a page, each nil that cannot be read (it still counts as seen). Throws when the body is

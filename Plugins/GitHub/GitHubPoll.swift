@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorJSON
 
 /// One poll of a github feed: the events of its target, page by page, or of the top repositories of its
 /// search, as many at once as the core allows.

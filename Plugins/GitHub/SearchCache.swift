@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorJSON
 
 /// The result of a repository search kept in the feed's source values, so that it holds across separate
 /// `monitor run --once` invocations: the `owner/name`s found, when, and for which query and `top`.

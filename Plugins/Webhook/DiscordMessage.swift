@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorJSON
 
 /// The `discord` format: a webhook message `{"content": …, "allowed_mentions": {"parse": []}}` in Discord's
 /// markdown, at most 2,000 characters.

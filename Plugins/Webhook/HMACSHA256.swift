@@ -1,5 +1,6 @@
 import Crypto
 import MonitorCore
+import MonitorJSON
 
 /// HMAC-SHA256, the signature of notification bodies: a receiver that knows the secret checks
 /// `X-Monitor-Signature-256: sha256=<hex>` against the body it got.

@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorJSON
 
 /// The `slack` format: an incoming-webhook message `{"text": …}` in Slack's mrkdwn, at most 3,000 characters.
 enum SlackMessage {

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorJSON
 
 /// Shows the events of a long-running `monitor run` that is not full-screen.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorJSON
 
 /// The listing of `monitor status`, as pure functions.
 package enum StatusListing {

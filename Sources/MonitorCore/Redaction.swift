@@ -1,4 +1,5 @@
 import Foundation
+import MonitorJSON
 
 /// What must never show of a notifier's secrets, and text with all of it hidden: a receiver's answer or a program's
 /// standard error becomes a message through ``message(_:limit:keeping:cutBefore:cutAfter:)`` before it is shown or

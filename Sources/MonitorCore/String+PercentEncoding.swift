@@ -1,3 +1,5 @@
+import MonitorJSON
+
 extension String {
     /// The text with every UTF-8 byte percent-encoded (`%3A`, upper-case hex) but the unreserved characters of
     /// RFC 3986 (`A–Z a–z 0–9 - . _ ~`) and the ASCII characters of `extra`: a query value or a path segment as is,
@@ -42,17 +44,5 @@ extension String {
             }
         }
         return String(decoding: decoded, as: UTF8.self)
-    }
-}
-
-extension UInt8 {
-    /// The value of a hexadecimal digit (`0`–`9`, `a`–`f`, `A`–`F`), nil for any other byte.
-    var hexValue: UInt8? {
-        switch self {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

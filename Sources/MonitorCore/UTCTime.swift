@@ -1,4 +1,5 @@
 import Foundation
+import MonitorJSON
 
 /// How every time people read is written: in UTC, as the logs and the JSON outputs are, whatever `TZ` says; the views
 /// say so in their headers (`date (UTC)`, `latest (UTC)`, the full screen's clock).

@@ -4,6 +4,7 @@ import Testing
 
 @testable import EONETSource
 @testable import MonitorCore
+@testable import MonitorJSON
 
 /// The real EONET v3 responses captured in `../shared/api-samples` (next to the package), when that folder
 /// exists: each must decode. They are read in place, never copied into the project.

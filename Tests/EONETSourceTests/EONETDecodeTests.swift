@@ -4,6 +4,7 @@ import Testing
 
 @testable import EONETSource
 @testable import MonitorCore
+@testable import MonitorJSON
 
 /// The events decoder on the response's bytes: the real captures beside the package, every odd case they and a
 /// hostile server have, and the errors it gives.

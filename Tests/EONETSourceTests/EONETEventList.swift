@@ -1,5 +1,6 @@
 @testable import EONETSource
 @testable import MonitorCore
+@testable import MonitorJSON
 
 /// What `GET {api}/events` answers, `{"title","description","link","events":[…]}`, read event by event with the
 /// general reader (`EONETEvent(from:previous:)`): what the tests check the events and the items against.

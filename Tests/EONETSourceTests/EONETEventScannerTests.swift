@@ -4,6 +4,7 @@ import Testing
 
 @testable import EONETSource
 @testable import MonitorCore
+@testable import MonitorJSON
 
 /// `EONETEventScanner`, the fast reading of the usual events: it must read nearly every real event itself, give
 /// exactly the items of the general reader (`EONETEvent(from:previous:)`, which `scanning: false` uses for every

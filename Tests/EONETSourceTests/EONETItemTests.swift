@@ -4,6 +4,7 @@ import Testing
 
 @testable import EONETSource
 @testable import MonitorCore
+@testable import MonitorJSON
 
 @Suite("From an EONET event to an item: dates, groups, URL and details")
 struct EONETItemTests {

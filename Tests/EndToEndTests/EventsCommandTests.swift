@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorJSON
 
 @Suite("monitor events and monitor status on a prepared state, run as a user would")
 struct EventsCommandTests {

@@ -3,6 +3,7 @@ import Testing
 
 @testable import ExecSource
 @testable import MonitorCore
+@testable import MonitorJSON
 
 /// The message of `line`, or what is wrong with it.
 private func parse(_ line: String) -> Result<ExecMessage, ExecMessage.Problem> {

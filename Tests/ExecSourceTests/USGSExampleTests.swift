@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorJSON
 
 /// The package's root, where `examples/` is.
 private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

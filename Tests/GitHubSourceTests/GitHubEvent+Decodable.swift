@@ -2,6 +2,7 @@ import Foundation
 
 @testable import GitHubSource
 @testable import MonitorCore
+@testable import MonitorJSON
 
 /// The `Decodable` conformances the events were first read with, through `JSONDecoder` with snake_case keys: the
 /// reference the byte reader (`GitHubEvent.page(_:)`) is checked against. Each nested object is decoded strictly

@@ -4,6 +4,7 @@ import Testing
 
 @testable import GitHubSource
 @testable import MonitorCore
+@testable import MonitorJSON
 
 /// One event and the item it must make.
 struct EventCase: Sendable, CustomTestStringConvertible {

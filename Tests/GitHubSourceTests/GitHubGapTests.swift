@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorJSON
 
 /// The repository these tests follow.
 private let repo = "ReactiveX/RxSwift"

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorJSON
 
 /// What the search `language:swift` finds, by stars; the feed follows the top 5.
 private let found = [

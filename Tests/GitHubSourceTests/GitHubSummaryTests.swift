@@ -4,6 +4,7 @@ import Testing
 
 @testable import GitHubSource
 @testable import MonitorCore
+@testable import MonitorJSON
 
 private let repo = "ReactiveX/RxSwift"
 

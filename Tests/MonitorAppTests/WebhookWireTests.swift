@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorJSON
 @testable import WebhookNotifier
 
 /// A webhook notifier POSTing to `url` through the app's real HTTP client (redirects not followed).

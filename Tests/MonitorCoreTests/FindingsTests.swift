@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorJSON
 
 /// A source whose poll is the test's closure.
 private struct ClosureSource: FeedSource {

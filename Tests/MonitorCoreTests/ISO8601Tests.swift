@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorJSON
 
 /// `ISO8601.parse` of `text`: the seconds since 1970, or why it is not a date.
 private func parsed(_ text: String) -> Result<Double, ISO8601.Invalid> {

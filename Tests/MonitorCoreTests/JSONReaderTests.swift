@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorJSON
 
 @Suite("The JSON reader: what it accepts, what it skips, and the dates it reads")
 struct JSONReaderTests {

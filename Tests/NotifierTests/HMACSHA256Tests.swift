@@ -1,4 +1,5 @@
 import Foundation
+import MonitorJSON
 import TestSupport
 import Testing
 

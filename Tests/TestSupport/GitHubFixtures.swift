@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 
 @testable import MonitorCore
+@testable import MonitorJSON
 
 /// GitHub-shaped JSON built from Swift data, so that every count in a test is known by construction, and a
 /// fake GitHub API serving it (for a `StubTransport` or a real test HTTP server).

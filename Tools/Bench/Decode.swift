@@ -3,6 +3,7 @@ import EONETSource
 import Foundation
 import Logging
 import MonitorCore
+import MonitorJSON
 
 extension BenchCommand {
     /// `monitor-bench decode FILE`: the EONET source's decoding of one events document, through its public

@@ -2,6 +2,7 @@ import ArgumentParser
 import GitHubSource
 import Logging
 import MonitorCore
+import MonitorJSON
 
 extension BenchCommand {
     /// `monitor-bench github FILE`: the GitHub source's decoding of one page of events, through its public poll,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MonitorCore
+import MonitorJSON
 import MonitorPostgres
 import MonitorSQLite
 import Samples

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorJSON
 
 /// The JSON the EONET v3 API writes, laid out as the real server lays it out (odd tab-and-space indentation,
 /// `35.00`-style magnitudes, `null`s, `[lon, lat]` points and Polygon rings).

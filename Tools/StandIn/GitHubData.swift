@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorJSON
 
 /// Generated GitHub REST data: the events of any repository, organisation or user asked for (made from its
 /// name and the seed), new events arriving every `newEvery` when set, and the repositories a search finds.

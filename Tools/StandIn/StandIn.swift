@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import MonitorCore
+import MonitorJSON
 import Synchronization
 
 /// The stand-in's answers: EONET v3 and GitHub REST routes over generated data, conditional requests, rate

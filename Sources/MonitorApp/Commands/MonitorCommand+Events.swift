@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MonitorCore
+import MonitorJSON
 
 extension MonitorCommand {
     /// `monitor events NAME`: a feed's stored items, newest first, offline.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MonitorCore
+import MonitorJSON
 
 extension MonitorCommand {
     /// `monitor status`: each feed's last poll, status, last error and item count, offline.

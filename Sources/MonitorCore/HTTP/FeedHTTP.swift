@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MonitorJSON
 import Synchronization
 
 /// The HTTP client a source gets for one poll. It makes every request conditional on the validators stored

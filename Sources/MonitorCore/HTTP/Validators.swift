@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MonitorJSON
 
 /// The validators of a response, sent back to make the next request conditional.
 package struct Validators: Sendable, Hashable, Codable {

@@ -1,3 +1,5 @@
+import MonitorJSON
+
 extension Item {
     /// A point on Earth in degrees: latitude north positive, longitude east positive.
     package struct Position: Sendable, Hashable, Codable {

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorJSON
 
 extension FeedNotification {
     /// The json body, schema 1, in this key order:

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorJSON
 
 /// Reads a rule's tokens into a checked tree, by recursive descent: `or` binds loosest, then `and`, then `not`,
 /// then comparisons. Fields, operators and values are checked as they are read, so every error points at its token.

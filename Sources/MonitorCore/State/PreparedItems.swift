@@ -1,3 +1,5 @@
+import MonitorJSON
+
 /// The stored form of a poll's items (``StoredItem/storable(_:)`` and ``StoredItem``: control characters removed,
 /// groups and details packed, the fingerprint), made as each batch of items arrives, while the poll's other
 /// requests are still waiting on the network, so that the commit at the poll's end only writes.

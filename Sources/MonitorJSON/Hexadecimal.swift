@@ -11,3 +11,15 @@ extension Sequence<UInt8> {
         return String(decoding: text, as: UTF8.self)
     }
 }
+
+extension UInt8 {
+    /// The value of a hexadecimal digit (`0`–`9`, `a`–`f`, `A`–`F`), nil for any other byte.
+    package var hexValue: UInt8? {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -826,7 +826,7 @@ public struct JSONReader: Sendable {
 
 /// Whether `count` bytes at `a` and `b` are equal, compared eight at a time (no call into libc for a key).
 @inlinable @inline(__always)
-func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+package func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
     guard count >= 8 else {
         for index in 0..<count where a[index] != b[index] { return false }
         return true

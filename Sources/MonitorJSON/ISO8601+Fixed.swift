@@ -165,7 +165,7 @@ extension ISO8601 {
     }
 
     /// The date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    static func civil(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civil(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
