@@ -45,7 +45,7 @@ package struct FeedHealth: Sendable {
         names = []
         for config in configs where kept[config.name] == nil {
             var feed = feeds[config.name] ?? Feed(added: now, interval: interval)
-            feed.interval = config.options[FeedConfig.interval] ?? interval
+            feed.interval = config.interval(default: interval)
             feed.staleAfter = config.options.duration("expect_update_within")
             kept[config.name] = feed
             names.append(config.name)

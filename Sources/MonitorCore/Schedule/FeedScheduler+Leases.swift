@@ -20,7 +20,7 @@ extension FeedScheduler {
         let clock = runner.clock
         let feed = entry.feed
         let store = leasing.store
-        let schedule = PollSchedule(interval: feed.options[FeedConfig.interval] ?? runner.settings.interval)
+        let schedule = PollSchedule(interval: feed.interval(default: runner.settings.interval))
         let lease = leaseDuration(runner: runner)
         var logger = runner.logger
         logger[metadataKey: "feed"] = "\(feed.name)"
@@ -72,8 +72,8 @@ extension FeedScheduler {
             if let claimed = answer.lease {
                 // Polled and given back by this instance, due again as it wrote: wait for that without asking.
                 let (report, given) = await poll(
-                    entry, claimed, due: slot.due, runner: runner, leasing: leasing, events: events,
-                    control: control, schedule: schedule, lease: lease, logger: logger, stateFailures: failures)
+                    entry, runner: runner, events: events, control: control,
+                    under: Claim(lease: claimed, due: slot.due, leasing: leasing, stateFailures: failures))
                 if let error = report?.unreachableState {
                     failures += 1
                     if let event = reachability.failed(error, started: now, now: clock.now.date) { events.yield(event) }
@@ -116,61 +116,83 @@ extension FeedScheduler {
     /// Why a feed is held back, as the shared schedule keeps no reason.
     static let heldReason = "the server asked to wait"
 
-    /// Polls the feed under `claimed`, a lease of a poll due at `due`, renewed next to the poll. Returns the feed's
-    /// next schedule as this instance wrote it when it gave the feed back (with the poll's results, or without);
-    /// nil when it did not (the lease was lost, the database could not be written, the run stops). `stateFailures`
-    /// calls in a row found the state unreachable before this poll.
+    /// A lease of the shared schedule a poll runs under: the claim, the due time it was claimed at, and how many calls
+    /// in a row found the state unreachable before.
+    struct Claim {
+        var lease: FeedLease
+        var due: Date
+        var leasing: FeedLeases
+        var stateFailures = 0
+    }
+
+    /// Polls `entry`'s feed now, reporting to `events` (`.polling`, then `.finished` unless cancelled). Under `claim`
+    /// its lease is renewed next to the poll and its results are committed only while it holds; the answer then has
+    /// the feed's next schedule as this instance wrote it when it gave the feed back (with the poll's results, or
+    /// without), nil when it did not (the lease was lost, the database could not be written). The report is nil once
+    /// cancelled.
     static func poll(
-        _ entry: Entry, _ claimed: FeedLease, due: Date, runner: PollRunner, leasing: FeedLeases,
-        events: AsyncStream<PollEvent>.Continuation, control: Control, schedule: PollSchedule,
-        lease duration: Duration, logger: Logger, stateFailures: Int = 0
+        _ entry: Entry, runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, control: Control,
+        under claim: Claim? = nil
     ) async -> (report: PollReport?, next: HeldLease.Next?) {
         let clock = runner.clock
         let feed = entry.feed
-        let store = leasing.store
+        var feedLogger = runner.logger
+        feedLogger[metadataKey: "feed"] = "\(feed.name)"
+        let logger = feedLogger
+        let schedule = PollSchedule(interval: feed.interval(default: runner.settings.interval))
         control.polling()
         // `.polling` first: the lease event that follows is drawn at once by the live views, with the phase (a
         // `.polling` drawn within their redraw throttle after it would wait for the next event to be shown).
         events.yield(.polling(feed: feed.name))
-        events.yield(
-            .lease(
-                feed: feed.name, holder: FeedHolder(owner: claimed.owner, until: claimed.expires, isThisInstance: true))
-        )
-        // Counted as held until given back: released below before the events that say so (`.lease(nil)`,
-        // `.finished`), so that whoever reads `/metrics` on seeing them finds it counted out.
-        leasing.taken(metrics: runner.metrics)
         let started = clock.now.date
-        let held = HeldLease(claimed, store: store) { report in
-            next(
-                after: report, due: due, started: started, finished: clock.now.date, schedule: schedule,
-                random: clock.random())
+        if let claim {
+            events.yield(
+                .lease(
+                    feed: feed.name,
+                    holder: FeedHolder(owner: claim.lease.owner, until: claim.lease.expires, isThisInstance: true)))
+            // Counted as held until given back: released below before the events that say so (`.lease(nil)`,
+            // `.finished`), so that whoever reads `/metrics` on seeing them finds it counted out.
+            claim.leasing.taken(metrics: runner.metrics)
+        }
+        let held = claim.map { claim in
+            HeldLease(claim.lease, store: claim.leasing.store) { report in
+                next(
+                    after: report, due: claim.due, started: started, finished: clock.now.date, schedule: schedule,
+                    random: clock.random())
+            }
         }
         let report = await withTaskGroup(of: PollReport?.self) { group in
-            group.addTask {
-                // Renewed every third of the lease while the poll runs; a lease lost is the commit's to refuse.
-                while !Task.isCancelled {
-                    do { try await clock.sleep(for: duration / 3) } catch { return nil }
-                    guard !Task.isCancelled else { return nil }
-                    do {
-                        guard let renewed = try await store.renew(held.lease, for: duration, now: clock.now.date) else {
-                            logger.warning("lost the feed's lease: its poll's results will not be stored")
-                            return nil
-                        }
-                        held.lease = renewed
-                        events.yield(
-                            .lease(
-                                feed: feed.name,
-                                holder: FeedHolder(owner: renewed.owner, until: renewed.expires, isThisInstance: true)))
-                    } catch {
-                        // The poll ended (or the run stops) while renewing: nothing to say (nor, but in detail, of a
-                        // state that cannot be reached: that is said once for every feed).
+            if let held {
+                let duration = leaseDuration(runner: runner)
+                group.addTask {
+                    // Renewed every third of the lease while the poll runs; a lease lost is the commit's to refuse.
+                    while !Task.isCancelled {
+                        do { try await clock.sleep(for: duration / 3) } catch { return nil }
                         guard !Task.isCancelled else { return nil }
-                        logger.log(
-                            level: Self.level(of: error), "cannot renew the feed's lease",
-                            metadata: ["error": "\(error)"])
+                        do {
+                            guard
+                                let renewed = try await held.store.renew(held.lease, for: duration, now: clock.now.date)
+                            else {
+                                logger.warning("lost the feed's lease: its poll's results will not be stored")
+                                return nil
+                            }
+                            held.lease = renewed
+                            events.yield(
+                                .lease(
+                                    feed: feed.name,
+                                    holder: FeedHolder(
+                                        owner: renewed.owner, until: renewed.expires, isThisInstance: true)))
+                        } catch {
+                            // The poll ended (or the run stops) while renewing: nothing to say (nor, but in detail, of
+                            // a state that cannot be reached: that is said once for every feed).
+                            guard !Task.isCancelled else { return nil }
+                            logger.log(
+                                level: Self.level(of: error), "cannot renew the feed's lease",
+                                metadata: ["error": "\(error)"])
+                        }
                     }
+                    return nil
                 }
-                return nil
             }
             group.addTask { await runner.poll(feed, source: entry.source, events: events, lease: held) }
             var report: PollReport?
@@ -183,8 +205,12 @@ extension FeedScheduler {
             return report
         }
         guard let report, !Task.isCancelled else {
-            leasing.released(metrics: runner.metrics)
+            claim?.leasing.released(metrics: runner.metrics)
             return (nil, nil)
+        }
+        guard let claim, let held else {
+            events.yield(.finished(report))
+            return (report, nil)
         }
         var given: HeldLease.Next?
         switch held.outcome {
@@ -196,10 +222,10 @@ extension FeedScheduler {
             // The poll stored nothing (the state could not be read or written, the server holds it back): give the
             // feed back, due again as after a failure.
             let next = next(
-                after: report, due: due, started: started, finished: clock.now.date, schedule: schedule,
-                random: clock.random(), stateFailures: stateFailures)
+                after: report, due: claim.due, started: started, finished: clock.now.date, schedule: schedule,
+                random: clock.random(), stateFailures: claim.stateFailures)
             do {
-                if try await store.release(
+                if try await held.store.release(
                     held.lease, nextDue: next.due, backoff: next.backoff, heldUntil: next.heldUntil)
                 {
                     given = next
@@ -209,7 +235,7 @@ extension FeedScheduler {
                     level: Self.level(of: error), "cannot release the feed's lease", metadata: ["error": "\(error)"])
             }
         }
-        leasing.released(metrics: runner.metrics)
+        claim.leasing.released(metrics: runner.metrics)
         events.yield(.lease(feed: feed.name, holder: nil))
         events.yield(.finished(report))
         return (report, given)

@@ -6,13 +6,11 @@ import Foundation
 extension FeedScheduler {
     /// Polls `entry`'s feed once now, due or not, reporting to `events` (`.finished` included, unless cancelled).
     static func pollOnce(_ entry: Entry, runner: PollRunner, events: AsyncStream<PollEvent>.Continuation) async {
-        if let leasing = runner.leasing {
-            _ = await pollOnce(entry.feed, source: entry.source, runner: runner, leasing: leasing, events: events)
+        guard let leasing = runner.leasing else {
+            _ = await poll(entry, runner: runner, events: events, control: Control())
             return
         }
-        events.yield(.polling(feed: entry.feed.name))
-        let report = await runner.poll(entry.feed, source: entry.source, events: events)
-        if !Task.isCancelled { events.yield(.finished(report)) }
+        _ = await pollOnce(entry.feed, source: entry.source, runner: runner, leasing: leasing, events: events)
     }
 
     /// What ``pollOnce(_:source:runner:leasing:events:)`` did.
@@ -34,8 +32,6 @@ extension FeedScheduler {
         let clock = runner.clock
         let store = leasing.store
         let lease = leaseDuration(runner: runner)
-        var logger = runner.logger
-        logger[metadataKey: "feed"] = "\(feed.name)"
         let notPolled = { (message: String) -> OncePoll in
             let report = runner.notPolled(feed, message, record: nil, started: clock.now.date)
             events.yield(.finished(report))
@@ -75,10 +71,9 @@ extension FeedScheduler {
             }
             return notPolled("not polled: other instances claimed it each time it was asked for")
         }
-        let schedule = PollSchedule(interval: feed.options[FeedConfig.interval] ?? runner.settings.interval)
         let (report, _) = await poll(
-            Entry(feed: feed, source: source, signature: ""), claimed, due: answer.slot.due, runner: runner,
-            leasing: leasing, events: events, control: Control(), schedule: schedule, lease: lease, logger: logger)
+            Entry(feed: feed, source: source, signature: ""), runner: runner, events: events, control: Control(),
+            under: Claim(lease: claimed, due: answer.slot.due, leasing: leasing))
         return report.map(OncePoll.polled) ?? notPolled("cancelled")
     }
 }

@@ -95,81 +95,38 @@ package final class FeedScheduler: Sendable {
 
     /// Where a feed's loop is, and the "poll now" that cuts its wait short; shared by the loop and `pollNow`.
     final class Control: Sendable {
-        private struct State {
-            /// Whether a poll runs (from its start to its report), or the feed starts (its hold not known yet).
-            var polling = true
-            /// Until when, and why, the server holds the feed back.
-            var hold: FeedHTTP.Hold?
-            /// A "poll now" the loop has not taken yet.
-            var pending = false
-            /// The loop's wait for a "poll now", while it waits.
-            var waiter: CheckedContinuation<Void, Never>?
-        }
-
-        private let state = Mutex(State())
+        /// Whether a poll runs (from its start to its report), or the feed starts (its hold not known yet); and until
+        /// when, and why, the server holds the feed back.
+        private let state = Mutex<(polling: Bool, hold: FeedHTTP.Hold?)>((true, nil))
+        /// The "poll now" the loop's wait takes, kept until then.
+        private let asked = Wakeup()
 
         /// The loop waits for its next poll, held back by the server until `hold`, if at all.
         func waiting(hold: FeedHTTP.Hold?) {
-            state.withLock {
-                $0.polling = false
-                $0.hold = hold
-            }
+            state.withLock { $0 = (false, hold) }
         }
 
         /// The loop starts a poll: a "poll now" asked before is answered by this one.
         func polling() {
             state.withLock {
                 $0.polling = true
-                $0.pending = false
+                asked.reset()
             }
         }
 
         /// Wakes the loop's wait unless a poll runs or the server holds the feed back at `now`.
         func pollNow(now: Date) -> PollNow {
-            let (answer, waiter) = state.withLock { state -> (PollNow, CheckedContinuation<Void, Never>?) in
-                if state.polling { return (.alreadyPolling, nil) }
-                if let hold = state.hold, hold.until > now {
-                    return (.held(until: hold.until, reason: hold.reason), nil)
-                }
-                state.pending = true
-                defer { state.waiter = nil }
-                return (.polling, state.waiter)
+            state.withLock { state in
+                if state.polling { return .alreadyPolling }
+                if let hold = state.hold, hold.until > now { return .held(until: hold.until, reason: hold.reason) }
+                asked.signal()
+                return .polling
             }
-            waiter?.resume()
-            return answer
         }
 
         /// Sleeps on `clock` until `deadline`, or less when a "poll now" comes first. Throws when cancelled.
-        ///
-        /// A race of two child tasks rather than `withDeadline`, whose task and third child every sleeping feed would
-        /// keep.
         func sleep(until deadline: WallClock.Instant, on clock: any PollClock) async throws {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await clock.sleep(until: deadline, tolerance: nil) }
-                group.addTask { await self.asked() }
-                defer { group.cancelAll() }
-                try await group.next()
-            }
-        }
-
-        /// Returns when a "poll now" is asked for (at once if one was), or when cancelled.
-        private func asked() async {
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let now = state.withLock { state -> Bool in
-                        if state.pending || Task.isCancelled { return true }
-                        state.waiter = continuation
-                        return false
-                    }
-                    if now { continuation.resume() }
-                }
-            } onCancel: {
-                let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                    defer { state.waiter = nil }
-                    return state.waiter
-                }
-                waiter?.resume()
-            }
+            try await asked.wait(until: deadline, on: clock)
         }
     }
 
@@ -417,18 +374,16 @@ package final class FeedScheduler: Sendable {
     /// One poll of a feed that holds its slot among the polls in flight: polls, reports, hands the slot on, and plans
     /// the next step; nil once cancelled.
     private static func pollStep(_ start: Start) async -> Step? {
-        let (entry, runner, slots, events) = (start.entry, start.runner, start.slots, start.events)
+        let runner = start.runner
         let clock = runner.clock
-        let feed = entry.feed
-        events.yield(.polling(feed: feed.name))
+        let feed = start.entry.feed
         // The poll counts from when it starts.
         let started = clock.now.date
-        let report = await runner.poll(feed, source: entry.source, events: events)
+        let (report, _) = await poll(start.entry, runner: runner, events: start.events, control: start.control)
         // The slot is handed on once the poll is reported: a display never sees more polls running than allowed.
-        if !Task.isCancelled { events.yield(.finished(report)) }
-        slots.release()
-        guard !Task.isCancelled else { return nil }
-        let schedule = PollSchedule(interval: feed.options[FeedConfig.interval] ?? runner.settings.interval)
+        start.slots.release()
+        guard let report, !Task.isCancelled else { return nil }
+        let schedule = PollSchedule(interval: feed.interval(default: runner.settings.interval))
         let plan = schedule.plan(
             started: started, finished: clock.now.date, failures: report.failures,
             minimumInterval: report.minimumInterval,
