@@ -4,15 +4,6 @@ import Foundation
 /// claimed like the loops of `monitor run` claim it, so that it is never polled by two instances at once and its
 /// results are committed under its lease.
 extension FeedScheduler {
-    /// Polls `entry`'s feed once now, due or not, reporting to `events` (`.finished` included, unless cancelled).
-    static func pollOnce(_ entry: Entry, runner: PollRunner, events: AsyncStream<PollEvent>.Continuation) async {
-        guard let leasing = runner.leasing else {
-            _ = await poll(entry, runner: runner, events: events, control: Control())
-            return
-        }
-        _ = await pollOnce(entry.feed, source: entry.source, runner: runner, leasing: leasing, events: events)
-    }
-
     /// What ``pollOnce(_:source:runner:leasing:events:)`` did.
     enum OncePoll: Sendable {
         /// The feed was polled (or could not be: the report says why).

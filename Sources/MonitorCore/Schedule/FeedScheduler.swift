@@ -69,11 +69,13 @@ package final class FeedScheduler: Sendable {
         let events: AsyncStream<PollEvent>.Continuation
         let stagger: Duration
         let reachability: StateReachability
+        /// Whether the feed polls once (the ``Policy/once`` policy) rather than on its schedule.
+        let once: Bool
 
         init(
             entry: Entry, runner: PollRunner, slots: AsyncSemaphore, stop: AsyncStream<Void>,
             ended: AsyncStream<Void>.Continuation, control: Control, events: AsyncStream<PollEvent>.Continuation,
-            stagger: Duration, reachability: StateReachability
+            stagger: Duration, reachability: StateReachability, once: Bool
         ) {
             self.entry = entry
             self.runner = runner
@@ -84,6 +86,7 @@ package final class FeedScheduler: Sendable {
             self.events = events
             self.stagger = stagger
             self.reachability = reachability
+            self.once = once
         }
     }
 
@@ -147,8 +150,6 @@ package final class FeedScheduler: Sendable {
     /// The longest initial delay, so that feeds started together do not all fire at once.
     let stagger: Duration
     private let policy: Policy
-    /// The feeds a once scheduler was given, until `run()` polls them.
-    private let toPollOnce = Mutex<[Entry]>([])
 
     /// A scheduler polling through `runner`, reporting to `events`. Its feeds run while `run()` does.
     package init(
@@ -185,13 +186,6 @@ package final class FeedScheduler: Sendable {
     /// Runs every feed `apply` starts as a child task, until `shutdown()` or cancellation (under the once policy,
     /// until each has polled); returns when all of them have ended. No feed's task outlives it.
     package func run() async {
-        if policy == .once {
-            return await pollEach(
-                toPollOnce.withLock { entries in
-                    defer { entries = [] }
-                    return entries
-                })
-        }
         await withDiscardingTaskGroup { group in
             for await arrival in starts.stream {
                 guard case .feed(let start) = arrival else {
@@ -201,44 +195,32 @@ package final class FeedScheduler: Sendable {
                     }
                     continue
                 }
+                // Under the once policy each feed starts, in the order given, once a poll in flight ends: the poll
+                // hands its slot on once reported.
+                if start.once, (try? await start.slots.acquire()) == nil { return }
                 group.addTask {
                     await withTaskGroup(of: Void.self) { feed in
                         feed.addTask { await Self.loop(start) }
-                        // Until the feed is stopped (or `run` cancelled); then its loop is cancelled.
-                        for await _ in start.stop {}
+                        // Until the feed is stopped (or `run` cancelled), or its loop ends (after its one poll under
+                        // the once policy); then its loop is cancelled.
+                        feed.addTask { for await _ in start.stop {} }
+                        await feed.next()
                         feed.cancelAll()
                     }
                     start.ended.finish()
                 }
             }
-            group.cancelAll()
-        }
-    }
-
-    /// The ``Policy/once`` run: each of `entries` polled once, in their order, at most `pollsInFlight` at a time;
-    /// returns when every poll has ended.
-    private func pollEach(_ entries: [Entry]) async {
-        let (runner, slots) = current.withLock { $0 }
-        await withDiscardingTaskGroup { group in
-            for entry in entries {
-                // Each started once a poll in flight ends: the poll hands its slot on once reported.
-                guard (try? await slots.acquire()) != nil else { return }
-                group.addTask {
-                    await Self.pollOnce(entry, runner: runner, events: self.events)
-                    slots.release()
-                }
-            }
+            // A once scheduler's queue ends as soon as its feeds are started: they end with their polls.
+            if policy == .continuous { group.cancelAll() }
         }
     }
 
     /// Replaces the set of feeds: starts the new ones, stops the removed ones, restarts the changed ones.
-    /// Returns the names started, stopped and restarted. A once scheduler takes the feeds `run()` will poll.
+    /// Returns the names started, stopped and restarted. A once scheduler takes only the feeds of its first `apply`.
     @discardableResult
     package func apply(_ entries: [Entry]) async -> (started: [String], stopped: [String], restarted: [String]) {
-        if policy == .once {
-            toPollOnce.withLock { $0 += entries }
-            return (entries.map(\.feed.name), [], [])
-        }
+        // The feeds of a once scheduler are all it polls.
+        defer { if policy == .once { starts.continuation.finish() } }
         guard (try? await changing.acquire()) != nil else { return ([], [], []) }
         defer { changing.release() }
         let wanted = Dictionary(entries.map { ($0.feed.name, $0) }, uniquingKeysWith: { $1 })
@@ -248,7 +230,8 @@ package final class FeedScheduler: Sendable {
                 wanted[name].map { $0.signature != current.signature } ?? false
             }
             .keys.sorted()
-            let starting = wanted.keys.filter { running[$0] == nil }.sorted()
+            // In the order given: a once scheduler polls them in that order.
+            let starting = entries.map(\.feed.name).filter { running[$0] == nil }
             return (stopping, restarting, starting)
         }
         for name in stopping + restarting {
@@ -258,7 +241,7 @@ package final class FeedScheduler: Sendable {
         for name in restarting + starting {
             if let entry = wanted[name] { start(entry) }
         }
-        return (starting, stopping, restarting)
+        return (starting.sorted(), stopping, restarting)
     }
 
     /// Asks `feed` to poll now rather than at the end of its wait, without restarting it: its interval then
@@ -307,7 +290,7 @@ package final class FeedScheduler: Sendable {
         let (runner, slots) = current.withLock { $0 }
         let start = Start(
             entry: entry, runner: runner, slots: slots, stop: stop, ended: ending, control: control, events: events,
-            stagger: stagger, reachability: reachability)
+            stagger: stagger, reachability: reachability, once: policy == .once)
         if case .terminated = starts.continuation.yield(.feed(start)) { return }
         running.withLock {
             $0[entry.feed.name] = Running(signature: entry.signature, stop: stopping, ended: ended, control: control)
@@ -336,6 +319,18 @@ package final class FeedScheduler: Sendable {
     /// so this loop keeps only its ``Step``: the first read of the record, and each poll with its report and its plan,
     /// run ``apart(_:)``.
     private static func loop(_ start: Start) async {
+        if start.once {
+            // Its turn among the polls in flight was taken by `run()`.
+            defer { start.slots.release() }
+            guard let leasing = start.runner.leasing else {
+                _ = await poll(start.entry, runner: start.runner, events: start.events, control: start.control)
+                return
+            }
+            _ = await pollOnce(
+                start.entry.feed, source: start.entry.source, runner: start.runner, leasing: leasing,
+                events: start.events)
+            return
+        }
         if let leasing = start.runner.leasing {
             // The schedule is shared with other instances: claim the feed from it (FeedScheduler+Leases).
             return await leasedLoop(
