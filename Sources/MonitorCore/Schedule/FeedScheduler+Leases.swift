@@ -101,7 +101,7 @@ extension FeedScheduler {
                 continue
             }
             // Not due, held back, or leased by another instance: look again then (or at a "poll now").
-            let hold = slot.heldUntil.flatMap { $0 > seen ? FeedHTTP.Hold(until: $0, reason: heldReason) : nil }
+            let hold = slot.heldUntil.flatMap { $0 > seen ? FeedHTTP.Hold(until: $0, reason: serverHold) : nil }
             control.waiting(hold: hold)
             events.yield(.scheduled(feed: feed.name, next: claimable, skipped: 0))
             do { try await control.sleep(until: WallClock.Instant(claimable), on: clock) } catch { return }
@@ -112,9 +112,6 @@ extension FeedScheduler {
             pollNow = !other && clock.now.date < slot.due
         }
     }
-
-    /// Why a feed is held back, as the shared schedule keeps no reason.
-    static let heldReason = "the server asked to wait"
 
     /// A lease of the shared schedule a poll runs under: the claim, the due time it was claimed at, and how many calls
     /// in a row found the state unreachable before.
@@ -262,11 +259,7 @@ extension FeedScheduler {
             let wait = schedule.unreachableStateDelay(failures: stateFailures + 1, random: random)
             plan = (finished.addingTimeInterval(wait.seconds), 0)
         }
-        var heldUntil = report.notBefore
-        if let minimum = report.minimumInterval {
-            let until = started.addingTimeInterval(minimum.seconds)
-            if until > heldUntil ?? .distantPast { heldUntil = until }
-        }
+        let heldUntil = hold(after: report, started: started)?.until
         let backoff =
             report.failures > 0 ? WallClock.Instant(finished).duration(to: WallClock.Instant(plan.due)) : .zero
         return HeldLease.Next(due: plan.due, backoff: backoff, heldUntil: heldUntil)

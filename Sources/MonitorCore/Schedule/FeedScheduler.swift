@@ -133,7 +133,7 @@ package final class FeedScheduler: Sendable {
         }
     }
 
-    private typealias Hold = FeedHTTP.Hold
+    typealias Hold = FeedHTTP.Hold
 
     /// The runner, and the polls in flight it allows.
     private let current: Mutex<(runner: PollRunner, slots: AsyncSemaphore)>
@@ -383,7 +383,7 @@ package final class FeedScheduler: Sendable {
             started: started, finished: clock.now.date, failures: report.failures,
             minimumInterval: report.minimumInterval,
             notBefore: report.notBefore, random: clock.random())
-        let hold = await Self.hold(after: report, started: started, feed: feed.name, store: runner.store)
+        let hold = Self.hold(after: report, started: started)
         if plan.skipped > 0 {
             runner.logger.info(
                 "poll overran its interval", metadata: ["feed": "\(feed.name)", "skipped": "\(plan.skipped)"])
@@ -392,23 +392,18 @@ package final class FeedScheduler: Sendable {
     }
 
     /// Why a feed is held back when the state does not say.
-    private static let serverHold = "the server asked to wait"
+    static let serverHold = "the server asked to wait"
 
     /// Until when the server holds a feed back after a poll that started at `started`: the hold it asked for
-    /// (its reason as stored), or its minimum interval since that poll, whichever ends later.
-    private static func hold(
-        after report: PollReport, started: Date, feed: String, store: any StateStoring
-    ) async -> Hold? {
-        var hold: Hold?
-        if let notBefore = report.notBefore {
-            let reason = (try? await store.record(feed: feed))?.holdReason
-            hold = Hold(until: notBefore, reason: reason ?? serverHold)
-        }
-        if let minimum = report.minimumInterval {
-            let until = started.addingTimeInterval(minimum.seconds)
-            if until > hold?.until ?? .distantPast {
-                hold = Hold(until: until, reason: "the server's minimum interval of \(DurationFormat.string(minimum))")
-            }
+    /// (with its reason), or its minimum interval since that poll, whichever ends later.
+    static func hold(after report: PollReport, started: Date) -> Hold? {
+        var hold = report.notBefore.map { Hold(until: $0, reason: report.holdReason ?? serverHold) }
+        if let minimum = report.minimumInterval,
+            started.addingTimeInterval(minimum.seconds) > hold?.until ?? .distantPast
+        {
+            hold = Hold(
+                until: started.addingTimeInterval(minimum.seconds),
+                reason: "the server's minimum interval of \(DurationFormat.string(minimum))")
         }
         return hold
     }
