@@ -3,8 +3,17 @@ import Logging
 
 /// The feed's loop when the schedule is shared with other instances (``PollRunner/leasing``): the feed is polled
 /// only under a lease claimed from the schedule in the state, renewed while the poll runs; its results are stored
-/// only while the lease holds, with its next due time, back-off and server hold.
+/// only while the lease holds, with its next due time, back-off and server hold. Under the once policy
+/// (`monitor run --once`) the feed is claimed due or not, polled once, and never by two instances at once.
 extension FeedScheduler {
+    /// What a loop under the once policy did.
+    enum OncePoll: Sendable {
+        /// The feed was polled (or could not be: the report says why).
+        case polled(PollReport)
+        /// Another instance holds the feed: it was not polled.
+        case skipped(FeedHolder)
+    }
+
     /// How long a claim of `feed` holds unless renewed: the runner's request timeout × 3.
     static func leaseDuration(runner: PollRunner) -> Duration {
         max(runner.settings.timeout * 3, .seconds(1))
@@ -13,10 +22,16 @@ extension FeedScheduler {
     /// The loop of `entry`'s feed. A state that cannot be reached is asked again within the feed's interval
     /// (``PollSchedule/unreachableStateDelay(failures:random:)``) and said so once for every feed, through
     /// `reachability`, rather than logged by each.
+    ///
+    /// `once`, the feed is claimed at once, due or not, and the loop ends after one poll (its next due time counted
+    /// from it), answering what it did: a feed another instance holds is skipped, with a `.lease` event naming the
+    /// holder; one that cannot be claimed (the server holds it back, the state fails) is reported as not polled. The
+    /// answer is nil otherwise.
+    @discardableResult
     static func leasedLoop(
         _ entry: Entry, runner: PollRunner, leasing: FeedLeases, events: AsyncStream<PollEvent>.Continuation,
-        stagger: Duration, control: Control, reachability: StateReachability
-    ) async {
+        stagger: Duration, control: Control, reachability: StateReachability, once: Bool = false
+    ) async -> OncePoll? {
         let clock = runner.clock
         let feed = entry.feed
         let store = leasing.store
@@ -25,32 +40,41 @@ extension FeedScheduler {
         var logger = runner.logger
         logger[metadataKey: "feed"] = "\(feed.name)"
         // The first claim, spread as the local schedule spreads its first polls.
-        var wait = stagger * clock.random()
+        var wait = once ? .zero : stagger * clock.random()
         // Calls to the state that failed in a row: claims, and polls that found it unreachable.
         var failures = 0
         // Until when the next claim takes the feed: when it is due by now, or at once after a "poll now".
         var pollNow = false
-        while !Task.isCancelled {
+        // Once: the claims that lost a race with another instance's, and whether the feed was just scheduled.
+        var (races, scheduled) = (0, false)
+        let notPolled = { (message: String) -> OncePoll in
+            let report = runner.notPolled(feed, message, record: nil, started: clock.now.date)
+            events.yield(.finished(report))
+            return .polled(report)
+        }
+        while once || !Task.isCancelled {
             if wait > .zero {
-                do { try await control.sleep(until: clock.now.advanced(by: wait), on: clock) } catch { return }
+                do { try await control.sleep(until: clock.now.advanced(by: wait), on: clock) } catch { return nil }
             }
-            guard !Task.isCancelled else { return }
+            guard once || !Task.isCancelled else { return nil }
             let now = clock.now.date
             let answer: FeedClaim
             do {
                 // One round trip: the claim, or the row that says why not.
                 let claimed = try await store.claim(
                     feed: feed.name, owner: leasing.owner, lease: lease, now: now,
-                    dueBy: pollNow ? .distantFuture : now)
+                    dueBy: once || pollNow ? .distantFuture : now)
                 guard let claimed else {
+                    if once, scheduled { return notPolled("cannot claim the feed: it is not in the shared schedule") }
                     try await store.schedule(feeds: [feed.name], now: now)
-                    wait = .zero
+                    (wait, scheduled) = (.zero, true)
                     continue
                 }
                 answer = claimed
             } catch {
+                if once { return notPolled("cannot claim the feed from the shared schedule: \(error)") }
                 // Stopping (the run ends, the feed was removed): the question was cancelled, nothing to say.
-                guard !Task.isCancelled else { return }
+                guard !Task.isCancelled else { return nil }
                 failures += 1
                 if let error = error as? StateError, error.isUnreachable {
                     // Said once for every feed; asked again within the feed's interval.
@@ -74,6 +98,7 @@ extension FeedScheduler {
                 let (report, given) = await poll(
                     entry, runner: runner, events: events, control: control,
                     under: Claim(lease: claimed, due: slot.due, leasing: leasing, stateFailures: failures))
+                if once { return report.map(OncePoll.polled) ?? notPolled("cancelled") }
                 if let error = report?.unreachableState {
                     failures += 1
                     if let event = reachability.failed(error, started: now, now: clock.now.date) { events.yield(event) }
@@ -90,6 +115,23 @@ extension FeedScheduler {
                 let holder = slot.holder(at: now).map {
                     FeedHolder(owner: $0, until: slot.expires ?? now, isThisInstance: $0 == leasing.owner)
                 }
+                if once {
+                    if let holder {
+                        events.yield(.lease(feed: feed.name, holder: holder))
+                        return .skipped(holder)
+                    }
+                    if let until = slot.heldUntil, until > now {
+                        return notPolled("not polled: the server asked to wait until \(UTCTime.full(until))")
+                    }
+                    // A claim that lost a race with another instance's (it waited for the row, then found it leased)
+                    // answers with the row as it was before: neither leased nor held back. Asked again, twice.
+                    races += 1
+                    guard races < 3 else {
+                        return notPolled("not polled: other instances claimed it each time it was asked for")
+                    }
+                    (wait, scheduled) = (.zero, false)
+                    continue
+                }
                 events.yield(.lease(feed: feed.name, holder: holder))
             }
             let seen = clock.now.date
@@ -104,13 +146,14 @@ extension FeedScheduler {
             let hold = slot.heldUntil.flatMap { $0 > seen ? FeedHTTP.Hold(until: $0, reason: serverHold) : nil }
             control.waiting(hold: hold)
             events.yield(.scheduled(feed: feed.name, next: claimable, skipped: 0))
-            do { try await control.sleep(until: WallClock.Instant(claimable), on: clock) } catch { return }
+            do { try await control.sleep(until: WallClock.Instant(claimable), on: clock) } catch { return nil }
             wait = .zero
             // Asked to poll now (the wait was cut short): claim it though it is not due yet, unless another instance
             // holds it (woken before its lease ends, it is still not this instance's to poll).
             let other = slot.holder(at: seen).map { $0 != leasing.owner } ?? false
             pollNow = !other && clock.now.date < slot.due
         }
+        return nil
     }
 
     /// A lease of the shared schedule a poll runs under: the claim, the due time it was claimed at, and how many calls

@@ -319,23 +319,18 @@ package final class FeedScheduler: Sendable {
     /// so this loop keeps only its ``Step``: the first read of the record, and each poll with its report and its plan,
     /// run ``apart(_:)``.
     private static func loop(_ start: Start) async {
-        if start.once {
-            // Its turn among the polls in flight was taken by `run()`.
-            defer { start.slots.release() }
-            guard let leasing = start.runner.leasing else {
-                _ = await poll(start.entry, runner: start.runner, events: start.events, control: start.control)
-                return
-            }
-            _ = await pollOnce(
-                start.entry.feed, source: start.entry.source, runner: start.runner, leasing: leasing,
-                events: start.events)
-            return
-        }
+        // Under the once policy its turn among the polls in flight was taken by `run()`.
+        defer { if start.once { start.slots.release() } }
         if let leasing = start.runner.leasing {
             // The schedule is shared with other instances: claim the feed from it (FeedScheduler+Leases).
-            return await leasedLoop(
+            await leasedLoop(
                 start.entry, runner: start.runner, leasing: leasing, events: start.events, stagger: start.stagger,
-                control: start.control, reachability: start.reachability)
+                control: start.control, reachability: start.reachability, once: start.once)
+            return
+        }
+        if start.once {
+            _ = await poll(start.entry, runner: start.runner, events: start.events, control: start.control)
+            return
         }
         var step = await Self.apart { await Self.firstStep(start) }
         while !Task.isCancelled {
