@@ -302,12 +302,8 @@ package final class MonitorService: Service, Sendable {
 
     /// Waits `watchInterval`, or less when `reloadAsked` is signalled first.
     private func nextCheck(_ reloadAsked: Wakeup) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await Task.sleep(for: self.options.watchInterval) }
-            group.addTask { await reloadAsked.wait() }
-            defer { group.cancelAll() }
-            try await group.next()
-        }
+        let clock = WallClock()
+        try await reloadAsked.wait(until: clock.now.advanced(by: options.watchInterval), on: clock)
         try Task.checkCancellation()
     }
 

@@ -185,9 +185,11 @@ struct LeasedSchedulerTests {
         let (events, continuation) = AsyncStream<PollEvent>.makeStream()
         let feed = PollHarness.feed(InstantSource.self, name: "raced")
         let once = Task {
-            await FeedScheduler.pollOnce(
-                feed, source: InstantSource(options: feed.options), runner: runner, leasing: leasing,
-                events: continuation)
+            await FeedScheduler.leasedLoop(
+                FeedScheduler.Entry(feed: feed, source: InstantSource(options: feed.options), signature: ""),
+                runner: runner, leasing: leasing, events: continuation, stagger: .zero,
+                control: FeedScheduler.Control(),
+                reachability: StateReachability(), once: true)
         }
         // run --once's claim waits for the row's lock (seen by the server: no time involved) …
         while try await server.strings(

@@ -43,13 +43,13 @@ package struct FeedHealth: Sendable {
     package init() {}
 
     /// Sets the feeds (at start, and after the feeds file changed), keeping what is known of those already there;
-    /// `interval` is the one of a feed without its own (nil: not known here).
+    /// `interval` is the one of a feed without its own (nil: not known here, and no feed is late for its first poll).
     package mutating func setFeeds(_ configs: [FeedConfig], interval: Duration?, now: Date) {
         var kept: [String: Feed] = [:]
         names = []
         for config in configs where kept[config.name] == nil {
             var feed = feeds[config.name] ?? Feed(added: now, interval: interval)
-            feed.interval = config.options[FeedConfig.interval] ?? interval
+            feed.interval = interval.map(config.interval(default:))
             feed.staleAfter = config.options.duration("expect_update_within")
             kept[config.name] = feed
             names.append(config.name)

@@ -25,6 +25,11 @@ package final class Wakeup: Sendable {
         waiter?.resume()
     }
 
+    /// Forgets a signal kept for the next wait.
+    func reset() {
+        state.withLock { $0.signalled = false }
+    }
+
     /// Returns when signalled (at once when a signal is kept) or when the task is cancelled.
     package func wait() async {
         await withTaskCancellationHandler {
@@ -45,6 +50,18 @@ package final class Wakeup: Sendable {
                 return state.waiter
             }
             waiter?.resume()
+        }
+    }
+
+    /// Sleeps on `clock` until `deadline`, or less when signalled first. Throws when cancelled.
+    ///
+    /// A race of two child tasks rather than `withDeadline`, whose task and third child every sleeping feed would keep.
+    package func wait(until deadline: WallClock.Instant, on clock: any PollClock) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await clock.sleep(until: deadline, tolerance: nil) }
+            group.addTask { await self.wait() }
+            defer { group.cancelAll() }
+            try await group.next()
         }
     }
 }

@@ -91,6 +91,9 @@ package struct FeedConfig: Sendable {
         "where", .string(placeholder: "rule"),
         doc: "Keep only the items this rule matches; the others are not stored, counted or notified (docs/rules.md)")
 
+    /// The feed's poll interval: its own, or `default` (`settings.interval`) when it sets none.
+    package func interval(default: Duration) -> Duration { options[Self.interval] ?? `default` }
+
     /// The feed's rule, checked when the file was validated; nil for none.
     var rule: Rule? { options[Self.rule].flatMap { try? Rule($0, details: nil) } }
 

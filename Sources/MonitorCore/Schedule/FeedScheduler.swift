@@ -69,11 +69,13 @@ package final class FeedScheduler: Sendable {
         let events: AsyncStream<PollEvent>.Continuation
         let stagger: Duration
         let reachability: StateReachability
+        /// Whether the feed polls once (the ``Policy/once`` policy) rather than on its schedule.
+        let once: Bool
 
         init(
             entry: Entry, runner: PollRunner, slots: AsyncSemaphore, stop: AsyncStream<Void>,
             ended: AsyncStream<Void>.Continuation, control: Control, events: AsyncStream<PollEvent>.Continuation,
-            stagger: Duration, reachability: StateReachability
+            stagger: Duration, reachability: StateReachability, once: Bool
         ) {
             self.entry = entry
             self.runner = runner
@@ -84,6 +86,7 @@ package final class FeedScheduler: Sendable {
             self.events = events
             self.stagger = stagger
             self.reachability = reachability
+            self.once = once
         }
     }
 
@@ -95,85 +98,42 @@ package final class FeedScheduler: Sendable {
 
     /// Where a feed's loop is, and the "poll now" that cuts its wait short; shared by the loop and `pollNow`.
     final class Control: Sendable {
-        private struct State {
-            /// Whether a poll runs (from its start to its report), or the feed starts (its hold not known yet).
-            var polling = true
-            /// Until when, and why, the server holds the feed back.
-            var hold: FeedHTTP.Hold?
-            /// A "poll now" the loop has not taken yet.
-            var pending = false
-            /// The loop's wait for a "poll now", while it waits.
-            var waiter: CheckedContinuation<Void, Never>?
-        }
-
-        private let state = Mutex(State())
+        /// Whether a poll runs (from its start to its report), or the feed starts (its hold not known yet); and until
+        /// when, and why, the server holds the feed back.
+        private let state = Mutex<(polling: Bool, hold: FeedHTTP.Hold?)>((true, nil))
+        /// The "poll now" the loop's wait takes, kept until then.
+        private let asked = Wakeup()
 
         /// The loop waits for its next poll, held back by the server until `hold`, if at all.
         func waiting(hold: FeedHTTP.Hold?) {
-            state.withLock {
-                $0.polling = false
-                $0.hold = hold
-            }
+            state.withLock { $0 = (false, hold) }
         }
 
         /// The loop starts a poll: a "poll now" asked before is answered by this one.
         func polling() {
             state.withLock {
                 $0.polling = true
-                $0.pending = false
+                asked.reset()
             }
         }
 
         /// Wakes the loop's wait unless a poll runs or the server holds the feed back at `now`.
         func pollNow(now: Date) -> PollNow {
-            let (answer, waiter) = state.withLock { state -> (PollNow, CheckedContinuation<Void, Never>?) in
-                if state.polling { return (.alreadyPolling, nil) }
-                if let hold = state.hold, hold.until > now {
-                    return (.held(until: hold.until, reason: hold.reason), nil)
-                }
-                state.pending = true
-                defer { state.waiter = nil }
-                return (.polling, state.waiter)
+            state.withLock { state in
+                if state.polling { return .alreadyPolling }
+                if let hold = state.hold, hold.until > now { return .held(until: hold.until, reason: hold.reason) }
+                asked.signal()
+                return .polling
             }
-            waiter?.resume()
-            return answer
         }
 
         /// Sleeps on `clock` until `deadline`, or less when a "poll now" comes first. Throws when cancelled.
-        ///
-        /// A race of two child tasks rather than `withDeadline`, whose task and third child every sleeping feed would
-        /// keep.
         func sleep(until deadline: WallClock.Instant, on clock: any PollClock) async throws {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await clock.sleep(until: deadline, tolerance: nil) }
-                group.addTask { await self.asked() }
-                defer { group.cancelAll() }
-                try await group.next()
-            }
-        }
-
-        /// Returns when a "poll now" is asked for (at once if one was), or when cancelled.
-        private func asked() async {
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let now = state.withLock { state -> Bool in
-                        if state.pending || Task.isCancelled { return true }
-                        state.waiter = continuation
-                        return false
-                    }
-                    if now { continuation.resume() }
-                }
-            } onCancel: {
-                let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                    defer { state.waiter = nil }
-                    return state.waiter
-                }
-                waiter?.resume()
-            }
+            try await asked.wait(until: deadline, on: clock)
         }
     }
 
-    private typealias Hold = FeedHTTP.Hold
+    typealias Hold = FeedHTTP.Hold
 
     /// The runner, and the polls in flight it allows.
     private let current: Mutex<(runner: PollRunner, slots: AsyncSemaphore)>
@@ -190,8 +150,6 @@ package final class FeedScheduler: Sendable {
     /// The longest initial delay, so that feeds started together do not all fire at once.
     let stagger: Duration
     private let policy: Policy
-    /// The feeds a once scheduler was given, until `run()` polls them.
-    private let toPollOnce = Mutex<[Entry]>([])
 
     /// A scheduler polling through `runner`, reporting to `events`. Its feeds run while `run()` does.
     package init(
@@ -228,13 +186,6 @@ package final class FeedScheduler: Sendable {
     /// Runs every feed `apply` starts as a child task, until `shutdown()` or cancellation (under the once policy,
     /// until each has polled); returns when all of them have ended. No feed's task outlives it.
     package func run() async {
-        if policy == .once {
-            return await pollEach(
-                toPollOnce.withLock { entries in
-                    defer { entries = [] }
-                    return entries
-                })
-        }
         await withDiscardingTaskGroup { group in
             for await arrival in starts.stream {
                 guard case .feed(let start) = arrival else {
@@ -244,44 +195,32 @@ package final class FeedScheduler: Sendable {
                     }
                     continue
                 }
+                // Under the once policy each feed starts, in the order given, once a poll in flight ends: the poll
+                // hands its slot on once reported.
+                if start.once, (try? await start.slots.acquire()) == nil { return }
                 group.addTask {
                     await withTaskGroup(of: Void.self) { feed in
                         feed.addTask { await Self.loop(start) }
-                        // Until the feed is stopped (or `run` cancelled); then its loop is cancelled.
-                        for await _ in start.stop {}
+                        // Until the feed is stopped (or `run` cancelled), or its loop ends (after its one poll under
+                        // the once policy); then its loop is cancelled.
+                        feed.addTask { for await _ in start.stop {} }
+                        await feed.next()
                         feed.cancelAll()
                     }
                     start.ended.finish()
                 }
             }
-            group.cancelAll()
-        }
-    }
-
-    /// The ``Policy/once`` run: each of `entries` polled once, in their order, at most `pollsInFlight` at a time;
-    /// returns when every poll has ended.
-    private func pollEach(_ entries: [Entry]) async {
-        let (runner, slots) = current.withLock { $0 }
-        await withDiscardingTaskGroup { group in
-            for entry in entries {
-                // Each started once a poll in flight ends: the poll hands its slot on once reported.
-                guard (try? await slots.acquire()) != nil else { return }
-                group.addTask {
-                    await Self.pollOnce(entry, runner: runner, events: self.events)
-                    slots.release()
-                }
-            }
+            // A once scheduler's queue ends as soon as its feeds are started: they end with their polls.
+            if policy == .continuous { group.cancelAll() }
         }
     }
 
     /// Replaces the set of feeds: starts the new ones, stops the removed ones, restarts the changed ones.
-    /// Returns the names started, stopped and restarted. A once scheduler takes the feeds `run()` will poll.
+    /// Returns the names started, stopped and restarted. A once scheduler takes only the feeds of its first `apply`.
     @discardableResult
     package func apply(_ entries: [Entry]) async -> (started: [String], stopped: [String], restarted: [String]) {
-        if policy == .once {
-            toPollOnce.withLock { $0 += entries }
-            return (entries.map(\.feed.name), [], [])
-        }
+        // The feeds of a once scheduler are all it polls.
+        defer { if policy == .once { starts.continuation.finish() } }
         guard (try? await changing.acquire()) != nil else { return ([], [], []) }
         defer { changing.release() }
         let wanted = Dictionary(entries.map { ($0.feed.name, $0) }, uniquingKeysWith: { $1 })
@@ -291,7 +230,8 @@ package final class FeedScheduler: Sendable {
                 wanted[name].map { $0.signature != current.signature } ?? false
             }
             .keys.sorted()
-            let starting = wanted.keys.filter { running[$0] == nil }.sorted()
+            // In the order given: a once scheduler polls them in that order.
+            let starting = entries.map(\.feed.name).filter { running[$0] == nil }
             return (stopping, restarting, starting)
         }
         for name in stopping + restarting {
@@ -301,7 +241,7 @@ package final class FeedScheduler: Sendable {
         for name in restarting + starting {
             if let entry = wanted[name] { start(entry) }
         }
-        return (starting, stopping, restarting)
+        return (starting.sorted(), stopping, restarting)
     }
 
     /// Asks `feed` to poll now rather than at the end of its wait, without restarting it: its interval then
@@ -350,7 +290,7 @@ package final class FeedScheduler: Sendable {
         let (runner, slots) = current.withLock { $0 }
         let start = Start(
             entry: entry, runner: runner, slots: slots, stop: stop, ended: ending, control: control, events: events,
-            stagger: stagger, reachability: reachability)
+            stagger: stagger, reachability: reachability, once: policy == .once)
         if case .terminated = starts.continuation.yield(.feed(start)) { return }
         running.withLock {
             $0[entry.feed.name] = Running(signature: entry.signature, stop: stopping, ended: ended, control: control)
@@ -379,11 +319,18 @@ package final class FeedScheduler: Sendable {
     /// so this loop keeps only its ``Step``: the first read of the record, and each poll with its report and its plan,
     /// run ``apart(_:)``.
     private static func loop(_ start: Start) async {
+        // Under the once policy its turn among the polls in flight was taken by `run()`.
+        defer { if start.once { start.slots.release() } }
         if let leasing = start.runner.leasing {
             // The schedule is shared with other instances: claim the feed from it (FeedScheduler+Leases).
-            return await leasedLoop(
+            await leasedLoop(
                 start.entry, runner: start.runner, leasing: leasing, events: start.events, stagger: start.stagger,
-                control: start.control, reachability: start.reachability)
+                control: start.control, reachability: start.reachability, once: start.once)
+            return
+        }
+        if start.once {
+            _ = await poll(start.entry, runner: start.runner, events: start.events, control: start.control)
+            return
         }
         var step = await Self.apart { await Self.firstStep(start) }
         while !Task.isCancelled {
@@ -417,23 +364,21 @@ package final class FeedScheduler: Sendable {
     /// One poll of a feed that holds its slot among the polls in flight: polls, reports, hands the slot on, and plans
     /// the next step; nil once cancelled.
     private static func pollStep(_ start: Start) async -> Step? {
-        let (entry, runner, slots, events) = (start.entry, start.runner, start.slots, start.events)
+        let runner = start.runner
         let clock = runner.clock
-        let feed = entry.feed
-        events.yield(.polling(feed: feed.name))
+        let feed = start.entry.feed
         // The poll counts from when it starts.
         let started = clock.now.date
-        let report = await runner.poll(feed, source: entry.source, events: events)
+        let (report, _) = await poll(start.entry, runner: runner, events: start.events, control: start.control)
         // The slot is handed on once the poll is reported: a display never sees more polls running than allowed.
-        if !Task.isCancelled { events.yield(.finished(report)) }
-        slots.release()
-        guard !Task.isCancelled else { return nil }
-        let schedule = PollSchedule(interval: feed.options[FeedConfig.interval] ?? runner.settings.interval)
+        start.slots.release()
+        guard let report, !Task.isCancelled else { return nil }
+        let schedule = PollSchedule(interval: feed.interval(default: runner.settings.interval))
         let plan = schedule.plan(
             started: started, finished: clock.now.date, failures: report.failures,
             minimumInterval: report.minimumInterval,
             notBefore: report.notBefore, random: clock.random())
-        let hold = await Self.hold(after: report, started: started, feed: feed.name, store: runner.store)
+        let hold = Self.hold(after: report, started: started)
         if plan.skipped > 0 {
             runner.logger.info(
                 "poll overran its interval", metadata: ["feed": "\(feed.name)", "skipped": "\(plan.skipped)"])
@@ -442,23 +387,18 @@ package final class FeedScheduler: Sendable {
     }
 
     /// Why a feed is held back when the state does not say.
-    private static let serverHold = "the server asked to wait"
+    static let serverHold = "the server asked to wait"
 
     /// Until when the server holds a feed back after a poll that started at `started`: the hold it asked for
-    /// (its reason as stored), or its minimum interval since that poll, whichever ends later.
-    private static func hold(
-        after report: PollReport, started: Date, feed: String, store: any StateStoring
-    ) async -> Hold? {
-        var hold: Hold?
-        if let notBefore = report.notBefore {
-            let reason = (try? await store.record(feed: feed))?.holdReason
-            hold = Hold(until: notBefore, reason: reason ?? serverHold)
-        }
-        if let minimum = report.minimumInterval {
-            let until = started.addingTimeInterval(minimum.seconds)
-            if until > hold?.until ?? .distantPast {
-                hold = Hold(until: until, reason: "the server's minimum interval of \(DurationFormat.string(minimum))")
-            }
+    /// (with its reason), or its minimum interval since that poll, whichever ends later.
+    static func hold(after report: PollReport, started: Date) -> Hold? {
+        var hold = report.notBefore.map { Hold(until: $0, reason: report.holdReason ?? serverHold) }
+        if let minimum = report.minimumInterval,
+            started.addingTimeInterval(minimum.seconds) > hold?.until ?? .distantPast
+        {
+            hold = Hold(
+                until: started.addingTimeInterval(minimum.seconds),
+                reason: "the server's minimum interval of \(DurationFormat.string(minimum))")
         }
         return hold
     }
