@@ -48,7 +48,7 @@ struct EONETGeometry: Sendable, Hashable {
                     for index in 0..<label.utf8CodeUnitCount { buffer[count + index] = label.utf8Start[index] }
                     count += label.utf8CodeUnitCount
                     let room = UnsafeMutableBufferPointer(rebasing: buffer[count...])
-                    guard let digits = EONETText.write(value, fractionDigits: 4, into: room) else { return false }
+                    guard let digits = DecimalText.write(value, fractionDigits: 4, into: room) else { return false }
                     count += digits
                     return true
                 }
@@ -56,7 +56,7 @@ struct EONETGeometry: Sendable, Hashable {
                 return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
             }
             return written
-                ?? "lat \(EONETText.number(latitude, fractionDigits: 4)), lon \(EONETText.number(longitude, fractionDigits: 4))"
+                ?? "lat \(DecimalText.number(latitude, fractionDigits: 4)), lon \(DecimalText.number(longitude, fractionDigits: 4))"
         }
     }
 
@@ -94,23 +94,12 @@ struct EONETGeometry: Sendable, Hashable {
     /// `35 kts`, `100.25 NM^2`; nil when the magnitude is null.
     var magnitude: String? {
         guard let magnitudeValue else { return nil }
-        // Written in one buffer (a number of at most 24 bytes, a space and a unit of at most 39), one string made.
-        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer -> String? in
-            guard var count = EONETText.write(magnitudeValue, fractionDigits: 2, into: buffer) else { return nil }
-            if let magnitudeUnit {
-                guard magnitudeUnit.utf8.count < 40 else { return nil }
-                buffer[count] = UInt8(ascii: " ")
-                count += 1
-                for byte in magnitudeUnit.utf8 {
-                    buffer[count] = byte
-                    count += 1
-                }
-            }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        var text = DecimalText.number(magnitudeValue, fractionDigits: 2)
+        if let magnitudeUnit {
+            text += " "
+            text += magnitudeUnit
         }
-        if let written { return written }
-        let number = EONETText.number(magnitudeValue, fractionDigits: 2)
-        return magnitudeUnit.map { "\(number) \($0)" } ?? number
+        return text
     }
 }
 

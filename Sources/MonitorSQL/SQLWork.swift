@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import Synchronization
 
 /// A value bound to a statement or read from a row, as both databases keep them.
 package enum SQLValue: Sendable, Hashable {
@@ -126,6 +127,8 @@ package struct SQLDialect: Sendable {
     /// Whether a notification is claimed by the instance delivering it (`claimed_by`, `claimed_until`): one database
     /// shared by several instances.
     package let claimsNotifications: Bool
+    /// The statements said so far, so that each is said once rather than at each run.
+    private let said = SaidStatements()
 
     package init(numbersParameters: Bool, names: [String: String], namesIndexes: Bool, claimsNotifications: Bool) {
         self.numbersParameters = numbersParameters
@@ -142,6 +145,11 @@ package struct SQLDialect: Sendable {
     /// `sql` in this database's words: its names for tables and columns, its parameters.
     package func sql(_ sql: String) -> String {
         guard numbersParameters || !names.isEmpty else { return sql }
+        return said.statement(sql) { saying(sql) }
+    }
+
+    /// `sql(_:)`, worked out.
+    private func saying(_ sql: String) -> String {
         var said = ""
         said.reserveCapacity(sql.utf8.count + 16)
         var parameter = 0
@@ -180,4 +188,21 @@ package protocol SQLStateStore: StateStoring {
 
     /// Runs `work` in one transaction: committed when it returns, rolled back when it throws.
     func writing<Value: Sendable>(_ work: SQLWork<Value>) async throws -> Value
+}
+
+/// The statements a dialect said, by their text in PostgreSQL's words. The state's statements are built from a few
+/// shapes, so at most `limit` are kept; any beyond are said at each run.
+private final class SaidStatements: Sendable {
+    static let limit = 512
+    private let said = Mutex<[String: String]>([:])
+
+    /// The statement `sql` said, by `say` the first time.
+    func statement(_ sql: String, _ say: () -> String) -> String {
+        if let known = said.withLock({ $0[sql] }) { return known }
+        let text = say()
+        said.withLock { said in
+            if said.count < Self.limit { said[sql] = text }
+        }
+        return text
+    }
 }

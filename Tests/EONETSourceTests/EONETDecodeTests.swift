@@ -328,10 +328,10 @@ struct EONETDecodeTests {
                 while text.hasSuffix("0") { text.removeLast() }
                 if text.hasSuffix(".") { text.removeLast() }
                 if text == "-0" { text = "0" }
-                if EONETText.number(value, fractionDigits: digits) != text { mismatches.append("\(value) \(digits)") }
+                if DecimalText.number(value, fractionDigits: digits) != text { mismatches.append("\(value) \(digits)") }
                 // Written without printf (the fallback), ties included.
                 let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-                    EONETText.write(value, fractionDigits: digits, into: buffer).map {
+                    DecimalText.write(value, fractionDigits: digits, into: buffer).map {
                         String(decoding: UnsafeBufferPointer(rebasing: buffer[..<$0]), as: UTF8.self)
                     }
                 }

@@ -291,7 +291,7 @@ struct EONETItemTests {
             (-53, 4, "-53"), (6.1, 2, "6.1"),
         ])
     func numbers(value: Double, digits: Int, text: String) {
-        #expect(EONETText.number(value, fractionDigits: digits) == text)
+        #expect(DecimalText.number(value, fractionDigits: digits) == text)
     }
 
     @Test(
