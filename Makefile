@@ -21,8 +21,11 @@ setup-tests:
 build: setup
 	swift build
 
+# Only the products: the tests' support modules reach the core's internal names (`@testable`), which an optimised
+# build does not export.
 release: setup
-	swift build -c release
+	swift build -c release --product monitor
+	swift build -c release --product monitor-standin
 
 lint:
 	swift format lint --strict --recursive Package.swift Sources Plugins Tools Tests
