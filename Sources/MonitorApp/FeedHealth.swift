@@ -34,6 +34,9 @@ package struct FeedHealth: Sendable {
 
     private var names: [String] = []
     private var feeds: [String: Feed] = [:]
+    /// The feeds failing or held back after their last poll: what ``counts(now:)`` reads, so that `STATUS=` after each
+    /// event does not go through every feed.
+    private var marked: Set<String> = []
     /// Why the state cannot be reached, and since when; nil while it answers.
     package private(set) var unreachable: (error: StateError, since: Date)?
     /// Why the last reload of the feeds file was not taken; nil when it was.
@@ -55,6 +58,7 @@ package struct FeedHealth: Sendable {
             names.append(config.name)
         }
         feeds = kept
+        marked = marked.filter { kept[$0] != nil }
     }
 
     /// The state after `event` at `now`.
@@ -76,6 +80,11 @@ package struct FeedHealth: Sendable {
             feed.holdReason = report.holdReason
             if report.new > 0 { feed.lastNew = now }
             feeds[report.feed] = feed
+            if feed.failingSince != nil || feed.heldUntil != nil {
+                marked.insert(report.feed)
+            } else {
+                marked.remove(report.feed)
+            }
         case .lease(let name, let holder):
             feeds[name]?.elsewhere = holder.map { !$0.isThisInstance } ?? false
         case .scheduled(let name, _, _) where feeds[name] == nil:
@@ -83,6 +92,7 @@ package struct FeedHealth: Sendable {
             names.append(name)
         case .stopped(let name):
             feeds[name] = nil
+            marked.remove(name)
             names.removeAll { $0 == name }
         case .state(let error?):
             if unreachable == nil { unreachable = (error, now) }
@@ -110,7 +120,8 @@ package struct FeedHealth: Sendable {
     package func counts(now: Date) -> (feeds: Int, failing: Int, held: Int) {
         var failing = 0
         var held = 0
-        for feed in feeds.values {
+        for name in marked {
+            guard let feed = feeds[name] else { continue }
             if feed.failingSince != nil {
                 failing += 1
             } else if let until = feed.heldUntil, until > now {
