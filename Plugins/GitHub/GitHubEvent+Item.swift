@@ -154,7 +154,7 @@ extension GitHubEvent {
     /// `url` when it is an http(s) URL without spaces or control characters.
     private static func webPage(_ url: String?) -> String? {
         guard let url, url.hasPrefix("https://") || url.hasPrefix("http://"),
-            url.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+            url.unicodeScalars.allSatisfy({ $0.isASCII && $0 != " " && !TerminalText.isControl($0) })
         else { return nil }
         return url
     }

@@ -53,7 +53,7 @@ package struct WebhookNotifier: Notifier {
             }
         }
         for (name, value) in (options[Self.headers] ?? [:]).sorted(by: { $0.key < $1.key })
-        where value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) {
+        where value.unicodeScalars.contains(where: { $0 != "\t" && TerminalText.isControl($0) }) {
             diagnostics.append(
                 .error(
                     "the value of header '\(name)' contains a control character, which an HTTP request cannot carry "

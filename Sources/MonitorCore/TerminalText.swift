@@ -47,6 +47,12 @@ package enum TerminalText {
         return String(clean.prefix(limit - 1)) + "…"
     }
 
+    /// Whether `scalar` is a control character (C0, DEL or C1), which no terminal line, HTTP header or request line
+    /// may hold.
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
+    }
+
     /// Whether `text` is printable ASCII only, which `sanitized(_:keepNewlines:)` leaves as it is; false also when its
     /// bytes are not contiguous (it is then sanitized, which changes nothing of printable ASCII).
     static func isPrintableASCII(_ text: some StringProtocol) -> Bool {

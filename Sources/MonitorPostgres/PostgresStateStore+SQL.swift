@@ -25,28 +25,22 @@ extension PostgresStateStore: SQLStateStore {
 extension SQLWork {
     /// Runs the work in the transaction open on `connection`.
     func run(on connection: PostgresConnection, logger: Logger) async throws -> Value {
-        var work = self
-        while true {
-            switch work {
-            case .done(let value):
-                return value
-            case .statement(let sql, let binds, let next):
-                var bindings = PostgresBindings(capacity: binds.count)
-                for bind in binds {
-                    switch bind {
-                    case .text(let text): bindings.append(text)
-                    case .real(let value): bindings.append(value)
-                    case .integer(let value): bindings.append(value)
-                    case .null: bindings.appendNull()
-                    }
+        try await run { sql, binds in
+            var bindings = PostgresBindings(capacity: binds.count)
+            for bind in binds {
+                switch bind {
+                case .text(let text): bindings.append(text)
+                case .real(let value): bindings.append(value)
+                case .integer(let value): bindings.append(value)
+                case .null: bindings.appendNull()
                 }
-                var rows: [SQLRow] = []
-                let query = PostgresQuery(unsafeSQL: SQLDialect.postgres.sql(sql), binds: bindings)
-                for try await row in try await connection.query(query, logger: logger) {
-                    rows.append(SQLRow(try row.map(SQLValue.init)))
-                }
-                work = try next(rows)
             }
+            var rows: [SQLRow] = []
+            let query = PostgresQuery(unsafeSQL: SQLDialect.postgres.sql(sql), binds: bindings)
+            for try await row in try await connection.query(query, logger: logger) {
+                rows.append(SQLRow(try row.map(SQLValue.init)))
+            }
+            return rows
         }
     }
 }

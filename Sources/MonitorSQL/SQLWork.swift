@@ -81,6 +81,27 @@ package enum SQLWork<Value: Sendable>: Sendable {
         }
     }
 
+    /// Runs the work, each statement by `rows` (the backend running it in the transaction it has open), each next
+    /// step from what it answered. Swift has no `reasync`: GRDB's transactions need this synchronous form,
+    /// PostgreSQL's the `async` one below.
+    package func run(_ rows: (_ sql: String, _ binds: [SQLValue]) throws -> [SQLRow]) throws -> Value {
+        var work = self
+        while true {
+            switch work {
+            case .done(let value): return value
+            case .statement(let sql, let binds, let next): work = try next(rows(sql, binds))
+            }
+        }
+    }
+
+    /// ``run(_:)-(…)`` for a backend whose statements are run `async`.
+    package func run(_ rows: (_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]) async throws -> Value {
+        var work = self
+        while case .statement(let sql, let binds, let next) = work { work = try next(await rows(sql, binds)) }
+        guard case .done(let value) = work else { preconditionFailure("a work is done or a statement") }
+        return value
+    }
+
     /// This work, its value made into another by `transform`.
     package func map<Next>(_ transform: @escaping @Sendable (Value) throws -> Next) throws -> SQLWork<Next> {
         try then { .done(try transform($0)) }

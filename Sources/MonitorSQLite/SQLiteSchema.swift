@@ -8,6 +8,12 @@ import MonitorCore
 /// A later version adds a migration at the end of ``migrator``: its statements (new tables, columns, indexes) and
 /// nothing else; the store's methods then use them.
 enum SQLiteSchema {
+    /// An item's columns from v1 until v3 added its fingerprint.
+    private static let itemColumns = """
+        feed TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL, date DOUBLE NOT NULL, groups TEXT NOT NULL, \
+        url TEXT, details TEXT NOT NULL, firstSeen DOUBLE NOT NULL,
+        """
+
     /// Every migration, in order.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -29,15 +35,7 @@ enum SQLiteSchema {
                         itemCount INTEGER NOT NULL DEFAULT 0
                     );
                     CREATE TABLE item (
-                        feed TEXT NOT NULL,
-                        id TEXT NOT NULL,
-                        title TEXT NOT NULL,
-                        date DOUBLE NOT NULL,
-                        groups TEXT NOT NULL,
-                        url TEXT,
-                        details TEXT NOT NULL,
-                        firstSeen DOUBLE NOT NULL,
-                        PRIMARY KEY (feed, id)
+                        \(itemColumns) PRIMARY KEY (feed, id)
                     );
                     CREATE INDEX item_by_date ON item (feed, date DESC);
                     CREATE TABLE validator (
@@ -118,15 +116,7 @@ enum SQLiteSchema {
         try db.execute(
             sql: """
                 CREATE TABLE packedItem (
-                    feed TEXT NOT NULL,
-                    id TEXT NOT NULL,
-                    title TEXT NOT NULL,
-                    date DOUBLE NOT NULL,
-                    groups TEXT NOT NULL,
-                    url TEXT,
-                    details TEXT NOT NULL,
-                    firstSeen DOUBLE NOT NULL,
-                    fingerprint INTEGER NOT NULL,
+                    \(itemColumns) fingerprint INTEGER NOT NULL,
                     PRIMARY KEY (feed, id)
                 );
                 CREATE TABLE itemGroupMember (

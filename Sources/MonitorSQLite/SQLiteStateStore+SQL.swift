@@ -51,19 +51,13 @@ extension SQLiteStateStore: SQLStateStore {
 extension SQLWork {
     /// Runs the work in the transaction open on `db`.
     func run(_ db: Database) throws -> Value {
-        var work = self
-        while true {
-            switch work {
-            case .done(let value):
-                return value
-            case .statement(let sql, let binds, let next):
-                let arguments = StatementArguments(binds.map(\.databaseValue))
-                let cursor = try Row.fetchCursor(
-                    db.cachedStatement(sql: SQLDialect.sqlite.sql(sql)), arguments: arguments)
-                var rows: [SQLRow] = []
-                while let row = try cursor.next() { rows.append(SQLRow(row.databaseValues.map(SQLValue.init))) }
-                work = try next(rows)
-            }
+        try run { sql, binds in
+            let cursor = try Row.fetchCursor(
+                db.cachedStatement(sql: SQLDialect.sqlite.sql(sql)),
+                arguments: StatementArguments(binds.map(\.databaseValue)))
+            var rows: [SQLRow] = []
+            while let row = try cursor.next() { rows.append(SQLRow(row.databaseValues.map(SQLValue.init))) }
+            return rows
         }
     }
 }

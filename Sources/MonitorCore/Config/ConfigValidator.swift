@@ -413,7 +413,7 @@ package struct ConfigValidator: Sendable {
         let fail = { (message: String) in Result<OptionValue?, Diagnostic>.failure(.error(message, at: location)) }
         // A secret is never quoted; other text is quoted without the control characters it may hold.
         let shown = spec.isSecret ? "its value (not shown)" : "'\(TerminalText.sanitized(text))'"
-        if spec.isSecret || spec.kind.isURL, let control = text.unicodeScalars.first(where: Self.isControl) {
+        if spec.isSecret || spec.kind.isURL, let control = text.unicodeScalars.first(where: TerminalText.isControl) {
             return fail(
                 "'\(spec.name)' contains \(Self.describe(control)), which an HTTP request cannot carry: "
                     + "check where its value comes from (an environment variable?)")
@@ -483,11 +483,6 @@ package struct ConfigValidator: Sendable {
     package static func hasUserInfo(_ url: String) -> Bool {
         guard let scheme = url.range(of: "://") else { return false }
         return url[scheme.upperBound...].prefix { !"/?#".contains($0) }.contains("@")
-    }
-
-    /// Whether `scalar` is a control character (C0, DEL or C1), which no HTTP header or request line may hold.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
     }
 
     /// A control character, named: "a line break (U+000A)".

@@ -70,7 +70,7 @@ package struct DiagnosticRenderer: Sendable {
         let shown = String(
             String.UnicodeScalarView(
                 line.unicodeScalars.map { scalar in
-                    scalar == "\t" || !(scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value))
+                    scalar == "\t" || !TerminalText.isControl(scalar)
                         ? scalar : "\u{FFFD}"
                 }))
         output += shown + "\n"

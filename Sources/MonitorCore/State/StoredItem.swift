@@ -9,30 +9,49 @@ import Foundation
 /// name, value…, followed by the item's location and magnitude as pairs whose names start with U+0001 (which no
 /// stored detail's name has): `lat`, `lon`, `magnitude_value`, `magnitude_unit`, each number as Swift writes it.
 package struct StoredItem {
-    /// The item's groups, packed.
-    package var groups: String
-    /// The item's details, location and magnitude, packed.
-    package var details: String
-    /// A 64-bit FNV-1a hash of the title, date, groups, URL and packed details (with the numbers).
-    package var fingerprint: Int64
+    /// The item stored, packed only when it is written: a refresh writes few of the items it compares.
+    private let item: Item
+    /// A 64-bit FNV-1a hash of the title, date, packed groups, URL and packed details, then the location and magnitude.
+    package let fingerprint: Int64
 
     /// The stored form of `item`.
     package init(_ item: Item) {
-        groups = Self.pack(item.groups)
-        details = Self.pack(item.details, Self.numbers(of: item))
+        self.item = item
+        // The bytes of the packed texts are hashed as they would be packed, without packing them.
         var hash = FNV1a()
         hash.add(item.title)
         hash.add(item.date.timeIntervalSince1970.bitPattern)
-        hash.add(groups)
+        for group in item.groups { Self.add(group, to: &hash) }
+        hash.add(UInt8(0xFF))
         if let url = item.url {
             hash.add(UInt8(1))
             hash.add(url)
         } else {
             hash.add(UInt8(0))
         }
-        hash.add(details)
+        for detail in item.details {
+            Self.add(detail.name, to: &hash)
+            Self.add(detail.value, to: &hash)
+        }
+        if let location = item.location {
+            hash.add(UInt8(1))
+            hash.add(location.latitude.bitPattern)
+            hash.add(location.longitude.bitPattern)
+        }
+        if let magnitude = item.magnitude {
+            hash.add(UInt8(2))
+            hash.add(magnitude.value.bitPattern)
+            if let unit = magnitude.unit { hash.add(unit) }
+        }
+        hash.add(UInt8(0xFF))
         fingerprint = Int64(bitPattern: hash.value)
     }
+
+    /// The item's groups, packed.
+    package var groups: String { Self.pack(item.groups) }
+
+    /// The item's details, location and magnitude, packed.
+    package var details: String { Self.pack(item.details, Self.numbers(of: item)) }
 
     /// `item` as it is stored: its id, title, link, groups and details without control characters, which SQLite's
     /// text would cut at a NUL and a terminal would obey.
@@ -126,6 +145,19 @@ package struct StoredItem {
             }
         }
         bytes.append(separator)
+    }
+
+    /// Adds the bytes ``append(_:to:)`` packs `element` into to `hash`.
+    private static func add(_ element: String, to hash: inout FNV1a) {
+        for byte in element.utf8 {
+            switch byte {
+            case separator, escape:
+                hash.add(escape)
+                hash.add(UInt8(byte == separator ? 0x01 : 0x02))
+            default: hash.add(byte)
+            }
+        }
+        hash.add(separator)
     }
 
     /// The elements of a packed text; a last element without its separator (a damaged text) is kept.

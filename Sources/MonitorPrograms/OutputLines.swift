@@ -4,7 +4,7 @@ import MonitorCore
 ///
 /// Lines end with `\n` (a `\r` before it is dropped); blank lines are skipped but counted, so that the numbers
 /// are those an editor shows; a last line without a line break counts once the output ends.
-struct OutputLines {
+package struct OutputLines {
     /// The most bytes accepted in all (`settings.max_body`).
     let limit: Int
     /// Bytes received so far.
@@ -14,13 +14,13 @@ struct OutputLines {
     private var pending: [UInt8] = []
 
     /// Cuts lines up to `limit` bytes in all.
-    init(limit: Int) {
+    package init(limit: Int) {
         self.limit = limit
     }
 
     /// Takes one chunk of output and hands each complete, non-blank line to `line` with its number. Throws when
     /// the output grows past the limit, or what `line` throws.
-    mutating func append(
+    package mutating func append(
         _ chunk: UnsafeRawBufferPointer, _ line: (_ number: Int, _ text: [UInt8]) throws -> Void
     ) throws {
         bytes += chunk.count
@@ -38,7 +38,7 @@ struct OutputLines {
     }
 
     /// The output ended: hands over a last line that had no line break.
-    mutating func finish(_ line: (_ number: Int, _ text: [UInt8]) throws -> Void) throws {
+    package mutating func finish(_ line: (_ number: Int, _ text: [UInt8]) throws -> Void) throws {
         if !pending.isEmpty { try cut(line) }
     }
 
