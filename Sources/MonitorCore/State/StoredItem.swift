@@ -162,15 +162,21 @@ package struct StoredItem {
 
     /// The elements of a packed text; a last element without its separator (a damaged text) is kept.
     static func unpack(_ packed: String) -> [String] {
+        var elements: [String] = []
+        eachElement(of: packed) { elements.append(element($0, escaped: $1)) }
+        return elements
+    }
+
+    /// Hands each element of a packed text to `body` as its bytes (escapes left in) and whether it has escapes.
+    private static func eachElement(of packed: String, _ body: (UnsafeBufferPointer<UInt8>, _ escaped: Bool) -> Void) {
         var packed = packed
-        return packed.withUTF8 { buffer in
-            var elements: [String] = []
+        packed.withUTF8 { buffer in
             var start = 0
             var escaped = false
             for index in 0..<buffer.count {
                 switch buffer[index] {
                 case separator:
-                    elements.append(element(UnsafeBufferPointer(rebasing: buffer[start..<index]), escaped: escaped))
+                    body(UnsafeBufferPointer(rebasing: buffer[start..<index]), escaped)
                     start = index + 1
                     escaped = false
                 case escape:
@@ -179,10 +185,7 @@ package struct StoredItem {
                     break
                 }
             }
-            if start < buffer.count {
-                elements.append(element(UnsafeBufferPointer(rebasing: buffer[start...]), escaped: escaped))
-            }
-            return elements
+            if start < buffer.count { body(UnsafeBufferPointer(rebasing: buffer[start...]), escaped) }
         }
     }
 
@@ -208,22 +211,31 @@ package struct StoredItem {
     package static func item(
         id: String, title: String, date: Date, groups: [String], url: String?, details packed: String
     ) -> Item {
-        let elements = unpack(packed)
         var details: [Detail] = []
-        details.reserveCapacity(elements.count / 2)
         var latitude: Double?
         var longitude: Double?
         var value: Double?
         var unit: String?
-        for index in stride(from: 0, to: elements.count - 1, by: 2) {
-            let name = elements[index]
-            let text = elements[index + 1]
-            guard name.utf8.first == 0x01 else {
-                details.append(Detail(name, text))
-                continue
+        // Names and values alternate; a number's name is compared in place, never made a text. A name without its
+        // value (a damaged text) is dropped, and so is a number of a later version.
+        var name: String?
+        var number: String?
+        var isName = true
+        eachElement(of: packed) { bytes, escaped in
+            defer { isName.toggle() }
+            if isName {
+                if bytes.first == 0x01 {
+                    name = nil
+                    number = Number.all.first { $0.utf8.elementsEqual(bytes) } ?? ""
+                } else {
+                    name = element(bytes, escaped: escaped)
+                    number = nil
+                }
+                return
             }
-            // A number of a later version is skipped.
-            switch name {
+            let text = element(bytes, escaped: escaped)
+            switch number {
+            case nil: if let name { details.append(Detail(name, text)) }
             case Number.latitude: latitude = Double(text)
             case Number.longitude: longitude = Double(text)
             case Number.magnitudeValue: value = Double(text)
@@ -243,6 +255,7 @@ package struct StoredItem {
         static let longitude = "\u{1}lon"
         static let magnitudeValue = "\u{1}magnitude_value"
         static let magnitudeUnit = "\u{1}magnitude_unit"
+        static let all = [latitude, longitude, magnitudeValue, magnitudeUnit]
     }
 
     /// The item's location and magnitude as the pairs packed after its details.
