@@ -2,8 +2,11 @@ import ArgumentParser
 import Foundation
 import MonitorCore
 
-/// The `--group` and `--days` options of the commands that read a feed's stored items (`events`, `map`).
+/// The feed and the `--group` and `--days` options of the commands that read a feed's stored items (`events`, `map`).
 struct ItemSelection: ParsableArguments {
+    @Argument(help: "The feed's name, as in the feeds file.")
+    var name: String
+
     @Option(
         help: ArgumentHelp(
             "Only items of this group (an EONET category, a GitHub event type); an unknown one is an error.",
@@ -20,7 +23,7 @@ struct ItemSelection: ParsableArguments {
     /// The title of the `--group` of the feed `name` (nil without one): a group is known from the feed's catalog, else
     /// from any stored item of it; an unknown one prints `monitor COMMAND: error: feed … has no group …` with the
     /// closest known one, and exits 1. Every command that takes `--group` checks it here.
-    func groupTitle(in store: any StateStoring, feed name: String, command: String) async throws -> String? {
+    func groupTitle(in store: any StateStoring, command: String) async throws -> String? {
         guard let group else { return nil }
         let catalog = try await store.groups(feed: name)
         if let known = catalog.first(where: { $0.id == group }) { return known.title }

@@ -15,9 +15,6 @@ extension MonitorCommand {
                 """
         )
 
-        @Argument(help: "The feed's name, as in the feeds file.")
-        var name: String
-
         @OptionGroup var selection: ItemSelection
 
         @Option(help: "At most N items.")
@@ -42,8 +39,8 @@ extension MonitorCommand {
         }
 
         func run() async throws {
-            let (store, record) = try await stateOptions.storedFeed(name, command: "events")
-            _ = try await selection.groupTitle(in: store, feed: name, command: "events")
+            let (store, record) = try await stateOptions.storedFeed(selection.name, command: "events")
+            _ = try await selection.groupTitle(in: store, command: "events")
             let source = Registry.source(named: record.type)
             var checked: Rule?
             if let rule {
@@ -62,7 +59,7 @@ extension MonitorCommand {
             // `--limit` counts the items it matches.
             let now = Date()
             var items = try await store.items(
-                feed: name, group: selection.group, since: selection.since(now: now),
+                feed: selection.name, group: selection.group, since: selection.since(now: now),
                 limit: checked == nil ? limit : nil)
             if let checked {
                 items = items.filter { checked.matches($0, now: now, source: source) }

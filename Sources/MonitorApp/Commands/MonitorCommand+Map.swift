@@ -19,9 +19,6 @@ extension MonitorCommand {
                 """
         )
 
-        @Argument(help: "The feed's name, as in the feeds file.")
-        var name: String
-
         @OptionGroup var selection: ItemSelection
 
         @Option(help: "The map's width in columns, 1–1000 (default: the terminal's, else 100).")
@@ -45,13 +42,14 @@ extension MonitorCommand {
         }
 
         func run() async throws {
-            let (store, _) = try await stateOptions.storedFeed(name, command: "map")
-            _ = try await selection.groupTitle(in: store, feed: name, command: "map")
+            let (store, _) = try await stateOptions.storedFeed(selection.name, command: "map")
+            _ = try await selection.groupTitle(in: store, command: "map")
             let now = Date()
             // Every stored item is read: a group's symbol is its place among the feed's groups with items, any day.
             let stored = StoredFeed(
-                feed: name, catalog: try await store.groups(feed: name),
-                items: try await store.items(feed: name, group: nil, since: nil, limit: nil), breakdownDetail: nil)
+                feed: selection.name, catalog: try await store.groups(feed: selection.name),
+                items: try await store.items(feed: selection.name, group: nil, since: nil, limit: nil),
+                breakdownDetail: nil)
             let items = stored.items(within: selection.days, now: now).filter { item in
                 selection.group.map(item.groups.contains) ?? true
             }
