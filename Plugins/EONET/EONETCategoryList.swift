@@ -60,13 +60,13 @@ extension EONETCategoryList.Category {
         var title: String?
         try reader.members { (key, reader) throws(JSONError) in
             if reader.key(key, is: "id") {
-                id = EONETText.trimmed(try reader.string())
+                id = try reader.string().trimmingAllWhitespace()
             } else if reader.key(key, is: "title") {
                 title = try reader.optionalString()
             }
         }
         guard let id else { throw .missing("id") }
-        let collapsed = EONETText.collapsed(title ?? "")
+        let collapsed = (title ?? "").collapsingWhitespace()
         self.init(id: id, title: collapsed.isEmpty ? id : collapsed)
     }
 }

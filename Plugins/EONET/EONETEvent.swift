@@ -62,8 +62,9 @@ struct EONETEvent: Sendable, Hashable {
 extension EONETEvent {
     /// Reads the event that must come next; an error names the member at fault. Each text is cleaned as it is
     /// read; of the sources only the first URL is made (the others are checked), and the link is decoded only
-    /// when the event has no source, as the item shows it only then. When its categories are those of
-    /// `previous` (nearly every event of a response), it shares that list instead of making its own.
+    /// when the event has no source, as the item shows it only then; of the observations only the texts of those
+    /// the item shows are made. When its categories are those of `previous` (nearly every event of a response), it
+    /// shares that list instead of making its own.
     init(from reader: inout JSONReader, previous: [String] = []) throws(JSONError) {
         var id: String?
         var title: String?
@@ -75,11 +76,11 @@ extension EONETEvent {
         var track = EONETGeometry.Track()
         try reader.members { (key, reader) throws(JSONError) in
             if reader.key(key, is: "id") {
-                id = EONETText.trimmed(try reader.string())
+                id = reader.trimmedString(try reader.checkedStringText())
             } else if reader.key(key, is: "title") {
-                title = try reader.null() ? nil : try EONETText.cleaned(&reader)
+                title = try reader.null() ? nil : try reader.cleanedString()
             } else if reader.key(key, is: "description") {
-                description = try reader.null() ? nil : try EONETText.cleaned(&reader)
+                description = try reader.null() ? nil : try reader.cleanedString()
             } else if reader.key(key, is: "link") {
                 link = try reader.null() ? nil : try reader.stringText()
             } else if reader.key(key, is: "closed") {
@@ -97,20 +98,21 @@ extension EONETEvent {
         self.closed = closed
         self.categories = categories
         self.source = source
-        // Decoded when shown, or to check it (raw UTF-8, escapes) as every string is checked.
+        // Made when shown, or checked (raw UTF-8, escapes) as every string is checked.
         if let link, source == nil || !link.ascii || link.escaped {
-            let text = try reader.member(.key("link")) { (reader: inout JSONReader) throws(JSONError) in
-                EONETText.trimmed(try reader.decoded(link))
+            let url = try reader.member(.key("link")) { (reader: inout JSONReader) throws(JSONError) in
+                try reader.referenceURL(link)
             }
-            if source == nil, !text.isEmpty { self.link = EONETText.decodingEntities(text) }
+            if source == nil { self.link = url }
         }
         observations = track.count
-        latest = track.newest?.geometry
-        latestMagnitude = track.newestMagnitude
+        latest = track.newest?.geometry(reader)
+        // Its texts made once when the newest observation is also the newest with a magnitude.
+        latestMagnitude = track.newestMagnitude == track.newest ? latest : track.newestMagnitude?.geometry(reader)
         // Only the newest observation's coordinates are read, for its position.
-        if let newest = track.newest, let coordinates = newest.coordinates {
+        if let newest = track.newest, let coordinates = newest.coordinates, let type = latest?.type {
             var position = JSONReader(reader.bytes, at: coordinates, depth: 0)
-            latest?.position = try? EONETGeometry.position(of: newest.geometry.type, &position)
+            latest?.position = try? EONETGeometry.position(of: type, &position)
         }
     }
 
@@ -120,7 +122,7 @@ extension EONETEvent {
     }
 
     /// The ids of a list of categories (each an id trimmed; a null id left out); `previous` itself when they are
-    /// the same, so that events of the same categories share one list.
+    /// the same, so that events of the same categories share one list (the ids compared where they are written).
     static func categories(_ reader: inout JSONReader, previous: [String]) throws(JSONError) -> [String] {
         guard try !reader.null() else { return repeatedPrefix(of: previous, 0) }
         // The ids read, once they differ from `previous`; before that, how many of `previous` they repeat.
@@ -129,12 +131,12 @@ extension EONETEvent {
         try reader.elements { (reader) throws(JSONError) in
             // The element's last `id` member, when it has one that is not null.
             guard case .some(.some(let id)) = try reference(&reader, ids: true, urls: false).id else { return }
-            if values == nil, repeated < previous.count, previous[repeated] == id {
+            if values == nil, repeated < previous.count, reader.trimmedString(id, is: previous[repeated]) {
                 repeated += 1
                 return
             }
             if values == nil { values = Array(previous[..<repeated]) }
-            values?.append(id)
+            values?.append(reader.trimmedString(id))
         }
         return values ?? repeatedPrefix(of: previous, repeated)
     }
@@ -144,8 +146,8 @@ extension EONETEvent {
         count == previous.count ? previous : Array(previous[..<count])
     }
 
-    /// The URL of the first source in a list of sources whose URL is not null or empty, as `EONETText.url` makes
-    /// it; the URLs after it are checked, not made.
+    /// The URL of the first source in a list of sources whose URL is not null or empty, as
+    /// `JSONReader.referenceURL()` makes it; the URLs after it are checked, not made.
     static func firstSource(_ reader: inout JSONReader) throws(JSONError) -> String? {
         guard try !reader.null() else { return nil }
         var source: String?
@@ -157,24 +159,24 @@ extension EONETEvent {
         return source
     }
 
-    /// Reads one `{"id","url"}` reference: its last `id` (trimmed; `.some(nil)` when null) when `ids`, its last
-    /// `url` as `EONETText.url` makes it when `urls`; what is not wanted is checked, not made. Members other than
-    /// `id` and `url` are checked and skipped.
+    /// Reads one `{"id","url"}` reference: its last `id` (checked, to be trimmed; `.some(nil)` when null) when `ids`,
+    /// its last `url` as `JSONReader.referenceURL()` makes it when `urls`; what is not wanted is checked, not made.
+    /// Members other than `id` and `url` are checked and skipped.
     private static func reference(_ reader: inout JSONReader, ids: Bool, urls: Bool) throws(JSONError) -> (
-        id: String??, url: String??
+        id: JSONText??, url: String??
     ) {
-        var id: String??
+        var id: JSONText??
         var url: String??
         try reader.members { (key, reader) throws(JSONError) in
             if reader.key(key, is: "id") {
                 if ids {
-                    id = .some(try reader.optionalString().map(EONETText.trimmed))
+                    id = .some(try reader.optionalStringText())
                 } else {
                     try checkOptionalString(&reader)
                 }
             } else if reader.key(key, is: "url") {
                 if urls {
-                    url = .some(try EONETText.url(&reader))
+                    url = .some(try reader.referenceURL())
                 } else {
                     try checkOptionalString(&reader)
                 }

@@ -98,7 +98,7 @@ struct EONETEventScanner {
             switch key.count {
             case 2 where reader.key(key, is: "id"):
                 try Self.see(.id, in: &seen)
-                id = Self.trimmed(try Self.string(&reader), reader)
+                id = reader.trimmed(try Self.string(&reader))
             case 5 where reader.key(key, is: "title"):
                 try Self.see(.title, in: &seen)
                 title = try Self.optionalString(&reader)
@@ -134,7 +134,7 @@ struct EONETEventScanner {
 
         var magnitude: EONETGeometry?
         if track.magnitudeDate != nil {
-            let unit = track.unit.map { EONETText.collapsed(reader.string($0)) }
+            let unit = track.unit.map { reader.string($0).collapsingWhitespace() }
             magnitude = EONETGeometry(
                 magnitudeValue: track.magnitude, magnitudeUnit: unit.flatMap { $0.isEmpty ? nil : $0 }, date: date,
                 type: "")
@@ -142,7 +142,7 @@ struct EONETEventScanner {
         var geometry: String?
         var position: EONETGeometry.Position?
         if track.date != nil {
-            let type = track.type.map { reader.string(Self.trimmed($0, reader)) } ?? ""
+            let type = track.type.map { reader.string(reader.trimmed($0)) } ?? ""
             geometry = type.isEmpty ? nil : type
             if let coordinates = track.coordinates {
                 var coordinatesReader = JSONReader(reader.bytes, at: coordinates, depth: 0)
@@ -150,16 +150,20 @@ struct EONETEventScanner {
             }
         }
         // The URL: the first source's, else the link, trimmed and its character references decoded.
-        var url = source.map { reader.withBytes(of: $0, EONETText.decodingEntities(ascii:)) }
-        if url == nil, let link {
-            let trimmedLink = Self.trimmed(link, reader)
-            if trimmedLink.count > 0 { url = reader.withBytes(of: trimmedLink, EONETText.decodingEntities(ascii:)) }
+        var url: String?
+        if let source {
+            url = try reader.referenceURL(source)
+        } else if let link {
+            url = try reader.referenceURL(link)
         }
         let item = EONETEvent.item(
-            id: identifier, title: title.map { EONETText.cleaned(ascii: $0, reader) } ?? "", date: date,
+            id: identifier, title: try title.map { (title) throws(JSONError) in try reader.cleanedString(title) } ?? "",
+            date: date,
             groups: groupsOfCategories(reader), url: url, closed: closed, magnitude: magnitude, position: position,
             geometry: geometry,
-            description: description.map { EONETText.cleaned(ascii: $0, reader) }.flatMap { $0.isEmpty ? nil : $0 })
+            description: try description.map { (text) throws(JSONError) in try reader.cleanedString(text) }.flatMap {
+                $0.isEmpty ? nil : $0
+            })
         return .item(item)
     }
 
@@ -212,10 +216,10 @@ struct EONETEventScanner {
             guard key.ascii, !key.escaped else { throw unusual }
             if key.count == 2, reader.key(key, is: "id") {
                 try see(.id, in: &seen)
-                id = try optionalString(&reader).map { trimmed($0, reader) }
+                id = try optionalString(&reader).map { reader.trimmed($0) }
             } else if key.count == 3, reader.key(key, is: "url") {
                 try see(.url, in: &seen)
-                url = try optionalString(&reader).map { trimmed($0, reader) }
+                url = try optionalString(&reader).map { reader.trimmed($0) }
             } else {
                 try reader.skip()
             }
@@ -327,26 +331,5 @@ struct EONETEventScanner {
     private static func date(_ reader: inout JSONReader) throws(JSONError) -> Date {
         guard let date = reader.withBytes(of: try string(&reader), ISO8601.fixedDate) else { throw unusual }
         return date
-    }
-
-    /// `text` (ASCII, without escapes) without the whitespace at either end, as `EONETText.trimmed(_:)` takes it.
-    @inline(__always)
-    private static func trimmed(_ text: JSONText, _ reader: JSONReader) -> JSONText {
-        reader.withBytes(of: text) { bytes in
-            var trimmed = text
-            var start = 0
-            var end = bytes.count
-            while start < end, isSpace(bytes[start]) { start += 1 }
-            while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-            trimmed.start = text.start + start
-            trimmed.end = text.start + end
-            return trimmed
-        }
-    }
-
-    /// Whitespace as `EONETText.trimmed(_:)` takes it in ASCII text.
-    @inline(__always)
-    private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 }

@@ -60,14 +60,6 @@ struct EONETGeometry: Sendable, Hashable {
         }
     }
 
-    /// An observation as read, before its position is known: where its coordinates are in the document.
-    struct Observation: Sendable {
-        /// The observation, without a position.
-        var geometry: EONETGeometry
-        /// The offset of its coordinates in the document; nil when it has none.
-        var coordinates: Int?
-    }
-
     /// The magnitude (`35.00`), null for most events.
     var magnitudeValue: Double?
     /// Its unit (`kts`, `acres`, `NM^2`), null with it.
@@ -106,24 +98,47 @@ struct EONETGeometry: Sendable, Hashable {
 // MARK: - Reading
 
 extension EONETGeometry {
+    /// An observation as read, its texts where they are in the document: only those of the observations an item
+    /// shows are made.
+    struct Observation: Sendable, Equatable {
+        /// The magnitude; nil when null.
+        var magnitudeValue: Double?
+        /// Its unit, checked; nil when null.
+        var magnitudeUnit: JSONText?
+        /// When it was observed.
+        var date: Date
+        /// Its type, checked; nil when null.
+        var type: JSONText?
+        /// The offset of its coordinates in the document; nil when it has none.
+        var coordinates: Int?
+
+        /// The observation as kept, its texts made from `reader`'s document (the unit collapsed, the type trimmed),
+        /// without a position.
+        func geometry(_ reader: JSONReader) -> EONETGeometry {
+            let unit = magnitudeUnit.map { reader.string($0).collapsingWhitespace() }
+            return EONETGeometry(
+                magnitudeValue: magnitudeValue, magnitudeUnit: unit.flatMap { $0.isEmpty ? nil : $0 }, date: date,
+                type: type.map { reader.trimmedString($0) } ?? "")
+        }
+    }
+
     /// What an event's list of observations comes to: how many, the newest (the last listed of the newest date)
     /// and the newest with a magnitude.
     struct Track: Sendable {
         /// How many observations.
         var count = 0
-        /// The newest, with where its coordinates are.
+        /// The newest.
         var newest: Observation?
         /// The newest with a magnitude.
-        var newestMagnitude: EONETGeometry?
+        var newestMagnitude: Observation?
 
         /// Takes `observation`, listed after those before, into account.
         mutating func add(_ observation: Observation) {
             count += 1
-            let geometry = observation.geometry
-            if geometry.magnitudeValue != nil, newestMagnitude.map({ geometry.date >= $0.date }) ?? true {
-                newestMagnitude = geometry
+            if observation.magnitudeValue != nil, newestMagnitude.map({ observation.date >= $0.date }) ?? true {
+                newestMagnitude = observation
             }
-            if newest.map({ geometry.date >= $0.geometry.date }) ?? true { newest = observation }
+            if newest.map({ observation.date >= $0.date }) ?? true { newest = observation }
         }
     }
 
@@ -138,19 +153,19 @@ extension EONETGeometry {
     /// The observation that must come next.
     static func observation(_ reader: inout JSONReader) throws(JSONError) -> Observation {
         var magnitudeValue: Double?
-        var magnitudeUnit: String?
+        var magnitudeUnit: JSONText?
         var date: Date?
-        var type: String?
+        var type: JSONText?
         var coordinates: Int?
         try reader.members { (key, reader) throws(JSONError) in
             if reader.key(key, is: "magnitudeValue") {
                 magnitudeValue = try reader.null() ? nil : try reader.number()
             } else if reader.key(key, is: "magnitudeUnit") {
-                magnitudeUnit = try reader.optionalString()
+                magnitudeUnit = try reader.optionalStringText()
             } else if reader.key(key, is: "date") {
                 date = try EONETText.date(&reader)
             } else if reader.key(key, is: "type") {
-                type = try reader.optionalString()
+                type = try reader.optionalStringText()
             } else if reader.key(key, is: "coordinates") {
                 coordinates = try reader.null() ? nil : reader.offset
                 // Coordinates of another shape (texts, nested too deep) leave the observation without a position,
@@ -162,11 +177,9 @@ extension EONETGeometry {
             }
         }
         guard let date else { throw .missing("date") }
-        let geometry = EONETGeometry(
-            magnitudeValue: magnitudeValue,
-            magnitudeUnit: magnitudeUnit.map(EONETText.collapsed).flatMap { $0.isEmpty ? nil : $0 }, date: date,
-            type: EONETText.trimmed(type ?? ""))
-        return Observation(geometry: geometry, coordinates: coordinates)
+        return Observation(
+            magnitudeValue: magnitudeValue, magnitudeUnit: magnitudeUnit, date: date, type: type,
+            coordinates: coordinates)
     }
 
     /// The coordinates that must come next (checked before by `JSONReader.skipNumbers(lists:)`).

@@ -314,6 +314,6 @@ struct EONETItemTests {
             ("&#xD800;", "&#xD800;"), ("end&", "end&"), ("&amp", "&amp"),
         ])
     func entities(text: String, decoded: String) {
-        #expect(EONETText.decodingEntities(text) == decoded)
+        #expect(text.decodingCharacterReferences() == decoded)
     }
 }

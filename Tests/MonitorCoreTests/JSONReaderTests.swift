@@ -287,4 +287,44 @@ struct JSONReaderTests {
         #expect(
             ISO8601.fixedString(Date(timeIntervalSince1970: 0.5)) == ISO8601.string(Date(timeIntervalSince1970: 0.5)))
     }
+
+    @Test("texts for people: cleaned, as URLs, trimmed and compared in place, each as the String clean-ups make it")
+    func cleanedTexts() throws {
+        var reader = JSONReader(
+            Array(
+                #"[" Danny&#039;s  Block &amp;\t2 ", "Clean title", " https://s/?x&amp;y ", "  ", null, " K ", "\u212a", "\u00e9 ", "Türkiye"]"#
+                    .utf8))
+        try reader.enterArray()
+        #expect(try reader.nextElement(0))
+        #expect(try reader.cleanedString() == "Danny's Block & 2")
+        #expect(try reader.nextElement(1))
+        #expect(try reader.cleanedString() == "Clean title")
+        #expect(try reader.nextElement(2))
+        #expect(try reader.referenceURL() == "https://s/?x&y")
+        #expect(try reader.nextElement(3))
+        #expect(try reader.referenceURL() == nil)
+        #expect(try reader.nextElement(4))
+        #expect(try reader.referenceURL() == nil)
+        #expect(try reader.nextElement(5))
+        let k = try reader.checkedStringText()
+        #expect(reader.trimmedString(k) == "K")
+        #expect(reader.trimmedString(k, is: "K"))
+        #expect(reader.trimmedString(k, is: "\u{212A}"))
+        #expect(!reader.trimmedString(k, is: " K"))
+        #expect(try reader.nextElement(6))
+        let kelvin = try reader.checkedStringText()
+        #expect(reader.trimmedString(kelvin, is: "K"))
+        #expect(try reader.nextElement(7))
+        let escaped = try reader.checkedStringText()
+        #expect(reader.trimmedString(escaped) == "é")
+        #expect(reader.trimmedString(escaped, is: "é"))
+        #expect(try reader.nextElement(8))
+        #expect(reader.trimmedString(try reader.checkedStringText()) == "Türkiye")
+        #expect(try !reader.nextElement(9))
+        var invalid = JSONReader([0x22, 0xC3, 0x28, 0x22])
+        #expect(throws: JSONError(.syntax("a string that is not valid UTF-8", 1))) { try invalid.checkedStringText() }
+        #expect(" \u{A0}a\tb  c\n".collapsingWhitespace() == "a b c")
+        #expect("\u{A0} x \u{2003}".trimmingAllWhitespace() == "x")
+        #expect("plain".trimmingAllWhitespace() == "plain")
+    }
 }
