@@ -74,11 +74,11 @@ extension FeedSource {
 
     package static var breakdown: Breakdown? { nil }
 
-    package static var examples: [SourceExample] { [] }
+    static var examples: [SourceExample] { [] }
 
     package static var httpPolicy: any HTTPSourcePolicy { GenericHTTPPolicy() }
 
-    package func checkOnline(_ context: OnlineCheckContext) async -> OnlineCheck {
+    func checkOnline(_ context: OnlineCheckContext) async -> OnlineCheck {
         .notChecked("nothing to check online")
     }
 }

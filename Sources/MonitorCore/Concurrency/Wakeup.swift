@@ -31,7 +31,7 @@ package final class Wakeup: Sendable {
     }
 
     /// Returns when signalled (at once when a signal is kept) or when the task is cancelled.
-    package func wait() async {
+    func wait() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state -> Bool in

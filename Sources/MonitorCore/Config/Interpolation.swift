@@ -3,7 +3,7 @@ import Foundation
 /// `${VAR}`, `${VAR:-default}` and `${VAR:?message}` in configuration values; `$${` stands for a literal `${`.
 enum Interpolation {
     /// Why a value could not be expanded, and where in it (a character offset).
-    package struct Failure: Error, Sendable, Hashable {
+    struct Failure: Error, Sendable, Hashable {
         var message: String
         /// The offset, in characters, of the `${` that failed.
         var offset: Int

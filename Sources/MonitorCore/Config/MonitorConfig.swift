@@ -80,7 +80,7 @@ package struct FeedConfig: Sendable {
     var location: SourceLocation
 
     /// `interval`: the feed's poll interval; nil for `settings.interval`.
-    package static let interval = FeedOption<Duration?>(
+    static let interval = FeedOption<Duration?>(
         "interval", .duration(), doc: "Poll interval (default: settings.interval)")
     /// `concurrency`: the feed's own limit of requests in flight; nil for `settings.concurrency`.
     static let concurrency = FeedOption<Int?>(

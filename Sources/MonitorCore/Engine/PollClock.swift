@@ -13,7 +13,7 @@ extension PollClock {
     package func random() -> Double { Double.random(in: 0..<1) }
 
     /// Waits until `date` (at once if it has passed); throws when cancelled.
-    package func sleep(until date: Date) async throws {
+    func sleep(until date: Date) async throws {
         try await sleep(until: Instant(date), tolerance: nil)
     }
 }

@@ -36,7 +36,7 @@ package final class FeedHTTP: Sendable {
     }
 
     /// Until when, and why, a server holds requests back.
-    package typealias Hold = RateBudgets.Hold
+    typealias Hold = RateBudgets.Hold
 
     private let transport: any HTTPTransport
     /// How requests are sent: its limits (`timeout`, `maxBody`) are the settings' and bound a source's other work too.

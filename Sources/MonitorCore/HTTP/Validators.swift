@@ -30,7 +30,7 @@ package struct ValidatorKey: Sendable, Hashable {
     }
 
     /// The key of `url` asked with `credential`.
-    package init(url: String, credentialValue: String?) {
+    init(url: String, credentialValue: String?) {
         self.init(url: url, credential: credentialValue.map(Self.fingerprint) ?? "")
     }
 

@@ -88,9 +88,9 @@ package struct FeedSnapshot: Sendable {
     /// The groups of its last poll, in order.
     var groups: [ItemGroup]
     /// Its HTTP validators.
-    package var validators: [ValidatorKey: Validators]
+    var validators: [ValidatorKey: Validators]
     /// Values a source keeps between polls (such as a cached search result).
-    package var values: [String: String]
+    var values: [String: String]
 
     /// A snapshot.
     package init(

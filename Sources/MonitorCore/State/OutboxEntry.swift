@@ -23,7 +23,7 @@ package struct OutboxEntry: Sendable, Hashable {
     package static let refusedLifetime: TimeInterval = 7 * 86_400
 
     /// An entry.
-    package init(
+    init(
         notification: FeedNotification, attempts: Int = 0, nextAttempt: Date? = nil, lastError: String? = nil,
         refusedAt: Date? = nil, sequence: Int64 = 0
     ) {
