@@ -551,15 +551,6 @@ public struct JSONReader: Sendable {
         return false
     }
 
-    /// Skips the value of the member `key` (see `skip()`); an error names the member.
-    mutating func skipMember(_ key: JSONText) throws(JSONError) {
-        do throws(JSONError) {
-            try skip()
-        } catch {
-            throw error.at(.key(string(key)))
-        }
-    }
-
     /// Reads the `"key":` of a member while skipping.
     private mutating func memberKey() throws(JSONError) {
         skipWhitespace()

@@ -68,11 +68,4 @@ package final class AsyncSemaphore: Sendable {
         }
         waiter?.resume()
     }
-
-    /// Runs `body` holding a permit.
-    func withPermit<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        try await acquire()
-        defer { release() }
-        return try await body()
-    }
 }
