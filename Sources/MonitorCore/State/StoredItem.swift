@@ -135,29 +135,30 @@ package struct StoredItem {
             bytes.append(contentsOf: buffer)
             return true
         }
-        if plain != true {
-            for byte in element.utf8 {
-                switch byte {
-                case separator: bytes += [escape, 0x01]
-                case escape: bytes += [escape, 0x02]
-                default: bytes.append(byte)
-                }
-            }
-        }
+        if plain != true { eachPackedByte(of: element) { bytes.append($0) } }
         bytes.append(separator)
     }
 
     /// Adds the bytes ``append(_:to:)`` packs `element` into to `hash`.
     private static func add(_ element: String, to hash: inout FNV1a) {
+        eachPackedByte(of: element) { hash.add($0) }
+        hash.add(separator)
+    }
+
+    /// Hands the bytes of `element` packed (its separators and escapes escaped), its own separator not included, to
+    /// `emit`: the one escaping rule of packing and of the fingerprint.
+    private static func eachPackedByte(of element: String, _ emit: (UInt8) -> Void) {
         for byte in element.utf8 {
             switch byte {
-            case separator, escape:
-                hash.add(escape)
-                hash.add(UInt8(byte == separator ? 0x01 : 0x02))
-            default: hash.add(byte)
+            case separator:
+                emit(escape)
+                emit(0x01)
+            case escape:
+                emit(escape)
+                emit(0x02)
+            default: emit(byte)
             }
         }
-        hash.add(separator)
     }
 
     /// The elements of a packed text; a last element without its separator (a damaged text) is kept.
