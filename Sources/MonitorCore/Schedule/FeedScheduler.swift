@@ -93,6 +93,9 @@ package final class FeedScheduler: Sendable {
     /// What `run()`'s loop takes from its queue: a feed to start, or an ``alive()`` question to answer.
     private enum Arrival: Sendable {
         case feed(Start)
+        /// A feed of a once scheduler, made a ``Start`` only when its turn comes: thousands of feeds wait as their
+        /// entries, not as streams and controls.
+        case queued(Entry)
         case probe(Wakeup)
     }
 
@@ -139,6 +142,8 @@ package final class FeedScheduler: Sendable {
     private let current: Mutex<(runner: PollRunner, slots: AsyncSemaphore)>
     private let events: AsyncStream<PollEvent>.Continuation
     private let running = Mutex<[String: Running]>([:])
+    /// Set by ``shutdown()``: no feed starts after it, queued or not.
+    private let closed = Atomic(false)
     /// One change of the set of feeds at a time: two overlapping `apply`s (a reload and a "poll now") would each
     /// see a feed stopped by the other as missing and start it twice.
     private let changing = AsyncSemaphore(limit: 1)
@@ -188,16 +193,25 @@ package final class FeedScheduler: Sendable {
     package func run() async {
         await withDiscardingTaskGroup { group in
             for await arrival in starts.stream {
-                guard case .feed(let start) = arrival else {
-                    if case .probe(let answer) = arrival {
-                        await answering?()
-                        answer.signal()
-                    }
+                let start: Start
+                switch arrival {
+                case .probe(let answer):
+                    await answering?()
+                    answer.signal()
                     continue
+                case .feed(let feed):
+                    start = feed
+                case .queued(let entry):
+                    // Under the once policy each feed starts, in the order given, once a poll in flight ends: the
+                    // poll hands its slot on once reported.
+                    let (runner, slots) = current.withLock { $0 }
+                    guard (try? await slots.acquire()) != nil else { return }
+                    guard let queued = enlist(entry, current: (runner, slots)) else {
+                        slots.release()
+                        continue
+                    }
+                    start = queued
                 }
-                // Under the once policy each feed starts, in the order given, once a poll in flight ends: the poll
-                // hands its slot on once reported.
-                if start.once, (try? await start.slots.acquire()) == nil { return }
                 group.addTask {
                     await withTaskGroup(of: Void.self) { feed in
                         feed.addTask { await Self.loop(start) }
@@ -207,6 +221,8 @@ package final class FeedScheduler: Sendable {
                         await feed.next()
                         feed.cancelAll()
                     }
+                    // A once feed that has polled is done with: 10,000 of them keep nothing until the run ends.
+                    if start.once { self.delist(start) }
                     start.ended.finish()
                 }
             }
@@ -272,6 +288,7 @@ package final class FeedScheduler: Sendable {
 
     /// Stops every feed, then ends `run()`.
     package func shutdown() async {
+        closed.store(true, ordering: .releasing)
         await stopAll()
         starts.continuation.finish()
     }
@@ -283,18 +300,43 @@ package final class FeedScheduler: Sendable {
     }
 
     private func start(_ entry: Entry) {
+        guard policy == .continuous else {
+            starts.continuation.yield(.queued(entry))
+            return
+        }
+        let (start, running) = makeStart(entry, current: current.withLock { $0 })
+        // After `shutdown()` nothing starts.
+        if case .terminated = starts.continuation.yield(.feed(start)) { return }
+        self.running.withLock { $0[entry.feed.name] = running }
+    }
+
+    /// A queued feed's start, listed as running unless ``shutdown()`` came first (then nil). Listed and checked under
+    /// one lock, a feed is either refused here or stopped by `shutdown()`.
+    private func enlist(_ entry: Entry, current: (runner: PollRunner, slots: AsyncSemaphore)) -> Start? {
+        let (start, listed) = makeStart(entry, current: current)
+        return running.withLock {
+            guard !closed.load(ordering: .acquiring) else { return nil }
+            $0[entry.feed.name] = listed
+            return start
+        }
+    }
+
+    /// Takes a feed that has ended off the list, unless another of the same name replaced it.
+    private func delist(_ start: Start) {
+        running.withLock {
+            if $0[start.entry.feed.name]?.control === start.control { $0[start.entry.feed.name] = nil }
+        }
+    }
+
+    /// A feed's start polling through `current`, and what lists it as running.
+    private func makeStart(_ entry: Entry, current: (runner: PollRunner, slots: AsyncSemaphore)) -> (Start, Running) {
         let (stop, stopping) = AsyncStream<Void>.makeStream()
         let (ended, ending) = AsyncStream<Void>.makeStream()
         let control = Control()
-        // After `shutdown()` nothing starts.
-        let (runner, slots) = current.withLock { $0 }
         let start = Start(
-            entry: entry, runner: runner, slots: slots, stop: stop, ended: ending, control: control, events: events,
-            stagger: stagger, reachability: reachability, once: policy == .once)
-        if case .terminated = starts.continuation.yield(.feed(start)) { return }
-        running.withLock {
-            $0[entry.feed.name] = Running(signature: entry.signature, stop: stopping, ended: ended, control: control)
-        }
+            entry: entry, runner: current.runner, slots: current.slots, stop: stop, ended: ending, control: control,
+            events: events, stagger: stagger, reachability: reachability, once: policy == .once)
+        return (start, Running(signature: entry.signature, stop: stopping, ended: ended, control: control))
     }
 
     /// What `body` returns, run as a child task: the memory its calls take is given back when it ends, not kept by
