@@ -38,11 +38,26 @@ let package = Package(
         /// The one JSON reader (bytes in, values out, with line and column in its errors) and the ordered JSON value
         /// the outputs write.
         .target(name: "MonitorJSON"),
+        /// Text as people read it: made safe for a terminal and measured, redacted of secrets, times in UTC, durations
+        /// and sizes as `feeds.yaml` writes them, the closest word to a misspelt one, a place in a file and the problem
+        /// found there.
+        .target(name: "MonitorText", dependencies: ["MonitorJSON"]),
+        /// The concurrency kit: a semaphore, a wakeup, a deadline, bounded merges, the clock polls keep time by.
+        .target(
+            name: "MonitorConcurrency",
+            dependencies: ["MonitorText", .product(name: "DequeModule", package: "swift-collections")]),
+        /// A `feeds.yaml` value with its place, the options a source or notifier declares (their types and ranges) and
+        /// those a feed was given, with `${VAR}` read from the environment.
+        .target(name: "MonitorOptions", dependencies: ["MonitorText"]),
+        /// An item and its group: what every source yields, every output writes and every rule reads.
+        .target(name: "MonitorItems", dependencies: ["MonitorJSON", "MonitorText"]),
+        /// The rules language (`where:`): a rule read and checked once, evaluated on anything that reads as an item.
+        .target(name: "MonitorRules", dependencies: ["MonitorItems", "MonitorText", "MonitorJSON"]),
         /// Feed-source protocol, configuration model and validation, items, HTTP seam, the state's protocol.
         .target(
             name: "MonitorCore",
             dependencies: [
-                "MonitorJSON",
+                "MonitorJSON", "MonitorText", "MonitorItems", "MonitorRules", "MonitorOptions", "MonitorConcurrency",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -53,11 +68,15 @@ let package = Package(
         /// process groups, and the supervision that ends what they leave behind.
         .target(
             name: "MonitorPrograms",
-            dependencies: ["MonitorCore", "CProcessControl", .product(name: "Subprocess", package: "swift-subprocess")]
+            dependencies: [
+                "MonitorConcurrency",
+                "MonitorText", "MonitorCore", "CProcessControl",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ]
         ),
         /// The state's logic over SQL, written once: the statements and what follows from their rows, in each
         /// database's dialect (SQLite and PostgreSQL run them).
-        .target(name: "MonitorSQL", dependencies: ["MonitorCore"]),
+        .target(name: "MonitorSQL", dependencies: ["MonitorItems", "MonitorCore"]),
         /// The SQLite settings Swift cannot reach (variadic C functions), for MonitorSQLite.
         .target(name: "CSQLiteOptions", linkerSettings: [.linkedLibrary("sqlite3")]),
         /// The state in a SQLite file, through GRDB (kept out of the core, so that the sources and their tests do not
@@ -65,6 +84,7 @@ let package = Package(
         .target(
             name: "MonitorSQLite",
             dependencies: [
+                "MonitorItems",
                 "MonitorCore", "MonitorSQL", "CSQLiteOptions", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -72,6 +92,9 @@ let package = Package(
         .target(
             name: "MonitorPostgres",
             dependencies: [
+                "MonitorConcurrency",
+                "MonitorItems",
+                "MonitorText",
                 "MonitorCore",
                 "MonitorSQL",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -85,6 +108,9 @@ let package = Package(
         .target(
             name: "MonitorApp",
             dependencies: [
+                "MonitorOptions", "MonitorConcurrency",
+                "MonitorItems",
+                "MonitorRules", "MonitorText",
                 "MonitorCore", "MonitorJSON",
                 "MonitorPostgres",
                 "MonitorSQLite",
@@ -133,11 +159,14 @@ let package = Package(
             path: "Tools/LoopbackHTTP"
         ),
         /// What the stand-in, the bench and the tests share: the JSON the EONET API writes, a receiver that is down.
-        .target(name: "Samples", dependencies: ["MonitorCore", "MonitorJSON"], path: "Tools/Samples"),
+        .target(
+            name: "Samples", dependencies: ["MonitorOptions", "MonitorConcurrency", "MonitorCore", "MonitorJSON"],
+            path: "Tools/Samples"),
         /// A local stand-in for the GitHub and EONET APIs on 127.0.0.1, from generated data.
         .executableTarget(
             name: "monitor-standin",
             dependencies: [
+                "MonitorText",
                 "MonitorCore", "MonitorJSON",
                 "LoopbackHTTP",
                 "Samples",
@@ -149,6 +178,8 @@ let package = Package(
         .executableTarget(
             name: "monitor-bench",
             dependencies: [
+                "MonitorOptions", "MonitorConcurrency",
+                "MonitorItems",
                 "MonitorCore", "MonitorJSON",
                 "MonitorPostgres",
                 "MonitorSQLite",
@@ -165,14 +196,24 @@ let package = Package(
 
         .target(
             name: "GitHubSource",
-            dependencies: ["MonitorCore", "MonitorJSON", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "MonitorOptions",
+                "MonitorItems",
+                "MonitorText", "MonitorCore", "MonitorJSON", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Plugins/GitHub"
         ),
-        .target(name: "EONETSource", dependencies: ["MonitorCore", "MonitorJSON"], path: "Plugins/EONET"),
+        .target(
+            name: "EONETSource",
+            dependencies: ["MonitorOptions", "MonitorItems", "MonitorText", "MonitorCore", "MonitorJSON"],
+            path: "Plugins/EONET"),
         /// `type: exec`: an external program speaking JSON lines, run as a process of its own group.
         .target(
             name: "ExecSource",
             dependencies: [
+                "MonitorOptions",
+                "MonitorItems",
+                "MonitorText",
                 "MonitorCore", "MonitorJSON", "MonitorPrograms",
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ],
@@ -184,13 +225,19 @@ let package = Package(
         /// `type: webhook`: an HTTP POST of each notification through the feeds' transport.
         .target(
             name: "WebhookNotifier",
-            dependencies: ["MonitorCore", "MonitorJSON", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "MonitorOptions", "MonitorConcurrency",
+                "MonitorItems",
+                "MonitorText", "MonitorCore", "MonitorJSON", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Plugins/Webhook"
         ),
         /// `type: command`: a program run per notification, in a process group of its own.
         .target(
             name: "CommandNotifier",
             dependencies: [
+                "MonitorOptions",
+                "MonitorText",
                 "MonitorCore", "MonitorPrograms", .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             path: "Plugins/Command"
@@ -203,6 +250,9 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
+                "MonitorOptions", "MonitorConcurrency",
+                "MonitorItems",
+                "MonitorText",
                 "MonitorCore", "MonitorJSON", "Samples", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ],
@@ -214,6 +264,7 @@ let package = Package(
         .target(
             name: "PostgresTestSupport",
             dependencies: [
+                "MonitorConcurrency",
                 "MonitorCore", "MonitorPostgres", "MonitorSQLite", "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -225,6 +276,8 @@ let package = Package(
         .testTarget(
             name: "MonitorPostgresTests",
             dependencies: [
+                "MonitorOptions",
+                "MonitorItems",
                 "MonitorPostgres", "MonitorCore", "MonitorApp", "TestSupport", "PostgresTestSupport", "LoopbackHTTP",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]
@@ -232,6 +285,7 @@ let package = Package(
         .testTarget(
             name: "LoopbackHTTPTests",
             dependencies: [
+                "MonitorConcurrency",
                 "LoopbackHTTP",
                 "MonitorCore",
                 "TestSupport",
@@ -239,10 +293,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "MonitorYAMLTests", dependencies: ["MonitorYAML", "MonitorCore", "TestSupport"]),
+        .testTarget(
+            name: "MonitorYAMLTests",
+            dependencies: ["MonitorConcurrency", "MonitorYAML", "MonitorCore", "TestSupport"]),
         .testTarget(
             name: "MonitorCoreTests",
             dependencies: [
+                "MonitorOptions", "MonitorConcurrency",
+                "MonitorItems",
+                "MonitorRules", "MonitorText",
                 "MonitorCore", "MonitorJSON", "Samples", "TestSupport", "PostgresTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -252,6 +311,7 @@ let package = Package(
         .testTarget(
             name: "MonitorSQLiteTests",
             dependencies: [
+                "MonitorItems",
                 "MonitorSQLite", "MonitorCore", "TestSupport", "PostgresTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -259,6 +319,10 @@ let package = Package(
         .testTarget(
             name: "MonitorAppTests",
             dependencies: [
+                "MonitorRules",
+                "MonitorOptions", "MonitorConcurrency",
+                "MonitorItems",
+                "MonitorText",
                 "MonitorApp", "MonitorCore", "MonitorJSON", "MonitorSQLite", "Samples", "TestSupport", "LoopbackHTTP",
                 "GitHubSource",
                 "WebhookNotifier", .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -271,6 +335,9 @@ let package = Package(
         .testTarget(
             name: "GitHubSourceTests",
             dependencies: [
+                "MonitorOptions",
+                "MonitorItems",
+                "MonitorText",
                 "GitHubSource", "MonitorCore", "MonitorJSON", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -278,6 +345,9 @@ let package = Package(
         .testTarget(
             name: "EONETSourceTests",
             dependencies: [
+                "MonitorOptions",
+                "MonitorItems",
+                "MonitorRules",
                 "EONETSource", "MonitorCore", "MonitorJSON", "Samples", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -286,6 +356,8 @@ let package = Package(
         .testTarget(
             name: "ExecSourceTests",
             dependencies: [
+                "MonitorOptions",
+                "MonitorItems",
                 "ExecSource", "MonitorCore", "MonitorJSON", "TestSupport", "LoopbackHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -293,11 +365,15 @@ let package = Package(
         /// The command notifier against real scripts (the webhook's wire is tested through the app's transport, in
         /// MonitorAppTests).
         .testTarget(
-            name: "NotifierTests", dependencies: ["CommandNotifier", "MonitorCore", "MonitorJSON", "TestSupport"]),
+            name: "NotifierTests",
+            dependencies: ["MonitorItems", "CommandNotifier", "MonitorCore", "MonitorJSON", "TestSupport"]),
         /// Runs the built `monitor` executable as a user would.
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
+                "MonitorConcurrency",
+                "MonitorItems",
+                "MonitorText",
                 "monitor", "TestSupport", "PostgresTestSupport", "LoopbackHTTP", "MonitorCore", "MonitorJSON",
                 "MonitorPostgres",
                 "MonitorSQLite", .product(name: "AsyncHTTPClient", package: "async-http-client"),

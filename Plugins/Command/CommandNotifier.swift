@@ -1,5 +1,7 @@
 import MonitorCore
+import MonitorOptions
 import MonitorPrograms
+import MonitorText
 
 /// The `command` notifier: a program run once per notification, from an argv (never through a shell), with the
 /// notification's schema-1 json body on its standard input and `MONITOR_NOTIFICATION_ID`, `MONITOR_FEED`,

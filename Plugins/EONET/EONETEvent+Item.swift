@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorItems
 import MonitorJSON
 
 extension EONETEvent {

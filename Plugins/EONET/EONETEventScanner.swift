@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorItems
 import MonitorJSON
 
 /// Reads an event of the usual shape straight from the response's bytes into its item, without an `EONETEvent`

@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorItems
 import MonitorJSON
 
 /// Decoding EONET's JSON, with errors that say where a response went wrong.

@@ -1,5 +1,8 @@
 import Foundation
 import MonitorCore
+import MonitorItems
+import MonitorOptions
+import MonitorText
 
 /// One poll of an EONET feed: the category list, then the events of each selected category (as many at once as the
 /// core allows), each response decoded and reported as it arrives.

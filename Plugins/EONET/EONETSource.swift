@@ -1,5 +1,7 @@
 import MonitorCore
+import MonitorItems
 import MonitorJSON
+import MonitorOptions
 
 /// The `eonet` source: NASA's Earth Observatory Natural Event Tracker — categories and their events.
 ///

@@ -1,6 +1,8 @@
 import Foundation
 import MonitorCore
+import MonitorItems
 import MonitorJSON
+import MonitorText
 
 /// One line of an exec program's standard output: a JSON object with exactly one of these keys (protocol 1).
 ///

@@ -1,7 +1,10 @@
 import Foundation
 import MonitorCore
+import MonitorItems
 import MonitorJSON
+import MonitorOptions
 import MonitorPrograms
+import MonitorText
 import Synchronization
 
 /// One poll of an exec feed: runs the program once with the cursor it saved, and reports its messages to the

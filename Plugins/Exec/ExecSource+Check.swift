@@ -1,5 +1,6 @@
 import MonitorCore
 import MonitorPrograms
+import MonitorText
 
 // MARK: - Online check
 

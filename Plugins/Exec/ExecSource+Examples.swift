@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorOptions
 
 // MARK: - Examples
 

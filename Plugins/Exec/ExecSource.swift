@@ -1,5 +1,7 @@
 import MonitorCore
+import MonitorOptions
 import MonitorPrograms
+import MonitorText
 
 /// The `exec` source: a program in any language, run once per poll, that reports on its standard output in
 /// JSON lines (protocol version 1, described in docs/exec-protocol.md and in ``ExecMessage``).

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import MonitorCore
+import MonitorItems
+import MonitorText
 
 /// Follows the pages of one events URL through their `Link` headers, only as far as needed: until an event
 /// already stored appears, `keep` events were seen, there is no next page, or after `maxPages` pages.

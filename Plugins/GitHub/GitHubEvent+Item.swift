@@ -1,5 +1,7 @@
 import Foundation
 import MonitorCore
+import MonitorItems
+import MonitorText
 
 extension GitHubEvent {
     /// The item of this event; `web` is the root of the web pages (`https://github.com`).

@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorText
 
 /// What the GitHub REST API adds to the core's HTTP rules: rate limits per resource (`x-ratelimit-resource`),
 /// the poll interval of the events API (`X-Poll-Interval`) and the secondary rate limit, which a 403 or 429

@@ -1,6 +1,7 @@
 import Foundation
 import MonitorCore
 import MonitorJSON
+import MonitorOptions
 
 /// One poll of a github feed: the events of its target, page by page, or of the top repositories of its
 /// search, as many at once as the core allows.

@@ -1,6 +1,7 @@
 import Foundation
 import MonitorCore
 import MonitorJSON
+import MonitorText
 
 // MARK: - Online check
 

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorText
 
 // MARK: - Summary
 

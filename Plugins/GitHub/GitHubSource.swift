@@ -1,4 +1,6 @@
 import MonitorCore
+import MonitorOptions
+import MonitorText
 
 /// The `github` source: the events of a repository, organisation or user, or the combined events of the top
 /// repositories of a search.

@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorOptions
 
 /// What a github feed follows: one of its `repo`, `org`, `user` or `search` options.
 enum GitHubTarget: Sendable, Hashable {

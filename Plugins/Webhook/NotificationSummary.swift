@@ -1,5 +1,7 @@
 import Foundation
 import MonitorCore
+import MonitorItems
+import MonitorText
 
 /// What the chat and text formats say about a notification, its texts cleaned of control characters and cut to
 /// length, before each format escapes them for its target.

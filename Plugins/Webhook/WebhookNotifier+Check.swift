@@ -1,5 +1,7 @@
 import Foundation
+import MonitorConcurrency
 import MonitorCore
+import MonitorText
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,7 @@
 import Foundation
 import MonitorCore
+import MonitorOptions
+import MonitorText
 
 /// The `webhook` notifier: each notification POSTed to a URL in one of the formats (the schema-1 json body, Slack,
 /// Discord, ntfy or plain text), through the feeds' HTTP stack without following redirects.

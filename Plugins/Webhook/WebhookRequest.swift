@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorText
 
 /// One webhook's POST: the request a notification makes, and what its answer means.
 struct WebhookRequest: Sendable {

@@ -1,5 +1,7 @@
 import Foundation
 import MonitorCore
+import MonitorOptions
+import MonitorText
 import MonitorYAML
 
 /// A `feeds.yaml` read, parsed and validated, with every problem found in it.

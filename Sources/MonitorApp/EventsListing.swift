@@ -1,5 +1,7 @@
 import Foundation
 import MonitorCore
+import MonitorItems
+import MonitorText
 
 /// The listing of `monitor events`, as pure functions. The items are selected by the state
 /// (`StateStoring.items(feed:group:since:limit:)`); this renders them.

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorText
 import Synchronization
 
 /// How a run's feeds fare, as a pure state kept from its poll events: what `/healthz` answers and systemd's `STATUS=`

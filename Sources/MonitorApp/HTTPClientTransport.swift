@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
+import MonitorConcurrency
 import MonitorCore
+import MonitorText
 import NIOCore
 import NIOHTTP1
 

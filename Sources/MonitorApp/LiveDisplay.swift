@@ -1,6 +1,7 @@
 import Foundation
 import MonitorCore
 import MonitorJSON
+import MonitorText
 
 /// Shows the events of a long-running `monitor run` that is not full-screen.
 ///

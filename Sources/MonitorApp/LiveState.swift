@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorText
 
 /// What `monitor run` knows of its feeds, as a pure state machine: each event changes the state and says
 /// which lines to log (a failure when a feed starts failing, its recovery, new items), and the live panel is

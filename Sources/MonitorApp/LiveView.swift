@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorText
 
 /// The live view of `monitor run` on a terminal, as pure functions: one line per feed, then the summary of
 /// the feed that changed last.

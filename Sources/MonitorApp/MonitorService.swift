@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MonitorConcurrency
 import MonitorCore
 import ServiceLifecycle
 import Synchronization

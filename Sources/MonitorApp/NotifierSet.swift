@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MonitorCore
 import MonitorJSON
+import MonitorText
 
 /// The notifiers of a feeds file, made for one run with the HTTP transport they share.
 enum NotifierSet {

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
+import MonitorConcurrency
 import MonitorCore
+import MonitorText
 
 /// `monitor validate --online`: asks each feed's and notifier's service what it needs to know, without polling:
 /// one line each in the order of the file, then a count.

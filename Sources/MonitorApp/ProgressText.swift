@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorText
 
 /// The live progress lines of `run --once` on a terminal, as pure functions of the views.
 package enum ProgressText {

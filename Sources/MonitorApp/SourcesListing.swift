@@ -1,4 +1,6 @@
 import MonitorCore
+import MonitorOptions
+import MonitorText
 
 /// The text of `monitor sources`, generated from the declarations so that it cannot drift from them.
 package enum SourcesListing {

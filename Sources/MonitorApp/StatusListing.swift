@@ -1,6 +1,7 @@
 import Foundation
 import MonitorCore
 import MonitorJSON
+import MonitorText
 
 /// The listing of `monitor status`, as pure functions.
 package enum StatusListing {

@@ -1,3 +1,5 @@
+import MonitorConcurrency
+
 // MARK: - The updates of a poll, one by one
 
 extension FeedSource {

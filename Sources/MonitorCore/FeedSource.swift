@@ -1,4 +1,7 @@
 import Foundation
+import MonitorItems
+import MonitorOptions
+import MonitorText
 
 /// A source plugin: one module under `Plugins/` that knows how to poll one `type` of feed.
 ///

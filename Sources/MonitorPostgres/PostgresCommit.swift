@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MonitorCore
+import MonitorItems
 import MonitorSQL
 import PostgresNIO
 

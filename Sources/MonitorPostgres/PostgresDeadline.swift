@@ -1,3 +1,4 @@
+import MonitorConcurrency
 import MonitorCore
 
 /// How long the store waits for its database to answer one call, and the race that holds it to that.

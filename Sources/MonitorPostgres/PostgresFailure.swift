@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorText
 import NIOCore
 import NIOPosix
 import NIOSSL

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorText
 
 /// A PostgreSQL database named by `postgres://USER[:PASSWORD]@HOST[:PORT]/DB` (or `postgresql://`), parsed strictly.
 ///

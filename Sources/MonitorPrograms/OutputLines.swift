@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorText
 
 /// A program's standard output cut into numbered lines as it arrives, held to a size limit.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorConcurrency
 import MonitorCore
 import Synchronization
 

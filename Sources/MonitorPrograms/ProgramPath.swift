@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorText
 
 #if canImport(Glibc)
     import Glibc

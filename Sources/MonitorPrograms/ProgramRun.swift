@@ -1,5 +1,7 @@
 import Foundation
+import MonitorConcurrency
 import MonitorCore
+import MonitorText
 import Subprocess
 
 /// How monitor runs a program (an exec source's, a command notifier's): in a process group of its own, its input in

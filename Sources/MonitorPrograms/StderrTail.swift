@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorText
 
 /// The end of a program's standard error, kept in bounded memory however much it writes, with the values of its
 /// `env` hidden (see ``Redaction``): an exec source shows its last lines, a command notifier its last characters.

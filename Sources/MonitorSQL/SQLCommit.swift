@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorItems
 
 /// A poll's commit as both databases write it, inside their transaction: the feed's record first (in PostgreSQL its
 /// row lock orders two writers of one feed), then, after the items each backend writes in its own batches, of the

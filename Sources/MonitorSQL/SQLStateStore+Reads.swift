@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorItems
 
 /// The reads of a feed's state, the same in both databases: its record, items, groups, validators and values.
 package enum SQLFeeds {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MonitorCore
+import MonitorItems
 import MonitorSQL
 
 /// One poll's results written inside an open transaction: ``SQLCommit``'s record and rest, and between them the items,

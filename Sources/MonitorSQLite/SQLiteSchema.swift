@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MonitorCore
+import MonitorItems
 
 /// The state's tables in the SQLite file, created and migrated by `monitor` itself through GRDB's migrator: each
 /// migration is applied once, in order, in one transaction, and recorded in the file.

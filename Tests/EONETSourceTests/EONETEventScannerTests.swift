@@ -1,4 +1,5 @@
 import Foundation
+import MonitorItems
 import TestSupport
 import Testing
 

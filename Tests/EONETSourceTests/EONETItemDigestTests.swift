@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MonitorItems
 import MonitorJSON
 import TestSupport
 import Testing

@@ -1,4 +1,6 @@
 import Foundation
+import MonitorItems
+import MonitorRules
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import EONETSource
 import Foundation
+import MonitorOptions
 import Samples
 import Synchronization
 import TestSupport

@@ -1,5 +1,6 @@
 import EONETSource
 import Foundation
+import MonitorRules
 import TestSupport
 import Testing
 

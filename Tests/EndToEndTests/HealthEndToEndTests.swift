@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import MonitorText
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import MonitorItems
 import MonitorSQLite
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorConcurrency
 import Synchronization
 
 @testable import MonitorCore

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import MonitorText
 import PostgresTestSupport
 import TestSupport
 import Testing

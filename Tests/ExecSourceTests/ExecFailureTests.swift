@@ -1,6 +1,7 @@
 import ExecSource
 import Foundation
 import Logging
+import MonitorOptions
 import TestSupport
 import Testing
 

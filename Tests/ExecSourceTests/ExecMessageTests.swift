@@ -1,4 +1,5 @@
 import Foundation
+import MonitorItems
 import Testing
 
 @testable import ExecSource

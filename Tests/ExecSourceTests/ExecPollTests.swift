@@ -1,5 +1,6 @@
 import ExecSource
 import Foundation
+import MonitorItems
 import TestSupport
 import Testing
 

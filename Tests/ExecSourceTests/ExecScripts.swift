@@ -1,5 +1,6 @@
 import ExecSource
 import Foundation
+import MonitorOptions
 import TestSupport
 
 @testable import MonitorCore

@@ -1,6 +1,7 @@
 import ExecSource
 import Foundation
 import LoopbackHTTP
+import MonitorItems
 import Synchronization
 import TestSupport
 import Testing

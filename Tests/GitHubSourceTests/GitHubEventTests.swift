@@ -1,4 +1,6 @@
 import Foundation
+import MonitorItems
+import MonitorText
 import TestSupport
 import Testing
 

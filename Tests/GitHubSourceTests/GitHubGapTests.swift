@@ -1,5 +1,6 @@
 import Foundation
 import GitHubSource
+import MonitorOptions
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import GitHubSource
 import Logging
+import MonitorOptions
 import TestSupport
 import Testing
 

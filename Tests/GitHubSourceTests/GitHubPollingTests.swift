@@ -1,5 +1,7 @@
 import Foundation
 import GitHubSource
+import MonitorItems
+import MonitorOptions
 import TestSupport
 import Testing
 

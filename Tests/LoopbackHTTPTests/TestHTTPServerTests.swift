@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import LoopbackHTTP
+import MonitorConcurrency
 import NIOCore
 import TestSupport
 import Testing

@@ -1,5 +1,8 @@
 import Foundation
 import MonitorApp
+import MonitorItems
+import MonitorOptions
+import MonitorText
 import TestSupport
 import Testing
 

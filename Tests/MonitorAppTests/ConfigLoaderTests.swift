@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorText
 
 /// Loads `text` with the built-in sources and a fixed environment.
 private func load(_ text: String, environment: [String: String] = ["GITHUB_TOKEN": "t0ken"]) -> LoadedConfig {

@@ -3,6 +3,7 @@ import MonitorApp
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorText
 
 @Suite("feeds.yaml's `digest:` on a notifier")
 struct DigestConfigTests {

@@ -1,3 +1,5 @@
+import MonitorOptions
+
 @testable import MonitorCore
 
 /// Typed reads of option values the product reads through `FeedOption`, for asserting what the loader made.

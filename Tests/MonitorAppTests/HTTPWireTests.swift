@@ -2,7 +2,10 @@ import Foundation
 import Logging
 import LoopbackHTTP
 import MonitorApp
+import MonitorConcurrency
+import MonitorOptions
 import MonitorSQLite
+import MonitorText
 import Synchronization
 import TestSupport
 import Testing

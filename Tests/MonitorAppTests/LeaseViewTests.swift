@@ -1,5 +1,7 @@
 import Foundation
 import MonitorApp
+import MonitorOptions
+import MonitorText
 import Testing
 
 @testable import MonitorCore

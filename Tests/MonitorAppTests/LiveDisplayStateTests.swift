@@ -1,4 +1,6 @@
 import Foundation
+import MonitorOptions
+import MonitorText
 import Synchronization
 import Testing
 

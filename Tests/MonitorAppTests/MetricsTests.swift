@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import LoopbackHTTP
+import MonitorOptions
+import MonitorText
 import ServiceLifecycle
 import TestSupport
 import Testing

@@ -3,6 +3,7 @@ import MonitorApp
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorText
 
 /// The diagnostics of `text` as `LINE:COL: MESSAGE` strings, in order.
 private func problems(_ text: String, environment: [String: String] = [:]) -> [String] {

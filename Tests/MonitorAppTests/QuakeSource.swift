@@ -1,4 +1,6 @@
 import Foundation
+import MonitorItems
+import MonitorOptions
 
 @testable import MonitorCore
 

@@ -1,6 +1,7 @@
 import Foundation
 import GitHubSource
 import LoopbackHTTP
+import MonitorText
 import Synchronization
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@ import MonitorApp
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorRules
 
 /// `text` loaded with the built-in sources and notifiers, its diagnostics rendered.
 private func rendered(_ text: String) -> String {

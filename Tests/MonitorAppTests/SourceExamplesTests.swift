@@ -1,5 +1,6 @@
 import Foundation
 import MonitorApp
+import MonitorOptions
 import TestSupport
 import Testing
 

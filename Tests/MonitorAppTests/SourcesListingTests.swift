@@ -1,4 +1,5 @@
 import MonitorApp
+import MonitorOptions
 import Testing
 
 @testable import MonitorCore

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import MonitorConcurrency
 import MonitorSQLite
 import Synchronization
 import TestSupport

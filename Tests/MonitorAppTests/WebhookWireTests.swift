@@ -1,6 +1,9 @@
 import Foundation
 import LoopbackHTTP
 import MonitorApp
+import MonitorConcurrency
+import MonitorItems
+import MonitorOptions
 import Samples
 import TestSupport
 import Testing

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import MonitorConcurrency
+import MonitorOptions
 import Synchronization
 import TestSupport
 import Testing

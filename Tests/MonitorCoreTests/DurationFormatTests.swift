@@ -1,3 +1,4 @@
+import MonitorText
 import Testing
 
 @testable import MonitorCore

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorOptions
 import TestSupport
 import Testing
 

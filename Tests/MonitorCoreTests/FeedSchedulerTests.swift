@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MonitorOptions
 import Synchronization
 import TestSupport
 import Testing

@@ -1,5 +1,8 @@
 import Foundation
 import Logging
+import MonitorConcurrency
+import MonitorItems
+import MonitorOptions
 import TestSupport
 import Testing
 

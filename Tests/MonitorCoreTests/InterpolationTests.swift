@@ -1,3 +1,4 @@
+import MonitorOptions
 import Testing
 
 @testable import MonitorCore

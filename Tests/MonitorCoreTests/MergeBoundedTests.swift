@@ -1,3 +1,4 @@
+import MonitorConcurrency
 import Synchronization
 import TestSupport
 import Testing

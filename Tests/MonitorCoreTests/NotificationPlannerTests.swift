@@ -1,4 +1,7 @@
 import Foundation
+import MonitorItems
+import MonitorOptions
+import MonitorText
 import Testing
 
 @testable import MonitorCore

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MonitorItems
 import PostgresTestSupport
 import Samples
 import Synchronization

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorItems
 import PostgresTestSupport
 import TestSupport
 import Testing

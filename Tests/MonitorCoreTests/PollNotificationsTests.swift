@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MonitorOptions
 import PostgresTestSupport
 import TestSupport
 import Testing

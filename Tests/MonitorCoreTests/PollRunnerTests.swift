@@ -1,4 +1,5 @@
 import Foundation
+import MonitorText
 import PostgresTestSupport
 import TestSupport
 import Testing

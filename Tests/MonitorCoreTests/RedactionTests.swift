@@ -1,6 +1,7 @@
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorText
 
 /// The webhook: a Slack-like URL whose path and query are the secret.
 private let hook = Redaction(url: "https://hooks.example.com/hooks/T0AAAA/B0BBBB/XyZsecret?v=1&key=q5ecr3t", values: [])

@@ -1,6 +1,8 @@
+import MonitorText
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorRules
 
 @Suite("Rules: errors rendered like every other diagnostic of feeds.yaml, at the token")
 struct RuleDiagnosticTests {

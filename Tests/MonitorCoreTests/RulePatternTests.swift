@@ -1,6 +1,7 @@
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorRules
 
 @Suite("Rules: regular expressions matched without backtracking")
 struct RulePatternTests {

@@ -1,7 +1,9 @@
 import Foundation
+import MonitorItems
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorRules
 
 @Suite("Rules: which items an expression keeps")
 struct RuleTests {

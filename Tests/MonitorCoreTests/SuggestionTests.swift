@@ -1,6 +1,7 @@
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorText
 
 @Suite("Did-you-mean suggestions")
 struct SuggestionTests {

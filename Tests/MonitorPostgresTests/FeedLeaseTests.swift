@@ -1,4 +1,5 @@
 import Foundation
+import MonitorItems
 import MonitorPostgres
 import PostgresTestSupport
 import TestSupport

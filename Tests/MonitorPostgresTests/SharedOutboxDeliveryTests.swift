@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import MonitorItems
+import MonitorOptions
 import MonitorPostgres
 import PostgresTestSupport
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorItems
 import MonitorSQLite
 import PostgresTestSupport
 import TestSupport

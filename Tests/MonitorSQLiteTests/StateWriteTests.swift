@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MonitorItems
 import PostgresTestSupport
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import MonitorConcurrency
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MonitorConcurrency
 import MonitorPostgres
 import PostgresNIO
 import TestSupport

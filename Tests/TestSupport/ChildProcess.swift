@@ -1,4 +1,5 @@
 import Foundation
+import MonitorConcurrency
 import Subprocess
 
 @testable import MonitorCore

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import MonitorItems
+import MonitorOptions
 
 @testable import MonitorCore
 

@@ -1,5 +1,8 @@
 import Foundation
 import Logging
+import MonitorConcurrency
+import MonitorOptions
+import MonitorText
 
 @testable import MonitorCore
 

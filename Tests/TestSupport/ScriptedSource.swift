@@ -1,4 +1,7 @@
 import Foundation
+import MonitorConcurrency
+import MonitorItems
+import MonitorOptions
 
 @testable import MonitorCore
 

@@ -2,8 +2,11 @@ import ArgumentParser
 import EONETSource
 import Foundation
 import Logging
+import MonitorConcurrency
 import MonitorCore
+import MonitorItems
 import MonitorJSON
+import MonitorOptions
 
 extension BenchCommand {
     /// `monitor-bench decode FILE`: the EONET source's decoding of one events document, through its public

@@ -1,8 +1,10 @@
 import ArgumentParser
 import GitHubSource
 import Logging
+import MonitorConcurrency
 import MonitorCore
 import MonitorJSON
+import MonitorOptions
 
 extension BenchCommand {
     /// `monitor-bench github FILE`: the GitHub source's decoding of one page of events, through its public poll,

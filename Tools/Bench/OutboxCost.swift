@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MonitorCore
+import MonitorItems
 import MonitorJSON
 import MonitorPostgres
 import MonitorSQLite

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MonitorCore
+import MonitorItems
 import MonitorJSON
 import MonitorPostgres
 import MonitorSQLite

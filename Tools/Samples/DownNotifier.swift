@@ -1,4 +1,5 @@
 import MonitorCore
+import MonitorOptions
 
 /// A receiver that is down: every delivery fails with a retryable "HTTP 503". A stub of the protocol, for the
 /// outbox's tests and `monitor-bench outbox`, which measure a growing outbox behind it.

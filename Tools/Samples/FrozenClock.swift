@@ -1,4 +1,5 @@
 import Foundation
+import MonitorConcurrency
 import MonitorCore
 
 /// A clock that stands still at one date and does not wait, its jitter fixed: for a run that must not move in time (a

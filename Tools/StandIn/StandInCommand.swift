@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import LoopbackHTTP
 import MonitorCore
+import MonitorText
 import Synchronization
 
 /// `monitor-standin`: a local stand-in for the GitHub and EONET APIs on 127.0.0.1, for benchmarks and for

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorText
 
 /// The full-screen view of `monitor run`, as a pure function from its state to the rows of the screen.
 package enum BrowserScreen {

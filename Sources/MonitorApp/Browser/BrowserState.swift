@@ -1,5 +1,7 @@
 import Foundation
 import MonitorCore
+import MonitorItems
+import MonitorText
 
 /// The state of the full-screen view of `monitor run`: what is known of the feeds (`live`), which list is
 /// open, what is selected, the days window, the filter. Keys change it through `handle(_:)`, a pure reducer

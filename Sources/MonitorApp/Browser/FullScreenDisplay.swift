@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorText
 
 /// The full-screen view of `monitor run` (when standard input and output are terminals): the feeds, their
 /// groups and items, driven by the keys. State and screen are pure (`BrowserState`, `BrowserScreen`); this class

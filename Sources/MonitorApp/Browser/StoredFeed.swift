@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorItems
 
 /// A feed's stored items and groups, as the full-screen view browses them, with the counts and lists of a
 /// days window computed from them.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MonitorCore
+import MonitorText
 
 /// The feed and the `--group` and `--days` options of the commands that read a feed's stored items (`events`, `map`).
 struct ItemSelection: ParsableArguments {

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import MonitorCore
 import MonitorJSON
+import MonitorRules
+import MonitorText
 
 extension MonitorCommand {
     /// `monitor events NAME`: a feed's stored items, newest first, offline.

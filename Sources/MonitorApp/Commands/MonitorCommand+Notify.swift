@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import MonitorCore
+import MonitorItems
+import MonitorText
 
 extension MonitorCommand {
     /// `monitor notify`: the notifiers of the feeds file.

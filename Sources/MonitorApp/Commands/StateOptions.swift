@@ -3,6 +3,7 @@ import Foundation
 import MonitorCore
 import MonitorPostgres
 import MonitorSQLite
+import MonitorText
 
 /// The `--state` option of the commands that read or write the stored state: a directory holding the SQLite file,
 /// or a PostgreSQL database (`postgres://USER[:PASSWORD]@HOST[:PORT]/DB`); `$MONITOR_STATE` when not given.

@@ -1,5 +1,7 @@
 import Foundation
 import MonitorCore
+import MonitorItems
+import MonitorText
 
 /// A feed's items on a world map drawn in Braille cells, with a legend: each group's symbol, title, how many of its
 /// items are on the map and how many have no position.

@@ -1,3 +1,7 @@
+import MonitorOptions
+import MonitorRules
+import MonitorText
+
 // MARK: - The rules of `where:`
 
 extension ConfigValidator {

@@ -1,4 +1,6 @@
 import Foundation
+import MonitorOptions
+import MonitorText
 
 /// Validates a configuration tree against the settings and the declarations of the known sources.
 ///

@@ -1,3 +1,7 @@
+import MonitorOptions
+import MonitorRules
+import MonitorText
+
 /// A validated `feeds.yaml`: the global settings, the feeds and the notifiers.
 package struct MonitorConfig: Sendable {
     /// The `settings:` section, with defaults for what is absent.

@@ -1,3 +1,7 @@
+import MonitorOptions
+import MonitorRules
+import MonitorText
+
 /// One validated notifier of the `notify:` list of `feeds.yaml`.
 package struct NotifierConfig: Sendable {
     /// The unique name that notifications, `monitor status` and `monitor notify test NAME` use.

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorItems
 
 /// What a source reports while it polls, handed to it by the core: groups, progress, items, failed
 /// sub-requests, and what the server said had not changed. The core builds the stream, folds it into the

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import MonitorConcurrency
+import MonitorOptions
 import Synchronization
 
 /// What `monitor validate --online` learnt of one feed or notifier from its service, without polling it.

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorConcurrency
 
 extension PollContext {
     /// Fetches each of `inputs` with `fetch`, at most `concurrency` at once, and hands each answer to `report` in

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import MonitorConcurrency
+import MonitorOptions
 import Synchronization
 
 /// What the core hands a source for one poll: its options, its HTTP client, the ids it stored, its values and

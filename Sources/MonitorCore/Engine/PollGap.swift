@@ -1,5 +1,6 @@
 import Foundation
 import MonitorJSON
+import MonitorText
 
 /// Events a poll may have missed, which is not a failure: the source's answers reached back only to `until` and
 /// not to what earlier polls had (`since`), as when more events happened between two polls than an API's

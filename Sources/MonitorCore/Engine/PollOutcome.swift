@@ -1,4 +1,6 @@
 import Foundation
+import MonitorItems
+import MonitorText
 
 /// What a finished poll comes to: how it ended, the items to store, the counts to report and the feed's new
 /// record. A pure function of the poll's tally, the record and what the requests did, so that every rule of a

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorItems
 import MonitorJSON
 
 /// The outcome of one poll of one feed: what `run --once` prints, as text or as a JSON line.

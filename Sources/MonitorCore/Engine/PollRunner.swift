@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import MonitorConcurrency
+import MonitorText
 
 /// Polls one feed at a time through its source and stores the results: the core's side of every plugin.
 ///

@@ -1,3 +1,6 @@
+import MonitorItems
+import MonitorText
+
 /// The running state of one poll, folded over the source's updates step by step (the classic apps'
 /// `scan`): the group catalog, the items de-duplicated by id, the counts of each group (new ones and the
 /// source's breakdown included), progress and failures. What the live view shows and what the poll stores

@@ -1,3 +1,5 @@
+import MonitorItems
+import MonitorText
 import Synchronization
 
 /// The ids of the items a feed's rule dropped, the latest ``limit`` kept in the state (a value of the feed, one id a

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorText
 
 /// The text summaries of finished polls. Text from the network is made safe for a terminal here.
 package enum SummaryText {

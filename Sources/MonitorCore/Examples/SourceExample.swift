@@ -1,3 +1,5 @@
+import MonitorOptions
+
 /// A recorded exchange a source must handle, the way a lint rule ships examples: a feed's options, then one
 /// or more polls against the same state, each with the server's answer to every URL it asks and what the poll
 /// must produce. One generic test runs every example of every registered source.

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
+import MonitorConcurrency
 import MonitorJSON
+import MonitorText
 import Synchronization
 
 /// The HTTP client a source gets for one poll. It makes every request conditional on the validators stored

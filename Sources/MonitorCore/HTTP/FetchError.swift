@@ -1,4 +1,5 @@
 import Foundation
+import MonitorText
 
 /// Why a request of a poll failed, in words for people.
 package struct FetchError: Error, Sendable, CustomStringConvertible {

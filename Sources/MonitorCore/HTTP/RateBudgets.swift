@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import MonitorConcurrency
+import MonitorText
 import Synchronization
 
 /// The rate-limit budgets the feeds of one run share: one per API origin, credential and resource.

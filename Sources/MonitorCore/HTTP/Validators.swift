@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import MonitorJSON
+import MonitorText
 
 /// The validators of a response, sent back to make the next request conditional.
 package struct Validators: Sendable, Hashable, Codable {

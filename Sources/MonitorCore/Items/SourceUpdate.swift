@@ -1,3 +1,6 @@
+import MonitorItems
+import MonitorText
+
 /// What a source's poll reports, in order, through its `Findings`: the core folds these into the poll's tally.
 package enum SourceUpdate: Sendable {
     /// The groups known up front (EONET's categories, with titles); a group without items still shows with 0.

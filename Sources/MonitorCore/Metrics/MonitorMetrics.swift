@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import MonitorText
 import Synchronization
 
 /// What `monitor` counts, recorded through swift-metrics into the factory it is given: polls, their duration,

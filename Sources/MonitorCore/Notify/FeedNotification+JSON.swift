@@ -1,5 +1,7 @@
 import Foundation
+import MonitorItems
 import MonitorJSON
+import MonitorText
 
 extension FeedNotification {
     /// The json body, schema 1, in this key order:

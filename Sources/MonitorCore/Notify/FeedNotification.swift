@@ -1,4 +1,5 @@
 import Foundation
+import MonitorItems
 
 /// One notification: what one poll of one feed has to tell one notifier.
 ///

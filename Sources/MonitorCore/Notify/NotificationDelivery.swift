@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import MonitorConcurrency
+import MonitorText
 import Synchronization
 
 /// Delivers the outbox: each notification through its notifier, removed from the state once delivered, tried

@@ -1,3 +1,4 @@
+import MonitorConcurrency
 import Synchronization
 
 /// What the polls of a run share with its delivery: the notifiers to plan notifications for, and a wake-up for

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorText
 
 /// Decides what a poll has to tell, and whom: a pure function of the poll's report and the feed's records before
 /// and after it, so that every rule is tested on its own.

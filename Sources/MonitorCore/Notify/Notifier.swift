@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import MonitorOptions
+import MonitorText
 
 /// A notifier plugin: one module under `Plugins/` that knows how to deliver a ``FeedNotification`` to one `type`
 /// of receiver (a webhook, a command).

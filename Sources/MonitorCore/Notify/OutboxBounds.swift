@@ -1,4 +1,5 @@
 import Foundation
+import MonitorText
 
 /// How much of the outbox one notifier may hold (its `max_pending` and `max_age`): beyond either, its oldest
 /// notifications still to deliver are dropped, each one reported, so that a receiver that stays down costs a bounded

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import MonitorConcurrency
+import MonitorText
 
 /// The feed's loop when the schedule is shared with other instances (``PollRunner/leasing``): the feed is polled
 /// only under a lease claimed from the schedule in the state, renewed while the poll runs; its results are stored

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import MonitorConcurrency
+import MonitorText
 import Synchronization
 
 /// Polls feeds on their schedules while `run()` runs: each at its interval with jitter, never two polls of a

@@ -1,4 +1,6 @@
 import Foundation
+import MonitorItems
+import MonitorText
 
 /// What the state knows of a feed's polling, for `monitor status` and the scheduler.
 package struct FeedRecord: Sendable, Hashable, Codable {

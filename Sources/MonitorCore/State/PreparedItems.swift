@@ -1,3 +1,4 @@
+import MonitorItems
 import MonitorJSON
 
 /// The stored form of a poll's items (``StoredItem/storable(_:)`` and ``StoredItem``: control characters removed,

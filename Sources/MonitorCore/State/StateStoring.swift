@@ -1,4 +1,5 @@
 import Foundation
+import MonitorItems
 
 /// Where the state is kept: what the poll runner, the service and the commands read and write, whichever the
 /// database (the SQLite file of `SQLiteStateStore`, or PostgreSQL).

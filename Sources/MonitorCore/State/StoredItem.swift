@@ -1,4 +1,6 @@
 import Foundation
+import MonitorItems
+import MonitorText
 
 /// An item in the form the state stores it: its groups and details packed into one text each (read back without
 /// a JSON decoder), and a fingerprint of everything but its id, so that a commit writes only the items that

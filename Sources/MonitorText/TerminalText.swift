@@ -32,11 +32,11 @@ package enum TerminalText {
     }
 
     /// The longest text of a source's or a program's kept as a feed's error or a gap's message, in characters.
-    static let maximumMessage = 500
+    package static let maximumMessage = 500
 
     /// `text` without control characters, cut to `limit` characters (the last of them `…`) when it is longer. Only its
     /// start is read, so that a message of megabytes costs no more than a short one.
-    static func capped(_ text: some StringProtocol, to limit: Int = maximumMessage) -> String {
+    package static func capped(_ text: some StringProtocol, to limit: Int = maximumMessage) -> String {
         // Four times the limit, counted in scalars, leaves room for the control sequences taken out and bounds a
         // character made of endless combining marks.
         let scalars = text.unicodeScalars
@@ -55,7 +55,7 @@ package enum TerminalText {
 
     /// Whether `text` is printable ASCII only, which `sanitized(_:keepNewlines:)` leaves as it is; false also when its
     /// bytes are not contiguous (it is then sanitized, which changes nothing of printable ASCII).
-    static func isPrintableASCII(_ text: some StringProtocol) -> Bool {
+    package static func isPrintableASCII(_ text: some StringProtocol) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } } == true
     }
 

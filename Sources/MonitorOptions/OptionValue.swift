@@ -1,3 +1,5 @@
+import MonitorText
+
 /// A typed option value.
 package enum OptionValue: Sendable, Hashable, CustomStringConvertible {
     case string(String)

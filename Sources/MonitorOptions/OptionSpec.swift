@@ -23,7 +23,7 @@ package struct OptionSpec: Sendable {
         case mapping(placeholder: String, key: (@Sendable (String) -> String?)? = nil)
 
         /// Whether this is ``url``.
-        var isURL: Bool {
+        package var isURL: Bool {
             if case .url = self { true } else { false }
         }
     }
@@ -31,7 +31,7 @@ package struct OptionSpec: Sendable {
     /// The key in `feeds.yaml`.
     package var name: String
     /// The type of the value.
-    var kind: Kind
+    package var kind: Kind
     /// The value when the key is absent; nil when there is none.
     package var defaultValue: OptionValue?
     /// One line saying what the option does.
@@ -41,7 +41,7 @@ package struct OptionSpec: Sendable {
     /// Whether the value is a secret, never shown.
     package var isSecret: Bool
 
-    init(
+    package init(
         _ name: String, _ kind: Kind, default defaultValue: OptionValue? = nil, required: Bool = false,
         secret: Bool = false, doc: String
     ) {

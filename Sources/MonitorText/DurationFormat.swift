@@ -45,7 +45,7 @@ package enum ByteSizeFormat {
     ]
 
     /// The number of bytes `text` stands for, or nil.
-    static func parse(_ text: String) -> Int? {
+    package static func parse(_ text: String) -> Int? {
         let trimmed = text.trimmingWhitespace()
         let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, let number = Int(digits) else { return nil }

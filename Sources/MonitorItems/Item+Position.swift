@@ -1,4 +1,5 @@
 import MonitorJSON
+import MonitorText
 
 extension Item {
     /// A point on Earth in degrees: latitude north positive, longitude east positive.
@@ -70,7 +71,7 @@ extension Item {
 
     /// `lat`, `lon` (its ``position``), `magnitude_value` and `magnitude_unit` (its ``magnitude``) as JSON numbers and
     /// a text, those it has, for the JSON outputs to add after its details.
-    var numbersJSON: [(key: String, value: JSONValue)] {
+    package var numbersJSON: [(key: String, value: JSONValue)] {
         var fields: [(key: String, value: JSONValue)] = []
         if let position {
             fields += [("lat", .number(position.latitude)), ("lon", .number(position.longitude))]
@@ -84,7 +85,7 @@ extension Item {
 
     /// A detail's value read as a number (`5`, `-1.25`, ` 35 `), as rules compare it and positions are read; nil when
     /// it is not a finite one.
-    static func number(_ text: String) -> Double? {
+    package static func number(_ text: String) -> Double? {
         let trimmed = text.trimmingWhitespace()
         guard let first = trimmed.first, first.isNumber || first == "-" || first == "+" || first == "." else {
             return nil

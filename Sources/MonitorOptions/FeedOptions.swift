@@ -1,3 +1,5 @@
+import MonitorText
+
 /// The validated options of one feed: every declared option with its value (or default) and where it was set.
 package struct FeedOptions: Sendable {
     /// One option's value and where it came from.
@@ -15,7 +17,7 @@ package struct FeedOptions: Sendable {
     /// current directory.
     package var directory: String?
 
-    init(_ settings: [String: Setting] = [:], location: SourceLocation = SourceLocation(line: 1, column: 1)) {
+    package init(_ settings: [String: Setting] = [:], location: SourceLocation = SourceLocation(line: 1, column: 1)) {
         self.settings = settings
         self.location = location
     }
@@ -34,7 +36,7 @@ package struct FeedOptions: Sendable {
     /// The value of `name`, written or default.
     package subscript(name: String) -> OptionValue? { settings[name]?.value }
 
-    func string(_ name: String) -> String? {
+    package func string(_ name: String) -> String? {
         if case .string(let value)? = self[name] { value } else { nil }
     }
 

@@ -23,7 +23,7 @@ package final class AsyncSemaphore: Sendable {
     }
 
     /// Waits for a permit.
-    func acquire() async throws {
+    package func acquire() async throws {
         try Task.checkCancellation()
         let id = state.withLock { state -> UInt64? in
             if state.available > 0 {
@@ -58,7 +58,7 @@ package final class AsyncSemaphore: Sendable {
     }
 
     /// Returns a permit, waking the longest waiter.
-    func release() {
+    package func release() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             guard let waiter = state.waiters.popFirst() else {
                 state.available = min(state.available + 1, limit)

@@ -1,21 +1,21 @@
 import Foundation
 
 /// `${VAR}`, `${VAR:-default}` and `${VAR:?message}` in configuration values; `$${` stands for a literal `${`.
-enum Interpolation {
+package enum Interpolation {
     /// Why a value could not be expanded, and where in it (a character offset).
-    struct Failure: Error, Sendable, Hashable {
-        var message: String
+    package struct Failure: Error, Sendable, Hashable {
+        package var message: String
         /// The offset, in characters, of the `${` that failed.
-        var offset: Int
+        package var offset: Int
 
-        init(message: String, offset: Int) {
+        package init(message: String, offset: Int) {
             self.message = message
             self.offset = offset
         }
     }
 
     /// `text` with every reference replaced from `environment`.
-    static func expand(_ text: String, environment: [String: String]) -> Result<String, Failure> {
+    package static func expand(_ text: String, environment: [String: String]) -> Result<String, Failure> {
         guard text.contains("$") else { return .success(text) }
         var output = ""
         var index = text.startIndex

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorItems
 
 /// A checked rule (`where:` of a feed or a notifier, `monitor events --where`): which items it keeps.
 ///
@@ -19,17 +20,8 @@ package struct Rule: Sendable {
     }
 
     /// Whether `item` matches at `now` (which `age` is counted from).
-    func matches(_ item: Item, now: Date) -> Bool {
+    package func matches(_ item: Item, now: Date) -> Bool {
         root.evaluate(item, now: now)
-    }
-
-    /// Whether `item` of a feed of `source` matches at `now`, with the details the source works out for rules
-    /// (``FeedSource/ruleDetails(of:)``) after its own.
-    package func matches(_ item: Item, now: Date, source: (any FeedSource.Type)?) -> Bool {
-        guard let derived = source?.ruleDetails(of: item), !derived.isEmpty else { return matches(item, now: now) }
-        var extended = item
-        extended.details += derived
-        return matches(extended, now: now)
     }
 
     /// The fields every item has.

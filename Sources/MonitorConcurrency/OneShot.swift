@@ -2,7 +2,7 @@ import Synchronization
 
 /// A value given once and waited for: the first ``fulfil(_:)`` sets it and later ones are refused; ``value`` waits
 /// until it is set (returns at once when it is).
-final class OneShot<Value: Sendable>: Sendable {
+package final class OneShot<Value: Sendable>: Sendable {
     private enum State {
         case waiting([CheckedContinuation<Value, Never>])
         case set(Value)
@@ -11,11 +11,11 @@ final class OneShot<Value: Sendable>: Sendable {
     private let state = Mutex(State.waiting([]))
 
     /// A value not given yet.
-    init() {}
+    package init() {}
 
     /// Sets the value, unless it is set already, and resumes whoever waits for it; returns whether it did.
     @discardableResult
-    func fulfil(_ value: Value) -> Bool {
+    package func fulfil(_ value: Value) -> Bool {
         let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>]? in
             guard case .waiting(let waiters) = state else { return nil }
             state = .set(value)
@@ -26,7 +26,7 @@ final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// The value, once given. Cancellation does not end the wait: whoever waits relies on someone to give it.
-    var value: Value {
+    package var value: Value {
         get async {
             await withCheckedContinuation { continuation in
                 let given = state.withLock { state -> Value? in

@@ -26,12 +26,12 @@ package final class Wakeup: Sendable {
     }
 
     /// Forgets a signal kept for the next wait.
-    func reset() {
+    package func reset() {
         state.withLock { $0.signalled = false }
     }
 
     /// Returns when signalled (at once when a signal is kept) or when the task is cancelled.
-    func wait() async {
+    package func wait() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state -> Bool in

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorText
 
 /// The clock the engine reads and waits on: the system's (``WallClock``) or one a test moves.
 ///
@@ -13,7 +14,7 @@ extension PollClock {
     package func random() -> Double { Double.random(in: 0..<1) }
 
     /// Waits until `date` (at once if it has passed); throws when cancelled.
-    func sleep(until date: Date) async throws {
+    package func sleep(until date: Date) async throws {
         try await sleep(until: Instant(date), tolerance: nil)
     }
 }

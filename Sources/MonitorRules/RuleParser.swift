@@ -1,5 +1,6 @@
 import Foundation
 import MonitorJSON
+import MonitorText
 
 /// Reads a rule's tokens into a checked tree, by recursive descent: `or` binds loosest, then `and`, then `not`,
 /// then comparisons. Fields, operators and values are checked as they are read, so every error points at its token.

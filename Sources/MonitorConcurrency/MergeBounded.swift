@@ -2,7 +2,7 @@
 /// complete: the classic apps' `merge(maxConcurrent:)`. The next operation starts as soon as one ends, whether `body`
 /// has taken its result yet or not. The first error thrown ends the merge and cancels the operations still running;
 /// cancelling the caller cancels them too.
-func mergeBounded<Input: Sendable, Output: Sendable>(
+package func mergeBounded<Input: Sendable, Output: Sendable>(
     _ inputs: [Input], limit: Int, _ operation: @escaping @Sendable (Input) async throws -> Output,
     each body: (Output) async throws -> Void
 ) async throws {

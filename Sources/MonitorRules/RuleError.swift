@@ -1,9 +1,11 @@
+import MonitorText
+
 /// A problem in a rule (`where:`), at the offset of the offending token inside the rule's text.
 package struct RuleError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, in one sentence without a trailing period.
-    var message: String
+    package var message: String
     /// The offset, in characters from 0, of the token it is about.
-    var offset: Int
+    package var offset: Int
 
     init(_ message: String, at offset: Int) {
         self.message = message
@@ -11,7 +13,9 @@ package struct RuleError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     package var description: String { "column \(offset + 1): \(message)" }
+}
 
+extension RuleError {
     /// The diagnostic of this error in the rule `text`, which starts at `start` and may span lines (a command-line
     /// argument).
     package func diagnostic(in text: String, startingAt start: SourceLocation) -> Diagnostic {

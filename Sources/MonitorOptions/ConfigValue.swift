@@ -1,3 +1,5 @@
+import MonitorText
+
 /// A configuration document as a plain tree with positions: what the app's YAML loader hands to the core.
 package struct ConfigValue: Sendable, Hashable {
     /// How a scalar was written, which decides where an interpolation error inside it points.
@@ -30,7 +32,7 @@ package struct ConfigValue: Sendable, Hashable {
     }
 
     /// What kind of value this is, for messages: "a mapping", "a list", "a scalar", "an empty value".
-    var kindDescription: String {
+    package var kindDescription: String {
         switch content {
         case .null: "an empty value"
         case .scalar: "a scalar"
@@ -44,7 +46,7 @@ package struct ConfigValue: Sendable, Hashable {
 package struct ConfigEntry: Sendable, Hashable {
     package var key: String
     /// Where the key is.
-    var keyLocation: SourceLocation
+    package var keyLocation: SourceLocation
     package var value: ConfigValue
 
     package init(key: String, keyLocation: SourceLocation, value: ConfigValue) {

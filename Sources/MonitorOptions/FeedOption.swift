@@ -18,7 +18,7 @@ package struct FeedOption<Value: Sendable>: OptionDeclaration {
     package var name: String { spec.name }
 
     /// The value in `options`, else the default.
-    func value(in options: FeedOptions) -> Value { read(options[spec.name]) }
+    package func value(in options: FeedOptions) -> Value { read(options[spec.name]) }
 }
 
 extension FeedOption where Value: OptionType {

@@ -1,7 +1,7 @@
 /// Runs `produce` in a child task and hands each element it yields to `body`, in order, in the caller's task, as it
 /// comes (what `body` has not taken yet waits for it, however much). The first error either throws ends both;
 /// cancelling the caller cancels `produce`. `produce` has ended when this returns.
-func forEachYielded<Element: Sendable>(
+package func forEachYielded<Element: Sendable>(
     by produce: @escaping @Sendable (_ yield: @escaping @Sendable (Element) -> Void) async throws -> Void,
     _ body: (Element) async throws -> Void
 ) async throws {

@@ -1,3 +1,5 @@
+import MonitorText
+
 /// One token of a rule, with the offset (in characters) where it starts.
 struct RuleToken: Sendable, Hashable {
     enum Kind: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorText
 
 /// A regular expression of a rule (`title ~ "…"`), matched in time linear in the text: a Thompson NFA run as a
 /// Pike VM (every thread advances one character at a time; no backtracking, so no pattern takes exponential time).
