@@ -4,9 +4,12 @@ import MonitorItems
 import MonitorText
 
 extension GitHubEvent {
-    /// The item of this event; `web` is the root of the web pages (`https://github.com`).
-    func item(web: String) -> Item {
-        Item(id: id, title: sentence, date: date, groups: [type], url: webURL(web: web), details: details)
+    /// The item of this event, with what `fillIn` says that the event no longer does; `web` is the root of the web
+    /// pages (`https://github.com`).
+    func item(web: String, fillIn: GitHubFillIn? = nil) -> Item {
+        Item(
+            id: id, title: sentence(fillIn), date: date, groups: [type], url: webURL(web: web),
+            details: details + Self.details(of: fillIn))
     }
 
     /// Who acted, as GitHub shows them.
@@ -34,27 +37,40 @@ extension GitHubEvent {
 
     // MARK: - Title
 
-    /// A readable sentence: "kzaher pushed to main", "jshier starred Alamofire/Alamofire".
-    var sentence: String {
+    /// A readable sentence: "kzaher pushed to main", "jshier starred Alamofire/Alamofire"; with a fill-in, "bob
+    /// pushed 3 commits to main: Fix the retry loop", "alice opened pull request #812: Speed up the parser".
+    func sentence(_ fillIn: GitHubFillIn? = nil) -> String {
         let who = actorName
         let repo = repoName
         let action = payload.action.map { TerminalText.sanitized($0) }
+        var pullRequest = payload.pullRequest
+        if case .pullRequest(let pull) = fillIn {
+            var filled = pullRequest ?? Topic()
+            filled.title = pull.title
+            filled.merged = filled.merged ?? pull.merged
+            pullRequest = filled
+        }
         switch type {
         case "PushEvent":
-            return "\(who) pushed to \(shortRef ?? repo)"
+            guard case .push(let push) = fillIn else { return "\(who) pushed to \(shortRef ?? repo)" }
+            let line = push.headline.map { ": \($0)" } ?? ""
+            if let rewritten = push.rewritten { return "\(who) force-pushed to \(shortRef ?? repo) (\(rewritten))" }
+            guard let count = push.commits, count > 0 else { return "\(who) pushed to \(shortRef ?? repo)\(line)" }
+            return "\(who) pushed \(count) commit\(count == 1 ? "" : "s") to \(shortRef ?? repo)\(line)"
         case "WatchEvent":
             return "\(who) starred \(repo)"
         case "ForkEvent":
             let fork = payload.forkee?.fullName.map { " to \(TerminalText.sanitized($0))" } ?? ""
             return "\(who) forked \(repo)\(fork)"
         case "PullRequestEvent":
-            let merged = action == "closed" && payload.pullRequest?.merged == true
+            let merged = action == "closed" && pullRequest?.merged == true
             let verb = merged ? "merged" : action ?? "updated"
-            return "\(who) \(verb) \(topic("pull request", payload.pullRequest, in: repo))"
+            return "\(who) \(verb) \(topic("pull request", pullRequest, in: repo))"
         case "PullRequestReviewEvent":
-            return "\(who) reviewed \(numbered("pull request", in: repo))"
+            guard fillIn != nil else { return "\(who) reviewed \(numbered("pull request", in: repo))" }
+            return "\(who) reviewed \(topic("pull request", pullRequest, in: repo))"
         case "PullRequestReviewCommentEvent":
-            return "\(who) commented on \(topic("pull request", payload.pullRequest, in: repo))"
+            return "\(who) commented on \(topic("pull request", pullRequest, in: repo))"
         case "IssuesEvent":
             return "\(who) \(action ?? "updated") \(topic("issue", payload.issue, in: repo))"
         case "IssueCommentEvent":
@@ -180,11 +196,23 @@ extension GitHubEvent {
             }
     }
 
-    private static func isCommit(_ sha: String) -> Bool {
+    static func isCommit(_ sha: String) -> Bool {
         (7...64).contains(sha.count) && sha.allSatisfy(\.isHexDigit)
     }
 
     // MARK: - Details
+
+    /// What a fill-in adds to the details: `author` and `state` of a pull request, `commits` of a push.
+    static func details(of fillIn: GitHubFillIn?) -> [Detail] {
+        switch fillIn {
+        case .pullRequest(let pull):
+            return (pull.author.map { [Detail("author", $0)] } ?? []) + [Detail("state", pull.status)]
+        case .push(let push):
+            return push.commits.map { [Detail("commits", String($0))] } ?? []
+        case nil:
+            return []
+        }
+    }
 
     /// `actor`, `repo`, then `ref` for pushes, `number` and `action` for pull requests and issues.
     var details: [Detail] {
