@@ -53,6 +53,8 @@ struct EventPager: Sendable {
     /// The latest date believed, a day after the poll's time: an event dated later (`9999-12-31`) is read, but neither
     /// it nor a `readThrough` as late is the newest read, which would hide every gap after it.
     var believed: Date
+    /// What fills in the events the 2025 payload cut left bare (`details`); nil: the items are as the events say.
+    var fill: FillInAsker?
 
     /// The `per_page` of a first page: as many as the feed keeps, within GitHub's maximum of 100.
     var perPage: Int { min(100, max(1, keep)) }
@@ -78,14 +80,15 @@ struct EventPager: Sendable {
                 break
             }
             let events = try GitHubEvent.page(response.body)
-            var items: [Item] = []
+            var wanted: [GitHubEvent] = []
             var reachedKnown = false
             for event in events.prefix(keep - seen) {
                 seen += 1
                 guard let event else { continue }
                 if known.contains(event.id) { reachedKnown = true }
-                if types?.contains(event.type) ?? true { items.append(event.item(web: api.web)) }
+                if types?.contains(event.type) ?? true { wanted.append(event) }
             }
+            let items = await self.items(of: wanted)
             all += items
             for case let event? in events {
                 if oldest.map({ event.date < $0 }) ?? true { oldest = event.date }
@@ -116,5 +119,18 @@ struct EventPager: Sendable {
             url = next
         }
         return Fetched(items: all, newest: newest)
+    }
+
+    /// The items of `events`, filled in when ``fill`` is set: the new ones asked for, those stored before only from
+    /// the answers kept (so that a later poll leaves what was filled in as it was).
+    private func items(of events: [GitHubEvent]) async -> [Item] {
+        guard let fill else { return events.map { $0.item(web: api.web) } }
+        let new = events.filter { !known.contains($0.id) }
+        let asked = await fill.fillIns(for: new, ask: true)
+        let kept = await fill.fillIns(for: events.filter { known.contains($0.id) }, ask: false)
+        return events.map { event in
+            let path = GitHubFillIn.request(for: event)?.path
+            return event.item(web: api.web, fillIn: path.flatMap { asked[$0] ?? kept[$0] })
+        }
     }
 }

@@ -28,13 +28,15 @@ struct GitHubPoll: Sendable {
         pager = EventPager(
             api: api, keep: options[GitHubSource.keep], known: context.known,
             types: options[GitHubSource.types].map(Set.init), logger: context.logger,
-            believed: context.clock.now.date.addingTimeInterval(86_400))
+            believed: context.clock.now.date.addingTimeInterval(86_400),
+            fill: options[GitHubSource.details] ? FillInAsker(api: api, context: context) : nil)
         self.context = context
     }
 
     /// Polls, reporting to `found`; throws what fails the whole poll. A first page answered 304 means nothing
     /// happened since the last poll: the feed is unchanged. Pages that end before an event stored before are a gap.
     func run(_ found: Findings) async throws {
+        defer { pager.fill?.trim() }
         if case .search(let query, let top) = target {
             try await followSearch(query: query, top: top, found)
         } else if let path = target.eventsPath {

@@ -53,9 +53,14 @@ package struct GitHubSource: FeedSource {
     /// `types`: the event types that become items; nil for all.
     static let types = FeedOption<[String]?>(
         "types", .list(placeholder: "event types"), doc: "Only these event types become items, e.g. [PushEvent]")
+    static let details = FeedOption<Bool>(
+        "details", .boolean, default: false,
+        doc:
+            "Fill in what GitHub's events stopped carrying in 2025 (a pull request's title and state, a push's commits): "
+            + "one request per pull request or push, kept between polls, never below 100 requests left")
 
     package static let options: [any OptionDeclaration] = [
-        repo, org, user, search, top, searchEvery, token, api, keep, types,
+        repo, org, user, search, top, searchEvery, token, api, keep, types, details,
     ]
 
     package static func check(_ options: FeedOptions) -> [Diagnostic] {

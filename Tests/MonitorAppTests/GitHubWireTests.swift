@@ -1,7 +1,9 @@
 import Foundation
 import GitHubSource
 import LoopbackHTTP
+import MonitorItems
 import MonitorSQLite
+import Synchronization
 import TestSupport
 import Testing
 
@@ -141,6 +143,157 @@ struct GitHubWireTests {
             let third = await harness.poll(GitHubSource.self, feed: feed, transport: transport).report
             #expect((third.status, third.requests, third.notModified) == (.notModified, 1, 1))
             #expect(server.requests.last?.header("If-None-Match") == etag)
+        }
+    }
+}
+
+/// GitHub's events as they have come since the 2025 payload cut, filled in from `pulls`, `compare` and `commits`
+/// over real HTTP (`details: true`).
+@Suite("The github source fills in trimmed events over real HTTP", .timeLimit(.minutes(5)))
+struct GitHubFillInWireTests {
+    static let before = String(repeating: "b", count: 40)
+    static let head = String(repeating: "c", count: 40)
+
+    /// A trimmed event of `o/r`, as the 2026 API sends it.
+    static func event(_ id: Int, _ type: String, _ payload: String) -> String {
+        #"{"id": "\#(id)", "type": "\#(type)", "actor": {"id": 1, "login": "alice", "display_login": "alice"}, "#
+            + #""repo": {"id": 2, "name": "o/r", "url": "https://api.github.com/repos/o/r"}, "payload": \#(payload), "#
+            + #""public": true, "created_at": "2026-11-30T12:00:0\#(id)Z"}"#
+    }
+
+    static func pull(_ number: Int) -> String {
+        #"{"id": 9, "number": \#(number), "url": "https://api.github.com/repos/o/r/pulls/\#(number)", "#
+            + #""head": {"ref": "x", "sha": "\#(head)"}, "base": {"ref": "main", "sha": "\#(before)"}}"#
+    }
+
+    static let firstPage =
+        "["
+        + [
+            event(4, "PullRequestEvent", #"{"action": "opened", "number": 812, "pull_request": \#(pull(812))}"#),
+            event(3, "PullRequestReviewEvent", #"{"action": "created", "pull_request": \#(pull(812))}"#),
+            event(
+                2, "PushEvent",
+                #"{"repository_id": 2, "push_id": 5, "ref": "refs/heads/main", "head": "\#(head)", "before": "\#(before)"}"#
+            ),
+            event(1, "PullRequestEvent", #"{"action": "closed", "number": 404, "pull_request": \#(pull(404))}"#),
+        ].joined(separator: ",") + "]"
+
+    /// The fake API: the events page (with `remaining` requests left), pull request 812, a comparison; 404 else.
+    static func serve(_ request: RecordedRequest, remaining: Int) -> TestResponse {
+        let limits = [("X-RateLimit-Limit", "5000"), ("X-RateLimit-Remaining", "\(remaining)")]
+        switch request.uri {
+        case "/repos/o/r/events?per_page=50":
+            return TestResponse(headers: limits + [("ETag", "\"events\"")], body: Array(firstPage.utf8))
+        case "/repos/o/r/pulls/812":
+            let body =
+                #"{"number": 812, "state": "open", "title": "Speed up the parser", "user": {"login": "alice"}, "#
+                + #""draft": false, "merged": false}"#
+            return TestResponse(headers: limits + [("ETag", "\"p812\"")], body: Array(body.utf8))
+        case "/repos/o/r/compare/\(before)...\(head)":
+            let body =
+                #"{"status": "ahead", "total_commits": 2, "commits": [{"commit": {"message": "Read faster"}}, "#
+                + #"{"commit": {"message": "Fix the retry loop\nso that it ends"}}]}"#
+            return TestResponse(headers: limits, body: Array(body.utf8))
+        default:
+            return TestResponse(status: 404, headers: limits, body: Array(#"{"message": "Not Found"}"#.utf8))
+        }
+    }
+
+    static func feed(_ server: TestHTTPServer) -> FeedConfig {
+        PollHarness.feed(
+            GitHubSource.self, name: "or",
+            options: [
+                "repo": .string("o/r"), "api": .string(server.baseURL), "token": .string("ghp_fill"),
+                "details": .boolean(true),
+            ])
+    }
+
+    @Test("each pull request and push asked once; titles, authors, states and commits filled in; a 404 leaves its item")
+    func filled() async throws {
+        try await withTestHTTPServer({ Self.serve($0, remaining: 4000) }) { server in
+            let harness = PollHarness()
+            let report = await harness.poll(GitHubSource.self, feed: Self.feed(server), transport: SessionTransport())
+                .report
+            #expect((report.status, report.items, report.new) == (.ok, 4, 4))
+            let items = try await harness.store.snapshot(feed: "or").items
+            #expect(
+                items.map(\.title) == [
+                    "alice opened pull request #812: Speed up the parser",
+                    "alice reviewed pull request #812: Speed up the parser",
+                    "alice pushed 2 commits to main: Fix the retry loop",
+                    "alice closed pull request #404 in o/r",
+                ])
+            #expect(items[0].details.suffix(2) == [Detail("author", "alice"), Detail("state", "open")])
+            #expect(items[2].details.last == Detail("commits", "2"))
+            #expect(items[3].details.map(\.name) == ["actor", "repo", "number", "action"])
+            // The events first, then each fill-in once (in any order: they run at once).
+            #expect(server.requests.first?.uri == "/repos/o/r/events?per_page=50")
+            #expect(
+                server.requests.dropFirst().map(\.uri).sorted() == [
+                    "/repos/o/r/compare/\(Self.before)...\(Self.head)", "/repos/o/r/pulls/404",
+                    "/repos/o/r/pulls/812",
+                ])
+            #expect(server.requests.allSatisfy { $0.header("Authorization") == "Bearer ghp_fill" })
+            #expect(server.requests.allSatisfy { $0.header("If-None-Match") == nil })
+        }
+    }
+
+    @Test("a later poll: a new event of a pull request asked about an hour ago asks with If-None-Match, a 304 keeps it")
+    func later() async throws {
+        let polls = Mutex(0)
+        let review = Self.event(
+            5, "PullRequestReviewEvent", #"{"action": "created", "pull_request": \#(Self.pull(812))}"#)
+        try await withTestHTTPServer({ request in
+            if request.uri == "/repos/o/r/events?per_page=50",
+                polls.withLock({
+                    $0 += 1; return $0
+                }) == 2
+            {
+                let page = "[" + review + "," + Self.firstPage.dropFirst()
+                return TestResponse(headers: [("ETag", "\"events2\"")], body: Array(page.utf8))
+            }
+            if request.uri == "/repos/o/r/pulls/812", request.header("If-None-Match") == "\"p812\"" {
+                return TestResponse(status: 304)
+            }
+            return Self.serve(request, remaining: 4000)
+        }) { server in
+            let harness = PollHarness()
+            let clock = ManualClock()
+            let feed = Self.feed(server)
+            _ = await harness.poll(GitHubSource.self, feed: feed, transport: SessionTransport(), clock: clock)
+            let asked = server.requests.count
+            clock.advance(by: .seconds(7200))
+            let report = await harness.poll(GitHubSource.self, feed: feed, transport: SessionTransport(), clock: clock)
+                .report
+            #expect((report.status, report.items, report.new) == (.ok, 5, 1))
+            let items = try await harness.store.snapshot(feed: "or").items
+            #expect(items.first?.title == "alice reviewed pull request #812: Speed up the parser")
+            #expect(
+                items.dropFirst().map(\.title).prefix(3) == [
+                    "alice opened pull request #812: Speed up the parser",
+                    "alice reviewed pull request #812: Speed up the parser",
+                    "alice pushed 2 commits to main: Fix the retry loop",
+                ])
+            let later = server.requests.dropFirst(asked)
+            #expect(later.map(\.uri) == ["/repos/o/r/events?per_page=50", "/repos/o/r/pulls/812"])
+            #expect(later.map { $0.header("If-None-Match") } == ["\"events\"", "\"p812\""])
+        }
+    }
+
+    @Test("under the reserve of the rate budget nothing is asked: the items are stored as the events say")
+    func reserve() async throws {
+        try await withTestHTTPServer({ Self.serve($0, remaining: 99) }) { server in
+            let harness = PollHarness()
+            let report = await harness.poll(GitHubSource.self, feed: Self.feed(server), transport: SessionTransport())
+                .report
+            #expect((report.status, report.items, report.new, report.requests) == (.ok, 4, 4, 1))
+            let items = try await harness.store.snapshot(feed: "or").items
+            #expect(
+                items.map(\.title) == [
+                    "alice opened pull request #812 in o/r", "alice reviewed pull request #812 in o/r",
+                    "alice pushed to main", "alice closed pull request #404 in o/r",
+                ])
+            #expect(server.requests.map(\.uri) == ["/repos/o/r/events?per_page=50"])
         }
     }
 }

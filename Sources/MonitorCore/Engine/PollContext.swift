@@ -20,7 +20,7 @@ package struct PollContext: Sendable {
     package var logger: Logger
     package var clock: any PollClock
     /// How many of the feed's requests may be in flight at once (the feed's limit within the global one).
-    var concurrency: Int
+    package var concurrency: Int
 
     package init(
         feed: String, options: FeedOptions, http: FeedHTTP, known: Set<String> = [], values: SourceValues,
@@ -51,6 +51,15 @@ package final class SourceValues: Sendable {
     package subscript(key: String) -> String? {
         get { state.withLock { $0.changed[key] ?? $0.stored[key] } }
         set { state.withLock { $0.changed[key] = .some(newValue) } }
+    }
+
+    /// The keys starting with `prefix` that hold a value, as changed in this poll or as stored.
+    package func keys(prefix: String) -> [String] {
+        state.withLock { state in
+            Set(state.stored.keys).union(state.changed.keys).filter { key in
+                key.hasPrefix(prefix) && (state.changed[key] ?? state.stored[key]) != nil
+            }
+        }
     }
 
     /// The values changed in this poll (nil: removed).

@@ -91,7 +91,7 @@ package final class FeedHTTP: Sendable {
     /// Validators learned in this poll, to be stored with its results.
     var updatedValidators: [ValidatorKey: Validators] { state.withLock { $0.updated } }
     /// The rate limit of the default resource as the server reported it last, else of any other.
-    var rateLimit: RateLimit? {
+    package var rateLimit: RateLimit? {
         state.withLock { $0.rateLimits[defaultResource] ?? $0.rateLimits.sorted { $0.key < $1.key }.first?.value }
     }
     /// Until when and why the feed must not be polled again because its default resource is held back (rate

@@ -1,0 +1,157 @@
+import Foundation
+import Logging
+import MonitorConcurrency
+import MonitorCore
+import MonitorJSON
+import Synchronization
+
+/// Asks the API for what a poll's new events lack (``GitHubFillIn``): each URL once a poll, conditionally, from the
+/// answer kept in the feed's values while it is young enough, at most the feed's concurrency at once, and never while
+/// the rate budget left is under ``reserve``. A failed answer leaves its events as they are.
+final class FillInAsker: Sendable {
+    /// The requests a fill-in never takes the rate budget below: unauthenticated use (60 an hour) never fills in.
+    static let reserve = 100
+    /// How long a pull request's kept answer stands without asking (its title changes rarely); a comparison of two
+    /// commits, or a commit, never changes and is kept for good.
+    static let pullRequestAge: TimeInterval = 3600
+    /// The most answers the feed keeps; the oldest go first.
+    static let maximumKept = 300
+    /// The prefix of a kept answer's key in the feed's values, before its request's path.
+    static let keyPrefix = "fill "
+
+    let api: GitHubAPI
+    let values: SourceValues
+    let now: Date
+    let concurrency: Int
+    let logger: Logger
+    /// This poll's fill-ins by request path (nil: none to be had), and the paths not asked for under the reserve.
+    private let answers = Mutex<(byPath: [String: GitHubFillIn?], reserved: Set<String>)>(([:], []))
+
+    init(api: GitHubAPI, context: PollContext) {
+        self.api = api
+        values = context.values
+        now = context.clock.now.date
+        concurrency = context.concurrency
+        logger = context.logger
+    }
+
+    /// The fill-in of each of `events` that has one, by request path: asked for when `ask`, else only from the
+    /// answers kept (the events stored before, whose items keep what they were filled in with).
+    func fillIns(for events: [GitHubEvent], ask: Bool) async -> [String: GitHubFillIn] {
+        let requests = Set(events.compactMap(GitHubFillIn.request(for:)))
+        let missing = answers.withLock { answers in requests.filter { answers.byPath[$0.path] == nil } }
+        try? await mergeBounded(Array(missing), limit: concurrency, { await (self.answer($0, ask: ask), $0.path) }) {
+            fillIn, path in
+            answers.withLock { $0.byPath[path] = .some(fillIn) }
+        }
+        return answers.withLock { answers in
+            Dictionary(
+                uniqueKeysWithValues: requests.compactMap { request in
+                    answers.byPath[request.path].flatMap { $0 }.map { (request.path, $0) }
+                })
+        }
+    }
+
+    /// How many of `events` are left without details because the rate budget was under the reserve.
+    func reserved(_ events: [GitHubEvent]) -> Int {
+        let paths = answers.withLock { $0.reserved }
+        return events.count { GitHubFillIn.request(for: $0).map { paths.contains($0.path) } ?? false }
+    }
+
+    /// The fill-in of `request`: the kept one while it stands, else the API's answer (a 304 renews the kept one).
+    private func answer(_ request: GitHubFillIn.Request, ask: Bool) async -> GitHubFillIn? {
+        let key = Self.keyPrefix + request.path
+        let kept = values[key].flatMap(Self.kept)
+        if let kept, kept.at <= now,
+            request.kind != .pullRequest || now.timeIntervalSince(kept.at) < Self.pullRequestAge
+        {
+            return kept.fillIn
+        }
+        guard ask else { return kept?.fillIn }
+        if let remaining = api.http.rateLimit?.remaining, remaining < Self.reserve {
+            answers.withLock { _ = $0.reserved.insert(request.path) }
+            return kept?.fillIn
+        }
+        let url = api.root + request.path
+        // A 304 stands for the answer kept: without one, the request must not be conditional.
+        if kept == nil { api.http.forget(url, credential: api.token) }
+        do {
+            let response = try await api.get(url)
+            if response.status == 304, let kept {
+                values[key] = Self.text(of: kept.fillIn, at: now)
+                return kept.fillIn
+            }
+            guard let fillIn = GitHubFillIn.read(response.body, as: request.kind) else {
+                api.http.forget(url, credential: api.token)
+                logger.info("cannot fill in an event: the answer is not what was asked", metadata: ["url": "\(url)"])
+                return nil
+            }
+            values[key] = Self.text(of: fillIn, at: now)
+            return fillIn
+        } catch {
+            logger.info("cannot fill in an event", metadata: ["url": "\(url)", "error": "\(error)"])
+            return kept?.fillIn
+        }
+    }
+
+    /// Forgets the oldest kept answers beyond ``maximumKept``, with their validators.
+    func trim() {
+        let keys = values.keys(prefix: Self.keyPrefix)
+        guard keys.count > Self.maximumKept else { return }
+        let dated = keys.map { ($0, values[$0].flatMap(Self.kept)?.at ?? .distantPast) }
+        for (key, _) in dated.sorted(by: { ($0.1, $0.0) < ($1.1, $1.0) }).prefix(keys.count - Self.maximumKept) {
+            values[key] = nil
+            api.http.forget(api.root + key.dropFirst(Self.keyPrefix.count), credential: api.token)
+        }
+    }
+
+    // MARK: - Kept answers
+
+    /// A kept answer as the feed's values hold it: `{"at": DATE, "title": …}` or `{"at": DATE, "commits": …}`.
+    static func text(of fillIn: GitHubFillIn, at date: Date) -> String {
+        var members: [(key: String, value: JSONValue)] = [("at", .date(date))]
+        switch fillIn {
+        case .pullRequest(let pull):
+            members.append(("title", .string(pull.title)))
+            if let author = pull.author { members.append(("author", .string(author))) }
+            members += [("draft", .bool(pull.draft)), ("merged", .bool(pull.merged))]
+            if let state = pull.state { members.append(("state", .string(state))) }
+        case .push(let push):
+            if let commits = push.commits { members.append(("commits", .integer(commits))) }
+            if let headline = push.headline { members.append(("headline", .string(headline))) }
+            if let rewritten = push.rewritten { members.append(("rewritten", .string(rewritten))) }
+        }
+        return JSONValue.object(members).text
+    }
+
+    /// The answer `text` keeps, and when it was answered; nil when it is not one.
+    static func kept(_ text: String) -> (at: Date, fillIn: GitHubFillIn)? {
+        var reader = JSONReader(Array(text.utf8))
+        var at: Date?
+        var pull = GitHubFillIn.PullRequest(title: "")
+        var push = GitHubFillIn.Push()
+        var isPull = false
+        do throws(JSONError) {
+            try reader.members { (key, reader) throws(JSONError) in
+                let name = reader.string(key)
+                switch name {
+                case "at": at = try reader.optionalString().flatMap(ISO8601.date)
+                case "title": (pull.title, isPull) = (try reader.string(), true)
+                case "author": pull.author = try reader.string()
+                case "draft": pull.draft = try reader.bool()
+                case "merged": pull.merged = try reader.bool()
+                case "state": pull.state = try reader.string()
+                case "commits": push.commits = try reader.integer().map { Int(clamping: $0) }
+                case "headline": push.headline = try reader.string()
+                case "rewritten": push.rewritten = try reader.string()
+                default: try reader.skip()
+                }
+            }
+            try reader.end()
+        } catch {
+            return nil
+        }
+        guard let at else { return nil }
+        return (at, isPull ? .pullRequest(pull) : .push(push))
+    }
+}
