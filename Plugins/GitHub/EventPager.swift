@@ -127,6 +127,7 @@ struct EventPager: Sendable {
         guard let fill else { return events.map { $0.item(web: api.web) } }
         let new = events.filter { !known.contains($0.id) }
         let asked = await fill.fillIns(for: new, ask: true)
+        fill.countUnfilled(new)
         let kept = await fill.fillIns(for: events.filter { known.contains($0.id) }, ask: false)
         return events.map { event in
             let path = GitHubFillIn.request(for: event)?.path

@@ -24,8 +24,9 @@ final class FillInAsker: Sendable {
     let now: Date
     let concurrency: Int
     let logger: Logger
-    /// This poll's fill-ins by request path (nil: none to be had), and the paths not asked for under the reserve.
-    private let answers = Mutex<(byPath: [String: GitHubFillIn?], reserved: Set<String>)>(([:], []))
+    /// This poll's fill-ins by request path (nil: none to be had), the paths not asked for under the reserve, and how
+    /// many new items were left without details because of it.
+    private let answers = Mutex<(byPath: [String: GitHubFillIn?], reserved: Set<String>, unfilled: Int)>(([:], [], 0))
 
     init(api: GitHubAPI, context: PollContext) {
         self.api = api
@@ -52,10 +53,23 @@ final class FillInAsker: Sendable {
         }
     }
 
-    /// How many of `events` are left without details because the rate budget was under the reserve.
-    func reserved(_ events: [GitHubEvent]) -> Int {
-        let paths = answers.withLock { $0.reserved }
-        return events.count { GitHubFillIn.request(for: $0).map { paths.contains($0.path) } ?? false }
+    /// Counts those of the new `events` left without details because the rate budget was under the reserve.
+    func countUnfilled(_ events: [GitHubEvent]) {
+        answers.withLock { answers in
+            answers.unfilled += events.count { event in
+                GitHubFillIn.request(for: event).map {
+                    answers.reserved.contains($0.path) && answers.byPath[$0.path] == .some(nil)
+                } ?? false
+            }
+        }
+    }
+
+    /// What the poll's summary says of the new items left without details, nil when none was.
+    var note: String? {
+        let unfilled = answers.withLock { $0.unfilled }
+        guard unfilled > 0 else { return nil }
+        return "\(unfilled) new item\(unfilled == 1 ? "" : "s") left without details: "
+            + "fewer than \(Self.reserve) requests were left in the rate budget"
     }
 
     /// The fill-in of `request`: the kept one while it stands, else the API's answer (a 304 renews the kept one).

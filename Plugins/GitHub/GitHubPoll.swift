@@ -36,7 +36,10 @@ struct GitHubPoll: Sendable {
     /// Polls, reporting to `found`; throws what fails the whole poll. A first page answered 304 means nothing
     /// happened since the last poll: the feed is unchanged. Pages that end before an event stored before are a gap.
     func run(_ found: Findings) async throws {
-        defer { pager.fill?.trim() }
+        defer {
+            if let note = pager.fill?.note { found.note(note) }
+            pager.fill?.trim()
+        }
         if case .search(let query, let top) = target {
             try await followSearch(query: query, top: top, found)
         } else if let path = target.eventsPath {

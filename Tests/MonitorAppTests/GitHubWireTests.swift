@@ -214,7 +214,7 @@ struct GitHubFillInWireTests {
             let harness = PollHarness()
             let report = await harness.poll(GitHubSource.self, feed: Self.feed(server), transport: SessionTransport())
                 .report
-            #expect((report.status, report.items, report.new) == (.ok, 4, 4))
+            #expect((report.status, report.items, report.new, report.notes) == (.ok, 4, 4, []))
             let items = try await harness.store.snapshot(feed: "or").items
             #expect(
                 items.map(\.title) == [
@@ -287,6 +287,10 @@ struct GitHubFillInWireTests {
             let report = await harness.poll(GitHubSource.self, feed: Self.feed(server), transport: SessionTransport())
                 .report
             #expect((report.status, report.items, report.new, report.requests) == (.ok, 4, 4, 1))
+            let note = "4 new items left without details: fewer than 100 requests were left in the rate budget"
+            #expect(report.notes == [note])
+            #expect(SummaryText.headline(report).hasSuffix("\n  note: \(note)\n"))
+            #expect(report.json.text.hasSuffix(#","notes":["\#(note)"]}"#))
             let items = try await harness.store.snapshot(feed: "or").items
             #expect(
                 items.map(\.title) == [

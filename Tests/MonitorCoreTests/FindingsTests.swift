@@ -45,6 +45,7 @@ struct FindingsTests {
         case .unchanged(let groups): "unchanged \(groups)"
         case .feedUnchanged: "feed unchanged"
         case .gap(let gap): "gap \(gap.until.map { ISO8601.fixedString($0) } ?? "-") \(gap.message ?? "-")"
+        case .note(let message): "note \(message)"
         }
     }
 

@@ -55,4 +55,8 @@ package struct Findings: Sendable {
 
     /// The source says, in `message`, that events may be missing (not a failure).
     package func gap(message: String) { send(.gap(PollGap(message: message))) }
+
+    /// The source says something the poll's summary and JSON should show that is neither a failure nor a gap, such as
+    /// how many items were left without details and why.
+    package func note(_ message: String) { send(.note(message)) }
 }

@@ -23,6 +23,8 @@ struct PollOutcome: Sendable {
     var record: FeedRecord
     /// The events the poll may have missed; nil when none, or when the poll failed.
     var gap: PollGap?
+    /// What the source noted.
+    var notes: [String] = []
 
     /// The outcome of a poll whose updates folded into `tally`.
     ///
@@ -68,6 +70,7 @@ struct PollOutcome: Sendable {
             newItems = tally.newIDs.count == items.count ? items : items.filter { tally.newIDs.contains($0.id) }
             newIDs = tally.newIDs
             gap = tally.gap
+            notes = tally.notes
             record.failures = record.failures(after: status)
             record.lastSuccess = record.lastPoll
             record.itemCount = items.count

@@ -82,6 +82,8 @@ package struct PollReport: Sendable {
     package var unreachableState: StateError?
     /// The events the poll may have missed (the poll is not failed for it); nil when none.
     package var gap: PollGap?
+    /// What the source noted that is neither a failure nor a gap (``Findings/note(_:)``).
+    package var notes: [String] = []
 
     init(
         feed: String, type: String, status: Status, error: String? = nil, requests: Int = 0, notModified: Int = 0,
@@ -153,6 +155,7 @@ package struct PollReport: Sendable {
             object.append(("rateLimit", .object(limit)))
         }
         if let notBefore { object.append(("notBefore", .date(notBefore))) }
+        if !notes.isEmpty { object.append(("notes", .array(notes.map { .string($0) }))) }
         return .object(object)
     }
 }

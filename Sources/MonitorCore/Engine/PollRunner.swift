@@ -308,6 +308,7 @@ package struct PollRunner: Sendable {
         report.newItems = outcome.newItems
         report.isFirstSync = outcome.items != nil && stored.record?.lastSuccess == nil
         report.gap = outcome.gap
+        report.notes = outcome.notes
         return report
     }
 

@@ -42,6 +42,10 @@ struct PollTally: Sendable {
     private(set) var foundItems = false
     /// The events the poll may have missed, every gap the source reported as one; nil when none.
     private(set) var gap: PollGap?
+    /// What the source noted, each once, at most ``maximumNotes``.
+    private(set) var notes: [String] = []
+    /// The most notes a poll keeps.
+    static let maximumNotes = 5
     /// How the poll's items combine with those stored.
     let retention: ItemRetention
     /// For a `replace` poll, the stored counts shown for groups not yet settled; nil otherwise.
@@ -124,6 +128,9 @@ struct PollTally: Sendable {
             succeeded = true
         case .gap(let reported):
             if let found = storedGap(reported) { gap = gap.map { $0.merged(with: found) } ?? found }
+        case .note(let message):
+            let note = TerminalText.capped(message)
+            if notes.count < Self.maximumNotes, !note.isEmpty, !notes.contains(note) { notes.append(note) }
         }
         applyRetention()
     }

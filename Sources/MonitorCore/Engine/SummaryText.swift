@@ -15,6 +15,7 @@ package enum SummaryText {
             line += "  error: \(TerminalText.sanitized(error))\n"
         }
         if let gap = report.gap { line += "  \(TerminalText.sanitized(gap.text))\n" }
+        for note in report.notes { line += "  note: \(TerminalText.sanitized(note))\n" }
         return line
     }
 

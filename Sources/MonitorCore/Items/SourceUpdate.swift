@@ -22,6 +22,8 @@ package enum SourceUpdate: Sendable {
     /// Events may have been missed (not a failure): the answers reached back only to the gap's `until`, or the
     /// source said so in words.
     case gap(PollGap)
+    /// Something the poll's reader should know that is neither a failure nor a gap (items left without details).
+    case note(String)
 }
 
 /// A failed sub-request of a poll, such as one EONET category.
