@@ -249,6 +249,9 @@ final class StandIn: Sendable {
         if parts.count == 3 && parts[0] == "repos" || parts.count == 2 && ["orgs", "users"].contains(parts[0]) {
             return githubAccount(parts, seesPrivate: seesPrivate, client: client, now: now)
         }
+        if parts.count == 5, parts[0] == "repos", ["pulls", "compare", "commits"].contains(parts[3]) {
+            return githubDetail(parts, request, seesPrivate: seesPrivate, client: client, now: now)
+        }
         guard parts.count >= 3, parts.last == "events" else { return Self.githubError(404, "Not Found") }
         if ["repos", "orgs", "users"].contains(parts[0]),
             !exists(parts.dropFirst().dropLast().joined(separator: "/"), seesPrivate: seesPrivate)
@@ -337,6 +340,45 @@ final class StandIn: Sendable {
         return .json(
             document.text,
             headers: rateLimitHeaders("core", limit: behaviour.rateLimit, used: spent.used, reset: spent.reset))
+    }
+
+    /// `GET /repos/O/R/pulls/N`, `/compare/BASE...HEAD` or `/commits/SHA`: what the events no longer carry,
+    /// conditional (a 304 costs nothing), 404 for a repository that does not exist or a malformed number or SHA.
+    private func githubDetail(
+        _ parts: [String], _ request: RecordedRequest, seesPrivate: Bool, client: String, now: Date
+    ) -> TestResponse {
+        let repo = "\(parts[1])/\(parts[2])"
+        let isSHA = { (text: Substring) in (7...40).contains(text.count) && text.allSatisfy(\.isHexDigit) }
+        let document: JSONValue
+        switch parts[3] {
+        case "pulls":
+            guard let number = Int(parts[4]), number > 0 else { return Self.githubError(404, "Not Found") }
+            document = github.pull(repo: repo, number: number)
+        case "compare":
+            let shas = parts[4].components(separatedBy: "...")
+            guard shas.count == 2, isSHA(Substring(shas[0])), isSHA(Substring(shas[1])) else {
+                return Self.githubError(404, "Not Found")
+            }
+            document = github.compare(repo: repo, base: shas[0], head: shas[1])
+        default:
+            guard isSHA(Substring(parts[4])) else { return Self.githubError(404, "Not Found") }
+            document = github.commit(repo: repo, sha: parts[4])
+        }
+        guard exists(repo, seesPrivate: seesPrivate) else { return Self.githubError(404, "Not Found") }
+        var response = conditional(request, key: parts.joined(separator: "/"), strong: behaviour.strongETags) {
+            (Array(document.text.utf8), github.start)
+        }
+        if response.status == 304 {
+            let window = self.window("core", client: client, window: 3600, now: now)
+            response.headers += rateLimitHeaders(
+                "core", limit: behaviour.rateLimit, used: window.used, reset: window.reset)
+            return response
+        }
+        guard let spent = spend("core", client: client, limit: behaviour.rateLimit, window: 3600, now: now) else {
+            return rateLimited("core", client: client, limit: behaviour.rateLimit, now: now)
+        }
+        response.headers += rateLimitHeaders("core", limit: behaviour.rateLimit, used: spent.used, reset: spent.reset)
+        return response
     }
 
     /// Spends one unit of `resource` for `client`; nil when its limit is exhausted.
