@@ -280,6 +280,41 @@ struct GitHubFillInWireTests {
         }
     }
 
+    @Test("a 409, a 422, a 500 and garbage leave their items as the events say, a huge title is cut; the feed is ok")
+    func failures() async throws {
+        let numbers = [409, 422, 500, 601, 602]
+        let page =
+            "["
+            + numbers.enumerated().map { index, number in
+                Self.event(
+                    index, "PullRequestEvent",
+                    #"{"action": "opened", "number": \#(number), "pull_request": \#(Self.pull(number))}"#)
+            }.joined(separator: ",") + "]"
+        let limits = [("X-RateLimit-Limit", "5000"), ("X-RateLimit-Remaining", "4000")]
+        try await withTestHTTPServer({ request in
+            switch request.uri {
+            case "/repos/o/r/events?per_page=50": return TestResponse(headers: limits, body: Array(page.utf8))
+            case "/repos/o/r/pulls/409": return TestResponse(status: 409, headers: limits)
+            case "/repos/o/r/pulls/422": return TestResponse(status: 422, headers: limits)
+            case "/repos/o/r/pulls/500": return TestResponse(status: 500, headers: limits)
+            case "/repos/o/r/pulls/601": return TestResponse(headers: limits, body: Array("<html>busy</html>".utf8))
+            default:
+                let title = String(repeating: "x", count: 70_000)
+                return TestResponse(headers: limits, body: Array(#"{"title": "\#(title)"}"#.utf8))
+            }
+        }) { server in
+            let harness = PollHarness()
+            let report = await harness.poll(GitHubSource.self, feed: Self.feed(server), transport: SessionTransport())
+                .report
+            #expect((report.status, report.items, report.new, report.notes) == (.ok, 5, 5, []))
+            let items = try await harness.store.snapshot(feed: "or").items
+            let cut = "alice opened pull request #602: " + String(repeating: "x", count: 299) + "…"
+            #expect(
+                items.map(\.title) == [cut] + [601, 500, 422, 409].map { "alice opened pull request #\($0) in o/r" })
+            #expect(Set(server.requests.dropFirst().map(\.uri)).count == numbers.count)
+        }
+    }
+
     @Test("under the reserve of the rate budget nothing is asked: the items are stored as the events say")
     func reserve() async throws {
         try await withTestHTTPServer({ Self.serve($0, remaining: 99) }) { server in
