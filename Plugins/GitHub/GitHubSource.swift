@@ -13,7 +13,9 @@ package struct GitHubSource: FeedSource {
     package static var httpPolicy: any HTTPSourcePolicy { GitHubHTTPPolicy() }
 
     /// The details of an event's item (see `GitHubEvent.details`).
-    package static var detailNames: [String]? { ["actor", "repo", "ref", "number", "action"] }
+    package static var detailNames: [String]? {
+        ["actor", "repo", "ref", "number", "action", "author", "state", "commits"]
+    }
 
     /// The keys of which exactly one says what the feed follows.
     static let targets = ["repo", "org", "user", "search"]
@@ -54,7 +56,7 @@ package struct GitHubSource: FeedSource {
     static let types = FeedOption<[String]?>(
         "types", .list(placeholder: "event types"), doc: "Only these event types become items, e.g. [PushEvent]")
     static let details = FeedOption<Bool>(
-        "details", .boolean, default: false,
+        "details", .boolean, default: true,
         doc:
             "Fill in what GitHub's events stopped carrying in 2025 (a pull request's title and state, a push's commits): "
             + "one request per pull request or push, kept between polls, never below 100 requests left")

@@ -52,6 +52,7 @@ struct GapEndToEndTests {
                     repo: ReactiveX/RxSwift
                     api: \(server.baseURL)
                     keep: 300
+                    details: false
                 notify:
                   - name: chat
                     type: webhook

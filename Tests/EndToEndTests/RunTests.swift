@@ -37,6 +37,7 @@ private func feeds(_ server: TestHTTPServer, interval: String = "15m") -> String
         repo: ReactiveX/RxSwift
         api: \(server.baseURL)
         interval: \(interval)
+        details: false
       - name: planet
         type: eonet
         api: \(server.baseURL)/api/v3

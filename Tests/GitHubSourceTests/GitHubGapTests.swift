@@ -16,7 +16,9 @@ private let stored = Date(timeIntervalSince1970: 1_717_243_200)
 
 /// A feed named `rx` following `repo` on `api`, keeping `keep` events, of `types` when given.
 private func feed(_ api: GitHubFixtures.API, keep: Int = 300, types: [String]? = nil) -> FeedConfig {
-    var options: [String: OptionValue] = ["repo": .string(repo), "api": .string(api.root), "keep": .integer(keep)]
+    var options: [String: OptionValue] = [
+        "repo": .string(repo), "api": .string(api.root), "keep": .integer(keep), "details": .boolean(false),
+    ]
     if let types { options["types"] = .list(types) }
     return PollHarness.feed(GitHubSource.self, name: "rx", options: options)
 }

@@ -345,7 +345,7 @@ struct GitHubPollingTests {
                 body: Array(body.utf8))
         }
         let options: [String: OptionValue] = [
-            "repo": .string(repo), "token": .string("ghp_secret"), "keep": .integer(100),
+            "repo": .string(repo), "token": .string("ghp_secret"), "keep": .integer(100), "details": .boolean(false),
         ]
         let report = await harness.poll(
             GitHubSource.self, feed: PollHarness.feed(GitHubSource.self, name: "rx", options: options),

@@ -38,7 +38,8 @@ struct GitHubSummaryTests {
                     GitHubFixtures.pushPayload(repo: repo, id: 100, branch: "develop")),
             ], of: path)
         let feed = PollHarness.feed(
-            GitHubSource.self, name: "rx", options: ["repo": .string(repo), "api": .string(api.root)])
+            GitHubSource.self, name: "rx",
+            options: ["repo": .string(repo), "api": .string(api.root), "details": .boolean(false)])
         let clock = ManualClock.fixed()
         _ = await harness.poll(GitHubSource.self, feed: feed, transport: api.transport(), clock: clock)
 

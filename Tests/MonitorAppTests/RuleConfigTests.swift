@@ -93,7 +93,7 @@ struct RuleConfigTests {
                     where: 'title ~ "it''s" and actr == "x"'
 
                 """) == """
-                    feeds.yaml:5:33: error: unknown field 'actr' (did you mean 'actor'? the fields are: id, title, url, date, age, group, actor, repo, ref, number, action)
+                    feeds.yaml:5:33: error: unknown field 'actr' (did you mean 'actor'? the fields are: id, title, url, date, age, group, actor, repo, ref, number, action, author, state, commits)
                         where: 'title ~ "it''s" and actr == "x"'
                                                     ^
                     1 error in feeds.yaml
@@ -158,7 +158,7 @@ struct RuleConfigTests {
                     where: magnitude_value >= 5
 
                 """) == """
-                    feeds.yaml:12:12: error: unknown field 'magnitude_value' (the fields are: id, title, url, date, age, group, actor, repo, ref, number, action)
+                    feeds.yaml:12:12: error: unknown field 'magnitude_value' (the fields are: id, title, url, date, age, group, actor, repo, ref, number, action, author, state, commits)
                         where: magnitude_value >= 5
                                ^
                     1 error in feeds.yaml
