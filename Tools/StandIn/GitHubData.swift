@@ -225,11 +225,11 @@ struct GitHubData: Sendable {
 
     // MARK: - What the events no longer carry
 
-    // The three answers below are shaped after GitHub's REST reference for "Get a pull request"
-    // (docs.github.com/en/rest/pulls/pulls), "Compare two commits" and "Get a commit" (docs.github.com/en/rest/commits/commits),
-    // API version 2022-11-28: the fields the monitor reads (`title`, `user.login`, `state`, `draft`, `merged`; `status`,
-    // `total_commits`, `commits[].commit.message`, oldest first) and a few beside them. No captured answer of these
-    // endpoints is among the shared samples.
+    // The three answers below are shaped after GitHub's REST reference (API version 2022-11-28) for "Get a pull
+    // request" (docs.github.com/en/rest/pulls/pulls), "Compare two commits" and "Get a commit"
+    // (docs.github.com/en/rest/commits/commits): the fields the monitor reads (`title`, `user.login`, `state`, `draft`,
+    // `merged`; `status`, `total_commits`, `commits[].commit.message`, oldest first) and a few beside them. No
+    // captured answer of these endpoints is among the shared samples.
 
     /// What the generated pull requests and commits say.
     static let phrases = [
