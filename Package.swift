@@ -324,7 +324,7 @@ let package = Package(
                 "MonitorItems",
                 "MonitorText",
                 "MonitorApp", "MonitorCore", "MonitorJSON", "MonitorSQLite", "Samples", "TestSupport", "LoopbackHTTP",
-                "GitHubSource",
+                "PostgresTestSupport", "GitHubSource",
                 "WebhookNotifier", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
