@@ -125,13 +125,7 @@ struct EventPager: Sendable {
     /// the answers kept (so that a later poll leaves what was filled in as it was).
     private func items(of events: [GitHubEvent]) async -> [Item] {
         guard let fill else { return events.map { $0.item(web: api.web) } }
-        let new = events.filter { !known.contains($0.id) }
-        let asked = await fill.fillIns(for: new, ask: true)
-        fill.countUnfilled(new)
-        let kept = await fill.fillIns(for: events.filter { known.contains($0.id) }, ask: false)
-        return events.map { event in
-            let path = GitHubFillIn.request(for: event)?.path
-            return event.item(web: api.web, fillIn: path.flatMap { asked[$0] ?? kept[$0] })
-        }
+        let fillIns = await fill.fillIns(for: events, asking: { !known.contains($0.id) })
+        return zip(events, fillIns).map { $0.item(web: api.web, fillIn: $1) }
     }
 }

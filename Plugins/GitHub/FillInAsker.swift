@@ -36,31 +36,28 @@ final class FillInAsker: Sendable {
         logger = context.logger
     }
 
-    /// The fill-in of each of `events` that has one, by request path: asked for when `ask`, else only from the
-    /// answers kept (the events stored before, whose items keep what they were filled in with).
-    func fillIns(for events: [GitHubEvent], ask: Bool) async -> [String: GitHubFillIn] {
-        let requests = Set(events.compactMap(GitHubFillIn.request(for:)))
-        let missing = answers.withLock { answers in requests.filter { answers.byPath[$0.path] == nil } }
-        try? await mergeBounded(Array(missing), limit: concurrency, { await (self.answer($0, ask: ask), $0.path) }) {
-            fillIn, path in
-            answers.withLock { $0.byPath[path] = .some(fillIn) }
+    /// The fill-in of each of `events`, in their order (nil: none): asked for where `asking` says so (the new events),
+    /// else only from the answers kept (the events stored before, whose items keep what they were filled in with).
+    /// Those asked for and left without one because the rate budget was under the reserve are counted for ``note``.
+    func fillIns(for events: [GitHubEvent], asking: (GitHubEvent) -> Bool) async -> [GitHubFillIn?] {
+        let requests = events.map(GitHubFillIn.request(for:))
+        // Each path once, asked for when any of its events is.
+        var wanted: [String: (request: GitHubFillIn.Request, ask: Bool)] = [:]
+        for (event, request) in zip(events, requests) {
+            guard let request else { continue }
+            wanted[request.path] = (request, wanted[request.path]?.ask == true || asking(event))
+        }
+        let missing = answers.withLock { answers in wanted.values.filter { answers.byPath[$0.request.path] == nil } }
+        try? await mergeBounded(missing, limit: concurrency, { await (self.answer($0.request, ask: $0.ask), $0) }) {
+            fillIn, wanted in
+            answers.withLock { $0.byPath[wanted.request.path] = .some(fillIn) }
         }
         return answers.withLock { answers in
-            Dictionary(
-                uniqueKeysWithValues: requests.compactMap { request in
-                    answers.byPath[request.path].flatMap { $0 }.map { (request.path, $0) }
-                })
-        }
-    }
-
-    /// Counts those of the new `events` left without details because the rate budget was under the reserve.
-    func countUnfilled(_ events: [GitHubEvent]) {
-        answers.withLock { answers in
-            answers.unfilled += events.count { event in
-                GitHubFillIn.request(for: event).map {
-                    answers.reserved.contains($0.path) && answers.byPath[$0.path] == .some(nil)
-                } ?? false
+            let fillIns = requests.map { $0.flatMap { answers.byPath[$0.path] ?? nil } }
+            answers.unfilled += zip(zip(events, requests), fillIns).count { pair, fillIn in
+                fillIn == nil && asking(pair.0) && pair.1.map { answers.reserved.contains($0.path) } == true
             }
+            return fillIns
         }
     }
 

@@ -96,7 +96,10 @@ enum GitHubFillIn: Sendable, Hashable {
             if reader.key(key, is: "title") {
                 pull.title = try reader.lenientString().map { text(of: $0) } ?? ""
             } else if reader.key(key, is: "user") {
-                pull.author = try login(&reader)
+                // A user is an object with a `login`, as an event's actor is.
+                pull.author = try GitHubEvent.Actor.read(&reader)?.login.map { text(of: $0) }.flatMap {
+                    $0.isEmpty ? nil : $0
+                }
             } else if reader.key(key, is: "draft") {
                 pull.draft = try flag(&reader)
             } else if reader.key(key, is: "merged") {
@@ -117,23 +120,6 @@ enum GitHubFillIn: Sendable, Hashable {
             return false
         }
         return try reader.bool()
-    }
-
-    /// `login` of a user object, nil for anything else.
-    private static func login(_ reader: inout JSONReader) throws(JSONError) -> String? {
-        guard try reader.kind() == .object else {
-            try reader.skip()
-            return nil
-        }
-        var login: String?
-        try reader.members { (key, reader) throws(JSONError) in
-            if reader.key(key, is: "login") {
-                login = try reader.lenientString().map { text(of: $0) }
-            } else {
-                try reader.skip()
-            }
-        }
-        return login?.isEmpty == false ? login : nil
     }
 
     /// `status`, `total_commits` and the newest commit's first line of a comparison; nil without a status.
