@@ -119,6 +119,7 @@ let package = Package(
                 "GitHubSource",
                 "EONETSource",
                 "ExecSource",
+                "WebFeedSource",
                 "WebhookNotifier",
                 "CommandNotifier",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -218,6 +219,16 @@ let package = Package(
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             path: "Plugins/Exec"
+        ),
+
+        /// `type: feed`: RSS, Atom and JSON Feed documents, XML read by Foundation's `XMLParser` (libxml2).
+        .target(
+            name: "WebFeedSource",
+            dependencies: [
+                "MonitorOptions", "MonitorItems", "MonitorCore", "MonitorJSON",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Plugins/WebFeed"
         ),
 
         // MARK: - Notifiers (Plugins/ holds them too)
@@ -324,7 +335,7 @@ let package = Package(
                 "MonitorItems",
                 "MonitorText",
                 "MonitorApp", "MonitorCore", "MonitorJSON", "MonitorSQLite", "Samples", "TestSupport", "LoopbackHTTP",
-                "PostgresTestSupport", "GitHubSource",
+                "PostgresTestSupport", "GitHubSource", "WebFeedSource",
                 "WebhookNotifier", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),

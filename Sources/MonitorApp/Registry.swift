@@ -3,6 +3,7 @@ import EONETSource
 import ExecSource
 import GitHubSource
 import MonitorCore
+import WebFeedSource
 import WebhookNotifier
 
 /// The built-in feed sources, in the order `monitor sources` lists them ("Adding a source" in docs/architecture.md
@@ -13,6 +14,7 @@ package enum Registry {
         GitHubSource.self,
         EONETSource.self,
         ExecSource.self,
+        WebFeedSource.self,
     ]
 
     /// The source whose `type` is `name`.

@@ -174,12 +174,12 @@ struct ConfigLoaderTests {
             (
                 "a missing type lists the known ones",
                 "feeds:\n  - name: x\n",
-                ["2:5: feed 'x' is missing 'type' (known types: eonet, exec, github)"]
+                ["2:5: feed 'x' is missing 'type' (known types: eonet, exec, feed, github)"]
             ),
             (
                 "an unknown type with a suggestion",
                 "feeds:\n  - name: x\n    type: githb\n    repo: a/b\n",
-                ["3:11: unknown feed type 'githb' (did you mean 'github'? known types: eonet, exec, github)"]
+                ["3:11: unknown feed type 'githb' (did you mean 'github'? known types: eonet, exec, feed, github)"]
             ),
             (
                 "duplicate feed names",
@@ -191,7 +191,7 @@ struct ConfigLoaderTests {
                 "feeds:\n  - {name: a, type: eonet}\n  - {name: a, type: eonnet}\n",
                 [
                     "3:12: duplicate feed name 'a' (first used on line 2)",
-                    "3:21: unknown feed type 'eonnet' (did you mean 'eonet'? known types: eonet, exec, github)",
+                    "3:21: unknown feed type 'eonnet' (did you mean 'eonet'? known types: eonet, exec, feed, github)",
                 ]
             ),
             (
