@@ -344,6 +344,12 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "WebFeedSourceTests",
+            dependencies: [
+                "MonitorItems", "MonitorJSON", "MonitorOptions", "MonitorCore", "WebFeedSource", "TestSupport",
+            ]
+        ),
+        .testTarget(
             name: "GitHubSourceTests",
             dependencies: [
                 "MonitorOptions",

@@ -30,7 +30,9 @@ enum XMLFeedReader {
         parser.delegate = reader
         let parsed = parser.parse()
         if reader.isPage { return .page(feeds: reader.alternates) }
-        let error = parser.parserError.map { Self.describe($0, line: parser.lineNumber, column: parser.columnNumber) }
+        let error =
+            reader.error
+            ?? parser.parserError.map { Self.describe($0, line: parser.lineNumber, column: parser.columnNumber) }
         guard parsed, var document = reader.document else {
             if let error { throw SourceError("not a feed: \(error)") }
             throw SourceError("not a feed: its root element is <\(reader.rootName ?? "")>, not rss, rdf:RDF or feed")
@@ -45,9 +47,10 @@ enum XMLFeedReader {
         let what =
             switch code {
             case 4: "the document is empty"
-            case 5: "there is more after the document's end"
+            case 5: "the document does not end with its root element (cut short, or more after it)"
             case 9: "a character is not valid in the encoding the document declares (or UTF-8)"
             case 26, 27: "an entity is used that is not declared"
+            case 68: "an '&' starts no entity (write it &amp;)"
             case 32: "an encoding the document declares is not supported"
             case 76: "a closing tag does not match its opening tag"
             case 77: "the document ends before its elements are closed"
@@ -87,6 +90,8 @@ private final class Reader: NSObject, XMLParserDelegate {
     var document: FeedDocument?
     var rootName: String?
     var isPage = false
+    /// The first error of the parser, with where it was found.
+    var error: String?
     /// The feeds a page links to.
     var alternates: [String] = []
     /// The entry being read, and the depth of its element.
@@ -173,6 +178,13 @@ private final class Reader: NSObject, XMLParserDelegate {
 
     /// No external entity is ever read.
     func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? { nil }
+
+    /// The first error, where the parser is when it finds it (once it has recovered, it is at the end).
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        if error == nil {
+            error = XMLFeedReader.describe(parseError, line: parser.lineNumber, column: parser.columnNumber)
+        }
+    }
 
     // MARK: - Elements
 

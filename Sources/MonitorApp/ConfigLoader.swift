@@ -55,10 +55,11 @@ package struct ConfigLoader: Sendable {
         self.environment = environment
     }
 
-    /// Why a feeds file could not be read, in words.
-    package struct ReadProblem: Error, Sendable, Hashable {
+    /// Why a feeds file (or another file a command reads) could not be read, in words.
+    package struct ReadProblem: Error, Sendable, Hashable, CustomStringConvertible {
         /// What is wrong, without the path.
         package var message: String
+        package var description: String { message }
         /// Whether the file does not exist.
         package var isMissing = false
     }
@@ -73,18 +74,33 @@ package struct ConfigLoader: Sendable {
         }
     }
 
-    /// The text of the feeds file at `path`, or why it cannot be had.
+    /// The text of the feeds file at `path`, or why it cannot be had (see ``bytes(path:)``); it must be UTF-8.
+    package static func read(path: String) -> Result<String, ReadProblem> {
+        switch bytes(path: path) {
+        case .failure(let problem) where problem.isMissing:
+            let message = "no such file (write a starter with `monitor init`, or name another with --config)"
+            return .failure(ReadProblem(message: message, isMissing: true))
+        case .failure(let problem):
+            return .failure(problem)
+        case .success(let data):
+            guard let text = String(validating: data, as: UTF8.self) else {
+                return .failure(ReadProblem(message: "the file is not UTF-8 text"))
+            }
+            return .success(text)
+        }
+    }
+
+    /// The bytes of the file at `path` (at most ``maximumSize``), or why they cannot be had.
     ///
     /// Only a regular file is read. It is looked at before it is opened, so that a device is never opened, then
     /// opened without blocking (a FIFO put in its place meanwhile would block `open` for ever) and looked at again:
     /// a FIFO, a socket, a device or a directory is refused, never waited on or read without end.
-    package static func read(path: String) -> Result<String, ReadProblem> {
-        let failure = { (message: String) in Result<String, ReadProblem>.failure(ReadProblem(message: message)) }
-        let problem = { (code: Int32) -> Result<String, ReadProblem> in
+    package static func bytes(path: String) -> Result<[UInt8], ReadProblem> {
+        let failure = { (message: String) in Result<[UInt8], ReadProblem>.failure(ReadProblem(message: message)) }
+        let problem = { (code: Int32) -> Result<[UInt8], ReadProblem> in
             switch code {
             case ENOENT:
-                let message = "no such file (write a starter with `monitor init`, or name another with --config)"
-                return .failure(ReadProblem(message: message, isMissing: true))
+                return .failure(ReadProblem(message: "no such file", isMissing: true))
             case ELOOP:
                 return failure("too many levels of symbolic links: is there a symbolic link loop?")
             case ENOTDIR:
@@ -124,10 +140,7 @@ package struct ConfigLoader: Sendable {
         guard data.count <= Self.maximumSize else {
             return failure("the file is larger than \(ByteSizeFormat.string(Self.maximumSize)); is it the right file?")
         }
-        guard let text = String(validating: data, as: UTF8.self) else {
-            return failure("the file is not UTF-8 text")
-        }
-        return .success(text)
+        return .success(data)
     }
 
     /// Parses and validates `text`, naming it `path` in messages.

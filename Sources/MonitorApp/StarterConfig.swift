@@ -26,6 +26,11 @@ package enum StarterConfig {
             top: 5
             token: ${GITHUB_TOKEN:-}
 
+          # An RSS, Atom or JSON Feed document: here, Swift's releases (no GitHub rate limit spent).
+          - name: swift-releases
+            type: feed
+            url: https://github.com/swiftlang/swift/releases.atom
+
           # NASA's natural events of the last 360 days, counted per category.
           - name: planet
             type: eonet

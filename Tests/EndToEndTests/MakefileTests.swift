@@ -64,12 +64,12 @@ struct MakefileTests {
         return try StubPrograms(stubs, real: ["make", "bash"])
     }
 
-    @Test("`make setup` (what `make run` runs first) installs only libyaml's and SQLite's headers (#34 item 5)")
+    @Test("`make setup` (what `make run` runs first) installs only the headers of libyaml, SQLite and libxml2 (#34)")
     func setupForRunning() async throws {
         let machine = try Self.bareMachine()
         let made = try await make(["setup"], environment: ["PATH": machine.path])
         #expect(made.status == 0, "\(made.errors)")
-        #expect(machine.installs == ["apt-get install -y -qq libyaml-dev libsqlite3-dev"])
+        #expect(machine.installs == ["apt-get install -y -qq libyaml-dev libsqlite3-dev libxml2-dev"])
         let makefile = try String(contentsOfFile: "\(packageRoot)/Makefile", encoding: .utf8)
         #expect(makefile.contains("\nrun: setup\n"))
         #expect(makefile.contains("\ntest: setup-tests\n"))
@@ -88,7 +88,7 @@ struct MakefileTests {
             machine.installs == [
                 "python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "
                     + "prometheus_client>=0.20,<1",
-                "apt-get install -y -qq libyaml-dev libsqlite3-dev tmux "
+                "apt-get install -y -qq libyaml-dev libsqlite3-dev libxml2-dev tmux "
                     + (postgres == true ? "systemd" : "postgresql systemd"),
                 "apt-get install -y -qq --no-install-recommends prometheus",
             ])

@@ -46,7 +46,7 @@ struct ConfigLoaderTests {
     func starter() throws {
         let loaded = ConfigLoader(environment: [:]).load(text: StarterConfig.text, path: "feeds.yaml")
         #expect(loaded.diagnostics.isEmpty)
-        #expect(loaded.config?.feeds.count == 3)
+        #expect(loaded.config?.feeds.map(\.type) == ["github", "github", "feed", "eonet"])
     }
 
     @Test("values are typed, defaults filled in, and settings read")

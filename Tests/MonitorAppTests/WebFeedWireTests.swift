@@ -208,4 +208,31 @@ struct WebFeedWireTests {
         #expect(xxe.items.map(\.id) == ["xxe-1", "xxe-2"])
         #expect(xxe.items.map(\.title) == ["Host:", "A plain neighbour"])
     }
+
+    @Test(
+        "a document of nested elements larger than max_body fails its poll at the limit; one within it is read, no entry"
+    )
+    func nested() async throws {
+        let wire = try Wire(settings: settings(maxBody: 1 << 20))
+        let feed = { (url: String) in PollHarness.feed(WebFeedSource.self, name: "n", options: ["url": .string(url)]) }
+        let deep = { (depth: Int) -> [UInt8] in
+            Array(
+                ("<rss>" + String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth) + "</rss>")
+                    .utf8)
+        }
+        let (huge, within) = (deep(300_000), deep(100_000))
+        try await withTestHTTPServer({ request in
+            TestResponse(body: request.path == "/huge" ? huge : within)
+        }) { server in
+            let failed = await wire.poll(WebFeedSource.self, feed("\(server.baseURL)/huge"))
+            #expect(failed.status == .failed)
+            #expect(
+                failed.error == "GET \(server.baseURL)/huge: the response is larger than 1MiB (settings.max_body)",
+                "\(failed.error ?? "")")
+            let read = await wire.poll(WebFeedSource.self, feed("\(server.baseURL)/within"))
+            #expect(read.status == .ok)
+            #expect(read.items == 0)
+        }
+        try await wire.shutdown()
+    }
 }
