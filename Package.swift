@@ -120,6 +120,7 @@ let package = Package(
                 "EONETSource",
                 "ExecSource",
                 "WebFeedSource",
+                "JSONAPISource",
                 "WebhookNotifier",
                 "CommandNotifier",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -231,6 +232,13 @@ let package = Package(
             path: "Plugins/WebFeed"
         ),
 
+        /// `type: json`: any JSON API, its items found by paths.
+        .target(
+            name: "JSONAPISource",
+            dependencies: ["MonitorOptions", "MonitorItems", "MonitorCore", "MonitorJSON"],
+            path: "Plugins/JSONAPI"
+        ),
+
         // MARK: - Notifiers (Plugins/ holds them too)
 
         /// `type: webhook`: an HTTP POST of each notification through the feeds' transport.
@@ -335,7 +343,7 @@ let package = Package(
                 "MonitorItems",
                 "MonitorText",
                 "MonitorApp", "MonitorCore", "MonitorJSON", "MonitorSQLite", "Samples", "TestSupport", "LoopbackHTTP",
-                "PostgresTestSupport", "GitHubSource", "WebFeedSource",
+                "PostgresTestSupport", "GitHubSource", "WebFeedSource", "JSONAPISource",
                 "WebhookNotifier", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -346,7 +354,8 @@ let package = Package(
         .testTarget(
             name: "WebFeedSourceTests",
             dependencies: [
-                "MonitorItems", "MonitorJSON", "MonitorOptions", "MonitorCore", "WebFeedSource", "TestSupport",
+                "MonitorItems", "MonitorJSON", "MonitorOptions", "MonitorCore", "WebFeedSource", "JSONAPISource",
+                "TestSupport",
             ]
         ),
         .testTarget(

@@ -92,7 +92,7 @@ struct WebFeedItems {
     func item(of entry: FeedDocument.Entry, undated: inout [String]) -> Item? {
         let title =
             entry.title.map { WebFeedText.plain($0, limit: Self.maximumTitle, markup: entry.titleIsMarkup) } ?? ""
-        let link = WebFeedLinks.web(entry.link)
+        let link = Item.webLink(entry.link)
         let written = entry.published ?? entry.updated
         var id = entry.id?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         if id.isEmpty { id = link ?? "" }

@@ -73,21 +73,10 @@ private final class TextReader: NSObject, XMLParserDelegate {
 
 /// The links of a feed: resolved against the document's URL or `xml:base`, kept only when they are web addresses.
 enum WebFeedLinks {
-    /// The longest link kept.
-    static let maximumLength = 2048
-
     /// `link` resolved against `base`; `link` as written (trimmed) when either is not a URL.
     static func resolve(_ link: String, against base: String) -> String {
         let link = link.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let url = URL(string: link, relativeTo: URL(string: base)) else { return link }
         return url.absoluteString
-    }
-
-    /// `link` when it is an http or https URL of a sensible length; nil otherwise.
-    static func web(_ link: String?) -> String? {
-        guard let link, link.utf8.count <= maximumLength, let scheme = URL(string: link)?.scheme?.lowercased(),
-            scheme == "http" || scheme == "https"
-        else { return nil }
-        return link
     }
 }

@@ -136,9 +136,6 @@ struct WebhookRequest: Sendable {
 
     /// Checks a name of `headers`: an HTTP token, not one of the delivery's own fields.
     @Sendable static func checkHeaderName(_ name: String) -> String? {
-        let token = Set("!#$%&'*+-.^_`|~")
-        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || token.contains($0)) })
-        else { return "a header name has letters, digits and !#$%&'*+-.^_`|~" }
-        return reserved.contains(name.lowercased()) ? "monitor sets this header itself" : nil
+        HTTPHeaders.problem(name: name, reserved: reserved)
     }
 }

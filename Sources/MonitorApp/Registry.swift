@@ -2,6 +2,7 @@ import CommandNotifier
 import EONETSource
 import ExecSource
 import GitHubSource
+import JSONAPISource
 import MonitorCore
 import WebFeedSource
 import WebhookNotifier
@@ -15,6 +16,7 @@ package enum Registry {
         EONETSource.self,
         ExecSource.self,
         WebFeedSource.self,
+        JSONAPISource.self,
     ]
 
     /// The source whose `type` is `name`.

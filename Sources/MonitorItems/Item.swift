@@ -50,6 +50,14 @@ package struct Item: Sendable, Hashable, Codable {
         hasher.combine(details)
     }
 
+    /// `link` when it is an http or https URL of at most 2,048 bytes, the web page an item may name; nil otherwise.
+    package static func webLink(_ link: String?) -> String? {
+        guard let link, link.utf8.count <= 2048, let scheme = URL(string: link)?.scheme?.lowercased(),
+            scheme == "http" || scheme == "https"
+        else { return nil }
+        return link
+    }
+
     /// The value of the detail named `name`.
     package func detail(_ name: String) -> String? {
         details.first { $0.name == name }?.value

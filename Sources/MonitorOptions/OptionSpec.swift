@@ -18,9 +18,11 @@ package struct OptionSpec: Sendable {
         case list(placeholder: String)
         /// An `http://` or `https://` URL.
         case url
-        /// A mapping of names to text (a YAML mapping); `key`, when given, checks a name and returns an error
-        /// message or nil. Each value may use `${VAR}`.
-        case mapping(placeholder: String, key: (@Sendable (String) -> String?)? = nil)
+        /// A mapping of names to text (a YAML mapping); `key` and `value`, when given, check a name and a value and
+        /// return an error message or nil. Each value may use `${VAR}`.
+        case mapping(
+            placeholder: String, key: (@Sendable (String) -> String?)? = nil,
+            value: (@Sendable (String) -> String?)? = nil)
 
         /// Whether this is ``url``.
         package var isURL: Bool {
@@ -65,7 +67,7 @@ package struct OptionSpec: Sendable {
         case .choice(let words): words.joined(separator: "|")
         case .list(let placeholder): "list of \(placeholder)"
         case .url: "url"
-        case .mapping(let placeholder, _): "mapping of \(placeholder)"
+        case .mapping(let placeholder, _, _): "mapping of \(placeholder)"
         }
     }
 }

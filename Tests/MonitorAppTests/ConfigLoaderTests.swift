@@ -174,12 +174,23 @@ struct ConfigLoaderTests {
             (
                 "a missing type lists the known ones",
                 "feeds:\n  - name: x\n",
-                ["2:5: feed 'x' is missing 'type' (known types: eonet, exec, feed, github)"]
+                ["2:5: feed 'x' is missing 'type' (known types: eonet, exec, feed, github, json)"]
             ),
             (
                 "an unknown type with a suggestion",
                 "feeds:\n  - name: x\n    type: githb\n    repo: a/b\n",
-                ["3:11: unknown feed type 'githb' (did you mean 'github'? known types: eonet, exec, feed, github)"]
+                [
+                    "3:11: unknown feed type 'githb' (did you mean 'github'? known types: eonet, exec, feed, github, json)"
+                ]
+            ),
+            (
+                "a json feed's paths: one that is not a path, and a field's that finds many",
+                "feeds:\n  - name: j\n    type: json\n    url: https://api.example/x\n    items: data..children\n"
+                    + "    details: {score: \"tags[*]\", ok: n}\n",
+                [
+                    "5:12: invalid items 'data..children': expected a member's name (letters, digits, _-$@:) at 6; quote others: [\"a b\"]",
+                    "6:22: invalid value of 'score' in 'details': '[*]' finds many values; this path finds one",
+                ]
             ),
             (
                 "duplicate feed names",
@@ -191,7 +202,7 @@ struct ConfigLoaderTests {
                 "feeds:\n  - {name: a, type: eonet}\n  - {name: a, type: eonnet}\n",
                 [
                     "3:12: duplicate feed name 'a' (first used on line 2)",
-                    "3:21: unknown feed type 'eonnet' (did you mean 'eonet'? known types: eonet, exec, feed, github)",
+                    "3:21: unknown feed type 'eonnet' (did you mean 'eonet'? known types: eonet, exec, feed, github, json)",
                 ]
             ),
             (

@@ -366,17 +366,18 @@ package struct ConfigValidator: Sendable {
             }
             return .success(.list(words))
         case .map(let entries):
-            guard case .mapping(_, let check) = spec.kind else {
+            guard case .mapping(_, let check, let valueCheck) = spec.kind else {
                 return .failure(mismatch(spec, value, found: "a mapping"))
             }
-            return mapping(entries, for: spec, check: check)
+            return mapping(entries, for: spec, check: check, valueCheck: valueCheck)
         }
     }
 
     /// The names and texts of a mapping option; each value may use `${VAR}`, an empty one is "".
-    private func mapping(_ entries: [ConfigEntry], for spec: OptionSpec, check: (@Sendable (String) -> String?)?)
-        -> Result<OptionValue?, Diagnostic>
-    {
+    private func mapping(
+        _ entries: [ConfigEntry], for spec: OptionSpec, check: (@Sendable (String) -> String?)?,
+        valueCheck: (@Sendable (String) -> String?)?
+    ) -> Result<OptionValue?, Diagnostic> {
         var values: [String: String] = [:]
         var seen: [String: SourceLocation] = [:]
         for entry in entries {
@@ -398,6 +399,10 @@ package struct ConfigValidator: Sendable {
                     let location = location(in: entry.value, offset: failure.offset, text: raw)
                     return .failure(.error(failure.message, at: location))
                 case .success(let text):
+                    if let problem = valueCheck?(text) {
+                        let message = "invalid value of '\(entry.key)' in '\(spec.name)': \(problem)"
+                        return .failure(.error(message, at: entry.value.location))
+                    }
                     values[entry.key] = text
                 }
             case .list, .map:
@@ -505,7 +510,7 @@ package struct ConfigValidator: Sendable {
         let expected: String
         switch spec.kind {
         case .list(let placeholder): expected = "a list of \(placeholder)" + (example.map { ", like \($0)" } ?? "")
-        case .mapping(let placeholder, _):
+        case .mapping(let placeholder, _, _):
             expected = "a mapping of \(placeholder)" + (example.map { ", like \($0)" } ?? "")
         case .integer(let range): expected = describe(range)
         default: expected = "a \(spec.typeDescription)"

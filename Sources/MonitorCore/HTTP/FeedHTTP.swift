@@ -110,7 +110,7 @@ package final class FeedHTTP: Sendable {
         state.withLock { $0.updated[key] = Validators(etag: nil, lastModified: nil) }
     }
 
-    /// GETs `url` with `headers`. `credential` is the secret the headers carry, if any: validators are kept per
+    /// GETs `url` with `headers`. `credential` is the secret the headers carry, if any (several, one a line): validators are kept per
     /// URL and credential, and rate limits per origin and credential. `resource` names the rate limit the request
     /// counts against (GitHub's `search`; nil: the default one): an exhausted one fails the request at once without sending
     /// it, while the others go on. A 304 is returned (never retried), not thrown, unless the request sent no
@@ -203,7 +203,7 @@ package final class FeedHTTP: Sendable {
                 }
             }
             // A redirect not followed (`validate --online` follows none) says where it goes.
-            let redaction = Redaction(values: credential.map { [$0] } ?? [])
+            let redaction = Redaction(values: Self.secrets(credential))
             let location = response.headers["Location"].map { redaction.message($0, limit: 200) }
             let message =
                 (300..<400).contains(response.status) && location != nil
@@ -388,12 +388,17 @@ package final class FeedHTTP: Sendable {
         return .seconds(min(max(0, date.timeIntervalSince(now).rounded(.up)), cap))
     }
 
+    /// The secrets of a credential: one a line.
+    static func secrets(_ credential: String?) -> [String] {
+        credential?.split(separator: "\n").map(String.init) ?? []
+    }
+
     /// The `message` of a JSON error body, or a short text body, made safe for a terminal, with `credential` hidden
     /// as a notifier's secrets are (a server may echo the token it was sent): every error, report and notification
     /// made of it shows none of it.
     static func message(in body: [UInt8], hiding credential: String? = nil) -> String? {
         guard !body.isEmpty, body.count <= 64 << 10 else { return nil }
-        let redaction = Redaction(values: credential.map { [$0] } ?? [])
+        let redaction = Redaction(values: Self.secrets(credential))
         if let member = messageMember(in: body) { return redaction.message(member, limit: 200) }
         let text = redaction.message(String(decoding: body, as: UTF8.self), limit: 200)
         guard !text.isEmpty, !text.hasPrefix("<") else { return nil }

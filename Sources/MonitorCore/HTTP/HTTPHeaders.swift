@@ -16,6 +16,15 @@ package struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, 
         self.init(elements)
     }
 
+    /// What is wrong with `name` as a header a user sets: not an HTTP token, or one of `reserved` (lower-case), which
+    /// monitor sets itself; nil when nothing is.
+    package static func problem(name: String, reserved: [String]) -> String? {
+        let token = Set("!#$%&'*+-.^_`|~")
+        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || token.contains($0)) })
+        else { return "a header name has letters, digits and !#$%&'*+-.^_`|~" }
+        return reserved.contains(name.lowercased()) ? "monitor sets this header itself" : nil
+    }
+
     /// The first value of `name`, compared without regard to case.
     package subscript(name: String) -> String? {
         let lowered = name.lowercased()
