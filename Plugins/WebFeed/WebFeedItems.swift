@@ -11,25 +11,20 @@ enum WebFeedDocument {
     static func read(_ response: HTTPResponse, url: String) throws -> FeedDocument {
         let type = response.headers["Content-Type"]?.lowercased() ?? ""
         if type.contains("json") { return try json(response.body, url: url) }
-        do {
-            switch try XMLFeedReader.read(response.body, url: url) {
-            case .feed(let document):
-                return document
-            case .page(let feeds) where feeds.isEmpty:
-                throw SourceError(
-                    "this is an HTML page, not a feed, and it names none (no <link rel=\"alternate\" type=\"application/rss+xml\">)"
-                )
-            case .page(let feeds):
-                let named =
-                    feeds.count == 1 ? "its feed is \(feeds[0])" : "its feeds are \(feeds.joined(separator: ", "))"
-                throw SourceError("this is an HTML page, not a feed; \(named)")
-            }
-        } catch let error as SourceError {
-            // Not XML from its first character: JSON, perhaps, served as something else.
-            guard error.message.hasPrefix("not a feed: line 1, column 1:"),
-                let document = try? json(response.body, url: url)
-            else { throw error }
+        switch try XMLFeedReader.read(response.body, url: url) {
+        case .feed(let document):
             return document
+        case .notXML(let error):
+            // JSON, perhaps, served as something else.
+            guard let document = try? json(response.body, url: url) else { throw SourceError("not a feed: \(error)") }
+            return document
+        case .page(let feeds) where feeds.isEmpty:
+            throw SourceError(
+                "this is an HTML page, not a feed, and it names none (no <link rel=\"alternate\" type=\"application/rss+xml\">)"
+            )
+        case .page(let feeds):
+            let named = feeds.count == 1 ? "its feed is \(feeds[0])" : "its feeds are \(feeds.joined(separator: ", "))"
+            throw SourceError("this is an HTML page, not a feed; \(named)")
         }
     }
 

@@ -29,14 +29,15 @@ extension WebFeedSource {
             """
         let page =
             #"<!DOCTYPE html><html><head><link rel="alternate" type="application/atom+xml" href="/atom.xml"></head></html>"#
+        let firstPoll = SourceExample.Poll(
+            answers: [url: xml(first, etag: #""r1""#)],
+            expect: .init(status: .ok, items: ["p2", "p1"], groups: ["Swift": 1, "Linux": 1], new: 2))
         return [
             SourceExample(
                 "an RSS 2.0 feed, a 304, then a new entry, one re-published and one without id, link or title",
                 options: ["url": .string(url)],
                 polls: [
-                    SourceExample.Poll(
-                        answers: [url: xml(first, etag: #""r1""#)],
-                        expect: .init(status: .ok, items: ["p2", "p1"], groups: ["Swift": 1, "Linux": 1], new: 2)),
+                    firstPoll,
                     SourceExample.Poll(
                         answers: [url: SourceExample.notModified],
                         expect: .init(
@@ -66,9 +67,7 @@ extension WebFeedSource {
                 "a web page instead of a feed fails the poll, naming the feed it links to",
                 options: ["url": .string(url)],
                 polls: [
-                    SourceExample.Poll(
-                        answers: [url: xml(first, etag: #""r1""#)],
-                        expect: .init(status: .ok, items: ["p2", "p1"], groups: ["Swift": 1, "Linux": 1], new: 2)),
+                    firstPoll,
                     SourceExample.Poll(
                         answers: [url: xml(page, etag: #""h1""#)],
                         expect: .init(status: .failed, items: ["p2", "p1"], new: 0)),

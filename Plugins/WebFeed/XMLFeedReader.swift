@@ -14,6 +14,8 @@ enum XMLFeedReader {
         case feed(FeedDocument)
         /// A web page, with the feeds it links to (resolved against its URL).
         case page(feeds: [String])
+        /// No element at all: not XML (JSON, perhaps), with the parser's error.
+        case notXML(String)
     }
 
     /// The most entries read from one document, and the longest text kept of one field (in UTF-8 bytes).
@@ -30,6 +32,7 @@ enum XMLFeedReader {
         parser.delegate = reader
         let parsed = parser.parse()
         if reader.isPage { return .page(feeds: reader.alternates) }
+        if reader.rootName == nil { return .notXML(reader.error ?? "no element") }
         let error =
             reader.error
             ?? parser.parserError.map { Self.describe($0, line: parser.lineNumber, column: parser.columnNumber) }

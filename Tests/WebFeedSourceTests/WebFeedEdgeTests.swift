@@ -143,6 +143,14 @@ struct WebFeedEdgeTests {
         )
         let text = try await Self.poll([Array("hello".utf8)], type: "text/plain")
         #expect(text.reports.first?.error == "GET \(Self.url): not a feed: line 1, column 1: the document is empty")
+        let served = try await Self.poll(
+            [
+                Array(
+                    "\n {\"version\":\"https://jsonfeed.org/version/1\",\"items\":[{\"id\":7,\"title\":\"seven\"}]}"
+                        .utf8)
+            ],
+            type: "text/plain")
+        #expect(served.items.map(\.id) == ["7"])
         let other = try await Self.poll([Array("<opml><body/></opml>".utf8)])
         #expect(
             other.reports.first?.error
