@@ -11,8 +11,9 @@ struct FeedDocument: Sendable, Hashable {
 
     /// One entry (an RSS item, an Atom entry, a JSON Feed item), its fields as the document gives them.
     struct Entry: Sendable, Hashable {
-        /// Its id or guid.
+        /// Its id or guid, and whether that is its web page too (an RSS guid that is a permalink).
         var id: String?
+        var idIsLink = false
         var title: String?
         /// Whether `title` may hold markup (an RSS or Atom `html` title): a JSON Feed title is plain text.
         var titleIsMarkup = true

@@ -87,7 +87,7 @@ struct WebFeedItems {
     func item(of entry: FeedDocument.Entry, undated: inout [String]) -> Item? {
         let title =
             entry.title.map { WebFeedText.plain($0, limit: Self.maximumTitle, markup: entry.titleIsMarkup) } ?? ""
-        let link = Item.webLink(entry.link)
+        let link = Item.webLink(entry.link) ?? (entry.idIsLink ? Item.webLink(entry.id) : nil)
         let written = entry.published ?? entry.updated
         var id = entry.id?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         if id.isEmpty { id = link ?? "" }

@@ -224,7 +224,10 @@ private final class Reader: NSObject, XMLParserDelegate {
                 entry?.link = WebFeedLinks.resolve(href, against: base)
             }
         case ("link", ""): capture(.link, depth)
-        case ("guid", ""), ("id", ""): capture(.id, depth)
+        case ("guid", ""), ("id", ""):
+            // An RSS guid is a permalink unless it says otherwise.
+            entry?.idIsLink = name == "guid" && attributes["isPermaLink"] != "false"
+            capture(.id, depth)
         case ("pubDate", ""), ("published", ""), ("issued", ""), ("date", Namespace.dublinCore):
             capture(.published, depth)
         case ("updated", ""), ("modified", ""): capture(.updated, depth)

@@ -95,6 +95,17 @@ struct WebFeedEdgeTests {
         #expect(try await Self.poll([utf16]).items.map(\.title) == ["Grüße ☃"])
     }
 
+    @Test("an RSS guid that is a permalink is the page of an item without a link; one that says it is not, is not")
+    func permalink() async throws {
+        let body = Self.rss(
+            "<title>T</title>",
+            items: "<item><guid>https://blog.example/1</guid><title>A</title><pubDate>2026-11-02</pubDate></item>"
+                + #"<item><guid isPermaLink="false">https://blog.example/2</guid><title>B</title><pubDate>2026-11-01</pubDate></item>"#
+        )
+        let (_, items) = try await Self.poll([body])
+        #expect(items.map(\.url) == ["https://blog.example/1", nil])
+    }
+
     @Test("links resolve against the feed's URL and xml:base; markup and references leave titles as plain text")
     func linksAndMarkup() async throws {
         let atom = """
