@@ -12,7 +12,7 @@ package struct WebFeedSource: FeedSource {
 
     /// `url`: the feed.
     static let url = FeedOption<String?>(
-        "url", .url, required: true, doc: "The feed's address, e.g. https://github.com/apple/swift/releases.atom")
+        "url", .url, required: true, doc: "The feed's address, e.g. https://github.com/swiftlang/swift/releases.atom")
     /// `keep`: how many of the newest entries the feed keeps.
     static let keep = FeedOption<Int>(
         "keep", .integer(1...10_000), default: 500, doc: "How many of the newest entries the feed keeps")
