@@ -20,11 +20,11 @@ enum WebFeedDocument {
             return document
         case .page(let feeds) where feeds.isEmpty:
             throw SourceError(
-                "this is an HTML page, not a feed, and it names none (no <link rel=\"alternate\" type=\"application/rss+xml\">)"
+                "this is an HTML page, not a feed, and it links to none (no <link rel=\"alternate\" type=\"application/rss+xml\">)"
             )
         case .page(let feeds):
             let named = feeds.count == 1 ? "its feed is \(feeds[0])" : "its feeds are \(feeds.joined(separator: ", "))"
-            throw SourceError("this is an HTML page, not a feed; \(named)")
+            throw SourceError("this is an HTML page; \(named)")
         }
     }
 

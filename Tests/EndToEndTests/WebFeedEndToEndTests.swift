@@ -77,7 +77,7 @@ struct WebFeedEndToEndTests {
                     feeds.yaml: ok, 3 feeds: releases (feed), reddit (json), blog (feed)
                     releases: ok: Atom feed 'Release notes', 2 entries
                     reddit: ok: 2 items at 'data.children[*].data'
-                    blog: wrong: this is an HTML page, not a feed; its feed is \(base)/rss
+                    blog: wrong: this is an HTML page; its feed is \(base)/rss
                     2 ok, 1 wrong, 0 not checked
 
                     """)

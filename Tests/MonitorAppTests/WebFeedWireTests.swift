@@ -193,7 +193,7 @@ struct WebFeedWireTests {
         #expect(page.reports.map(\.status) == [.failed])
         #expect(
             page.reports.first?.error?.hasSuffix(
-                "/feed: this is an HTML page, not a feed; its feed is http://inessential.com/xml/rss.xml") == true,
+                "/feed: this is an HTML page; its feed is http://inessential.com/xml/rss.xml") == true,
             "\(page.reports.first?.error ?? "")")
         let laughs = try await Self.poll(try SharedSamples.bytes("api-samples/feeds/hostile-billion-laughs.xml"))
         #expect(laughs.reports.map(\.status) == [.failed])

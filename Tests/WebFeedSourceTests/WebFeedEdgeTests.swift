@@ -106,6 +106,24 @@ struct WebFeedEdgeTests {
         #expect(items.map(\.url) == ["https://blog.example/1", nil])
     }
 
+    @Test("a page that links to two feeds names both; one that links to none says so")
+    func pages() async throws {
+        let two = Array(
+            (#"<!DOCTYPE html><html><head><title>x</title><link rel="stylesheet" href="/s.css">"#
+                + #"<link rel="alternate" type="application/rss+xml" href="/rss.xml"><link rel="Alternate" "#
+                + #"type="application/atom+xml" href="https://other.example/atom"></head><body><p>hi<br></body></html>"#)
+                .utf8)
+        #expect(
+            try await Self.poll([two], type: "text/html").reports.first?.error
+                == "GET \(Self.url): this is an HTML page; its feeds are http://blog.example/rss.xml, https://other.example/atom"
+        )
+        let none = Array("<html><head><title>x</title></head><body>hi</body></html>".utf8)
+        #expect(
+            try await Self.poll([none], type: "text/html").reports.first?.error
+                == "GET \(Self.url): this is an HTML page, not a feed, and it links to none (no <link rel=\"alternate\" type=\"application/rss+xml\">)"
+        )
+    }
+
     @Test("links resolve against the feed's URL and xml:base; markup and references leave titles as plain text")
     func linksAndMarkup() async throws {
         let atom = """
