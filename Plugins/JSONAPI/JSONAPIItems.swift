@@ -100,7 +100,7 @@ struct JSONAPIItems {
 
     /// `text` on one line, at most ``maximumText`` characters.
     static func cut(_ text: String) -> String {
-        let line = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let line = text.collapsingWhitespace()
         return line.count > maximumText ? line.prefix(maximumText - 1) + "…" : line
     }
 
@@ -110,8 +110,8 @@ struct JSONAPIItems {
         let seconds: Double?
         switch value {
         case .string(let text):
-            if let date = ISO8601.date(text.trimmingCharacters(in: .whitespaces)) { return date }
-            seconds = Double(text.trimmingCharacters(in: .whitespaces))
+            if let date = ISO8601.date(text.trimmingAllWhitespace()) { return date }
+            seconds = Double(text.trimmingAllWhitespace())
         case .integer(let number): seconds = Double(number)
         case .number(let number): seconds = number
         default: seconds = nil

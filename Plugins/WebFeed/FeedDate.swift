@@ -7,7 +7,7 @@ import MonitorJSON
 enum FeedDate {
     /// The date `text` writes; nil when it is none of those forms.
     static func parse(_ text: String) -> Date? {
-        let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = text.trimmingAllWhitespace()
         guard text.count >= 8, text.count <= 64 else { return nil }
         if let iso = ISO8601.date(text) { return iso }
         if let first = text.first, first.isNumber, text.dropFirst(4).first == "-" { return loose3339(text) }

@@ -89,7 +89,7 @@ struct WebFeedItems {
             entry.title.map { WebFeedText.plain($0, limit: Self.maximumTitle, markup: entry.titleIsMarkup) } ?? ""
         let link = Item.webLink(entry.link) ?? (entry.idIsLink ? Item.webLink(entry.id) : nil)
         let written = entry.published ?? entry.updated
-        var id = entry.id?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        var id = entry.id?.trimmingAllWhitespace() ?? ""
         if id.isEmpty { id = link ?? "" }
         if id.isEmpty, !title.isEmpty { id = Self.hash(title + "\n" + (written ?? "")) }
         guard !id.isEmpty else { return nil }

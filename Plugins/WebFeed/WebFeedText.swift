@@ -1,4 +1,5 @@
 import Foundation
+import MonitorJSON
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -20,9 +21,9 @@ enum WebFeedText {
             _ = parser.parse()
             text = reader.text
         }
-        let collapsed = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let collapsed = text.collapsingWhitespace()
         guard collapsed.count > limit else { return collapsed }
-        return collapsed.prefix(limit - 1).trimmingCharacters(in: .whitespaces) + "…"
+        return String(collapsed.prefix(limit - 1)).trimmingAllWhitespace() + "…"
     }
 
     /// `text` with the characters markup gives a meaning escaped: read by ``plain(_:limit:)`` as written.
@@ -75,7 +76,7 @@ private final class TextReader: NSObject, XMLParserDelegate {
 enum WebFeedLinks {
     /// `link` resolved against `base`; `link` as written (trimmed) when either is not a URL.
     static func resolve(_ link: String, against base: String) -> String {
-        let link = link.trimmingCharacters(in: .whitespacesAndNewlines)
+        let link = link.trimmingAllWhitespace()
         guard let url = URL(string: link, relativeTo: URL(string: base)) else { return link }
         return url.absoluteString
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MonitorCore
+import MonitorJSON
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -155,7 +156,7 @@ private final class Reader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         let depth = stack.count
         if let (key, fieldDepth) = field, fieldDepth == depth {
-            store(key, text.trimmingCharacters(in: .whitespacesAndNewlines))
+            store(key, text.trimmingAllWhitespace())
             (field, text) = (nil, "")
         } else if field != nil {
             text += " "
