@@ -51,22 +51,23 @@ package enum OPMLImport {
         }
     }
 
-    /// A feed name from a title (`Daring Fireball` → `daring-fireball`), else from the URL's host; `feed` when
-    /// neither gives one.
+    /// A feed name from a title (`Daring Fireball` → `daring-fireball`), else (a title without ASCII letters or digits)
+    /// from the URL's host; `feed` when neither gives one.
     static func name(from title: String, url: String) -> String {
-        let source = title.isEmpty ? URL(string: url)?.host ?? "" : title
-        var name = ""
-        for character in source.lowercased() {
-            if character.isASCII, character.isLetter || character.isNumber || character == "." || character == "_" {
-                name.append(character)
-            } else if !name.isEmpty, name.last != "-" {
-                name.append("-")
+        for source in [title, URL(string: url)?.host ?? ""] {
+            var name = ""
+            for character in source.lowercased() {
+                if character.isASCII, character.isLetter || character.isNumber || character == "." || character == "_" {
+                    name.append(character)
+                } else if !name.isEmpty, name.last != "-" {
+                    name.append("-")
+                }
             }
+            while let last = name.last, !(last.isLetter || last.isNumber) { name.removeLast() }
+            while let first = name.first, !(first.isLetter || first.isNumber) { name.removeFirst() }
+            if !name.isEmpty { return String(name.prefix(56)) }
         }
-        while let last = name.last, !(last.isLetter || last.isNumber) { name.removeLast() }
-        while let first = name.first, !(first.isLetter || first.isNumber) { name.removeFirst() }
-        name = String(name.prefix(56))
-        return name.isEmpty ? "feed" : name
+        return "feed"
     }
 
     /// The feeds file of `subscriptions`, from `source` (its path, said in the header).

@@ -18,7 +18,7 @@ struct OPMLImportTests {
               <outline type="rss" text="Blog" xmlUrl="\(base)/one.xml"/>
             </outline>
             <outline type="rss" text="Blog" xmlUrl="\(base)/two.xml"/>
-            <outline type="rss" text="" xmlUrl="http://news.example.org/feed?a=1&amp;b=${x}"/>
+            <outline type="rss" text="日本語" xmlUrl="http://news.example.org/feed?a=1&amp;b=${x}"/>
             <outline text="Empty folder"/>
           </body>
         </opml>
@@ -60,7 +60,7 @@ struct OPMLImportTests {
                       - name: blog-2    # Blog
                         type: feed
                         url: "\(server.baseURL)/two.xml"
-                      - name: news.example.org
+                      - name: news.example.org    # 日本語
                         type: feed
                         url: "http://news.example.org/feed?a=1&b=$${x}"
 
