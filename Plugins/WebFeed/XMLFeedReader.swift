@@ -54,7 +54,7 @@ enum XMLFeedReader {
             case 5: "the document does not end with its root element (cut short, or more after it)"
             case 9: "a character is not valid in the encoding the document declares (or UTF-8)"
             case 26, 27: "an entity is used that is not declared"
-            case 68: "an '&' starts no entity (write it &amp;)"
+            case 68: "a name is missing after an '&' or a '<' (write them &amp; and &lt; in text)"
             case 32: "an encoding the document declares is not supported"
             case 76: "a closing tag does not match its opening tag"
             case 77: "the document ends before its elements are closed"
@@ -136,7 +136,7 @@ private final class Reader: NSObject, XMLParserDelegate {
         guard let format else { return }
         if field != nil {
             // Inside a captured field (Atom's xhtml text): its words are not run together.
-            text += " "
+            if text.utf8.count < XMLFeedReader.maximumField { text += " " }
             return
         }
         if let authorDepth, depth == authorDepth + 1, name == "name" { return capture(.author, depth) }
@@ -158,7 +158,7 @@ private final class Reader: NSObject, XMLParserDelegate {
         if let (key, fieldDepth) = field, fieldDepth == depth {
             store(key, text.trimmingAllWhitespace())
             (field, text) = (nil, "")
-        } else if field != nil {
+        } else if field != nil, text.utf8.count < XMLFeedReader.maximumField {
             text += " "
         }
         if authorDepth == depth { authorDepth = nil }
@@ -233,7 +233,9 @@ private final class Reader: NSObject, XMLParserDelegate {
             capture(.published, depth)
         case ("updated", ""), ("modified", ""): capture(.updated, depth)
         case ("category", "") where format == .atom:
-            if let term = attributes["term"] ?? attributes["label"] { entry?.categories.append(term) }
+            if let term = attributes["term"] ?? attributes["label"], entry?.categories.count ?? 0 < 20 {
+                entry?.categories.append(term)
+            }
         case ("category", ""), ("subject", Namespace.dublinCore): capture(.category, depth)
         case ("author", "") where format == .atom: authorDepth = depth
         case ("author", ""), ("creator", Namespace.dublinCore): capture(.author, depth)
