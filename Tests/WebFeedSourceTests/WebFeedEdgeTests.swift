@@ -159,7 +159,8 @@ struct WebFeedEdgeTests {
         #expect(bare.reports.map(\.status) == [.ok, .failed])
         #expect(
             bare.reports.last?.error
-                == "GET \(Self.url): not a feed: line 1, column 61: a name is missing after an '&' or a '<' (write them &amp; and &lt; in text)")
+                == "GET \(Self.url): not a feed: line 1, column 61: a name is missing after an '&' or a '<' (write them &amp; and &lt; in text)"
+        )
         #expect(bare.items.map(\.id) == ["b", "a"])
     }
 
