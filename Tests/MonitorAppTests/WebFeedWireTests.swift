@@ -235,4 +235,36 @@ struct WebFeedWireTests {
         }
         try await wire.shutdown()
     }
+
+    @Test("a 429 with Retry-After holds the feed back until then, as for every source; then it is polled again")
+    func retryAfter() async throws {
+        let start = Date(timeIntervalSince1970: 1_795_323_600)
+        let clock = ManualClock(start: start)
+        let wire = try Wire(settings: settings(retries: 0), clock: clock)
+        let rss = #"<rss><channel><title>T</title><item><guid>a</guid><title>A</title></item></channel></rss>"#
+        let recovered = Counter()
+        try await withTestHTTPServer({ _ in
+            recovered.value > 0
+                ? TestResponse(body: Array(rss.utf8))
+                : TestResponse(status: 429, headers: [("Retry-After", "1800")], body: Array("slow down".utf8))
+        }) { server in
+            let feed = PollHarness.feed(
+                WebFeedSource.self, name: "r", options: ["url": .string("\(server.baseURL)/rss")])
+            let report = await wire.poll(WebFeedSource.self, feed)
+            #expect(report.status == .failed)
+            #expect(report.notBefore == start.addingTimeInterval(1800))
+            #expect(
+                report.error
+                    == "GET \(server.baseURL)/rss: HTTP 429: the server asked to retry after 30m; not polled again before 2026-11-22 05:30:00 UTC",
+                "\(report.error ?? "")")
+            recovered.increment()
+            clock.advance(by: .seconds(1799))
+            #expect(await wire.poll(WebFeedSource.self, feed).status == .failed)
+            #expect(server.requests.count == 1)
+            clock.advance(by: .seconds(1))
+            #expect(await wire.poll(WebFeedSource.self, feed).status == .ok)
+            #expect(server.requests.count == 2)
+        }
+        try await wire.shutdown()
+    }
 }
