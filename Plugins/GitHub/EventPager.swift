@@ -122,10 +122,14 @@ struct EventPager: Sendable {
     }
 
     /// The items of `events`, filled in when ``fill`` is set: the new ones asked for, those stored before only from
-    /// the answers kept (so that a later poll leaves what was filled in as it was).
+    /// the answers kept. A stored event whose answer is no longer kept is left out: the item stored stays as it was
+    /// filled in, not replaced by one without its details.
     private func items(of events: [GitHubEvent]) async -> [Item] {
         guard let fill else { return events.map { $0.item(web: api.web) } }
         let fillIns = await fill.fillIns(for: events, asking: { !known.contains($0.id) })
-        return zip(events, fillIns).map { $0.item(web: api.web, fillIn: $1) }
+        return zip(events, fillIns).compactMap { event, fillIn in
+            if fillIn == nil, known.contains(event.id), GitHubFillIn.request(for: event) != nil { return nil }
+            return event.item(web: api.web, fillIn: fillIn)
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GitHubSource
 import LoopbackHTTP
 import MonitorItems
+import MonitorOptions
 import MonitorSQLite
 import PostgresTestSupport
 import Synchronization
@@ -281,6 +282,58 @@ struct GitHubFillInWireTests {
             let later = server.requests.dropFirst(asked)
             #expect(later.map(\.uri) == ["/repos/o/r/events?per_page=50", "/repos/o/r/pulls/812"])
             #expect(later.map { $0.header("If-None-Match") } == ["\"events\"", "\"p812\""])
+        }
+    }
+
+    @Test("a stored event whose kept answer was dropped (more than 300 kept) keeps its details on a later poll")
+    func evicted() async throws {
+        // E1, the newest event, is filled in first; then 398 older pull requests' answers push its answer out (the
+        // feed keeps 300 answers, the oldest go first), and the same page is polled once more.
+        let newest = Self.event(
+            1, "PullRequestEvent", #"{"action": "opened", "number": 1, "pull_request": \#(Self.pull(1))}"#)
+        let opened = { (numbers: ClosedRange<Int>, day: Int) in
+            numbers.map { number in
+                #"{"id": "\#(number)", "type": "PullRequestEvent", "actor": {"id": 1, "login": "alice"}, "#
+                    + #""repo": {"id": 2, "name": "o/r", "url": "https://api.github.com/repos/o/r"}, "#
+                    + #""payload": {"action": "opened", "number": \#(number), "pull_request": \#(Self.pull(number))}, "#
+                    + #""public": true, "created_at": "2026-11-\#(day)T12:00:00Z"}"#
+            }
+        }
+        let pages = [[newest], [newest] + opened(2...200, 28), [newest] + opened(201...399, 29)]
+        let polls = Mutex(0)
+        try await withTestHTTPServer({ request in
+            let limits = [("X-RateLimit-Limit", "5000"), ("X-RateLimit-Remaining", "4000")]
+            if request.uri.hasPrefix("/repos/o/r/events?") {
+                let page = polls.withLock {
+                    $0 += 1
+                    return pages[min($0, 3) - 1]
+                }
+                return TestResponse(headers: limits, body: Array(("[" + page.joined(separator: ",") + "]").utf8))
+            }
+            let number = request.uri.split(separator: "/").last.map(String.init) ?? ""
+            let body = #"{"number": \#(number), "state": "open", "title": "Pull \#(number)", "user": {"login": "bob"}}"#
+            return TestResponse(headers: limits, body: Array(body.utf8))
+        }) { server in
+            let harness = PollHarness()
+            let clock = ManualClock()
+            var options: [String: OptionValue] = ["repo": .string("o/r"), "api": .string(server.baseURL)]
+            options["details"] = .boolean(true)
+            options["keep"] = .integer(300)
+            let feed = PollHarness.feed(GitHubSource.self, name: "or", options: options)
+            for _ in 0..<4 {
+                let report = await harness.poll(
+                    GitHubSource.self, feed: feed, transport: SessionTransport(), clock: clock
+                )
+                .report
+                #expect(report.status == .ok, "\(report.error ?? "")")
+                clock.advance(by: .seconds(60))
+            }
+            let values = try await harness.store.snapshot(feed: "or").values
+            #expect(values.keys.filter { $0.hasPrefix("fill ") }.count == 300)
+            #expect(values["fill /repos/o/r/pulls/1"] == nil)
+            let stored = try await harness.store.items(feed: "or", limit: 1)
+            #expect(stored.map(\.title) == ["alice opened pull request #1: Pull 1"])
+            #expect(stored.first?.details.suffix(2) == [Detail("author", "bob"), Detail("state", "open")])
         }
     }
 
