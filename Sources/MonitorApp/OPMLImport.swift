@@ -90,7 +90,12 @@ package enum OPMLImport {
                 if !folders.isEmpty { text += "  # \(TerminalText.sanitized(folders.joined(separator: " / ")))\n" }
             }
             let title = TerminalText.sanitized(subscription.title)
-            text += "  - name: \(subscription.name)\(title.isEmpty ? "" : "    # \(title)")\n"
+            // A name YAML would read as null, a boolean or a number is quoted.
+            let plain =
+                !["null", "true", "false", "yes", "no", "on", "off"].contains(subscription.name)
+                && Double(subscription.name) == nil
+            let name = plain ? subscription.name : "\"\(subscription.name)\""
+            text += "  - name: \(name)\(title.isEmpty ? "" : "    # \(title)")\n"
             text += "    type: feed\n"
             text += "    url: \(quoted(subscription.url))\n"
         }

@@ -19,6 +19,7 @@ struct OPMLImportTests {
             </outline>
             <outline type="rss" text="Blog" xmlUrl="\(base)/two.xml"/>
             <outline type="rss" text="日本語" xmlUrl="http://news.example.org/feed?a=1&amp;b=${x}"/>
+            <outline type="rss" text="NULL" xmlUrl="\(base)/null.xml"/>
             <outline text="Empty folder"/>
           </body>
         </opml>
@@ -38,7 +39,7 @@ struct OPMLImportTests {
             #expect(result.status == 0, "\(result.stderr)")
             #expect(
                 result.stdout
-                    == "wrote feeds.yaml with 4 feeds from subs.opml: check it with `monitor validate --online`, then `monitor run`\n"
+                    == "wrote feeds.yaml with 5 feeds from subs.opml: check it with `monitor validate --online`, then `monitor run`\n"
             )
             #expect(
                 try directory.read("feeds.yaml") == """
@@ -63,6 +64,9 @@ struct OPMLImportTests {
                       - name: news.example.org    # 日本語
                         type: feed
                         url: "http://news.example.org/feed?a=1&b=$${x}"
+                      - name: "null"    # NULL
+                        type: feed
+                        url: "\(server.baseURL)/null.xml"
 
                     """)
             let validate = try await MonitorProcess.run(["validate"], in: directory.url)
@@ -76,7 +80,7 @@ struct OPMLImportTests {
                 ["run", "--once", "--format", "json", "--state", "st"], in: directory.url)
             #expect(run.status == 0, "\(run.stderr)")
             let lines = run.stdout.split(separator: "\n")
-            #expect(lines.count == 4)
+            #expect(lines.count == 5)
             #expect(
                 lines.allSatisfy {
                     $0.contains(#""type":"feed","status":"ok","error":null,"#) && $0.contains(#""new":1"#)
