@@ -63,4 +63,12 @@ struct JSONPathTests {
         #expect(JSONPath.singleProblem("tags[*]") == "'[*]' finds many values; this path finds one")
         #expect(JSONPath.singleProblem("data.name") == nil)
     }
+
+    @Test("a document of more values than the bound is refused, not built")
+    func bounded() throws {
+        #expect(throws: JSONError.value("more than 3 values: too large to read whole").at(.index(2))) {
+            try JSONValue.read(Array("[1,2,3]".utf8), maximumValues: 3)
+        }
+        #expect(try JSONValue.read(Array("[1,2,3]".utf8), maximumValues: 4).text == "[1,2,3]")
+    }
 }

@@ -110,11 +110,12 @@ package final class FeedHTTP: Sendable {
         state.withLock { $0.updated[key] = Validators(etag: nil, lastModified: nil) }
     }
 
-    /// GETs `url` with `headers`. `credential` is the secret the headers carry, if any (several, one a line): validators are kept per
-    /// URL and credential, and rate limits per origin and credential. `resource` names the rate limit the request
-    /// counts against (GitHub's `search`; nil: the default one): an exhausted one fails the request at once without sending
-    /// it, while the others go on. A 304 is returned (never retried), not thrown, unless the request sent no
-    /// validator; an error status, a rate limit or a failure after the retries is thrown as a `FetchError`.
+    /// GETs `url` with `headers`. `credential` is the secret the headers carry, if any (several: one a line):
+    /// validators are kept per URL and credential, and rate limits per origin and credential. `resource` names the
+    /// rate limit the request counts against (GitHub's `search`; nil: the default one): an exhausted one fails the
+    /// request at once without sending it, while the others go on. A 304 is returned (never retried), not thrown,
+    /// unless the request sent no validator; an error status, a rate limit or a failure after the retries is thrown
+    /// as a `FetchError`.
     package func get(
         _ url: String, headers: HTTPHeaders = [:], credential: String? = nil,
         resource: String? = nil
