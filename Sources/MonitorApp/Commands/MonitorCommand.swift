@@ -6,7 +6,8 @@ import MonitorPrograms
 package struct MonitorCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "monitor",
-        abstract: "Watch GitHub activity, NASA natural events and what programs report, as feeds.yaml says.",
+        abstract:
+            "Watch GitHub activity, NASA natural events, RSS, Atom and JSON feeds, any JSON API and what programs report, as feeds.yaml says.",
         discussion: """
             The feeds file is ./feeds.yaml, or $MONITOR_CONFIG when set, or the file named by --config.
             `monitor sources` lists every feed type and notifier type with its options.
