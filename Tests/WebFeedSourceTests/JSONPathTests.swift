@@ -1,3 +1,4 @@
+import Foundation
 import MonitorJSON
 import Testing
 
@@ -70,5 +71,28 @@ struct JSONPathTests {
             try JSONValue.read(Array("[1,2,3]".utf8), maximumValues: 3)
         }
         #expect(try JSONValue.read(Array("[1,2,3]".utf8), maximumValues: 4).text == "[1,2,3]")
+    }
+}
+
+@Suite("json: an item's date, as APIs write it")
+struct JSONAPIDateTests {
+    @Test(
+        "ISO 8601, Unix seconds and milliseconds, as numbers or digits",
+        arguments: [
+            (JSONValue.string("2026-11-18T11:08:20Z"), 1_795_000_100.0),
+            (.string("2026-11-18T12:08:20+01:00"), 1_795_000_100),
+            (.integer(1_795_000_100), 1_795_000_100),
+            (.number(1_795_000_100.5), 1_795_000_100.5),
+            (.integer(1_795_000_100_250), 1_795_000_100.25),
+            (.string(" 1795000100 "), 1_795_000_100),
+        ])
+    func reads(_ value: JSONValue, _ seconds: Double) {
+        #expect(JSONAPIItems.date(value) == Date(timeIntervalSince1970: seconds))
+    }
+
+    @Test(
+        "what is no date is none", arguments: [JSONValue.string("soon"), .integer(0), .integer(-5), .null, .bool(true)])
+    func refuses(_ value: JSONValue) {
+        #expect(JSONAPIItems.date(value) == nil)
     }
 }
