@@ -119,6 +119,24 @@ struct PollOutcomeTests {
         #expect(outcome.record.failures == 0)
     }
 
+    @Test("a source's failed parts are kept up to the bound; a group failing past it still keeps its stored items")
+    func boundedFailures() {
+        let parts = (1...1_000).map { SubRequestFailure(what: "item \($0)", message: "no id", group: nil) }
+        let tally = Outcomes.tally(
+            .replace,
+            [.groups(Outcomes.catalog), .items([Outcomes.item("a2", ["a"], day: 5)]), .completed(groups: ["a"])]
+                + parts.map(SourceUpdate.failure)
+                + [.failure(SubRequestFailure(what: "group 'b'", message: "HTTP 500", group: "b"))])
+        #expect(tally.failures.count == PollTally.maximumFailures)
+        #expect(tally.failures.last?.what == "item 100")
+        #expect(tally.failedGroups == ["b"])
+        let outcome = PollOutcome(
+            tally: tally, record: Outcomes.record(), statistics: .init(requests: 1), thrown: nil)
+        #expect(outcome.status == .partial)
+        #expect(outcome.items?.map(\.id) == ["a2", "b1", "b2"])
+        #expect(outcome.error?.hasPrefix("item 1: no id; item 2: no id; ") == true)
+    }
+
     @Test("when every sub-request failed the poll failed: nothing is stored and the streak grows")
     func everySubRequestFailed() {
         let tally = Outcomes.tally(

@@ -30,7 +30,13 @@ struct PollTally: Sendable {
     private(set) var done = 0
     /// Requests expected, when known.
     private(set) var total: Int?
+    /// The failed parts the poll's error names, the first ``maximumFailures``: a source may report one per item of a
+    /// huge answer.
     private(set) var failures: [SubRequestFailure] = []
+    /// The most failed parts kept.
+    static let maximumFailures = 100
+    /// The groups whose request failed, each of them.
+    private(set) var failedGroups: Set<String> = []
     /// Groups whose items are all in: completed, or answered 304.
     private(set) var settled: Set<String> = []
     /// Whether the feed's request was answered 304 (every group is then settled).
@@ -90,9 +96,6 @@ struct PollTally: Sendable {
         return tally
     }
 
-    /// The groups whose failure keeps their stored items.
-    var failedGroups: Set<String> { Set(failures.compactMap(\.group)) }
-
     var sortedItems: [Item] {
         items.values.sorted { ($0.date, $0.id) > ($1.date, $1.id) }
     }
@@ -113,8 +116,8 @@ struct PollTally: Sendable {
             succeeded = succeeded || !batch.isEmpty
             foundItems = foundItems || !batch.isEmpty
         case .failure(let failure):
-            failures.append(failure)
-            if let group = failure.group { carry(group) }
+            if failures.count < Self.maximumFailures { failures.append(failure) }
+            if let group = failure.group, failedGroups.insert(group).inserted { carry(group) }
         case .completed(let groups):
             settled.formUnion(groups)
             succeeded = true
