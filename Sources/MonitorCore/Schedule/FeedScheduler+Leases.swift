@@ -37,7 +37,7 @@ extension FeedScheduler {
         let clock = runner.clock
         let feed = entry.feed
         let store = leasing.store
-        let schedule = PollSchedule(interval: feed.interval(default: runner.settings.interval))
+        let schedule = runner.schedule(of: feed)
         let lease = leaseDuration(runner: runner)
         var logger = runner.logger
         logger[metadataKey: "feed"] = "\(feed.name)"
@@ -181,7 +181,7 @@ extension FeedScheduler {
         var feedLogger = runner.logger
         feedLogger[metadataKey: "feed"] = "\(feed.name)"
         let logger = feedLogger
-        let schedule = PollSchedule(interval: feed.interval(default: runner.settings.interval))
+        let schedule = runner.schedule(of: feed)
         control.polling()
         // `.polling` first: the lease event that follows is drawn at once by the live views, with the phase (a
         // `.polling` drawn within their redraw throttle after it would wait for the next event to be shown).

@@ -417,7 +417,7 @@ package final class FeedScheduler: Sendable {
         // The slot is handed on once the poll is reported: a display never sees more polls running than allowed.
         start.slots.release()
         guard let report, !Task.isCancelled else { return nil }
-        let schedule = PollSchedule(interval: feed.interval(default: runner.settings.interval))
+        let schedule = runner.schedule(of: feed)
         let plan = schedule.plan(
             started: started, finished: clock.now.date, failures: report.failures,
             minimumInterval: report.minimumInterval,

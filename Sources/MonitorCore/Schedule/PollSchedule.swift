@@ -62,3 +62,10 @@ struct PollSchedule: Sendable, Hashable {
         return (due, skipped)
     }
 }
+
+extension PollRunner {
+    /// The schedule of `feed`: its own interval, else the settings' (the one place a feed's interval is resolved).
+    func schedule(of feed: FeedConfig) -> PollSchedule {
+        PollSchedule(interval: feed.interval(default: settings.interval))
+    }
+}
