@@ -82,7 +82,7 @@ package struct JSONAPISource: FeedSource {
         } catch {
             // Its validators must not make the next answer a 304 for a body that could not be read.
             context.http.forget(url, credential: credential)
-            throw SourceError("GET \(url): \(Self.message(error))")
+            throw SourceError("GET \(url): \(error)")
         }
     }
 
@@ -96,7 +96,7 @@ package struct JSONAPISource: FeedSource {
         } catch let error as FetchError {
             return .failed(error)
         } catch {
-            return .wrong(Self.message(error))
+            return .wrong("\(error)")
         }
     }
 
@@ -111,14 +111,5 @@ package struct JSONAPISource: FeedSource {
     private var credential: String? {
         let values = (options[Self.headers] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
         return values.isEmpty ? nil : values.joined(separator: "\n")
-    }
-
-    /// An error of the document or a path, in words.
-    static func message(_ error: any Error) -> String {
-        switch error {
-        case let error as JSONError: "not JSON (\(error))"
-        case let error as JSONPathError: error.message
-        default: "\(error)"
-        }
     }
 }

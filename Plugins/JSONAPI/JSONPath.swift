@@ -172,7 +172,8 @@ struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why a path is not one, or found nothing.
-struct JSONPathError: Error, Sendable, Hashable {
+struct JSONPathError: Error, Sendable, Hashable, CustomStringConvertible {
     var message: String
+    var description: String { message }
     init(_ message: String) { self.message = message }
 }
