@@ -226,7 +226,7 @@ let package = Package(
         .target(
             name: "WebFeedSource",
             dependencies: [
-                "MonitorOptions", "MonitorItems", "MonitorCore", "MonitorJSON",
+                "MonitorOptions", "MonitorItems", "MonitorText", "MonitorCore", "MonitorJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Plugins/WebFeed"
@@ -235,7 +235,7 @@ let package = Package(
         /// `type: json`: any JSON API, its items found by paths.
         .target(
             name: "JSONAPISource",
-            dependencies: ["MonitorOptions", "MonitorItems", "MonitorCore", "MonitorJSON"],
+            dependencies: ["MonitorOptions", "MonitorItems", "MonitorText", "MonitorCore", "MonitorJSON"],
             path: "Plugins/JSONAPI"
         ),
 

@@ -3,6 +3,7 @@ import MonitorCore
 import MonitorItems
 import MonitorJSON
 import MonitorOptions
+import MonitorText
 
 /// A document's items as the feed's paths find them.
 struct JSONAPIItems {
@@ -100,8 +101,7 @@ struct JSONAPIItems {
 
     /// `text` on one line, at most ``maximumText`` characters.
     static func cut(_ text: String) -> String {
-        let line = text.collapsingWhitespace()
-        return line.count > maximumText ? line.prefix(maximumText - 1) + "…" : line
+        TerminalText.capped(text.collapsingWhitespace(), to: maximumText)
     }
 
     /// An ISO 8601 date, or Unix seconds (milliseconds past 10¹¹, that is past 1973 in milliseconds) as a number or

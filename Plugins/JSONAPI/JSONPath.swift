@@ -1,4 +1,5 @@
 import MonitorJSON
+import MonitorText
 
 /// A path into a JSON document, the one small language of `type: json`: members by name (`data.children`), a list's
 /// element by index (`[0]`, from 0; `[-1]`, the last), every element of a list (`[*]`), and a member whose name has
@@ -24,9 +25,8 @@ struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         }
         var steps: [Step] = []
         var rest = Substring(text)
-        /// A member's name: letters, digits and `_-$@:`.
         func name() -> Substring {
-            let name = rest.prefix { $0.isLetter || $0.isNumber || "_-$@:".contains($0) }
+            let name = rest.prefix(while: Self.isNameCharacter)
             rest = rest.dropFirst(name.count)
             return name
         }
@@ -145,7 +145,7 @@ struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// `place` followed by `step`, as a path is written.
     private static func written(_ step: Step, after place: String) -> String {
         switch step {
-        case .member(let name) where name.allSatisfy({ $0.isLetter || $0.isNumber || "_-$@:".contains($0) }):
+        case .member(let name) where name.allSatisfy(isNameCharacter):
             place.isEmpty ? name : "\(place).\(name)"
         case .member(let name): "\(place)[\"\(name)\"]"
         case .index(let index): "\(place)[\(index)]"
@@ -165,9 +165,14 @@ struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether `character` may be part of a member's name written without quotes: letters, digits and `_-$@:`.
+    private static func isNameCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || "_-$@:".contains(character)
+    }
+
     /// `text` cut to 40 characters, for a message.
     private static func shown(_ text: String) -> String {
-        text.count > 40 ? text.prefix(39) + "…" : text
+        TerminalText.capped(text, to: 40)
     }
 }
 

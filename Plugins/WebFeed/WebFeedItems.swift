@@ -46,6 +46,8 @@ struct WebFeedItems {
     static let maximumID = 512
 
     let document: FeedDocument
+    /// The feed's own date, when it has one that can be read.
+    let feedDate: Date?
     /// When an entry without a date that can be read is dated: the feed's own date, else the poll's.
     let fallbackDate: Date
     /// The group of entries without categories: the feed's title.
@@ -53,7 +55,8 @@ struct WebFeedItems {
 
     init(_ document: FeedDocument, now: Date) {
         self.document = document
-        fallbackDate = document.date.flatMap(FeedDate.parse) ?? now
+        feedDate = document.date.flatMap(FeedDate.parse)
+        fallbackDate = feedDate ?? now
         let title = document.title.map { WebFeedText.plain($0, limit: 100) } ?? ""
         feedGroup = title.isEmpty ? "feed" : title
     }
@@ -73,7 +76,7 @@ struct WebFeedItems {
         found.items(items)
         if let first = undated.first {
             let what = undated.count == 1 ? "1 entry has" : "\(undated.count) entries have"
-            let dated = document.date.flatMap(FeedDate.parse) != nil ? "the feed's date" : "the time of the poll"
+            let dated = feedDate != nil ? "the feed's date" : "the time of the poll"
             found.note("\(what) no date that can be read (first: '\(first)'): dated by \(dated)")
         }
         if let recovered = document.recovered {

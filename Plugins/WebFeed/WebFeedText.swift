@@ -1,5 +1,6 @@
 import Foundation
 import MonitorJSON
+import MonitorText
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -21,9 +22,7 @@ enum WebFeedText {
             _ = parser.parse()
             text = reader.text
         }
-        let collapsed = text.collapsingWhitespace()
-        guard collapsed.count > limit else { return collapsed }
-        return String(collapsed.prefix(limit - 1)).trimmingAllWhitespace() + "…"
+        return TerminalText.capped(text.collapsingWhitespace(), to: limit)
     }
 
     /// `text` with the characters markup gives a meaning escaped: read by ``plain(_:limit:)`` as written.
