@@ -33,10 +33,11 @@ enum XMLFeedReader {
         parser.delegate = reader
         let parsed = parser.parse()
         if reader.isPage { return .page(feeds: reader.alternates) }
-        if reader.rootName == nil { return .notXML(reader.error ?? "no element") }
         let error =
             reader.error
             ?? parser.parserError.map { Self.describe($0, line: parser.lineNumber, column: parser.columnNumber) }
+        // libxml2 says nothing of an empty body.
+        if reader.rootName == nil { return .notXML(error ?? "the body is empty") }
         guard parsed, var document = reader.document else {
             if let error { throw SourceError("not a feed: \(error)") }
             throw SourceError("not a feed: its root element is <\(reader.rootName ?? "")>, not rss, rdf:RDF or feed")

@@ -181,6 +181,8 @@ struct WebFeedEdgeTests {
             ],
             type: "text/plain")
         #expect(served.items.map(\.id) == ["7"])
+        let empty = try await Self.poll([[]])
+        #expect(empty.reports.first?.error == "GET \(Self.url): not a feed: the body is empty")
         let other = try await Self.poll([Array("<opml><body/></opml>".utf8)])
         #expect(
             other.reports.first?.error
