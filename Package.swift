@@ -295,7 +295,7 @@ let package = Package(
         .testTarget(
             name: "MonitorPostgresTests",
             dependencies: [
-                "MonitorOptions",
+                "MonitorOptions", "MonitorConcurrency",
                 "MonitorItems",
                 "MonitorPostgres", "MonitorCore", "MonitorApp", "TestSupport", "PostgresTestSupport", "LoopbackHTTP",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),

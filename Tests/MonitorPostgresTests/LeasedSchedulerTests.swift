@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MonitorConcurrency
 import MonitorItems
 import MonitorOptions
 import MonitorPostgres
@@ -187,11 +188,12 @@ struct LeasedSchedulerTests {
         let (events, continuation) = AsyncStream<PollEvent>.makeStream()
         let feed = PollHarness.feed(InstantSource.self, name: "raced")
         let once = Task {
-            await FeedScheduler.leasedLoop(
-                FeedScheduler.Entry(feed: feed, source: InstantSource(options: feed.options), signature: ""),
-                runner: runner, leasing: leasing, events: continuation, stagger: .zero,
-                control: FeedScheduler.Control(),
-                reachability: StateReachability(), once: true)
+            await FeedScheduler.loop(
+                FeedScheduler.Start(
+                    entry: FeedScheduler.Entry(feed: feed, source: InstantSource(options: feed.options), signature: ""),
+                    runner: runner, slots: AsyncSemaphore(limit: 1), stop: AsyncStream<Void>.makeStream().stream,
+                    ended: AsyncStream<Void>.makeStream().continuation, control: FeedScheduler.Control(),
+                    events: continuation, stagger: .zero, reachability: StateReachability(), once: true))
         }
         // run --once's claim waits for the row's lock (seen by the server: no time involved) …
         while try await server.strings(

@@ -61,7 +61,7 @@ package final class FeedScheduler: Sendable {
 
     /// What `run()` is asked to start, and all a feed's task polls with, behind one reference: the task's frame holds
     /// that rather than copies of its parts, for as long as the feed is scheduled.
-    private final class Start: Sendable {
+    final class Start: Sendable {
         let entry: Entry
         let runner: PollRunner
         let slots: AsyncSemaphore
@@ -216,15 +216,19 @@ package final class FeedScheduler: Sendable {
                 }
                 group.addTask {
                     await withTaskGroup(of: Void.self) { feed in
-                        feed.addTask { await Self.loop(start) }
+                        feed.addTask { _ = await Self.loop(start) }
                         // Until the feed is stopped (or `run` cancelled), or its loop ends (after its one poll under
                         // the once policy); then its loop is cancelled.
                         feed.addTask { for await _ in start.stop {} }
                         await feed.next()
                         feed.cancelAll()
                     }
-                    // A once feed that has polled is done with: 10,000 of them keep nothing until the run ends.
-                    if start.once { self.delist(start) }
+                    // A once feed that has polled is done with: 10,000 of them keep nothing until the run ends. Its turn
+                    // among the polls in flight, taken above, is handed on.
+                    if start.once {
+                        self.delist(start)
+                        start.slots.release()
+                    }
                     start.ended.finish()
                 }
             }
@@ -343,91 +347,12 @@ package final class FeedScheduler: Sendable {
 
     /// What `body` returns, run as a child task: the memory its calls take is given back when it ends, not kept by
     /// the feed's task while it sleeps until its next poll (a task keeps the stack it grew until it ends).
-    private static func apart<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
+    static func apart<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
         await withTaskGroup(of: T.self) { group in
             group.addTask(operation: body)
             // The one child's result: `next()` is nil only for an empty group.
             return await group.next()!
         }
-    }
-
-    /// What a feed's task keeps between two polls: when it polls next, how many polls the last one overran, and
-    /// until when the server holds it back.
-    private struct Step: Sendable {
-        var due: Date
-        var skipped: Int
-        var hold: Hold?
-    }
-
-    /// A feed's task, as long as the feed is scheduled. A task keeps the largest frame its calls grew until it ends,
-    /// so this loop keeps only its ``Step``: the first read of the record, and each poll with its report and its plan,
-    /// run ``apart(_:)``.
-    private static func loop(_ start: Start) async {
-        // Under the once policy its turn among the polls in flight was taken by `run()`.
-        defer { if start.once { start.slots.release() } }
-        if let leasing = start.runner.leasing {
-            // The schedule is shared with other instances: claim the feed from it (FeedScheduler+Leases).
-            await leasedLoop(
-                start.entry, runner: start.runner, leasing: leasing, events: start.events, stagger: start.stagger,
-                control: start.control, reachability: start.reachability, once: start.once)
-            return
-        }
-        if start.once {
-            _ = await poll(start.entry, runner: start.runner, events: start.events, control: start.control)
-            return
-        }
-        var step = await Self.apart { await Self.firstStep(start) }
-        while !Task.isCancelled {
-            start.control.waiting(hold: step.hold)
-            start.events.yield(.scheduled(feed: start.entry.feed.name, next: step.due, skipped: step.skipped))
-            let due = WallClock.Instant(step.due)
-            if due > start.runner.clock.now {
-                do { try await start.control.sleep(until: due, on: start.runner.clock) } catch { return }
-            }
-            guard !Task.isCancelled else { return }
-            // A "poll now" from here on is answered by this poll.
-            start.control.polling()
-            // Its turn among the polls in flight, taken here: a feed waiting for it holds no other task.
-            guard (try? await start.slots.acquire()) != nil else { return }
-            guard let next = await Self.apart({ await Self.pollStep(start) }) else { return }
-            step = next
-        }
-    }
-
-    /// The first step of a feed: due after a random part of `stagger`, or when its stored hold ends if later.
-    private static func firstStep(_ start: Start) async -> Step {
-        let (feed, runner, stagger) = (start.entry.feed, start.runner, start.stagger)
-        let record = try? await runner.store.record(feed: feed.name)
-        let clock = runner.clock
-        var due = clock.now.advanced(by: stagger * clock.random()).date
-        if let notBefore = record?.notBefore, notBefore > due { due = notBefore }
-        let hold = record?.notBefore.map { Hold(until: $0, reason: record?.holdReason ?? Self.serverHold) }
-        return Step(due: due, skipped: 0, hold: hold)
-    }
-
-    /// One poll of a feed that holds its slot among the polls in flight: polls, reports, hands the slot on, and plans
-    /// the next step; nil once cancelled.
-    private static func pollStep(_ start: Start) async -> Step? {
-        let runner = start.runner
-        let clock = runner.clock
-        let feed = start.entry.feed
-        // The poll counts from when it starts.
-        let started = clock.now.date
-        let (report, _) = await poll(start.entry, runner: runner, events: start.events, control: start.control)
-        // The slot is handed on once the poll is reported: a display never sees more polls running than allowed.
-        start.slots.release()
-        guard let report, !Task.isCancelled else { return nil }
-        let schedule = runner.schedule(of: feed)
-        let plan = schedule.plan(
-            started: started, finished: clock.now.date, failures: report.failures,
-            minimumInterval: report.minimumInterval,
-            notBefore: report.notBefore, random: clock.random())
-        let hold = Self.hold(after: report, started: started)
-        if plan.skipped > 0 {
-            runner.logger.info(
-                "poll overran its interval", metadata: ["feed": "\(feed.name)", "skipped": "\(plan.skipped)"])
-        }
-        return Step(due: plan.due, skipped: plan.skipped, hold: hold)
     }
 
     /// Why a feed is held back when the state does not say.

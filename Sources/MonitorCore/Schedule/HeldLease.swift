@@ -4,21 +4,14 @@ import Synchronization
 /// A lease held while its feed is polled: renewed next to the poll, and used by the poll's commit, which writes the
 /// feed's next schedule (from `next`) with the results only while the lease's term still holds.
 final class HeldLease: Sendable {
-    /// Where the feed's next poll stands after a poll: when it is due, its back-off, and the server's hold.
+    /// Where the feed's next poll stands after a poll: when it is due, its back-off, the server's hold, and how many
+    /// slots of its interval the poll overran.
     struct Next: Sendable, Hashable {
-        /// When the feed is due again.
         var due: Date
         /// The back-off included in `due`, after failures.
         var backoff: Duration
-        /// Until when the server holds the feed back, if it does.
-        var heldUntil: Date?
-
-        /// A schedule.
-        init(due: Date, backoff: Duration = .zero, heldUntil: Date? = nil) {
-            self.due = due
-            self.backoff = backoff
-            self.heldUntil = heldUntil
-        }
+        var hold: FeedHTTP.Hold?
+        var skipped: Int
     }
 
     /// What became of the poll's results.
@@ -64,7 +57,7 @@ final class HeldLease: Sendable {
         let lease = self.lease
         do {
             let statistics = try await store.commit(
-                commit, lease: lease, nextDue: next.due, backoff: next.backoff, heldUntil: next.heldUntil)
+                commit, lease: lease, nextDue: next.due, backoff: next.backoff, heldUntil: next.hold?.until)
             outcome = .committed(next)
             return statistics
         } catch {
