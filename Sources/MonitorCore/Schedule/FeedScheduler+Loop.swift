@@ -41,8 +41,6 @@ extension FeedScheduler {
         )
         let (clock, feed, leasing, reachability) = (runner.clock, entry.feed, runner.leasing, start.reachability)
         let schedule = runner.schedule(of: feed)
-        var logger = runner.logger
-        logger[metadataKey: "feed"] = "\(feed.name)"
         // The feed's slot when known (not yet claimed), the server's hold with its reason, and how many slots the last
         // poll overran; the due time the turn is claimed at.
         var (slot, hold, skipped, due): (FeedSlot?, Hold?, Int, Date?) = (nil, nil, 0, nil)
@@ -109,19 +107,19 @@ extension FeedScheduler {
                     // Stopping (the run ends, the feed was removed): the question was cancelled, nothing to say.
                     guard !Task.isCancelled else { return nil }
                     failures += 1
+                    // A state that cannot be reached is said once for every feed and asked again within the feed's
+                    // interval; a database that refuses the claim is asked again as a failing poll would be.
                     if let error = error as? StateError, error.isUnreachable {
-                        // Said once for every feed; asked again within the feed's interval.
                         if let event = reachability.failed(error, started: now, now: clock.now.date) {
                             events.yield(event)
                         }
                         wait = schedule.unreachableStateDelay(failures: failures, random: clock.random())
-                        logger.debug("cannot claim the feed from the shared schedule", metadata: ["error": "\(error)"])
                     } else {
-                        // The database refuses the claim: try again as a failing poll would be.
                         wait = schedule.delay(failures: failures, minimumInterval: nil, random: clock.random())
-                        logger.warning(
-                            "cannot claim the feed from the shared schedule", metadata: ["error": "\(error)"])
                     }
+                    runner.logger.log(
+                        level: Self.level(of: error), "cannot claim the feed from the shared schedule",
+                        metadata: ["feed": "\(feed.name)", "error": "\(error)"])
                     events.yield(.scheduled(feed: feed.name, next: now.addingTimeInterval(wait.seconds), skipped: 0))
                     continue
                 }
@@ -180,7 +178,10 @@ extension FeedScheduler {
             // Not given back (the lease was lost, the state could not be written; or cancelled): claim again at once.
             guard let next = given else { continue }
             (slot, hold, skipped) = (FeedSlot(due: next.due, heldUntil: next.hold?.until), next.hold, next.skipped)
-            if skipped > 0 { logger.info("poll overran its interval", metadata: ["skipped": "\(skipped)"]) }
+            if skipped > 0 {
+                runner.logger.info(
+                    "poll overran its interval", metadata: ["feed": "\(feed.name)", "skipped": "\(skipped)"])
+            }
         }
         return nil
     }
