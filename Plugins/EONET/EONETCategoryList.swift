@@ -9,12 +9,6 @@ struct EONETCategoryList: Sendable {
         var id: String
         /// The readable title (`Sea and Lake Ice`).
         var title: String
-
-        /// A category.
-        init(id: String, title: String) {
-            self.id = id
-            self.title = title
-        }
     }
 
     /// The categories, in the server's order.

@@ -12,22 +12,10 @@ extension EONETEvent {
         return max(observed, closed)
     }
 
-    /// The item of this event, met in the response of the category `requested` while the feed polls the
-    /// categories `selected`; nil when the event has no date at all.
-    ///
-    /// Its groups are its own categories among those selected, so that the item is the same whichever
-    /// category's response it came from (an event in two categories counts in both, once in the total); the
-    /// requested category is added if the event does not name it, so that each response counts fully.
-    func item(requested: String, selected: Set<String>) -> Item? {
-        item(groups: groups(requested: requested, selected: selected))
-    }
-
-    /// The groups of the event's item (see `item(requested:selected:)`).
-    func groups(requested: String, selected: Set<String>) -> [String] {
-        Self.groups(of: categories, requested: requested, selected: selected)
-    }
-
-    /// The groups of the item of an event of `categories` (see `item(requested:selected:)`).
+    /// The groups of the item of an event of `categories`, met in the response of the category `requested` while the
+    /// feed polls the categories `selected`: its own categories among those selected, so that the item is the same
+    /// whichever category's response it came from (an event in two categories counts in both, once in the total);
+    /// the requested category is added if the event does not name it, so that each response counts fully.
     static func groups(of categories: [String], requested: String, selected: Set<String>) -> [String] {
         var groups: [String] = []
         for category in categories where selected.contains(category) && !groups.contains(category) {

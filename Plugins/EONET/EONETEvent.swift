@@ -18,7 +18,7 @@ struct EONETEvent: Sendable, Hashable {
     /// When it was closed; nil while it is open.
     var closed: Date?
     /// The ids of its categories, in its order.
-    var categories: [String]
+    var categories: [String] = []
     /// The URL of its first source (the first that is not null or empty), HTML entities decoded: the item's URL.
     var source: String?
     /// How many observations it has.
@@ -27,34 +27,6 @@ struct EONETEvent: Sendable, Hashable {
     var latest: EONETGeometry?
     /// Its newest observation with a magnitude.
     var latestMagnitude: EONETGeometry?
-
-    /// An event.
-    init(
-        id: String, title: String, description: String? = nil, link: String? = nil, closed: Date? = nil,
-        categories: [String] = [], sources: [String] = [], geometry: [EONETGeometry] = []
-    ) {
-        self.id = id
-        self.title = title
-        self.description = description
-        self.link = link
-        self.closed = closed
-        self.categories = categories
-        source = sources.first
-        for observation in geometry { observe(observation) }
-    }
-
-    /// Takes `observation` into account, listed after those before; true when it is the newest so far (of
-    /// equal dates, the last listed is the newest).
-    @discardableResult
-    mutating func observe(_ observation: EONETGeometry) -> Bool {
-        observations += 1
-        if observation.magnitudeValue != nil, latestMagnitude.map({ observation.date >= $0.date }) ?? true {
-            latestMagnitude = observation
-        }
-        guard latest.map({ observation.date >= $0.date }) ?? true else { return false }
-        latest = observation
-        return true
-    }
 }
 
 // MARK: - Reading

@@ -71,18 +71,6 @@ struct EONETGeometry: Sendable, Hashable {
     /// Where (see `position(of:_:)`); nil when its coordinates give none or were not read.
     var position: Position?
 
-    /// An observation.
-    init(
-        magnitudeValue: Double? = nil, magnitudeUnit: String? = nil, date: Date, type: String,
-        position: Position? = nil
-    ) {
-        self.magnitudeValue = magnitudeValue
-        self.magnitudeUnit = magnitudeUnit
-        self.date = date
-        self.type = type
-        self.position = position
-    }
-
     /// `35 kts`, `100.25 NM^2`; nil when the magnitude is null.
     var magnitude: String? {
         guard let magnitudeValue else { return nil }

@@ -19,13 +19,13 @@ struct EONETItems {
     /// The categories of the event before, for the next to share (see `EONETEvent(from:previous:)`).
     var categories: [String] { last?.categories ?? [] }
 
-    /// What `event` comes to: its item, as `event.item(requested:selected:)` makes it, or its id when it has no date.
+    /// What `event` comes to: its item in the groups `EONETEvent.groups(of:requested:selected:)` gives, or its id when it has no date.
     mutating func event(_ event: EONETEvent) -> EONETEventScanner.Event {
         let groups: [String]
         if let last, last.categories == event.categories {
             groups = last.groups
         } else {
-            groups = event.groups(requested: requested, selected: selected)
+            groups = EONETEvent.groups(of: event.categories, requested: requested, selected: selected)
             last = (event.categories, groups)
         }
         return event.item(groups: groups).map { .item($0) } ?? .undated(event.id)

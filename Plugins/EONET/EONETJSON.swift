@@ -5,20 +5,12 @@ import MonitorJSON
 /// Decoding EONET's JSON, with errors that say where a response went wrong.
 enum EONETJSON {
     /// The items of an events response met as the answer of the category `requested` while the feed polls the
-    /// categories `selected` (see `EONETEvent.item(requested:selected:)`), made event by event, and the ids of
+    /// categories `selected` (see `EONETEvent.groups(of:requested:selected:)`), made event by event, and the ids of
     /// the events without a date (no item); the error names the path of the bad value (`at events[3].geometry[0].date:
-    /// not an ISO-8601 date: 'yesterday'`).
+    /// not an ISO-8601 date: 'yesterday'`). The usual events are read by `EONETEventScanner` when `scanning` (else
+    /// every event by `EONETEvent(from:previous:)`); `scanned` says how many.
     static func items(
-        in body: [UInt8], requested: String, selected: Set<String>
-    ) throws(SourceError) -> (items: [Item], undated: [String]) {
-        let made = try items(in: body, requested: requested, selected: selected, scanning: true)
-        return (made.items, made.undated)
-    }
-
-    /// `items(in:requested:selected:)`, the usual events read by `EONETEventScanner` when `scanning` (else every
-    /// event by `EONETEvent(from:previous:)`), with how many the scanner read.
-    static func items(
-        in body: [UInt8], requested: String, selected: Set<String>, scanning: Bool
+        in body: [UInt8], requested: String, selected: Set<String>, scanning: Bool = true
     ) throws(SourceError) -> (items: [Item], undated: [String], scanned: Int) {
         var items: [Item] = []
         // Room for more items than the body can hold (an event takes a few hundred bytes), so that the list is not

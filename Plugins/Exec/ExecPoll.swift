@@ -110,20 +110,11 @@ struct ExecPoll: Sendable {
     /// Reports one message other than an item.
     private static func apply(_ message: ExecMessage, state: borrowing Mutex<State>, _ found: Findings) {
         switch message {
-        case .group(let group):
-            found.groups(
-                state.withLock {
-                    $0.announce(group)
-                    return $0.groups
-                })
+        case .group, .item:
+            // Batched by the loop that reads the messages.
+            break
         case .progress(let done, let total):
             found.progress(done: done, total: total)
-        case .item(let item):
-            state.withLock {
-                $0.named.formUnion(item.groups)
-                $0.found = true
-            }
-            found.item(item)
         case .failure(let failure):
             state.withLock { $0.failed = true }
             found.failed(failure)

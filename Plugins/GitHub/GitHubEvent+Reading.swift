@@ -55,15 +55,8 @@ extension GitHubEvent {
                 payload = try Payload.read(&reader)
             }
         }
-        guard let id, let type, !type.isEmpty, let created, let date = Self.date(created) else { return nil }
+        guard let id, let type, !type.isEmpty, let created, let date = ISO8601.date(created) else { return nil }
         return GitHubEvent(id: id, type: type, actor: actor, repo: repo, payload: payload ?? Payload(), date: date)
-    }
-
-    /// The date of `created_at`.
-    static func date(_ text: String) -> Date? {
-        var text = text
-        if let date = text.withUTF8(ISO8601.fixedDate) { return date }
-        return ISO8601.date(text)
     }
 }
 

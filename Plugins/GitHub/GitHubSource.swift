@@ -85,8 +85,7 @@ package struct GitHubSource: FeedSource {
     }
 
     @Sendable static func checkRepository(_ text: String) -> String? {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, checkLogin(String(parts[0])) == nil, isRepositoryName(parts[1]) else {
+        guard GitHubEvent.isRepositoryName(text), checkLogin(String(text.prefix { $0 != "/" })) == nil else {
             return "write the repository as owner/name, like ReactiveX/RxSwift"
         }
         return nil
@@ -97,11 +96,6 @@ package struct GitHubSource: FeedSource {
             !text.isEmpty && text.count <= 100
             && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
         return valid ? nil : "a GitHub login has only letters, digits and '-'"
-    }
-
-    private static func isRepositoryName(_ name: Substring) -> Bool {
-        !name.isEmpty && name != "." && name != ".."
-            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
     }
 
     let options: FeedOptions

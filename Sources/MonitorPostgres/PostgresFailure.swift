@@ -77,7 +77,7 @@ enum PostgresFailure {
     private static func connectionReason(_ error: (any Error)?) -> String {
         switch error {
         case let error as IOError:
-            return String(cString: strerror(error.errnoCode)).lowercasedFirstLetter
+            return String(cString: strerror(error.errnoCode)).lowercasedFirst
         case let error as NIOConnectionError:
             if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
                 return "cannot resolve the host name"
@@ -92,9 +92,4 @@ enum PostgresFailure {
             return "the connection failed"
         }
     }
-}
-
-extension String {
-    /// The text with its first letter lowercased (`Connection refused` → `connection refused`).
-    fileprivate var lowercasedFirstLetter: String { prefix(1).lowercased() + dropFirst() }
 }

@@ -228,11 +228,6 @@ private struct PatternParser {
     var index = 0
     var depth = 0
 
-    init(scalars: [Unicode.Scalar], ignoresCase: Bool) {
-        self.scalars = scalars
-        self.ignoresCase = ignoresCase
-    }
-
     mutating func parse() throws(RuleError) -> PatternNode {
         let node = try alternatives()
         if index < scalars.count {
@@ -365,7 +360,7 @@ private struct PatternParser {
             }
             index += 1
             if let member = Self.classEscape(escaped) { return .set(ScalarSet(members: [member], negated: false)) }
-            if let literal = try Self.literalEscape(escaped, at: start) { return literal(ignoresCase) }
+            if let value = Self.literalEscape(escaped) { return literal(value) }
             throw RuleError("'\\\(escaped)' is not supported (no backreferences or word boundaries)", at: start)
         default:
             return literal(scalar)
@@ -388,22 +383,18 @@ private struct PatternParser {
         }
     }
 
-    /// The character an escape stands for (`\n`, `\t`, `\.`), as a function of whether case is ignored.
-    private static func literalEscape(_ scalar: Unicode.Scalar, at offset: Int) throws(RuleError) -> (
-        (Bool) -> PatternNode
-    )? {
-        let value: Unicode.Scalar
+    /// The character an escape stands for (`\n`, `\t`, `\.`); nil for a letter, a digit or a scalar beyond ASCII.
+    private static func literalEscape(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
         switch scalar {
-        case "n": value = "\n"
-        case "t": value = "\t"
-        case "r": value = "\r"
-        default:
-            guard scalar.isASCII, !("a"..."z").contains(scalar), !("A"..."Z").contains(scalar),
-                !("0"..."9").contains(scalar)
-            else { return nil }
-            value = scalar
+        case "n": "\n"
+        case "t": "\t"
+        case "r": "\r"
+        case _
+        where !scalar.isASCII || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+            || ("0"..."9").contains(scalar):
+            nil
+        default: scalar
         }
-        return { ignoresCase in .scalar(ignoresCase ? RulePattern.folded(value) : value) }
     }
 
     private mutating func set(start: Int) throws(RuleError) -> ScalarSet {
@@ -425,12 +416,7 @@ private struct PatternParser {
                     set.members.append(member)
                     continue
                 }
-                switch escaped {
-                case "n": low = "\n"
-                case "t": low = "\t"
-                case "r": low = "\r"
-                default: low = escaped
-                }
+                low = Self.literalEscape(escaped) ?? escaped
             }
             if peek == "-", index + 1 < scalars.count, scalars[index + 1] != "]" {
                 index += 1

@@ -8,15 +8,9 @@ internal import CLibYAML
 package enum YAMLParser {
     /// Parses the first document of `text`; returns nil for an empty stream (empty file, only comments).
     ///
-    /// The whole stream is still read, so an error anywhere in it is thrown; later documents are dropped
-    /// (`parseAll` returns them).
+    /// The whole stream is still read, so an error anywhere in it is thrown; later documents are dropped.
     package static func parse(_ text: String) throws(YAMLError) -> Node? {
         try compose(utf8: Array(text.utf8)).first
-    }
-
-    /// Parses every document of the stream.
-    package static func parseAll(_ text: String) throws(YAMLError) -> [Node] {
-        try compose(utf8: Array(text.utf8))
     }
 
     /// Parses UTF-8 bytes, which unlike a `String` may be invalid UTF-8; a leading byte order mark is ignored.

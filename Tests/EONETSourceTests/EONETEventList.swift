@@ -1,3 +1,5 @@
+import MonitorItems
+
 @testable import EONETSource
 @testable import MonitorCore
 @testable import MonitorJSON
@@ -40,5 +42,12 @@ extension EONETJSON {
         } catch {
             throw SourceError(error.description)
         }
+    }
+}
+
+extension EONETEvent {
+    /// The item of this event met in the response of the category `requested` while the feed polls `selected`.
+    func item(requested: String, selected: Set<String>) -> Item? {
+        item(groups: Self.groups(of: categories, requested: requested, selected: selected))
     }
 }

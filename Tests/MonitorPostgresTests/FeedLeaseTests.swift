@@ -1,11 +1,11 @@
 import Foundation
 import MonitorItems
-import MonitorPostgres
 import PostgresTestSupport
 import TestSupport
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorPostgres
 
 @Suite("Feeds leased from the schedule in PostgreSQL, fenced by their term", .timeLimit(.minutes(5)))
 struct FeedLeaseTests {

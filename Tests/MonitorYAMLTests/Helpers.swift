@@ -35,3 +35,10 @@ extension Node {
         mapping?.first { $0.key.scalar == key }?.value
     }
 }
+
+extension YAMLParser {
+    /// Parses every document of the stream.
+    static func parseAll(_ text: String) throws(YAMLError) -> [Node] {
+        try compose(utf8: Array(text.utf8))
+    }
+}
