@@ -12,11 +12,6 @@ package protocol PollClock: Clock where Instant == WallClock.Instant {
 
 extension PollClock {
     package func random() -> Double { Double.random(in: 0..<1) }
-
-    /// Waits until `date` (at once if it has passed); throws when cancelled.
-    package func sleep(until date: Date) async throws {
-        try await sleep(until: Instant(date), tolerance: nil)
-    }
 }
 
 /// The system's clock: the time is `Date()`, and a wait until a date sleeps the time left until it.

@@ -117,7 +117,11 @@ package struct ConfigValidator: Sendable {
             let entries = uniqueEntries(rawEntries, in: "this feed", diagnostics: &diagnostics)
             let name = entries.first { $0.key == "name" }
             let label = name.flatMap { scalarText($0.value) }.map { "feed '\($0)'" } ?? "feed #\(index + 1)"
-            guard let source = source(of: entries, label: label, at: item.location, diagnostics: &diagnostics) else {
+            guard
+                let source = type(
+                    of: entries, among: sources.map { ($0.type, $0) }, kind: "feed", label: label, at: item.location,
+                    diagnostics: &diagnostics)
+            else {
                 // Without its source the feed's keys cannot be judged; still check the common ones it has.
                 let specs = FeedConfig.commonSpecs.filter { $0.name != "type" }
                 let common = entries.filter { entry in specs.contains { $0.name == entry.key } }
@@ -161,14 +165,6 @@ package struct ConfigValidator: Sendable {
     static func specs(of source: any FeedSource.Type) -> [OptionSpec] {
         let own = source.options.map(\.spec)
         return FeedConfig.commonSpecs.filter { common in !own.contains { $0.name == common.name } } + own
-    }
-
-    private func source(
-        of entries: [ConfigEntry], label: String, at feedLocation: SourceLocation, diagnostics: inout [Diagnostic]
-    ) -> (any FeedSource.Type)? {
-        type(
-            of: entries, among: sources.map { ($0.type, $0) }, kind: "feed", label: label, at: feedLocation,
-            diagnostics: &diagnostics)
     }
 
     /// The `type:` among `entries`, one of `types` (by name): a missing, non-text or unknown type is an error that
@@ -223,7 +219,10 @@ package struct ConfigValidator: Sendable {
             let name = entries.first { $0.key == "name" }
             let label =
                 name.flatMap { scalarText($0.value) }.map { "notifier '\($0)'" } ?? "notifier #\(index + 1)"
-            guard let type = notifierType(of: entries, label: label, at: item.location, diagnostics: &diagnostics)
+            guard
+                let type = type(
+                    of: entries, among: self.notifiers.map { ($0.type, $0) }, kind: "notifier", label: label,
+                    at: item.location, diagnostics: &diagnostics)
             else {
                 let specs = NotifierConfig.commonSpecs.filter { $0.name != "type" }
                 let common = entries.filter { entry in specs.contains { $0.name == entry.key } }
@@ -283,14 +282,6 @@ package struct ConfigValidator: Sendable {
                 "unknown \(what) '\(TerminalText.sanitized(value))' in '\(key)' (\(guess)known \(what)s: \(list))"
             diagnostics.append(.error(message, at: word.location))
         }
-    }
-
-    private func notifierType(
-        of entries: [ConfigEntry], label: String, at location: SourceLocation, diagnostics: inout [Diagnostic]
-    ) -> (any Notifier.Type)? {
-        type(
-            of: entries, among: notifiers.map { ($0.type, $0) }, kind: "notifier", label: label, at: location,
-            diagnostics: &diagnostics)
     }
 
     // MARK: - Options

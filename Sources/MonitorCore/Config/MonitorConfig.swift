@@ -9,19 +9,9 @@ package struct MonitorConfig: Sendable {
     /// The feeds, in file order.
     package var feeds: [FeedConfig]
     /// The `notify:` list, in file order.
-    package var notifiers: [NotifierConfig]
+    package var notifiers: [NotifierConfig] = []
     /// Each feed's source, by feed name.
     package var sources: [String: any FeedSource]
-
-    /// A configuration.
-    init(
-        settings: Settings, feeds: [FeedConfig], notifiers: [NotifierConfig] = [], sources: [String: any FeedSource]
-    ) {
-        self.settings = settings
-        self.feeds = feeds
-        self.notifiers = notifiers
-        self.sources = sources
-    }
 }
 
 /// The `settings:` section of `feeds.yaml`.

@@ -14,20 +14,15 @@ package struct PollGap: Sendable, Hashable, Codable {
     /// What the source said, without control characters; nil for a window.
     var message: String?
 
-    /// The gap of a poll that read back only to `until`, from `since` when the source knows it (else the core takes
-    /// the newest stored item's date).
-    init(since: Date? = nil, until: Date) {
-        self.since = since
-        self.until = until
-    }
-
     /// A gap told in words; at most ``TerminalText/maximumMessage`` characters of it are kept, without control
     /// characters.
     init(message: String) {
         self.message = TerminalText.capped(message)
     }
 
-    init(since: Date?, until: Date?, message: String? = nil) {
+    /// The gap of a poll that read back only to `until`, from `since` when the source knows it (else the core takes
+    /// the newest stored item's date).
+    init(since: Date? = nil, until: Date?, message: String? = nil) {
         self.since = since
         self.until = until
         self.message = message

@@ -27,17 +27,9 @@ package struct PollReport: Sendable {
         package var new: Int
         /// How many of those have each value of the source's `breakdown` detail (items without it are left out);
         /// empty when the source names none.
-        package var breakdown: [String: Int]
+        package var breakdown: [String: Int] = [:]
         /// Whether its count is known yet (while polling), or its request failed.
         package var phase: GroupPhase = .done
-
-        init(id: String, title: String, count: Int, new: Int, breakdown: [String: Int] = [:]) {
-            self.id = id
-            self.title = title
-            self.count = count
-            self.new = new
-            self.breakdown = breakdown
-        }
     }
 
     package var feed: String
@@ -47,23 +39,23 @@ package struct PollReport: Sendable {
     /// What failed and why; nil when nothing did.
     package var error: String?
     /// Requests sent, retries included.
-    var requests: Int
+    var requests = 0
     /// Requests answered 304.
-    var notModified: Int
+    var notModified = 0
     /// Response body bytes received.
-    var bytes: Int
+    var bytes = 0
     /// How many items the feed has after the poll, each counted once.
-    package var items: Int
+    package var items = 0
     /// How many of them are new.
-    package var new: Int
+    package var new = 0
     /// Every group with its counts (a group without items shows with 0).
-    package var groups: [GroupCount]
+    package var groups: [GroupCount] = []
     /// The newest items, newest first.
-    package var latest: [Item]
+    package var latest: [Item] = []
     /// The ids of the new items among `latest` and beyond.
-    package var newIDs: Set<String>
+    package var newIDs: Set<String> = []
     package var started: Date
-    package var duration: Duration
+    package var duration: Duration = .zero
     /// The server's rate limit as last reported.
     package var rateLimit: RateLimit?
     /// Before this time the feed is not polled again.
@@ -84,30 +76,6 @@ package struct PollReport: Sendable {
     package var gap: PollGap?
     /// What the source noted that is neither a failure nor a gap (``Findings/note(_:)``).
     package var notes: [String] = []
-
-    init(
-        feed: String, type: String, status: Status, error: String? = nil, requests: Int = 0, notModified: Int = 0,
-        bytes: Int = 0, items: Int = 0, new: Int = 0, groups: [GroupCount] = [], latest: [Item] = [],
-        newIDs: Set<String> = [], started: Date, duration: Duration = .zero, rateLimit: RateLimit? = nil,
-        notBefore: Date? = nil
-    ) {
-        self.feed = feed
-        self.type = type
-        self.status = status
-        self.error = error
-        self.requests = requests
-        self.notModified = notModified
-        self.bytes = bytes
-        self.items = items
-        self.new = new
-        self.groups = groups
-        self.latest = latest
-        self.newIDs = newIDs
-        self.started = started
-        self.duration = duration
-        self.rateLimit = rateLimit
-        self.notBefore = notBefore
-    }
 
     /// Whether the poll counts as a failure for the exit code.
     package var isFailure: Bool { status == .failed || status == .partial }

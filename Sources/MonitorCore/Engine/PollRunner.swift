@@ -295,21 +295,16 @@ package struct PollRunner: Sendable {
     ) -> PollReport {
         let items = outcome.items ?? []
         let newIDs = outcome.newIDs
-        var report = PollReport(
+        return PollReport(
             feed: feed.name, type: feed.type, status: outcome.status, error: outcome.error,
             requests: statistics.requests, notModified: statistics.notModified, bytes: statistics.bytes,
             items: outcome.record.itemCount, new: newIDs.count, groups: outcome.groups,
             latest: Array(items.prefix(latestCount)), newIDs: newIDs, started: started,
-            duration: elapsed(since: started),
-            rateLimit: outcome.record.rateLimit, notBefore: outcome.record.notBefore)
-        report.minimumInterval = outcome.record.minimumInterval
-        report.holdReason = outcome.record.holdReason
-        report.failures = outcome.record.failures
-        report.newItems = outcome.newItems
-        report.isFirstSync = outcome.items != nil && stored.record?.lastSuccess == nil
-        report.gap = outcome.gap
-        report.notes = outcome.notes
-        return report
+            duration: elapsed(since: started), rateLimit: outcome.record.rateLimit,
+            notBefore: outcome.record.notBefore, holdReason: outcome.record.holdReason,
+            minimumInterval: outcome.record.minimumInterval, failures: outcome.record.failures,
+            newItems: outcome.newItems, isFirstSync: outcome.items != nil && stored.record?.lastSuccess == nil,
+            gap: outcome.gap, notes: outcome.notes)
     }
 
     /// The report of a poll that could not run or be stored: nothing of it is stored. An `error` of a state that
@@ -317,15 +312,12 @@ package struct PollRunner: Sendable {
     func notPolled(
         _ feed: FeedConfig, _ message: String, record: FeedRecord?, started: Date, error: (any Error)? = nil
     ) -> PollReport {
-        var report = PollReport(
+        PollReport(
             feed: feed.name, type: feed.type, status: .failed, error: message, items: record?.itemCount ?? 0,
-            started: started, duration: elapsed(since: started),
-            rateLimit: record?.rateLimit, notBefore: record?.notBefore)
-        report.minimumInterval = record?.minimumInterval
-        report.holdReason = record?.holdReason
-        report.failures = (record ?? FeedRecord(name: feed.name, type: feed.type)).failures(after: .failed)
-        report.unreachableState = (error as? StateError).flatMap { $0.isUnreachable ? $0 : nil }
-        return report
+            started: started, duration: elapsed(since: started), rateLimit: record?.rateLimit,
+            notBefore: record?.notBefore, holdReason: record?.holdReason, minimumInterval: record?.minimumInterval,
+            failures: (record ?? FeedRecord(name: feed.name, type: feed.type)).failures(after: .failed),
+            unreachableState: (error as? StateError).flatMap { $0.isUnreachable ? $0 : nil })
     }
 
     /// The time since `started` on the runner's clock.

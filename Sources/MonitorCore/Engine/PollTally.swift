@@ -154,10 +154,8 @@ struct PollTally: Sendable {
             }
             let live = totals[id] ?? Totals()
             let shown = phase == .pending ? standIn?[id] ?? Totals() : live
-            var group = PollReport.GroupCount(
-                id: id, title: title, count: shown.count, new: live.new, breakdown: shown.breakdown)
-            group.phase = phase
-            return group
+            return PollReport.GroupCount(
+                id: id, title: title, count: shown.count, new: live.new, breakdown: shown.breakdown, phase: phase)
         }
         for group in catalog where seen.insert(group.id).inserted {
             groups.append(count(group.id, group.title))

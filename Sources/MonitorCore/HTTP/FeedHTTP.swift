@@ -17,13 +17,6 @@ package final class FeedHTTP: Sendable {
         var notModified = 0
         /// Response body bytes received.
         var bytes = 0
-
-        /// Statistics.
-        init(requests: Int = 0, notModified: Int = 0, bytes: Int = 0) {
-            self.requests = requests
-            self.notModified = notModified
-            self.bytes = bytes
-        }
     }
 
     private struct State {

@@ -11,8 +11,6 @@ package struct FetchError: Error, Sendable, CustomStringConvertible {
         case rateLimited(until: Date, detail: String)
         /// No response: timeout, connection failure, oversize body.
         case transport(TransportError)
-        /// The limit of the poll was used up before this request could be sent.
-        case notSent(String)
         /// The server answered 304 Not Modified to a request that sent no validator: nothing was fetched.
         case unrequestedNotModified
     }
@@ -51,8 +49,6 @@ package struct FetchError: Error, Sendable, CustomStringConvertible {
             return "GET \(url): the response is larger than \(ByteSizeFormat.string(limit)) (settings.max_body)"
         case .transport(.invalid(let detail)):
             return "GET \(url): \(detail)"
-        case .notSent(let detail):
-            return "GET \(url): not sent: \(detail)"
         case .unrequestedNotModified:
             return "GET \(url): answered 304 Not Modified to a request without validators"
         }

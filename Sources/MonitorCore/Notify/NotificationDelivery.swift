@@ -32,11 +32,6 @@ package final class NotificationDelivery: Sendable {
 
         package var notification: FeedNotification
         package var result: Result
-
-        init(notification: FeedNotification, result: Result) {
-            self.notification = notification
-            self.result = result
-        }
     }
 
     /// What the delivery has to deliver through.

@@ -1,4 +1,5 @@
 import Foundation
+import MonitorItems
 import MonitorText
 
 /// Decides what a poll has to tell, and whom: a pure function of the poll's report and the feed's records before
@@ -48,43 +49,31 @@ enum NotificationPlanner {
         var notifications: [FeedNotification] = []
         for notifier in notifiers {
             for event in events where notifier.wants(event, of: feed.name) {
+                var (items, error): ([Item], String?) = ([], nil)
                 switch event {
                 case .new:
                     // A notifier's rule chooses the new items it is sent; none of them matching, it is sent nothing.
-                    let items =
+                    items =
                         notifier.rule.map { rule in report.newItems.filter { rule.matches($0, now: at, source: source) }
                         }
                         ?? report.newItems
                     guard !items.isEmpty else { continue }
-                    notifications.append(
-                        FeedNotification(
-                            id: makeID(), notifier: notifier.name, feed: feed.name, type: feed.type, event: .new,
-                            at: at, total: items.count, items: items))
                 case .failed:
-                    notifications.append(
-                        FeedNotification(
-                            id: makeID(), notifier: notifier.name, feed: feed.name, type: feed.type, event: .failed,
-                            at: at, total: 0, items: [], error: report.error ?? "the poll failed"))
+                    error = report.error ?? "the poll failed"
                 case .recovered:
-                    notifications.append(
-                        FeedNotification(
-                            id: makeID(), notifier: notifier.name, feed: feed.name, type: feed.type,
-                            event: .recovered, at: at, total: 0, items: []))
+                    break
                 case .stale:
                     let limit = staleAfter.map { DurationFormat.string($0) } ?? "?"
-                    notifications.append(
-                        FeedNotification(
-                            id: makeID(), notifier: notifier.name, feed: feed.name, type: feed.type, event: .stale,
-                            at: at, total: 0, items: [],
-                            error: "no new item for more than \(limit) (expect_update_within)"))
+                    error = "no new item for more than \(limit) (expect_update_within)"
                 case .gap:
-                    notifications.append(
-                        FeedNotification(
-                            id: makeID(), notifier: notifier.name, feed: feed.name, type: feed.type, event: .gap,
-                            at: at, total: 0, items: [], error: report.gap?.text, gap: report.gap))
+                    error = report.gap?.text
                 case .digest:
-                    break  // Never planned: the delivery makes it from what a digest notifier collected.
+                    continue  // Never planned: the delivery makes it from what a digest notifier collected.
                 }
+                notifications.append(
+                    FeedNotification(
+                        id: makeID(), notifier: notifier.name, feed: feed.name, type: feed.type, event: event, at: at,
+                        total: items.count, items: items, error: error, gap: event == .gap ? report.gap : nil))
             }
         }
         return notifications

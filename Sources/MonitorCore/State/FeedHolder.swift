@@ -8,10 +8,4 @@ package struct FeedHolder: Sendable, Hashable {
     package var until: Date
     /// Whether the holder is the instance that sees it (polling the feed under its lease).
     package var isThisInstance: Bool
-
-    init(owner: String, until: Date, isThisInstance: Bool) {
-        self.owner = owner
-        self.until = until
-        self.isThisInstance = isThisInstance
-    }
 }

@@ -5,7 +5,7 @@ package struct OutboxEntry: Sendable, Hashable {
     /// The notification.
     var notification: FeedNotification
     /// How many deliveries failed.
-    var attempts: Int
+    var attempts = 0
     /// Not to be tried again before this time; nil for at once.
     var nextAttempt: Date?
     /// Why the last delivery failed.
@@ -13,7 +13,7 @@ package struct OutboxEntry: Sendable, Hashable {
     /// When its receiver refused it (it is not tried again); nil while it is to be delivered.
     var refusedAt: Date?
     /// Its place in the outbox: a notification written later has a larger one.
-    var sequence: Int64
+    var sequence: Int64 = 0
     /// When the state says it was written, where that is earlier than the notification's own time (only after
     /// ``StateStoring/clampOutbox(now:longest:)`` brought it back, the clock stepped back): its digest period counts
     /// from then. The notification itself is sent as it was written.
@@ -21,19 +21,6 @@ package struct OutboxEntry: Sendable, Hashable {
 
     /// How long a notification its receiver refused (a 4xx) is kept, for `monitor status`, before it is dropped.
     package static let refusedLifetime: TimeInterval = 7 * 86_400
-
-    /// An entry.
-    init(
-        notification: FeedNotification, attempts: Int = 0, nextAttempt: Date? = nil, lastError: String? = nil,
-        refusedAt: Date? = nil, sequence: Int64 = 0
-    ) {
-        self.notification = notification
-        self.attempts = attempts
-        self.nextAttempt = nextAttempt
-        self.lastError = lastError
-        self.refusedAt = refusedAt
-        self.sequence = sequence
-    }
 }
 
 // MARK: - Digest
