@@ -45,7 +45,6 @@ enum Console {
         case ENOSPC: "the disk is full"
         case EBADF: "it is closed"
         case EDQUOT: "the disk quota is exceeded"
-        case EIO: "input/output error"
         default: String(cString: strerror(failure)).lowercasedFirst
         }
     }
@@ -69,12 +68,6 @@ enum Console {
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 100 }
         return Int(size.ws_col)
-    }
-
-    /// Whether standard output (or error) is a terminal that may be redrawn: not redirected, `NO_COLOR` unset,
-    /// not `TERM=dumb`.
-    static func isTerminal(onStandardError: Bool) -> Bool {
-        colors(onStandardError: onStandardError)
     }
 
     /// Whether the given stream is a terminal that accepts colour: not redirected, `NO_COLOR` unset, not `TERM=dumb`.

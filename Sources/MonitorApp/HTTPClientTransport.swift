@@ -245,12 +245,8 @@ package final class HTTPClientTransport: HTTPTransport {
         if text.contains("NIOSSL") || text.contains("handshakeFailed") || text.contains("BoringSSL") {
             return "the TLS handshake failed"
         }
-        return "connection failed (\(redaction(of: request).message(text, limit: 160)))"
-    }
-
-    /// What a message about `request` must never show: its URL after the host (a webhook's is a secret, a feed's may
-    /// carry a token in its query) and every header value.
-    static func redaction(of request: MonitorCore.HTTPRequest) -> Redaction {
-        Redaction(url: request.url, values: request.headers.map(\.value))
+        // Never shown: the URL after the host (a webhook's is a secret, a feed's may carry a token) and header values.
+        let redaction = Redaction(url: request.url, values: request.headers.map(\.value))
+        return "connection failed (\(redaction.message(text, limit: 160)))"
     }
 }

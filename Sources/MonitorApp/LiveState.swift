@@ -52,13 +52,6 @@ package struct LiveState: Sendable {
         package var failingBefore: Bool
     }
 
-    /// A server's hold on a feed: it is not polled before `until`.
-    package struct Hold: Sendable, Equatable {
-        package var until: Date
-        /// Why, in a few words (`rate limit exhausted`).
-        package var reason: String?
-    }
-
     /// The state of `feeds` before any poll; `sources` summarise their reports (others get the standard summary).
     /// `panels: false` when the panel is never shown.
     package init(
@@ -196,7 +189,7 @@ package struct LiveState: Sendable {
             panel = [summary]
         }
         if let hold = health.hold(of: feed), hold.until > now {
-            panel.append(LiveView.holdLine(Hold(until: hold.until, reason: hold.reason), now: now))
+            panel.append(LiveView.holdLine(until: hold.until, reason: hold.reason, now: now))
         }
         return panel.isEmpty ? nil : panel.joined(separator: "\n")
     }

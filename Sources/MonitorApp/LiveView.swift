@@ -156,9 +156,9 @@ package enum LiveView {
     }
 
     /// `held back until 17:30:00 (rate limit exhausted)`: a server's hold on a feed.
-    package static func holdLine(_ hold: LiveState.Hold, now: Date) -> String {
-        let reason = hold.reason.map { " (\(TerminalText.sanitized($0)))" } ?? ""
-        return "held back until \(UTCTime.moment(hold.until, now: now))\(reason)"
+    static func holdLine(until: Date, reason: String?, now: Date) -> String {
+        let reason = reason.map { " (\(TerminalText.sanitized($0)))" } ?? ""
+        return "held back until \(UTCTime.moment(until, now: now))\(reason)"
     }
 
     /// The panel of a feed being polled: a heading with its progress, then each group with its count so far,

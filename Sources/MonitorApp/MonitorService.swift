@@ -51,12 +51,6 @@ package final class MonitorService: Service, Sendable {
             let transport = HTTPClientTransport(timeout: settings.timeout, concurrency: settings.concurrency)
             return (transport, { try? await transport.shutdown() })
         }
-        /// Makes the notifiers' transport for given settings (redirects not followed), with what shuts it down.
-        package var makeNotifierTransport: @Sendable (Settings) -> (any HTTPTransport, @Sendable () async -> Void) = {
-            settings in
-            let transport = NotifierSet.transport(settings)
-            return (transport, { try? await transport.shutdown() })
-        }
         /// The longest initial delay of a feed, so feeds do not all fire at once.
         package var stagger: Duration = .seconds(2)
         /// The logger.
@@ -78,12 +72,6 @@ package final class MonitorService: Service, Sendable {
         package init(configPath: String, store: any StateStoring) {
             self.configPath = configPath
             self.store = store
-        }
-
-        /// Prints JSON lines instead of text.
-        package var json: Bool {
-            get { format == .json }
-            set { format = newValue ? .json : .text }
         }
     }
 
@@ -127,9 +115,9 @@ package final class MonitorService: Service, Sendable {
             runner: current.value.runner, events: continuation, stagger: options.stagger,
             policy: options.once ? .once : .continuous, answering: options.schedulerAnswering)
         // The notifications: what earlier runs left undelivered at once, then what the polls commit.
-        let notifierTransport = options.makeNotifierTransport(initial.settings)
+        let notifierTransport = NotifierSet.transport(initial.settings)
         let delivery = NotificationDelivery(
-            store: options.store, notifiers: notifiers(of: initial, transport: notifierTransport.0),
+            store: options.store, notifiers: notifiers(of: initial, transport: notifierTransport),
             bounds: NotifierSet.bounds(initial.notifiers), digests: NotifierSet.digests(initial.notifiers),
             backoff: options.backoff, logger: options.logger,
             observer: { [deliveries = options.deliveries, once = options.once] attempt in
@@ -141,7 +129,8 @@ package final class MonitorService: Service, Sendable {
             await cancelWhenGracefulShutdown {
                 await self.pollOnce(
                     scheduler: scheduler, events: events, continuation: continuation, display: display,
-                    delivery: delivery, shutdown: { await current.value.shutdown() }, notifierTransport.1)
+                    delivery: delivery, shutdown: { await current.value.shutdown() },
+                    { try? await notifierTransport.shutdown() })
             }
             return
         }
@@ -181,7 +170,7 @@ package final class MonitorService: Service, Sendable {
                             try await self.watch(
                                 seen: seen, loader: loader, current: current, scheduler: scheduler,
                                 events: continuation, display: display, config: config, delivery: delivery,
-                                notifierTransport: notifierTransport.0, reloadAsked: reloadAsked)
+                                notifierTransport: notifierTransport, reloadAsked: reloadAsked)
                         }
                         if let reloadSignals = self.options.reloadSignals {
                             watching.addTask {
@@ -220,7 +209,7 @@ package final class MonitorService: Service, Sendable {
             options.readiness.set(.stopping)
             await scheduler.shutdown()
             await current.value.shutdown()
-            await notifierTransport.1()
+            try? await notifierTransport.shutdown()
             continuation.finish()
         }
     }

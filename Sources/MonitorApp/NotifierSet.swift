@@ -47,11 +47,9 @@ enum NotifierSet {
     }
 
     /// Where each of `configs` delivers, safe to show (a webhook's URL masked), by name.
-    static func targets(_ configs: [NotifierConfig], types: [any Notifier.Type] = Registry.notifiers) -> [String:
-        String]
-    {
+    static func targets(_ configs: [NotifierConfig]) -> [String: String] {
         make(
-            configs, settings: Settings(), transport: OfflineTransport(), types: types, environment: [:],
+            configs, settings: Settings(), transport: OfflineTransport(), types: Registry.notifiers, environment: [:],
             logger: Logger(label: "monitor", factory: { _ in SwiftLogNoOpLogHandler() })
         ).mapValues(\.target)
     }

@@ -1,11 +1,11 @@
 import Foundation
 import Logging
-import MonitorApp
 import MonitorSQLite
 import ServiceLifecycle
 import TestSupport
 import Testing
 
+@testable import MonitorApp
 @testable import MonitorCore
 
 /// Lines written by the service, collected for assertions.
@@ -35,7 +35,7 @@ private func serviceOptions(
     var options = MonitorService.Options(configPath: path, store: store)
     options.sources = [ScriptedSource.self]
     options.environment = [:]
-    options.json = true
+    options.format = .json
     options.watchInterval = .milliseconds(20)
     options.stagger = .zero
     options.output = { text in output.append(text) }

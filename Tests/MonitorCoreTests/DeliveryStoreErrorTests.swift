@@ -37,16 +37,16 @@ private final class FlakyStore: ForwardingStore {
         try fail(\.reads)
         return try await base.nextNotification(of: notifier)
     }
-    func delivered(_ id: String, notifier: String, at time: Date) async throws {
+    func delivered(_ ids: [String], notifier: String, at time: Date) async throws {
         try fail(\.records)
-        try await base.delivered(id, notifier: notifier, at: time)
+        try await base.delivered(ids, notifier: notifier, at: time)
     }
     func failed(
-        _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
+        _ ids: [String], notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
     ) async throws {
         try fail(\.records)
         try await base.failed(
-            id, notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
+            ids, notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
     }
 }
 

@@ -241,7 +241,7 @@ struct DigestDeliveryTests {
         // A failed attempt whose next one was set a year ahead: the first round moves it to an hour after its time.
         try await Self.poll(store, ["b"], at: clock.date)
         try await store.failed(
-            "b", notifier: "chat", error: "down", at: clock.date, nextAttempt: clock.date.addingTimeInterval(year),
+            ["b"], notifier: "chat", error: "down", at: clock.date, nextAttempt: clock.date.addingTimeInterval(year),
             refused: false)
         clock.advance(by: .seconds(3600))
         #expect(await delivery.deliverDue().isEmpty)

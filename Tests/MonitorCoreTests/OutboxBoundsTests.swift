@@ -74,7 +74,8 @@ struct OutboxBoundsTests {
         let hour = Self.now.addingTimeInterval(3600)
         try await store.commit(
             Self.commit([Self.notification("a"), Self.notification("r")], bounds: bounds), feed: "rx")
-        try await store.failed("r", notifier: "chat", error: "HTTP 404", at: Self.now, nextAttempt: nil, refused: true)
+        try await store.failed(
+            ["r"], notifier: "chat", error: "HTTP 404", at: Self.now, nextAttempt: nil, refused: true)
         try await store.commit(Self.commit([Self.notification("b", at: hour)], at: hour, bounds: bounds), feed: "rx")
         // A day after `a` was written: `a` is not older than the age yet.
         let day = Self.now.addingTimeInterval(86_400)

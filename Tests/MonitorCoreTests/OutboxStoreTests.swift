@@ -56,15 +56,15 @@ struct OutboxStoreTests {
             Self.commit([Self.notification("a"), Self.notification("b"), Self.notification("c", notifier: "script")]),
             feed: "rx")
         let later = Self.now.addingTimeInterval(60)
-        try await store.delivered("a", notifier: "chat", at: Self.now)
+        try await store.delivered(["a"], notifier: "chat", at: Self.now)
         try await store.failed(
-            "b", notifier: "chat", error: "POST https://hooks.example/… answered HTTP 503", at: later,
+            ["b"], notifier: "chat", error: "POST https://hooks.example/… answered HTTP 503", at: later,
             nextAttempt: later.addingTimeInterval(5), refused: false)
         try await store.failed(
-            "c", notifier: "script", error: "'notify.sh' exited with status 1", at: later, nextAttempt: nil,
+            ["c"], notifier: "script", error: "'notify.sh' exited with status 1", at: later, nextAttempt: nil,
             refused: false)
         try await store.failed(
-            "c", notifier: "script", error: "POST answered HTTP 404", at: later, nextAttempt: nil, refused: true)
+            ["c"], notifier: "script", error: "POST answered HTTP 404", at: later, nextAttempt: nil, refused: true)
 
         let pending = try await store.outbox()
         #expect(pending.map(\.notification.id) == ["b"])

@@ -96,7 +96,7 @@ struct SharedOutboxDeliveryTests {
         #expect(try await !store.claimNotification("a", owner: "alive", lease: .seconds(60), now: at))
         let later = Self.now.addingTimeInterval(60)
         #expect(try await store.claimNotification("a", owner: "alive", lease: .seconds(60), now: later))
-        try await store.delivered("a", notifier: "chat", at: later)
+        try await store.delivered(["a"], notifier: "chat", at: later)
         #expect(try await !store.claimNotification("a", owner: "alive", lease: .seconds(60), now: later))
     }
 }

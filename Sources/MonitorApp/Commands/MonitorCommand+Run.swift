@@ -99,7 +99,7 @@ extension MonitorCommand {
             serviceOptions.transport = transport
             serviceOptions.format = format
             serviceOptions.fullScreen = fullScreen
-            serviceOptions.terminal = Console.isTerminal(onStandardError: false)
+            serviceOptions.terminal = Console.colors(onStandardError: false)
             serviceOptions.width = Console.width()
             serviceOptions.logger = logger
             var services: [ServiceGroupConfiguration.ServiceConfiguration] = []

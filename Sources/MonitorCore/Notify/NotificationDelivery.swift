@@ -302,23 +302,15 @@ package final class NotificationDelivery: Sendable {
         do {
             switch result {
             case .delivered:
-                if let rows {
-                    try await store.delivered(rows, notifier: notification.notifier, at: now)
-                } else {
-                    try await store.delivered(head, notifier: notification.notifier, at: now)
-                }
+                try await store.delivered(rows ?? [head], notifier: notification.notifier, at: now)
             case .willRetry(let message, let next):
                 try await store.failed(
-                    head, notifier: notification.notifier, error: message, at: now, nextAttempt: next,
+                    [head], notifier: notification.notifier, error: message, at: now, nextAttempt: next,
                     refused: false)
             case .refused(let message):
-                if let rows {
-                    try await store.failed(
-                        rows, notifier: notification.notifier, error: message, at: now, nextAttempt: nil, refused: true)
-                } else {
-                    try await store.failed(
-                        head, notifier: notification.notifier, error: message, at: now, nextAttempt: nil, refused: true)
-                }
+                try await store.failed(
+                    rows ?? [head], notifier: notification.notifier, error: message, at: now, nextAttempt: nil,
+                    refused: true)
             case .dropped:
                 break
             }

@@ -68,22 +68,13 @@ package protocol StateStoring: AnyObject, Sendable {
     /// status and returned, oldest first; notifiers without bounds keep theirs.
     func dropNotifications(beyond bounds: [String: OutboxBounds], now: Date) async throws -> [DroppedNotification]
 
-    /// Records that notification `id` of `notifier` was delivered at `time`: it leaves the outbox.
-    func delivered(_ id: String, notifier: String, at time: Date) async throws
-
-    /// Records that notifications `ids` of `notifier` were delivered at `time`, in one transaction (a digest).
+    /// Records that notifications `ids` of `notifier` were delivered at `time`, in one transaction (one, or a
+    /// digest's): they leave the outbox.
     func delivered(_ ids: [String], notifier: String, at time: Date) async throws
 
-    /// Records that delivering notification `id` of `notifier` failed at `time` with `error` (never a secret): it is
-    /// tried again from `nextAttempt`, or, when `refused`, kept for `OutboxEntry.refusedLifetime` and not
-    /// tried again.
-    func failed(
-        _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
-    ) async throws
-
-    /// Records the failed delivery of notifications `ids` of `notifier` as
-    /// ``failed(_:notifier:error:at:nextAttempt:refused:)`` does for one, in one transaction (a digest its receiver
-    /// refused).
+    /// Records that delivering notifications `ids` of `notifier` failed at `time` with `error` (never a secret), in
+    /// one transaction (one, or a digest's): they are tried again from `nextAttempt`, or, when `refused`, kept for
+    /// `OutboxEntry.refusedLifetime` and not tried again.
     func failed(
         _ ids: [String], notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
     ) async throws
@@ -133,17 +124,5 @@ extension StateStoring {
     /// The notifications still to deliver, in the order the polls wrote them.
     func outbox() async throws -> [OutboxEntry] {
         try await outbox(refused: false)
-    }
-
-    /// One notification's delivery, recorded as a list of one.
-    package func delivered(_ id: String, notifier: String, at time: Date) async throws {
-        try await delivered([id], notifier: notifier, at: time)
-    }
-
-    /// One notification's failed delivery, recorded as a list of one.
-    package func failed(
-        _ id: String, notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
-    ) async throws {
-        try await failed([id], notifier: notifier, error: error, at: time, nextAttempt: nextAttempt, refused: refused)
     }
 }
