@@ -86,7 +86,7 @@ struct WebhookRequest: Sendable {
         case 200..<300:
             return DeliveryReceipt("HTTP \(status)")
         case 408, 429, 500..<600, 100..<200:
-            let after = response.headers["Retry-After"].flatMap { DeliveryError.retryAfter($0, now: Date()) }
+            let after = response.headers["Retry-After"].flatMap { FeedHTTP.retryAfter($0, now: Date()) }
             throw DeliveryError.retry("\(shown) answered HTTP \(status)\(said)", after: after)
         case 300..<400:
             throw DeliveryError.permanent(

@@ -21,7 +21,7 @@ package struct LoadedConfig: Sendable {
     /// when the file is valid.
     package var problem: String? {
         guard config == nil else { return nil }
-        let line = diagnostics.filter { $0.severity == .error }.compactMap(\.location).min()?.line
+        let line = diagnostics.compactMap(\.location).min()?.line
         return "feeds file invalid" + (line.map { " (line \($0))" } ?? "")
     }
 

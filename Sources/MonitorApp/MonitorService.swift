@@ -357,7 +357,7 @@ package final class MonitorService: Service, Sendable {
     private func notifiers(of config: MonitorConfig, transport: any HTTPTransport) -> [String: any Notifier] {
         NotifierSet.make(
             config.notifiers, settings: config.settings, transport: transport, types: options.notifiers,
-            environment: options.environment, logger: options.logger)
+            environment: options.environment)
     }
 
     func entries(of config: MonitorConfig) -> [FeedScheduler.Entry] {

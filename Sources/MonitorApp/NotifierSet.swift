@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import MonitorCore
 import MonitorJSON
 import MonitorText
@@ -16,11 +15,10 @@ enum NotifierSet {
     static func make(
         _ configs: [NotifierConfig], settings: Settings, transport: any HTTPTransport,
         types: [any Notifier.Type] = Registry.notifiers,
-        environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> [String: any Notifier] {
         let context = NotifierContext(
-            transport: transport, timeout: settings.timeout, maxBody: settings.maxBody, environment: environment,
-            logger: logger)
+            transport: transport, timeout: settings.timeout, maxBody: settings.maxBody, environment: environment)
         return Dictionary(
             configs.compactMap { config in
                 types.first { $0.type == config.type }.map {
@@ -48,10 +46,7 @@ enum NotifierSet {
 
     /// Where each of `configs` delivers, safe to show (a webhook's URL masked), by name.
     static func targets(_ configs: [NotifierConfig]) -> [String: String] {
-        make(
-            configs, settings: Settings(), transport: OfflineTransport(), types: Registry.notifiers, environment: [:],
-            logger: Logger(label: "monitor", factory: { _ in SwiftLogNoOpLogHandler() })
-        ).mapValues(\.target)
+        make(configs, settings: Settings(), transport: OfflineTransport(), environment: [:]).mapValues(\.target)
     }
 
     /// The line `run` shows for a delivery attempt.

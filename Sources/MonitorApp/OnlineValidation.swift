@@ -46,8 +46,7 @@ struct OnlineValidation: Sendable {
         let global = AsyncSemaphore(limit: settings.concurrency)
         let shared = SharedAnswers()
         let notifiers = NotifierSet.make(
-            config.notifiers, settings: settings, transport: notifierTransport, environment: environment, logger: logger
-        )
+            config.notifiers, settings: settings, transport: notifierTransport, environment: environment)
         let checks: [(name: String, check: @Sendable () async -> OnlineCheck)] =
             config.feeds.map { feed in
                 let source = config.sources[feed.name]

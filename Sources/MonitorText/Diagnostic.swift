@@ -1,12 +1,5 @@
-/// A problem found in a configuration file, pointing at the text that causes it.
+/// A problem found in a configuration file, pointing at the text that causes it: an error (there are no warnings).
 package struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
-    /// How serious the problem is.
-    package enum Severity: String, Sendable, Hashable {
-        case error
-    }
-
-    /// How serious the problem is.
-    package var severity: Severity
     /// What is wrong, in one sentence without a trailing period.
     var message: String
     /// Where; nil for a problem of the whole file.
@@ -16,12 +9,12 @@ package struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     package var isAbsence: Bool
 
     package static func error(_ message: String, at location: SourceLocation?, isAbsence: Bool = false) -> Diagnostic {
-        Diagnostic(severity: .error, message: message, location: location, isAbsence: isAbsence)
+        Diagnostic(message: message, location: location, isAbsence: isAbsence)
     }
 
     /// `LINE:COL: error: MESSAGE`.
     package var description: String {
         let place = location.map { "\($0): " } ?? ""
-        return "\(place)\(severity.rawValue): \(message)"
+        return "\(place)error: \(message)"
     }
 }

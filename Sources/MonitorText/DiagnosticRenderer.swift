@@ -23,7 +23,7 @@ package struct DiagnosticRenderer: Sendable {
         for diagnostic in sorted(diagnostics) {
             output += render(diagnostic, lines: lines)
         }
-        let errors = diagnostics.count { $0.severity == .error }
+        let errors = diagnostics.count
         if errors > 0 {
             output += "\(errors) error\(errors == 1 ? "" : "s") in \(path)\n"
         }
@@ -55,7 +55,7 @@ package struct DiagnosticRenderer: Sendable {
     }
 
     private func render(_ diagnostic: Diagnostic, lines: [Substring]) -> String {
-        let severity = diagnostic.severity.rawValue + ":"
+        let severity = "error:"
         let label = colors ? "\u{1B}[1;31m\(severity)\u{1B}[0m" : severity
         guard let location = diagnostic.location else {
             return "\(path): \(label) \(diagnostic.message)\n"

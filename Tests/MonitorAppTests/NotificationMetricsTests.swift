@@ -55,7 +55,7 @@ struct NotificationMetricsTests {
         ScriptedNotifier.answers.withLock { $0["chat"] = [false, true, true] }
         let context = NotifierContext(
             transport: StubTransport { _ in HTTPResponse(status: 200) }, timeout: .seconds(1), maxBody: 1,
-            environment: [:], logger: Logger(label: "test"))
+            environment: [:])
         let export = MetricsExport()
         let clock = ManualClock(start: now)
         let delivery = NotificationDelivery(
@@ -131,7 +131,7 @@ struct NotificationMetricsTests {
         // The delivery's round under an age of a minute, an hour later: the one left goes, heard and counted.
         let context = NotifierContext(
             transport: StubTransport { _ in HTTPResponse(status: 200) }, timeout: .seconds(1), maxBody: 1,
-            environment: [:], logger: Logger(label: "test"))
+            environment: [:])
         let clock = ManualClock(start: Date().addingTimeInterval(3600))
         let heard = Mutex<[NotificationDelivery.Attempt]>([])
         let delivery = NotificationDelivery(

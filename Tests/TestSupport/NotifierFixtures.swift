@@ -32,7 +32,7 @@ package enum Fixtures {
             transport: transport, timeout: .seconds(30), maxBody: 1 << 20,
             environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"].merging(environment) {
                 $1
-            }, logger: logger)
+            })
     }
 
     /// Options holding `values` as if validated.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logging
 import MonitorCore
 import MonitorItems
 import MonitorText
@@ -49,10 +48,9 @@ extension MonitorCommand {
                     throw ExitStatus.failure
                 }
                 let transport = NotifierSet.transport(config.settings)
-                let logger = Logger(label: "monitor") { StreamLogHandler.standardError(label: $0) }
                 guard
                     let instance = NotifierSet.make(
-                        [notifier], settings: config.settings, transport: transport, logger: logger)[notifier.name]
+                        [notifier], settings: config.settings, transport: transport)[notifier.name]
                 else { throw ExitStatus.failure }
                 let now = Date()
                 let new = FeedNotification(

@@ -70,7 +70,7 @@ extension MonitorCommand {
             if let problem = loaded.problem, FileManager.default.fileExists(atPath: options.path) {
                 // A broken feeds file hides its feeds and notifiers: say so rather than list less without a word. A
                 // run checks the same file every second: it rejected this one and runs the last valid one.
-                let errors = loaded.diagnostics.filter { $0.severity == .error }.count
+                let errors = loaded.diagnostics.count
                 Console.error(
                     "monitor: warning: \(problem): \(options.path) has \(errors) error\(errors == 1 ? "" : "s") "
                         + "(`monitor validate` shows them); a running monitor keeps the last valid one; showing only "

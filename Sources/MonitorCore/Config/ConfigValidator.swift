@@ -91,7 +91,7 @@ package struct ConfigValidator: Sendable {
                 diagnostics.append(.error(message, at: entry.value.location))
             }
         }
-        guard !diagnostics.contains(where: { $0.severity == .error }) else { return (nil, diagnostics) }
+        guard diagnostics.isEmpty else { return (nil, diagnostics) }
         // Each feed's source is made here, once, from options known to be valid.
         let sources = Dictionary(
             uniqueKeysWithValues: feeds.map { ($0.config.name, $0.source.init(options: $0.config.options)) })

@@ -366,8 +366,9 @@ package final class FeedHTTP: Sendable {
         return nil
     }
 
-    /// A `Retry-After` value: seconds, or an HTTP date.
-    static func retryAfter(_ value: String, now: Date) -> Duration? {
+    /// A `Retry-After` value (seconds, or an HTTP date) as a wait from `now`, cut to ``HTTPPolicy/maximumHold``; nil
+    /// when it is neither.
+    package static func retryAfter(_ value: String, now: Date) -> Duration? {
         let text = value.trimmingWhitespace()
         let cap = HTTPPolicy.maximumHold.seconds
         if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) {

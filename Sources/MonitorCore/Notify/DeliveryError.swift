@@ -16,10 +16,4 @@ package enum DeliveryError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     package var description: String { message }
-
-    /// A `Retry-After` value (seconds, or an HTTP date) as a wait from `now`, cut to ``HTTPPolicy/maximumHold``
-    /// like the feeds'; nil when it is neither.
-    package static func retryAfter(_ value: String, now: Date) -> Duration? {
-        FeedHTTP.retryAfter(value, now: now)
-    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import MonitorOptions
 import MonitorText
 
@@ -54,18 +53,14 @@ package struct NotifierContext: Sendable {
     package var maxBody: Int
     /// `monitor`'s environment, of which a command gets a few harmless variables.
     package var environment: [String: String]
-    var logger: Logger
     /// How a notifier's own timeout is waited for (a test's manual clock).
     package var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
-    package init(
-        transport: any HTTPTransport, timeout: Duration, maxBody: Int, environment: [String: String], logger: Logger
-    ) {
+    package init(transport: any HTTPTransport, timeout: Duration, maxBody: Int, environment: [String: String]) {
         self.transport = transport
         self.timeout = timeout
         self.maxBody = maxBody
         self.environment = environment
-        self.logger = logger
     }
 }
 
