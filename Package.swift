@@ -343,7 +343,7 @@ let package = Package(
                 "MonitorItems",
                 "MonitorText",
                 "MonitorApp", "MonitorCore", "MonitorJSON", "MonitorSQLite", "Samples", "TestSupport", "LoopbackHTTP",
-                "PostgresTestSupport", "GitHubSource", "WebFeedSource", "JSONAPISource",
+                "PostgresTestSupport", "GitHubSource", "WebFeedSource", "JSONAPISource", "EONETSource", "ExecSource",
                 "WebhookNotifier", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -5,9 +5,8 @@ import MonitorText
 
 /// A source plugin: one module under `Plugins/` that knows how to poll one `type` of feed.
 ///
-/// A source describes itself — its type name, a one-line summary, its options and examples of what it must
-/// make of recorded answers — so that the core can validate `feeds.yaml` against it, `monitor sources` can
-/// list it and one generic test can run its examples. When polled it only says what it found through the
+/// A source describes itself — its type name, a one-line summary and its options — so that the core can
+/// validate `feeds.yaml` against it and `monitor sources` can list it. When polled it only says what it found through the
 /// `Findings` it is handed; the core does the HTTP details, the stream, the state, the counting and the
 /// display.
 package protocol FeedSource: Sendable {
@@ -49,9 +48,6 @@ package protocol FeedSource: Sendable {
     /// open and closed events; nil (the default) for none.
     static var breakdown: Breakdown? { get }
 
-    /// Recorded answers with what the source must make of them, run by the generic examples test.
-    static var examples: [SourceExample] { get }
-
     /// What the source's API adds to the core's HTTP rules (its rate-limit resources, poll interval, rate limits
     /// told only in a message); the default adds nothing.
     static var httpPolicy: any HTTPSourcePolicy { get }
@@ -76,8 +72,6 @@ extension FeedSource {
     package static func ruleDetails(of item: Item) -> [Detail] { [] }
 
     package static var breakdown: Breakdown? { nil }
-
-    static var examples: [SourceExample] { [] }
 
     package static var httpPolicy: any HTTPSourcePolicy { GenericHTTPPolicy() }
 

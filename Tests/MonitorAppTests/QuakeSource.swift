@@ -1,6 +1,7 @@
 import Foundation
 import MonitorItems
 import MonitorOptions
+import TestSupport
 
 @testable import MonitorCore
 

@@ -1,11 +1,14 @@
 import MonitorCore
+import TestSupport
+
+@testable import GitHubSource
 
 // MARK: - Examples
 
 extension GitHubSource {
     /// Recorded answers and what the source must make of them: a repository's events, a poll answered 304
     /// (the stored events stay), newer events added to the stored ones; a search whose one repository fails.
-    package static var examples: [SourceExample] {
+    static var examples: [SourceExample] {
         let api = "http://github.example"
         let events = "\(api)/repos/octo/hello/events?per_page=50"
         let watch = Example(id: "101", type: "WatchEvent", repo: "octo/hello", time: "2026-11-01T10:00:00Z")

@@ -1,5 +1,8 @@
 import MonitorCore
 import MonitorOptions
+import TestSupport
+
+@testable import ExecSource
 
 // MARK: - Examples
 
@@ -7,7 +10,7 @@ extension ExecSource {
     /// Programs (`/bin/sh` scripts) and what the source must make of their lines: items with the cursor they send,
     /// then `unchanged` for that cursor (the stored items stay); with `retention: replace`, a failed group that
     /// keeps its stored items while the other's are replaced. They send no request: their answers are empty.
-    package static var examples: [SourceExample] {
+    static var examples: [SourceExample] {
         let fiji = #"{"item":{"id":"q2","title":"M 6.1 - Fiji","date":"2025-09-21T18:00:00Z","groups":["m6"]}}"#
         let tonga = #"{"item":{"id":"q1","title":"M 5.2 - Tonga","date":"2025-09-21T17:00:00Z","groups":["m5"]}}"#
         let kermadec =

@@ -1,12 +1,15 @@
 import MonitorCore
 import MonitorOptions
+import TestSupport
+
+@testable import JSONAPISource
 
 // MARK: - Examples
 
 extension JSONAPISource {
     /// Recorded answers of a Reddit-like listing and what the source must make of them: a first poll, a 304, an item
     /// without an id (a failed part), and a path that finds nothing (the poll fails, what was stored stays).
-    package static var examples: [SourceExample] {
+    static var examples: [SourceExample] {
         let url = "http://api.example/r/swift.json"
         let options: [String: OptionValue] = [
             "url": .string(url), "items": .string("data.children[*].data"), "id": .string("name"),

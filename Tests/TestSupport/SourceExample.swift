@@ -1,15 +1,16 @@
+import MonitorCore
 import MonitorOptions
 
 /// A recorded exchange a source must handle, the way a lint rule ships examples: a feed's options, then one
 /// or more polls against the same state, each with the server's answer to every URL it asks and what the poll
-/// must produce. One generic test runs every example of every registered source.
+/// must produce. One generic test (`SourceExamplesTests`) runs every example of every registered source.
 package struct SourceExample: Sendable {
     /// One poll of an example.
     package struct Poll: Sendable {
         /// The answer to each URL the source may ask, by URL; any other URL is an error of the example.
-        var answers: [String: HTTPResponse]
+        package var answers: [String: HTTPResponse]
         /// What the poll must produce.
-        var expect: Expectation
+        package var expect: Expectation
 
         /// A poll answered with `answers` that must produce `expect`.
         package init(answers: [String: HTTPResponse], expect: Expectation) {
@@ -20,12 +21,12 @@ package struct SourceExample: Sendable {
 
     /// What a poll must produce.
     package struct Expectation: Sendable, Hashable {
-        var status: PollReport.Status
+        package var status: PollReport.Status
         /// The ids of the feed's items after the poll, newest first.
-        var items: [String]
+        package var items: [String]
         /// The count of each group in the report (a failed poll reports none).
-        var groups: [String: Int]
-        var new: Int
+        package var groups: [String: Int]
+        package var new: Int
 
         package init(status: PollReport.Status, items: [String], groups: [String: Int] = [:], new: Int) {
             self.status = status
@@ -36,11 +37,11 @@ package struct SourceExample: Sendable {
     }
 
     /// What the example shows, as the test's name.
-    var name: String
+    package var name: String
     /// The feed's options over the declared defaults.
-    var options: [String: OptionValue]
+    package var options: [String: OptionValue]
     /// The polls, in order, against one state.
-    var polls: [Poll]
+    package var polls: [Poll]
 
     package init(_ name: String, options: [String: OptionValue] = [:], polls: [Poll]) {
         self.name = name

@@ -1,11 +1,14 @@
 import MonitorCore
+import TestSupport
+
+@testable import WebFeedSource
 
 // MARK: - Examples
 
 extension WebFeedSource {
     /// Recorded answers of a small blog (RSS 2.0, Atom and JSON Feed) and what the source must make of them: a first
     /// poll, a 304, an entry re-published with a new date (not new again), an entry that cannot be an item, a page.
-    package static var examples: [SourceExample] {
+    static var examples: [SourceExample] {
         let url = "http://blog.example/feed"
         let first = rss([
             entry("p1", "First post", "Mon, 02 Nov 2026 10:00:00 +0000", category: "Swift"),

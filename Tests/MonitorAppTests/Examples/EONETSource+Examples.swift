@@ -1,11 +1,14 @@
 import MonitorCore
+import TestSupport
+
+@testable import EONETSource
 
 // MARK: - Examples
 
 extension EONETSource {
     /// Recorded answers of a small server (two categories, four events) and what the source must make of
     /// them: a first poll, a poll answered 304 everywhere, a failing category, then every category failing.
-    package static var examples: [SourceExample] {
+    static var examples: [SourceExample] {
         let api = "http://eonet.example/api/v3"
         let categories = "\(api)/categories"
         let wildfires = "\(api)/events?category=wildfires&status=all&days=360"
