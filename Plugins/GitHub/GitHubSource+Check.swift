@@ -15,14 +15,15 @@ extension GitHubSource {
         }
         let api = GitHubAPI(root: options[Self.api], token: options[Self.token], http: context.http)
         let (url, what) = Self.checkRequest(of: target, root: api.root)
+        let isSearch = target.eventsPath == nil  // only a search has no events of its own
         let response: HTTPResponse
         do {
-            response = try await api.get(url, resource: target.isSearch ? "search" : nil)
+            response = try await api.get(url, resource: isSearch ? "search" : nil)
         } catch let error as FetchError {
             switch error.reason {
             case .status(404, _) where api.token != nil:
                 return .wrong("\(what) not found or not visible with this token")
-            case .status(404, _) where target.isRepository:
+            case .status(404, _) where options[Self.repo] != nil:
                 return .wrong("\(what) not found (or private: it needs a token)")
             case .status(404, _): return .wrong("\(what) not found")
             case .status(401, _) where api.token != nil: return .wrong("token rejected (bad credentials)")
@@ -44,7 +45,7 @@ extension GitHubSource {
         }
         if api.token != nil { learnt += ", " + Self.scopes(response.headers) }
         if let limit = RateLimit(headers: response.headers), let remaining = limit.remaining, let of = limit.limit {
-            let resource = target.isSearch ? "search requests" : "requests"
+            let resource = isSearch ? "search requests" : "requests"
             learnt += "; \(Self.grouped(Int64(remaining))) of \(Self.grouped(Int64(of))) \(resource) left"
         }
         return .ok(learnt)
@@ -98,19 +99,5 @@ extension GitHubSource {
             text.append(digit)
         }
         return number < 0 ? "-" + text : text
-    }
-}
-
-extension GitHubTarget {
-    /// Whether the target is a repository, which may be private.
-    var isRepository: Bool {
-        if case .repository = self { return true }
-        return false
-    }
-
-    /// Whether the target is a search.
-    var isSearch: Bool {
-        if case .search = self { return true }
-        return false
     }
 }

@@ -109,7 +109,7 @@ package struct ProgramRun: Sendable {
                     await group.started(execution.processIdentifier.value)
                     let errors = execution.standardError
                     async let tail = {
-                        var tail = StderrTail(capacity: capacity, redaction: redaction)
+                        var tail = StderrTail(redaction: redaction, capacity: capacity)
                         for try await chunk in errors {
                             chunk.withUnsafeBytes { tail.append($0) }
                         }

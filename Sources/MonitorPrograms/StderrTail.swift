@@ -7,18 +7,12 @@ package struct StderrTail: Sendable {
     /// The most lines ``lines`` shows.
     static let lineCount = 5
 
-    private let redaction: Redaction
+    let redaction: Redaction
     /// The most bytes kept, before the room for a secret straddling the start.
-    private let capacity: Int
-    private var kept: [UInt8] = []
+    let capacity: Int
+    var kept: [UInt8] = []
     /// Whether earlier bytes were dropped, so that the kept ones may start inside a secret.
-    private var cut = false
-
-    /// An empty tail of `capacity` bytes hiding what `redaction` hides.
-    package init(capacity: Int, redaction: Redaction = Redaction(values: [])) {
-        self.capacity = capacity
-        self.redaction = redaction
-    }
+    var cut = false
 
     /// The most bytes kept: the capacity, and room for a secret straddling its start.
     private var window: Int { capacity + redaction.longest }

@@ -8,12 +8,7 @@ struct RuleParser {
     let tokens: [RuleToken]
     /// The details items may have; nil for any.
     let details: [String]?
-    private var index = 0
-
-    init(tokens: [RuleToken], details: [String]?) {
-        self.tokens = tokens
-        self.details = details
-    }
+    var index = 0
 
     mutating func parse() throws(RuleError) -> RuleNode {
         let node = try disjunction()

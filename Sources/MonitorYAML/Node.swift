@@ -14,11 +14,6 @@ package struct Node: Sendable, Hashable {
     package struct Pair: Sendable, Hashable {
         package var key: Node
         package var value: Node
-
-        package init(key: Node, value: Node) {
-            self.key = key
-            self.value = value
-        }
     }
 
     package var content: Content
@@ -33,13 +28,6 @@ package struct Node: Sendable, Hashable {
     package var tag: String?
     /// The anchor name (`&name`), if the node has one.
     package var anchor: String?
-
-    package init(content: Content, mark: Mark, tag: String? = nil, anchor: String? = nil) {
-        self.content = content
-        self.mark = mark
-        self.tag = tag
-        self.anchor = anchor
-    }
 
     /// The pairs if this is a mapping, else nil.
     package var mapping: [Pair]? {

@@ -5,11 +5,6 @@ package struct YAMLError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where it went wrong: libyaml's problem position, or the offending node's mark.
     package var mark: Mark
 
-    package init(message: String, mark: Mark) {
-        self.message = message
-        self.mark = mark
-    }
-
     /// The error as `LINE:COL: MESSAGE`.
     package var description: String { "\(mark): \(message)" }
 }

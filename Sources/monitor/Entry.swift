@@ -4,10 +4,7 @@ import MonitorApp
 @main
 enum Entry {
     static func main() async {
-        MonitorCommand.prepareStandardStreams()
-        if MonitorCommand.answeredVersion(arguments: CommandLine.arguments.dropFirst()) { return }
-        MonitorCommand.raiseOpenFileLimit()
-        MonitorCommand.supervisePrograms()
+        guard MonitorCommand.prepare(arguments: CommandLine.arguments.dropFirst()) else { return }
         await MonitorCommand.main()
     }
 }

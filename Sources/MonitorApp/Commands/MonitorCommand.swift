@@ -24,31 +24,21 @@ package struct MonitorCommand: AsyncParsableCommand {
 
     package init() {}
 
-    /// Makes standard output and error safe to write to (a closed pipe, a full disk, a closed stream); the
-    /// executable calls it before `main()`.
-    package static func prepareStandardStreams() {
+    /// The executable's start, before `main()`: makes standard output and error safe to write to (a closed pipe, a full disk, a
+    /// closed stream); answers `monitor --version` alone, without building the commands first (their reflection,
+    /// and the protocol-conformance scans it sets off, were more than half of its CPU: BENCHMARKS.md, figure 4);
+    /// raises the soft limit of open files to the hard one (the feeds' programs, connections, the state and the
+    /// metrics server's connections); makes this process see to it that no program it runs outlives it, not even a
+    /// daemon or after a SIGKILL (`ProgramSupervisor`: a test process never does). False when nothing is left to
+    /// run. Called before the first `await`: the runtime's threads would take a closed descriptor's number.
+    package static func prepare(arguments: ArraySlice<String>) -> Bool {
         Console.prepare()
-    }
-
-    /// Answers `monitor --version` alone, as ArgumentParser would, without building the commands first (their
-    /// reflection, and the protocol-conformance scans it sets off, were more than half of its CPU: BENCHMARKS.md,
-    /// figure 4); false for any other command line.
-    package static func answeredVersion(arguments: ArraySlice<String>) -> Bool {
-        guard arguments.elementsEqual(["--version"]) else { return false }
-        Console.out(MonitorVersion.current + "\n")
-        return true
-    }
-
-    /// Raises the soft limit of open files to the hard one, so that the feeds' programs and connections, the state
-    /// and the metrics server's connections have all the descriptors the system allows; the executable calls it
-    /// before `main()`.
-    package static func raiseOpenFileLimit() {
+        guard !arguments.elementsEqual(["--version"]) else {
+            Console.out(MonitorVersion.current + "\n")
+            return false
+        }
         OpenFileLimit.raise()
-    }
-
-    /// Makes this process see to it that no program it runs outlives it, not even a daemon or after a SIGKILL (see
-    /// `ProgramSupervisor`); the executable calls it before `main()`, a test process never does.
-    package static func supervisePrograms() {
         ProgramSupervisor.superviseThisProcess()
+        return true
     }
 }
