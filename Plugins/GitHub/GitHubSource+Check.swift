@@ -15,7 +15,8 @@ extension GitHubSource {
         }
         let api = GitHubAPI(root: options[Self.api], token: options[Self.token], http: context.http)
         let (url, what) = Self.checkRequest(of: target, root: api.root)
-        let isSearch = target.eventsPath == nil  // only a search has no events of its own
+        let isSearch = if case .search = target { true } else { false }
+        let isRepository = if case .repository = target { true } else { false }
         let response: HTTPResponse
         do {
             response = try await api.get(url, resource: isSearch ? "search" : nil)
@@ -23,7 +24,7 @@ extension GitHubSource {
             switch error.reason {
             case .status(404, _) where api.token != nil:
                 return .wrong("\(what) not found or not visible with this token")
-            case .status(404, _) where options[Self.repo] != nil:
+            case .status(404, _) where isRepository:
                 return .wrong("\(what) not found (or private: it needs a token)")
             case .status(404, _): return .wrong("\(what) not found")
             case .status(401, _) where api.token != nil: return .wrong("token rejected (bad credentials)")

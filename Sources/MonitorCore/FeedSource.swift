@@ -6,9 +6,9 @@ import MonitorText
 /// A source plugin: one module under `Plugins/` that knows how to poll one `type` of feed.
 ///
 /// A source describes itself — its type name, a one-line summary and its options — so that the core can
-/// validate `feeds.yaml` against it and `monitor sources` can list it. When polled it only says what it found through the
-/// `Findings` it is handed; the core does the HTTP details, the stream, the state, the counting and the
-/// display.
+/// validate `feeds.yaml` against it and `monitor sources` can list it. When polled it only says what it found
+/// through the `Findings` it is handed; the core does the HTTP details, the stream, the state, the counting and
+/// the display.
 package protocol FeedSource: Sendable {
     /// The `type:` that selects this source in `feeds.yaml`.
     static var type: String { get }
