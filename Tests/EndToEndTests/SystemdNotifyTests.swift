@@ -41,7 +41,7 @@ private func startNotifying(abstract: Bool = false, environment: [String: String
     return (directory, listener, monitor)
 }
 
-@Suite("`monitor run` speaks systemd's notify protocol on NOTIFY_SOCKET", .timeLimit(.minutes(1)))
+@Suite("`monitor run` speaks systemd's notify protocol on NOTIFY_SOCKET", .timeLimit(.minutes(5)))
 struct SystemdNotifyTests {
     @Test("READY=1 once scheduled; RELOADING=1 … READY=1 around a SIGHUP and a changed file; STOPPING=1 at the end")
     func startReloadStop() async throws {

@@ -29,7 +29,7 @@ private final class SchedulerHold: Sendable {
     func release() { state.update { $0.released = true } }
 }
 
-@Suite("The watchdog follows the scheduler's loop", .timeLimit(.minutes(1)))
+@Suite("The watchdog follows the scheduler's loop", .timeLimit(.minutes(5)))
 struct WatchdogTests {
     @Test("WATCHDOG=1 beats while the scheduler's loop answers, stop while it is held, and resume after")
     func watchdogFollowsTheScheduler() async throws {

@@ -10,7 +10,9 @@ import Testing
 #endif
 
 /// A command notifier running `command` in `directory`'s files, its timeout waited for on `clock` (else the real one).
-private func command(_ command: [String], timeout: Duration = .seconds(30), clock: ManualClock? = nil)
+/// The real one's default is long: the whole suite runs at once on a few cores, and a program that should end is
+/// waited for (the suite's time limit ends one that never does).
+private func command(_ command: [String], timeout: Duration = .seconds(600), clock: ManualClock? = nil)
     -> CommandNotifier
 {
     var context = Fixtures.context(
