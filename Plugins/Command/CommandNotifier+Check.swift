@@ -6,5 +6,5 @@ import MonitorPrograms
 extension CommandNotifier {
     /// The program can be started: found where a delivery looks for it (the feeds file's directory, its `PATH`), a
     /// regular, executable file whose `#!` interpreter exists. Nothing is run.
-    package func checkOnline() async -> OnlineCheck { run.program.check() }
+    package func checkOnline() async -> OnlineCheck { program.check() }
 }

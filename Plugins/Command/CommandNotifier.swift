@@ -35,22 +35,36 @@ package struct CommandNotifier: Notifier {
         ]
     }
 
-    private let name: String
-    let run: CommandRun
+    /// The most characters of standard error a message shows.
+    static let stderrLimit = 300
+
+    /// The program, its environment without the notification's variables, and how it is run.
+    let program: ProgramRun
 
     package init(name: String, options: FeedOptions, context: NotifierContext) {
-        self.name = name
-        run = CommandRun(
-            program: ProgramRun(
-                command: options[Self.command] ?? [], directory: options.directory,
-                environment: ProgramEnvironment.make(env: options[Self.env] ?? [:], from: context.environment),
-                timeout: options[Self.timeout], redaction: Redaction(values: Array((options[Self.env] ?? [:]).values)),
-                stderrCapacity: CommandRun.stderrLimit, sleep: context.sleep))
+        program = ProgramRun(
+            command: options[Self.command] ?? [], directory: options.directory,
+            environment: ProgramEnvironment.make(env: options[Self.env] ?? [:], from: context.environment),
+            timeout: options[Self.timeout], redaction: Redaction(values: Array((options[Self.env] ?? [:]).values)),
+            stderrCapacity: Self.stderrLimit, sleep: context.sleep)
     }
 
-    package var target: String { run.name }
+    package var target: String { program.name }
 
+    /// Runs the program for `notification` with its JSON on standard input and its variables added to the
+    /// environment; returns when it exited 0, else throws a retryable ``DeliveryError``, also when the program cannot
+    /// start (no such file, not executable, …): a fault of the setup, like a receiver down.
     package func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt {
-        try await run.deliver(notification)
+        var program = program
+        program.environment["MONITOR_NOTIFICATION_ID"] = notification.id
+        program.environment["MONITOR_NOTIFIER"] = notification.notifier
+        program.environment["MONITOR_FEED"] = notification.feed
+        program.environment["MONITOR_EVENT"] = notification.event.rawValue
+        do {
+            try await program.run(input: notification.jsonBody(), output: .discarded, stderr: \.last) { _ in }
+        } catch let failure as ProgramRun.Failure {
+            throw DeliveryError.retry(failure.message)
+        }
+        return DeliveryReceipt("exit 0")
     }
 }

@@ -25,14 +25,24 @@ enum EONETJSON {
                 guard reader.key(key, is: "events") else { return }
                 found = true
                 var scanner = EONETEventScanner(requested: requested, selected: selected)
-                var making = EONETItems(requested: requested, selected: selected)
+                // The categories of the event before and their groups: events of the same categories (nearly all of
+                // a response) share one list of groups, so that an item costs one list fewer.
+                var last: (categories: [String], groups: [String])?
                 try reader.elements { (reader) throws(JSONError) in
                     let event: EONETEventScanner.Event
                     if scanning, let usual = scanner.event(&reader) {
                         scanned += 1
                         event = usual
                     } else {
-                        event = making.event(try EONETEvent(from: &reader, previous: making.categories))
+                        let read = try EONETEvent(from: &reader, previous: last?.categories ?? [])
+                        let groups: [String]
+                        if let last, last.categories == read.categories {
+                            groups = last.groups
+                        } else {
+                            groups = EONETEvent.groups(of: read.categories, requested: requested, selected: selected)
+                            last = (read.categories, groups)
+                        }
+                        event = read.item(groups: groups).map { .item($0) } ?? .undated(read.id)
                     }
                     switch event {
                     case .item(let item): items.append(item)

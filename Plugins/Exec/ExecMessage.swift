@@ -259,15 +259,9 @@ private enum Fields {
 
     /// A text, made safe for a terminal; nil for null.
     static func text(_ reader: inout JSONReader, _ kind: String, _ key: String) throws -> String? {
-        switch try reader.kind() {
-        case .null:
-            _ = try reader.null()
-            return nil
-        case .string:
-            return TerminalText.sanitized(try reader.string())
-        default:
-            throw Problem("\(kind) \"\(key)\" must be a text")
-        }
+        if try reader.null() { return nil }
+        guard try reader.kind() == .string else { throw Problem("\(kind) \"\(key)\" must be a text") }
+        return TerminalText.sanitized(try reader.string())
     }
 
     /// `text`, which must be there and not blank.
@@ -280,49 +274,34 @@ private enum Fields {
 
     /// A whole number ≥ 0; nil for null.
     static func count(_ reader: inout JSONReader, _ kind: String, _ key: String) throws -> Int? {
-        switch try reader.kind() {
-        case .null:
-            _ = try reader.null()
-            return nil
-        case .number:
-            if let number = try reader.integer(), number >= 0, let count = Int(exactly: number) { return count }
-        default:
-            break
+        if try reader.null() { return nil }
+        if try reader.kind() == .number, let number = try reader.integer(), number >= 0,
+            let count = Int(exactly: number)
+        {
+            return count
         }
         throw Problem("\(kind) \"\(key)\" must be a whole number ≥ 0")
     }
 
     /// A list of texts, each made safe for a terminal; nil for null.
     static func texts(_ reader: inout JSONReader, _ kind: String, _ key: String) throws -> [String]? {
-        switch try reader.kind() {
-        case .null:
-            _ = try reader.null()
-            return nil
-        case .array:
-            try reader.enterArray()
-            var texts: [String] = []
-            while try reader.nextElement(texts.count) {
-                guard try reader.kind() == .string else { throw Problem("\(kind) \"\(key)\" must be a list of texts") }
-                texts.append(TerminalText.sanitized(try reader.string()))
-            }
-            return texts
-        default:
-            throw Problem("\(kind) \"\(key)\" must be a list of texts")
+        if try reader.null() { return nil }
+        let problem = Problem("\(kind) \"\(key)\" must be a list of texts")
+        guard try reader.kind() == .array else { throw problem }
+        try reader.enterArray()
+        var texts: [String] = []
+        while try reader.nextElement(texts.count) {
+            guard try reader.kind() == .string else { throw problem }
+            texts.append(TerminalText.sanitized(try reader.string()))
         }
+        return texts
     }
 
     /// An object of texts, numbers or booleans, as details in the order of their names (a null is left out); a
     /// name met twice, as it is shown (without control characters), is an error.
     static func details(_ reader: inout JSONReader, _ kind: String, _ key: String) throws -> [Detail] {
-        switch try reader.kind() {
-        case .null:
-            _ = try reader.null()
-            return []
-        case .object:
-            break
-        default:
-            throw Problem("\(kind) \"\(key)\" must be an object of texts")
-        }
+        if try reader.null() { return [] }
+        guard try reader.kind() == .object else { throw Problem("\(kind) \"\(key)\" must be an object of texts") }
         try reader.enterObject()
         var details: [(name: String, value: String?)] = []
         var index = 0

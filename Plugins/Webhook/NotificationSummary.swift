@@ -134,10 +134,52 @@ struct NotificationSummary: Sendable, Equatable {
 }
 
 extension NotificationSummary {
+    /// `feed (type): what happened: error`, the texts from the feed escaped by `escaped` for a format's markup and the
+    /// feed's name between two `bold`s.
+    func head(bold: String = "", escaped: (String) -> String = { $0 }) -> String {
+        "\(bold)\(escaped(feed))\(bold) (\(escaped(type))): \(eventText)" + (error.map { ": " + escaped($0) } ?? "")
+    }
+
+    /// The text of a message within `limit`, as `length` counts it. One notification is `single` (by default, its
+    /// `head`) and its entries. A digest is `digestHead`, then each feed's section after a blank line (its `head` and
+    /// entries; a section that does not fit ends the digest), then how many feeds and notifications were left out.
+    func text(
+        limit: Int, length: (String) -> Int, digestHead: [String], single: [String]? = nil,
+        head: (NotificationSummary) -> String, entry: (Entry) -> [String]
+    ) -> String {
+        guard event == .digest else {
+            return compose(head: single ?? [head(self)], limit: limit, length: length, entry: entry)
+        }
+        var text = digestHead.joined(separator: "\n")
+        var shown = 0
+        for section in sections {
+            let rest = sections[shown...]
+            let leftOut = Self.leftOut(feeds: rest.count, notifications: rest.reduce(0) { $0 + $1.notificationCount })
+            let reserve = shown + 1 == sections.count ? 0 : length("\n\n" + leftOut)
+            let budget = limit - length(text + "\n\n") - reserve
+            let sectionHead = head(section)
+            // Not even the section's head with "and N more" fits.
+            guard length(sectionHead + (section.total > 0 ? "\nand \(section.total) more" : "")) <= budget else {
+                break
+            }
+            text +=
+                (text.isEmpty ? "" : "\n\n")
+                + section.compose(head: [sectionHead], limit: budget, length: length, entry: entry)
+            shown += 1
+        }
+        let rest = sections[shown...]
+        if !rest.isEmpty {
+            text +=
+                (text.isEmpty ? "" : "\n\n")
+                + Self.leftOut(feeds: rest.count, notifications: rest.reduce(0) { $0 + $1.notificationCount })
+        }
+        return text
+    }
+
     /// The lines of a message: `head`, then one `entry` per item as long as the text stays within `limit` (as
     /// `length` counts it, with room kept for the last line), then "and N more" for the items not shown. The text
     /// is cut with "…" if `head` alone is too long.
-    func compose(
+    private func compose(
         head: [String], limit: Int, length: (String) -> Int, entry: (Entry) -> [String]
     ) -> String {
         var lines = head
@@ -163,44 +205,10 @@ extension NotificationSummary {
         return text + "…"
     }
 
-    /// The text of a digest: `head`, then each section after a blank line as `section` writes it (its lines for a
-    /// section within the length it is given; nil when the section cannot be said in it) as long as the sections fit
-    /// within `limit`, then how many feeds and notifications were left out, on a line of its own.
-    func composeDigest(
-        head: [String], limit: Int, length: (String) -> Int, section: (NotificationSummary, Int) -> String?
-    )
-        -> String
-    {
-        var text = head.joined(separator: "\n")
-        var shown = 0
-        for part in sections {
-            let rest = sections[shown...]
-            let leftOut = Self.leftOut(feeds: rest.count, notifications: rest.reduce(0) { $0 + $1.notificationCount })
-            let reserve = shown + 1 == sections.count ? 0 : length("\n\n" + leftOut)
-            guard let lines = section(part, limit - length(text + "\n\n") - reserve) else { break }
-            text += "\n\n" + lines
-            shown += 1
-        }
-        let rest = sections[shown...]
-        if !rest.isEmpty {
-            text +=
-                "\n\n" + Self.leftOut(feeds: rest.count, notifications: rest.reduce(0) { $0 + $1.notificationCount })
-        }
-        return text
-    }
-
     /// `and 2 more feeds left out (5 notifications)`.
     static func leftOut(feeds: Int, notifications: Int) -> String {
         let notifications = "\(notifications) notification\(notifications == 1 ? "" : "s")"
         return "and \(feeds) more feed\(feeds == 1 ? "" : "s") left out (\(notifications))"
-    }
-
-    /// A section of a digest in `budget`: ``compose(head:limit:length:entry:)`` of its `head` line and entries, nil
-    /// when even the head with "and N more" is longer than `budget`.
-    func composeSection(head: String, budget: Int, length: (String) -> Int, entry: (Entry) -> [String]) -> String? {
-        let shortest = head + (total > 0 ? "\nand \(total) more" : "")
-        guard length(shortest) <= budget else { return nil }
-        return compose(head: [head], limit: budget, length: length, entry: entry)
     }
 
     /// `url` when it is an http(s) link, for the chat formats that make it clickable.

@@ -7,21 +7,11 @@ enum NtfyMessage {
     static let maximumLength = 4_096
 
     static func render(_ summary: NotificationSummary) -> RenderedNotification {
-        let length = { (text: String) in text.utf8.count }
-        let body =
-            if summary.event == .digest {
-                // The headline is the title; each feed's section starts with its own.
-                String(
-                    summary.composeDigest(head: [], limit: maximumLength, length: length) { section, budget in
-                        section.composeSection(
-                            head: section.headline + (section.error.map { ": " + $0 } ?? ""), budget: budget,
-                            length: length, entry: PlainTextMessage.line)
-                    }.trimmingPrefix("\n\n"))
-            } else {
-                summary.compose(
-                    head: summary.error.map { [$0] } ?? (summary.entries.isEmpty ? [summary.headline] : []),
-                    limit: maximumLength, length: length, entry: PlainTextMessage.line)
-            }
+        // The headline is the title: a digest's sections start with their own, one notification with its error.
+        let body = summary.text(
+            limit: maximumLength, length: { $0.utf8.count }, digestHead: [],
+            single: summary.error.map { [$0] } ?? (summary.entries.isEmpty ? [summary.headline] : []),
+            head: { $0.head() }, entry: PlainTextMessage.line)
         let headers = [("Title", headerValue(summary.headline)), ("Tags", tag(summary))]
         return RenderedNotification(
             body: Array(body.utf8), contentType: "text/plain; charset=utf-8",

@@ -7,25 +7,11 @@ enum SlackMessage {
     static let maximumLength = 3_000
 
     static func render(_ summary: NotificationSummary) -> RenderedNotification {
-        let length = { (text: String) in text.utf16.count }
-        let text =
-            if summary.event == .digest {
-                summary.composeDigest(head: ["*digest*: \(summary.eventText)"], limit: maximumLength, length: length) {
-                    section, budget in
-                    section.composeSection(head: head(section), budget: budget, length: length, entry: line)
-                }
-            } else {
-                summary.compose(head: [head(summary)], limit: maximumLength, length: length, entry: line)
-            }
+        let text = summary.text(
+            limit: maximumLength, length: { $0.utf16.count }, digestHead: ["*digest*: \(summary.eventText)"],
+            head: { $0.head(bold: "*", escaped: escaped) }, entry: line)
         let body = JSONValue.object([("text", .string(text))]).text
         return RenderedNotification(body: Array(body.utf8), contentType: "application/json")
-    }
-
-    /// `*feed* (type): what happened: error`.
-    private static func head(_ summary: NotificationSummary) -> String {
-        var head = "*\(escaped(summary.feed))* (\(escaped(summary.type))): \(summary.eventText)"
-        if let error = summary.error { head += ": " + escaped(error) }
-        return head
     }
 
     /// `• <link|title>`, or `• title` without an http(s) link.

@@ -17,10 +17,9 @@ extension WebhookNotifier {
     /// The URL's host resolves (`getaddrinfo`), within the notifier's timeout; nothing is sent (`notify test` does
     /// that). Only the host is named.
     package func checkOnline() async -> OnlineCheck {
-        guard let origin = URLOrigin(request.url) else { return .wrong("'url' has no host") }
+        guard let origin = URLOrigin(url) else { return .wrong("'url' has no host") }
         let host = origin.host.hasPrefix("[") ? String(origin.host.dropFirst().dropLast()) : origin.host
         let shown = TerminalText.sanitized(origin.host)
-        let timeout = request.timeout
         struct Expired: Error {}
         do {
             // getaddrinfo cannot be cancelled: past the deadline it is left to end on its own thread.

@@ -29,7 +29,7 @@ package struct WebhookNotifier: Notifier {
         doc: "Signs each body: header X-Monitor-Signature-256: sha256=<hex HMAC-SHA256>")
     /// `headers`: more header fields (their values are secrets).
     static let headers = FeedOption<[String: String]?>(
-        "headers", .mapping(placeholder: "Name: value", key: WebhookRequest.checkHeaderName), secret: true,
+        "headers", .mapping(placeholder: "Name: value", key: Self.checkHeaderName), secret: true,
         doc: "More header fields, e.g. {Authorization: \"Bearer ${TOKEN}\"} (values never shown)")
     /// `timeout`: the time limit of one delivery.
     static let timeout = FeedOption<Duration?>(
@@ -41,13 +41,13 @@ package struct WebhookNotifier: Notifier {
     /// carry; with format ntfy, no header may be its `Title` or `Tags`.
     package static func check(_ options: FeedOptions) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        if let url = options[Self.url], let problem = WebhookRequest.problem(url: url) {
+        if let url = options[Self.url], let problem = Self.problem(url: url) {
             diagnostics.append(
                 .error("'url' \(problem) (its value is not shown)", at: options.location(of: Self.url.name)))
         }
         if options[Self.format] == NotificationFormat.ntfy.rawValue {
             for name in (options[Self.headers] ?? [:]).keys.sorted()
-            where WebhookRequest.reservedByNtfy.contains(name.lowercased()) {
+            where Self.reservedByNtfy.contains(name.lowercased()) {
                 diagnostics.append(
                     .error(
                         "header '\(name)' is set by monitor itself with format ntfy",
@@ -65,18 +65,32 @@ package struct WebhookNotifier: Notifier {
         return diagnostics
     }
 
-    let request: WebhookRequest
+    /// The URL (a secret).
+    let url: String
+    /// How the body is written.
+    let format: NotificationFormat
+    /// The key of the body's signature.
+    let secret: String?
+    /// More header fields.
+    let headers: [String: String]
+    let transport: any HTTPTransport
+    /// The time limit of one delivery.
+    let timeout: Duration
+    /// The largest answer read.
+    let maxBody: Int
+    /// What must never show: the URL after its host, the secret and the headers' values.
+    let redaction: Redaction
 
     package init(name: String, options: FeedOptions, context: NotifierContext) {
-        request = WebhookRequest(
-            url: options[Self.url] ?? "", format: NotificationFormat(rawValue: options[Self.format]) ?? .json,
-            secret: options[Self.secret], headers: options[Self.headers] ?? [:], transport: context.transport,
-            timeout: options[Self.timeout] ?? context.timeout, maxBody: context.maxBody)
+        url = options[Self.url] ?? ""
+        format = NotificationFormat(rawValue: options[Self.format]) ?? .json
+        secret = options[Self.secret]
+        headers = options[Self.headers] ?? [:]
+        transport = context.transport
+        timeout = options[Self.timeout] ?? context.timeout
+        maxBody = context.maxBody
+        redaction = Redaction(url: url, values: Array(headers.values) + (secret.map { [$0] } ?? []))
     }
 
-    package var target: String { WebhookRequest.masked(request.url) }
-
-    package func deliver(_ notification: FeedNotification) async throws -> DeliveryReceipt {
-        try await request.deliver(notification)
-    }
+    package var target: String { Self.masked(url) }
 }

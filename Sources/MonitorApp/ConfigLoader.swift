@@ -39,21 +39,11 @@ package struct ConfigLoader: Sendable {
     package static let maximumSize = 4 << 20
 
     /// The sources `type:` may name.
-    package var sources: [any FeedSource.Type]
+    package var sources: [any FeedSource.Type] = Registry.sources
     /// The notifiers a `notify:` item's `type:` may name.
-    package var notifiers: [any Notifier.Type]
+    package var notifiers: [any Notifier.Type] = Registry.notifiers
     /// The environment for `${VAR}` interpolation.
-    package var environment: [String: String]
-
-    /// A loader for the given sources, notifiers and environment.
-    package init(
-        sources: [any FeedSource.Type] = Registry.sources, notifiers: [any Notifier.Type] = Registry.notifiers,
-        environment: [String: String] = ProcessInfo.processInfo.environment
-    ) {
-        self.sources = sources
-        self.notifiers = notifiers
-        self.environment = environment
-    }
+    package var environment: [String: String] = ProcessInfo.processInfo.environment
 
     /// Why a feeds file (or another file a command reads) could not be read, in words.
     package struct ReadProblem: Error, Sendable, Hashable, CustomStringConvertible {

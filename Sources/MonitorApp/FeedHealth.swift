@@ -4,7 +4,7 @@ import MonitorText
 import Synchronization
 
 /// How a run's feeds fare, as a pure state kept from its poll events: what `/healthz` answers and systemd's `STATUS=`
-/// counts (``ServiceStatus``). A feed is healthy while its last poll
+/// counts (``RunHealth/statusLine(pending:now:)``). A feed is healthy while its last poll
 /// succeeded (ok, not modified) or, before any of its polls ended, within its first interval; it is unhealthy while
 /// its last poll failed or partly failed (since the first of those in a row), while a server holds it back, and when
 /// stale (no new item for longer than its `expect_update_within`). A state that cannot be reached is said once, not
@@ -42,9 +42,6 @@ package struct FeedHealth: Sendable {
     package private(set) var unreachable: (error: StateError, since: Date)?
     /// Why the last reload of the feeds file was not taken; nil when it was.
     package private(set) var rejectedReload: String?
-
-    /// No feed: healthy until ``setFeeds(_:interval:now:)`` names them.
-    package init() {}
 
     /// Sets the feeds (at start, and after the feeds file changed), keeping what is known of those already there;
     /// `interval` is the one of a feed without its own (nil: not known here, and no feed is late for its first poll).
@@ -171,8 +168,6 @@ package struct FeedHealth: Sendable {
 package final class RunHealth: Sendable {
     private let health = Mutex(FeedHealth())
 
-    package init() {}
-
     /// Sets the feeds at `now` (see ``FeedHealth/setFeeds(_:interval:now:)``).
     package func setFeeds(_ feeds: [FeedConfig], interval: Duration, now: Date) {
         health.withLock { $0.setFeeds(feeds, interval: interval, now: now) }
@@ -193,8 +188,24 @@ package final class RunHealth: Sendable {
         health.withLock { $0.rejectedReload }
     }
 
-    /// The counts at `now` (see ``FeedHealth/counts(now:)``) and the rejected reload, read together.
-    func status(now: Date) -> (counts: (feeds: Int, failing: Int, held: Int), rejectedReload: String?) {
-        health.withLock { ($0.counts(now: now), $0.rejectedReload) }
+    /// The one line `monitor run` gives systemd as `STATUS=` at `now`, with `pending` notifications in the outbox:
+    /// `2 feeds: 1 ok, 1 failing, 0 held back; 0 notifications pending`, after a rejected reload's
+    /// `feeds file invalid (line 14): running the last valid one; ` until a reload succeeds.
+    func statusLine(pending: Int, now: Date) -> String {
+        let (counts, rejected) = health.withLock { ($0.counts(now: now), $0.rejectedReload) }
+        let ok = counts.feeds - counts.failing - counts.held
+        return (rejected.map { $0 + "; " } ?? "")
+            + "\(counts.feeds) feed\(counts.feeds == 1 ? "" : "s"): \(ok) ok, \(counts.failing) failing, "
+            + "\(counts.held) held back; \(pending) notification\(pending == 1 ? "" : "s") pending"
+    }
+
+    /// Whether the outbox may have changed with `event` (a poll found new items, a delivery was attempted), so that
+    /// its count is read again.
+    static func outboxMayChange(with event: PollEvent) -> Bool {
+        switch event {
+        case .finished(let report): report.new > 0
+        case .delivery: true
+        default: false
+        }
     }
 }

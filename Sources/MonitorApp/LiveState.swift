@@ -66,7 +66,7 @@ package struct LiveState: Sendable {
     }
 
     /// What `apply` asks to be printed.
-    package struct Output: Sendable, Equatable {
+    package struct Output: Sendable {
         /// Lines for the log (without their newline), in order.
         package var log: [String] = []
         /// Whether the panel changed in a way worth drawing at once (not only a progress step).
@@ -74,13 +74,6 @@ package struct LiveState: Sendable {
         /// On a shared schedule: the feed's holder changed (claimed, renewed, released, or seen held by another
         /// instance), to `holder`.
         package var lease: (feed: String, holder: FeedHolder?)?
-
-        /// Whether two outputs log the same lines, redraw alike and report the same holder of the same feed
-        /// (written out: the `lease` tuple keeps `Equatable` from being synthesised).
-        package static func == (lhs: Output, rhs: Output) -> Bool {
-            lhs.log == rhs.log && lhs.redrawNow == rhs.redrawNow && lhs.lease?.feed == rhs.lease?.feed
-                && lhs.lease?.holder == rhs.lease?.holder
-        }
     }
 
     /// The state after `event` at `now`, with what to log. With `quiet`, a successful poll without news is not

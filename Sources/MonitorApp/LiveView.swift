@@ -6,7 +6,7 @@ import MonitorText
 /// the feed that changed last.
 package enum LiveView {
     /// What the view knows of one feed.
-    package struct FeedLine: Sendable, Equatable {
+    package struct FeedLine: Sendable {
         /// Where a feed stands.
         package enum Phase: String, Sendable, Equatable {
             case waiting
@@ -35,18 +35,6 @@ package enum LiveView {
         package var gap = false
         /// On a shared schedule: the instance holding its lease (this one while it polls the feed), as last seen.
         package var holder: FeedHolder?
-
-        /// A feed waiting for its first poll.
-        package init(name: String) {
-            self.name = name
-        }
-
-        package static func == (lhs: FeedLine, rhs: FeedLine) -> Bool {
-            lhs.name == rhs.name && lhs.phase == rhs.phase && lhs.progress?.done == rhs.progress?.done
-                && lhs.progress?.total == rhs.progress?.total && lhs.items == rhs.items && lhs.new == rhs.new
-                && lhs.next == rhs.next && lhs.failures == rhs.failures && lhs.stale == rhs.stale
-                && lhs.gap == rhs.gap && lhs.holder == rhs.holder
-        }
     }
 
     /// The view: `state` first when there is one (the state cannot be reached), a line per feed, each cut to `width`

@@ -67,12 +67,6 @@ package final class MonitorService: Service, Sendable {
         var schedulerAnswering: (@Sendable () async -> Void)?
         /// How the feeds fare, kept from the poll events once for systemd's `STATUS=` and `/healthz` (`run --metrics`).
         package var health = RunHealth()
-
-        /// Options for the feeds file at `configPath` and the state `store`.
-        package init(configPath: String, store: any StateStoring) {
-            self.configPath = configPath
-            self.store = store
-        }
     }
 
     /// The runner and transport of one set of settings.
@@ -138,18 +132,20 @@ package final class MonitorService: Service, Sendable {
         // The display and the feeds (under the scheduler) are child tasks of the service.
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                var status = ServiceStatus(health: self.options.health)
+                var pending = 0
                 var said = ""
                 for await event in events {
-                    let recount = status.show(event, now: Date())
+                    let now = Date()
+                    self.options.health.apply(event, now: now)
                     if case .reload(let rejected) = event {
-                        self.options.metrics.configReloaded(successful: rejected == nil, at: Date())
+                        self.options.metrics.configReloaded(successful: rejected == nil, at: now)
                     }
                     display.show(event)
                     guard let systemd = self.options.systemd else { continue }
-                    if recount { status.pending = await self.pending(of: config.value) }
-                    if status.line != said {
-                        said = status.line
+                    if RunHealth.outboxMayChange(with: event) { pending = await self.pending(of: config.value) }
+                    let line = self.options.health.statusLine(pending: pending, now: now)
+                    if line != said {
+                        said = line
                         systemd.send("STATUS=" + said)
                     }
                 }

@@ -15,14 +15,4 @@ package struct NotifierLine: Sendable, Hashable {
     /// When its next digest is due: one period after the oldest notification it collected (later after a failed
     /// attempt); nil when it collected none.
     package var nextDigest: Date?
-
-    package init(
-        status: NotifierStatus, type: String?, target: String?, digest: Duration? = nil, nextDigest: Date? = nil
-    ) {
-        self.status = status
-        self.type = type
-        self.target = target
-        self.digest = digest
-        self.nextDigest = nextDigest
-    }
 }

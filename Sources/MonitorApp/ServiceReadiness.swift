@@ -11,9 +11,6 @@ package final class ServiceReadiness: Sendable {
 
     private let storage = Mutex<(state: State, observers: [@Sendable (State) -> Void])>((.starting, []))
 
-    /// Starting.
-    package init() {}
-
     /// The current stage.
     package var state: State { storage.withLock { $0.state } }
 

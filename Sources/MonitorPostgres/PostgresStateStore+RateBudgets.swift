@@ -17,7 +17,7 @@ extension PostgresStateStore: RateBudgetStoring {
     /// Takes one request from `key`'s budget at `now`, counted in flight until it is ended or `expires`.
     /// Expired requests of every budget are swept on the way.
     package func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws
-        -> SharedSpend
+        -> RateBudgetState.Decision
     {
         try await transaction { connection in
             let before = try await self.lockedBudget(key, connection: connection)
@@ -37,17 +37,13 @@ extension PostgresStateStore: RateBudgetStoring {
             }
             let decision = state.decide(inFlight: inFlight, now: now)
             if state != before { try await self.write(state, key: key, connection: connection) }
-            switch decision {
-            case .held(let hold): return .held(hold)
-            case .wait: return .wait
-            case .send: break
-            }
+            guard case .send = decision else { return decision }
             try await connection.query(
                 """
                 INSERT INTO rate_budget_flight (ticket, origin, credential, resource, expires)
                 VALUES (\(ticket), \(key.origin), \(key.credential), \(key.resource), \(expires.timeIntervalSince1970))
                 """, logger: self.logger)
-            return .send(ticket: ticket)
+            return .send
         }
     }
 

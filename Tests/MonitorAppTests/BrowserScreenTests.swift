@@ -1,11 +1,11 @@
 import Foundation
-import MonitorApp
 import MonitorItems
 import MonitorOptions
 import MonitorText
 import TestSupport
 import Testing
 
+@testable import MonitorApp
 @testable import MonitorCore
 
 @Suite("The full-screen view: keys through a pure reducer, whole screens rendered to strings")

@@ -1,8 +1,8 @@
 import Foundation
-import MonitorApp
 import TestSupport
 import Testing
 
+@testable import MonitorApp
 @testable import MonitorCore
 @testable import MonitorText
 

@@ -1,9 +1,9 @@
 import Foundation
-import MonitorApp
 import MonitorOptions
 import MonitorText
 import Testing
 
+@testable import MonitorApp
 @testable import MonitorCore
 
 @Suite("The health /healthz reports: failing, held back, stale and never polled feeds, as a pure state")

@@ -1,10 +1,10 @@
 import Foundation
 import GitHubSource
 import LoopbackHTTP
-import MonitorApp
 import TestSupport
 import Testing
 
+@testable import MonitorApp
 @testable import MonitorCore
 
 /// 2026-11-22 05:00:00 UTC, the `now` of the tests on a manual clock.

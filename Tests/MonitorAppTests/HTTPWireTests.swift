@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import LoopbackHTTP
-import MonitorApp
 import MonitorConcurrency
 import MonitorOptions
 import MonitorSQLite
@@ -10,6 +9,7 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import MonitorApp
 @testable import MonitorCore
 
 /// Polls scripted feeds through the real HTTP stack (AsyncHTTPClient) against a real server on 127.0.0.1, into a

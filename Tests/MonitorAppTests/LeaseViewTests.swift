@@ -1,9 +1,9 @@
 import Foundation
-import MonitorApp
 import MonitorOptions
 import MonitorText
 import Testing
 
+@testable import MonitorApp
 @testable import MonitorCore
 
 @Suite("Who holds which feed on a shared schedule: the live view, its log and monitor status")

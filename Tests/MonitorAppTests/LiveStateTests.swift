@@ -1,10 +1,10 @@
 import Foundation
-import MonitorApp
 import MonitorItems
 import MonitorOptions
 import MonitorText
 import Testing
 
+@testable import MonitorApp
 @testable import MonitorCore
 
 @Suite("The live state of monitor run: failures, recoveries and staleness as a pure state machine")

@@ -1,7 +1,7 @@
 import Foundation
-import MonitorApp
 import Testing
 
+@testable import MonitorApp
 @testable import MonitorCore
 
 @Suite("The live view of monitor run, rendered to a string")

@@ -1,7 +1,7 @@
 import Foundation
-import MonitorApp
 import Testing
 
+@testable import MonitorApp
 @testable import MonitorCore
 @testable import MonitorText
 

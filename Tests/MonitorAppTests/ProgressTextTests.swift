@@ -1,5 +1,6 @@
-import MonitorApp
 import Testing
+
+@testable import MonitorApp
 
 @Suite("run --once: the progress lines")
 struct ProgressTextTests {

@@ -1,4 +1,3 @@
-import MonitorApp
 import NIOCore
 import NIOPosix
 import Testing

@@ -1,6 +1,6 @@
-import MonitorApp
 import Testing
 
+@testable import MonitorApp
 @testable import MonitorCore
 @testable import MonitorRules
 

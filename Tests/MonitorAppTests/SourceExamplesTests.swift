@@ -3,12 +3,12 @@ import ExecSource
 import Foundation
 import GitHubSource
 import JSONAPISource
-import MonitorApp
 import MonitorOptions
 import TestSupport
 import Testing
 import WebFeedSource
 
+@testable import MonitorApp
 @testable import MonitorCore
 
 /// A source with examples: recorded answers with what it must make of them. Each source's are in `Examples/`,

@@ -1,7 +1,7 @@
-import MonitorApp
 import MonitorOptions
 import Testing
 
+@testable import MonitorApp
 @testable import MonitorCore
 
 /// A source declared only for this test, so the listing's layout is checked against known declarations.

@@ -1,8 +1,8 @@
 import Foundation
-import MonitorApp
 import Synchronization
 import Testing
 
+@testable import MonitorApp
 @testable import MonitorCore
 
 @Suite("What systemd's environment asks of `monitor run`: the notify socket, and the watchdog's beat")
@@ -58,7 +58,8 @@ struct ServiceStatusTests {
 
     @Test("scheduled feeds are ok until they fail or their server holds them back; a stopped feed is no longer counted")
     func lines() {
-        var status = ServiceStatus()
+        let health = RunHealth()
+        var pending = 0
         var lines: [String] = []
         var recount: [Bool] = []
         let events: [PollEvent] = [
@@ -68,9 +69,10 @@ struct ServiceStatusTests {
             .stopped(feed: "a"),
         ]
         for event in events {
-            recount.append(status.show(event, now: now))
-            if recount.last == true { status.pending = 2 }
-            lines.append(status.line)
+            health.apply(event, now: now)
+            recount.append(RunHealth.outboxMayChange(with: event))
+            if recount.last == true { pending = 2 }
+            lines.append(health.statusLine(pending: pending, now: now))
         }
         #expect(
             lines == [

@@ -1,6 +1,5 @@
 import Foundation
 import LoopbackHTTP
-import MonitorApp
 import MonitorConcurrency
 import MonitorItems
 import MonitorOptions
@@ -8,6 +7,7 @@ import Samples
 import TestSupport
 import Testing
 
+@testable import MonitorApp
 @testable import MonitorCore
 @testable import MonitorJSON
 @testable import WebhookNotifier

@@ -31,9 +31,11 @@ private final class HangingBudgets: RateBudgetStoring {
         }) { continuation.resume() }
     }
 
-    func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws -> SharedSpend {
+    func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws
+        -> RateBudgetState.Decision
+    {
         await hang()
-        return .send(ticket: ticket)
+        return .send
     }
 
     func endRequest(_ key: RateBudgets.Key, ticket: Int64?, answer: RateLimit?) async throws { await hang() }
@@ -55,9 +57,11 @@ private final class FailingBudgets: RateBudgetStoring {
         if failing.withLock({ $0 }) { throw Down() }
     }
 
-    func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws -> SharedSpend {
+    func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws
+        -> RateBudgetState.Decision
+    {
         try answer()
-        return .send(ticket: ticket)
+        return .send
     }
 
     func endRequest(_ key: RateBudgets.Key, ticket: Int64?, answer: RateLimit?) async throws { try self.answer() }
@@ -74,7 +78,9 @@ private final class LateBudgets: RateBudgetStoring {
 
     func release() { gate.release() }
 
-    func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws -> SharedSpend {
+    func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws
+        -> RateBudgetState.Decision
+    {
         taken.update { $0.append(ticket) }
         return try await gate.takeRequest(key, ticket: ticket, now: now, expires: expires)
     }

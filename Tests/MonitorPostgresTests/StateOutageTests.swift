@@ -1,10 +1,10 @@
 import Foundation
 import LoopbackHTTP
-import MonitorApp
 import PostgresTestSupport
 import TestSupport
 import Testing
 
+@testable import MonitorApp
 @testable import MonitorCore
 @testable import MonitorPostgres
 

@@ -33,13 +33,7 @@ package struct BrowserState: Sendable {
         package var feed: String
         package var group: String?
         /// Whether `z` zoomed to the box around the items shown.
-        package var zoomed: Bool
-
-        package init(feed: String, group: String?, zoomed: Bool = false) {
-            self.feed = feed
-            self.group = group
-            self.zoomed = zoomed
-        }
+        package var zoomed = false
     }
 
     /// The days windows `d` steps through; nil is every day.
@@ -72,12 +66,6 @@ package struct BrowserState: Sendable {
     package var now: Date
     /// The rows of the screen (PgUp and PgDn move by the rows of the list it shows).
     package var height = 24
-
-    /// The view of `live`'s feeds at `now`, showing the feeds.
-    package init(live: LiveState, now: Date) {
-        self.live = live
-        self.now = now
-    }
 
     /// The days of the window in force; nil for every day.
     package var days: Int? { Self.windows[window] }

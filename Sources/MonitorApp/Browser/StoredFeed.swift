@@ -6,19 +6,13 @@ import MonitorItems
 /// days window computed from them.
 package struct StoredFeed: Sendable, Equatable {
     /// A group of the feed with its counts in the window.
-    package struct GroupRow: Sendable, Equatable {
+    package struct GroupRow: Sendable {
         package var id: String
         package var title: String
         /// Its items in the window.
         package var count: Int
         /// Those items per value of the source's breakdown detail (EONET: open, closed), sorted by value.
         package var breakdown: [(value: String, count: Int)]
-
-        package static func == (lhs: GroupRow, rhs: GroupRow) -> Bool {
-            lhs.id == rhs.id && lhs.title == rhs.title && lhs.count == rhs.count
-                && lhs.breakdown.map(\.value) == rhs.breakdown.map(\.value)
-                && lhs.breakdown.map(\.count) == rhs.breakdown.map(\.count)
-        }
     }
 
     package var feed: String
@@ -28,13 +22,6 @@ package struct StoredFeed: Sendable, Equatable {
     package var items: [Item]
     /// The detail counted per group (EONET: `status`), if any.
     package var breakdownDetail: String?
-
-    package init(feed: String, catalog: [ItemGroup], items: [Item], breakdownDetail: String?) {
-        self.feed = feed
-        self.catalog = catalog
-        self.items = items
-        self.breakdownDetail = breakdownDetail
-    }
 
     /// The items dated within `days` days before `now` (all when nil).
     package func items(within days: Int?, now: Date) -> [Item] {

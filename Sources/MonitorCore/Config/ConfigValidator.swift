@@ -108,28 +108,11 @@ package struct ConfigValidator: Sendable {
         var feeds: [(config: FeedConfig, source: any FeedSource.Type)] = []
         var firstUse: [String: SourceLocation] = [:]
         for (index, item) in items.enumerated() {
-            guard case .map(let rawEntries) = item.content else {
-                let message =
-                    "feed #\(index + 1) must be a mapping with 'name:' and 'type:', found \(item.kindDescription)"
-                diagnostics.append(.error(message, at: item.location))
-                continue
-            }
-            let entries = uniqueEntries(rawEntries, in: "this feed", diagnostics: &diagnostics)
-            let name = entries.first { $0.key == "name" }
-            let label = name.flatMap { scalarText($0.value) }.map { "feed '\($0)'" } ?? "feed #\(index + 1)"
             guard
-                let source = type(
-                    of: entries, among: sources.map { ($0.type, $0) }, kind: "feed", label: label, at: item.location,
-                    diagnostics: &diagnostics)
-            else {
-                // Without its source the feed's keys cannot be judged; still check the common ones it has.
-                let specs = FeedConfig.commonSpecs.filter { $0.name != "type" }
-                let common = entries.filter { entry in specs.contains { $0.name == entry.key } }
-                let options = options(
-                    common, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
-                _ = uniqueName(options, kind: "feed", firstUse: &firstUse, diagnostics: &diagnostics)
-                continue
-            }
+                let (entries, label, source) = entry(
+                    item, index: index, kind: "feed", among: sources.map { ($0.type, $0) },
+                    common: FeedConfig.commonSpecs, firstUse: &firstUse, diagnostics: &diagnostics)
+            else { continue }
             let before = diagnostics.count
             let specs = Self.specs(of: source)
             let options = options(entries, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
@@ -143,6 +126,35 @@ package struct ConfigValidator: Sendable {
                 (FeedConfig(name: feedName, type: source.type, options: options, location: item.location), source))
         }
         return feeds
+    }
+
+    /// The entries of feed or notifier #`index` (`kind`), its label for messages and its `type:` among `types`; nil
+    /// when it is not a mapping or its type is missing or unknown. Without its type its keys cannot be judged: the
+    /// `common` ones it has are still checked, and its name recorded in `firstUse`.
+    private func entry<Kind>(
+        _ item: ConfigValue, index: Int, kind: String, among types: [(name: String, type: Kind)], common: [OptionSpec],
+        firstUse: inout [String: SourceLocation], diagnostics: inout [Diagnostic]
+    ) -> (entries: [ConfigEntry], label: String, type: Kind)? {
+        guard case .map(let rawEntries) = item.content else {
+            let message =
+                "\(kind) #\(index + 1) must be a mapping with 'name:' and 'type:', found \(item.kindDescription)"
+            diagnostics.append(.error(message, at: item.location))
+            return nil
+        }
+        let entries = uniqueEntries(rawEntries, in: "this \(kind)", diagnostics: &diagnostics)
+        let name = entries.first { $0.key == "name" }
+        let label = name.flatMap { scalarText($0.value) }.map { "\(kind) '\($0)'" } ?? "\(kind) #\(index + 1)"
+        guard
+            let type = type(
+                of: entries, among: types, kind: kind, label: label, at: item.location, diagnostics: &diagnostics)
+        else {
+            let specs = common.filter { $0.name != "type" }
+            let known = entries.filter { entry in specs.contains { $0.name == entry.key } }
+            let options = options(known, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
+            _ = uniqueName(options, kind: kind, firstUse: &firstUse, diagnostics: &diagnostics)
+            return nil
+        }
+        return (entries, label, type)
     }
 
     /// The name of `options`, recorded in `firstUse`; nil (and an error when an earlier feed or notifier, `kind`,
@@ -209,28 +221,11 @@ package struct ConfigValidator: Sendable {
         var notifiers: [NotifierConfig] = []
         var firstUse: [String: SourceLocation] = [:]
         for (index, item) in items.enumerated() {
-            guard case .map(let rawEntries) = item.content else {
-                let message =
-                    "notifier #\(index + 1) must be a mapping with 'name:' and 'type:', found \(item.kindDescription)"
-                diagnostics.append(.error(message, at: item.location))
-                continue
-            }
-            let entries = uniqueEntries(rawEntries, in: "this notifier", diagnostics: &diagnostics)
-            let name = entries.first { $0.key == "name" }
-            let label =
-                name.flatMap { scalarText($0.value) }.map { "notifier '\($0)'" } ?? "notifier #\(index + 1)"
             guard
-                let type = type(
-                    of: entries, among: self.notifiers.map { ($0.type, $0) }, kind: "notifier", label: label,
-                    at: item.location, diagnostics: &diagnostics)
-            else {
-                let specs = NotifierConfig.commonSpecs.filter { $0.name != "type" }
-                let common = entries.filter { entry in specs.contains { $0.name == entry.key } }
-                let options = options(
-                    common, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
-                _ = uniqueName(options, kind: "notifier", firstUse: &firstUse, diagnostics: &diagnostics)
-                continue
-            }
+                let (entries, label, type) = entry(
+                    item, index: index, kind: "notifier", among: self.notifiers.map { ($0.type, $0) },
+                    common: NotifierConfig.commonSpecs, firstUse: &firstUse, diagnostics: &diagnostics)
+            else { continue }
             let specs = Self.specs(of: type)
             let options = options(entries, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
             // A notifier's own checks look at the options that are valid, whatever else is wrong.

@@ -205,9 +205,18 @@ package struct PollRunner: Sendable {
     }
 
     /// Reads what is stored for `feed`, giving `head` what the requests need as soon as it is read (nil when the
-    /// read fails before), then folds `updates` from the stored items as ``fold(_:from:showing:feed:events:)``
-    /// does; the stored items the feed's rule does not match are dropped first, and recorded in `dropped`, whose
-    /// ids dropped by earlier polls count as known.
+    /// read fails before), then folds `updates` into the poll's tally, showing the stored items first and then every
+    /// step; returns the last tally, the stored form of the items found and what the source threw, if it did. The
+    /// stored items the feed's rule does not match are dropped first, and recorded in `dropped`, whose ids dropped by
+    /// earlier polls count as known.
+    ///
+    /// A view lists every group, so with more than ``viewedGroups`` of them a step is shown only once the updates
+    /// since the last view brought as many group memberships as a quarter of the groups: showing a poll then costs
+    /// at most about four times folding it, however many small updates a source sends.
+    ///
+    /// Each batch of items is prepared for the state (``PreparedItems``) as it comes, after its step is shown:
+    /// while the source waits for its next responses, not in the commit after the last one; a large batch on every
+    /// core at once (the last answer's preparation is on the way to the commit).
     func readAndFold(
         _ feed: FeedConfig, source: any FeedSource.Type, retention: ItemRetention, started: Date,
         head: OneShot<StoredHead?>, dropped: RuleDrops, updates: AsyncThrowingStream<SourceUpdate, any Error>,
@@ -230,33 +239,8 @@ package struct PollRunner: Sendable {
         let breakdown = source.breakdown?.detail
         // The view of the stored items is made here from their counts: no second tally of them is kept through
         // the poll.
-        return .success(
-            await fold(
-                updates,
-                from: PollTally(
-                    stored: snapshot, known: known, retention: retention,
-                    breakdown: breakdown),
-                showing: events == nil ? nil : FeedView(feed: feed.name, stored: snapshot, breakdown: breakdown),
-                feed: feed.name, events: events))
-    }
-
-    /// Folds the source's updates into the poll's tally, starting from `initial`, showing `stored` first and
-    /// then every step; returns the last tally, the stored form of the items found and what the source threw, if
-    /// it did.
-    ///
-    /// A view lists every group, so with more than ``viewedGroups`` of them a step is shown only once the updates
-    /// since the last view brought as many group memberships as a quarter of the groups: showing a poll then costs
-    /// at most about four times folding it, however many small updates a source sends.
-    ///
-    /// Each batch of items is prepared for the state (``PreparedItems``) as it comes, after its step is shown:
-    /// while the source waits for its next responses, not in the commit after the last one; a large batch on every
-    /// core at once (the last answer's preparation is on the way to the commit).
-    func fold(
-        _ updates: AsyncThrowingStream<SourceUpdate, any Error>, from initial: PollTally, showing stored: FeedView?,
-        feed: String, events: AsyncStream<PollEvent>.Continuation?
-    ) async -> (PollTally, PreparedItems, (any Error)?) {
-        if let stored { events?.yield(.view(stored)) }
-        var tally = initial
+        events?.yield(.view(FeedView(feed: feed.name, stored: snapshot, breakdown: breakdown)))
+        var tally = PollTally(stored: snapshot, known: known, retention: retention, breakdown: breakdown)
         var prepared = PreparedItems()
         // The work folded since the last view: an update, and each group of each item or of the catalog.
         var work = 0
@@ -271,15 +255,15 @@ package struct PollRunner: Sendable {
                 }
                 let groups = tally.totals.count + tally.catalog.count
                 if let events, groups <= Self.viewedGroups || work * 4 >= groups {
-                    events.yield(.view(FeedView(feed: feed, tally: tally)))
+                    events.yield(.view(FeedView(feed: feed.name, tally: tally)))
                     work = 0
                 }
                 if case .items(let batch) = update { await prepared.add(batch, parts: Self.cores) }
             }
         } catch {
-            return (tally, prepared, error)
+            return .success((tally, prepared, error))
         }
-        return (tally, prepared, nil)
+        return .success((tally, prepared, nil))
     }
 
     /// The most groups a poll has for every step of it to be shown.

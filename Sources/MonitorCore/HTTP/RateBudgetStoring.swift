@@ -14,10 +14,11 @@ import Foundation
 package protocol RateBudgetStoring: Sendable {
     /// Takes one request from `key`'s budget at `now` under `ticket` (chosen by the caller, so that a request whose
     /// answer was not waited for can still be ended): counted in flight until ended or until `expires`, it returns
-    /// `.send(ticket)`; or the hold that keeps it from being sent; or `.wait` when requests in flight (of any
+    /// `.send`; or the hold that keeps it from being sent; or `.wait` when requests in flight (of any
     /// instance) may use up what is left. A hold or reset stored by another instance is believed no longer than
     /// ``RateBudgets/believedFor`` after the database learned it.
-    func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws -> SharedSpend
+    func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws
+        -> RateBudgetState.Decision
 
     /// Ends the request of `ticket` (none: a request the budget was not asked about) and learns the rate limit its
     /// answer reported, if any.

@@ -60,18 +60,6 @@ package final class RateBudgets: Sendable {
         case send(ticket: Int64?)
         /// The budget is closed until the hold ends: the request is not sent.
         case held(Hold)
-
-        /// The hold, nil when the request may be sent.
-        var hold: Hold? {
-            if case .held(let hold) = self { return hold }
-            return nil
-        }
-
-        /// The ticket that ends the request in the shared budget, nil when there is none.
-        var ticket: Int64? {
-            if case .send(let ticket) = self { return ticket }
-            return nil
-        }
     }
 
     /// The budgets kept in a state several instances share: how they are asked.
@@ -174,7 +162,7 @@ package final class RateBudgets: Sendable {
             let now = currentTime()
             let stored = Self.stored(key)
             let ticket = Int64.random(in: 1...Int64.max)
-            let answer: SharedSpend
+            let answer: RateBudgetState.Decision
             do {
                 answer = try await ask(sharing) { store in
                     try await store.takeRequest(
@@ -191,7 +179,7 @@ package final class RateBudgets: Sendable {
                 return .send(ticket: nil)
             }
             switch answer {
-            case .send(let ticket):
+            case .send:
                 return .send(ticket: ticket)
             case .held(let hold):
                 update(key, nil, ending: true)

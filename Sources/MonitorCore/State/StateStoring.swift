@@ -120,9 +120,4 @@ extension StateStoring {
     {
         try await items(of: feed, group: group, since: since, limit: limit)
     }
-
-    /// The notifications still to deliver, in the order the polls wrote them.
-    func outbox() async throws -> [OutboxEntry] {
-        try await outbox(refused: false)
-    }
 }
