@@ -162,10 +162,11 @@ struct SharedScheduleTests {
         let gate = Watched(false)
         let environment = ["MONITOR_STATE": server.text(of: url)]
         try await withTestHTTPServer(feeds(arrivals: arrivals, gate: gate)) { http in
-            // A lease of 3 × 5 s; the polls of the first instance hang at the server until it is killed, at once: a
-            // poll that hung for its whole timeout (5 s) would be tried again, a second request under the same claim.
+            // A lease of 3 × 10 s; the polls of the first instance hang at the server until it is killed, at once: a
+            // poll that hung for its whole timeout (10 s) would be tried again, a second request under the same claim.
             // So the second instance starts only after the first is gone (it would take seconds on a loaded machine).
-            try directory.write("feeds.yaml", feedsFile(names, base: http.baseURL, interval: "1h", timeout: "5s"))
+            // (With 5 s, the second instance's renewals, late by 10 s under the whole suite's load, lost its leases.)
+            try directory.write("feeds.yaml", feedsFile(names, base: http.baseURL, interval: "1h", timeout: "10s"))
             let first = try await RunningMonitor(
                 ["run", "--format", "json"], in: directory.url, environment: environment)
             try await arrivals.wait { arrivals in names.allSatisfy { arrivals.count($0) == 1 } }
