@@ -45,6 +45,9 @@ struct ExecPoll: Sendable {
         }
     }
 
+    /// The protocol version programs are told.
+    static let protocolVersion = 1
+
     /// The poll of a feed with `options`.
     init(options: FeedOptions, context: PollContext) {
         command = options[ExecSource.command] ?? []
@@ -57,15 +60,22 @@ struct ExecPoll: Sendable {
     /// program's process group (SIGTERM, then SIGKILL) before it returns.
     func run(_ found: Findings) async throws {
         let cursor = context.values[Self.cursorKey]
+        // The environment every program starts from (a few harmless variables of monitor's own and the feed's
+        // `env`), and the protocol's.
+        var environment = ProgramEnvironment.make(env: env, from: ProcessInfo.processInfo.environment)
+        environment["MONITOR_PROTOCOL"] = String(Self.protocolVersion)
+        environment["MONITOR_FEED"] = context.feed
+        environment["MONITOR_CURSOR"] = cursor
         let program = ProgramRun(
-            command: command, directory: context.options.directory,
-            environment: ExecEnvironment.make(
-                feed: context.feed, cursor: cursor, env: env, from: ProcessInfo.processInfo.environment),
+            command: command, directory: context.options.directory, environment: environment,
             timeout: timeout ?? context.http.policy.timeout * 2, redaction: Redaction(values: Array(env.values)),
             stderrCapacity: 4096, sleep: { [clock = context.clock] in try await clock.sleep(for: $0) })
-        let run = ExecRun(
-            program: program, input: Self.input(feed: context.feed, cursor: cursor),
-            maxOutput: context.http.policy.maxBody)
+        // On standard input: `{"protocol":1,"feed":"…","cursor":"…"}` (cursor null when none is stored).
+        let input: JSONValue = .object([
+            ("protocol", .integer(Self.protocolVersion)), ("feed", .string(context.feed)),
+            ("cursor", .optional(cursor)),
+        ])
+        let run = ExecRun(program: program, input: input.text + "\n", maxOutput: context.http.policy.maxBody)
         let state = Mutex(State())
         try await run.run { messages in
             // Items in a row go as one batch, and the groups announced meanwhile as one catalog.
@@ -127,15 +137,5 @@ struct ExecPoll: Sendable {
         case .gap(let message):
             found.gap(message: message)
         }
-    }
-
-    /// The JSON line on the program's standard input: `{"protocol":1,"feed":"…","cursor":"…"}` (cursor null
-    /// when none is stored).
-    static func input(feed: String, cursor: String?) -> String {
-        let object: JSONValue = .object([
-            ("protocol", .integer(ExecEnvironment.protocolVersion)), ("feed", .string(feed)),
-            ("cursor", .optional(cursor)),
-        ])
-        return object.text + "\n"
     }
 }

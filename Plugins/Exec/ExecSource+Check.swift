@@ -10,9 +10,9 @@ extension ExecSource {
     package func checkOnline(_ context: OnlineCheckContext) async -> OnlineCheck {
         guard let program = options[Self.command]?.first else { return .wrong("'command' is empty") }
         let env = options[Self.env] ?? [:]
-        let environment = ExecEnvironment.make(feed: context.feed, cursor: nil, env: env, from: context.environment)
         return ProgramPath.check(
-            program, searchPath: environment["PATH"], directory: options.directory,
+            program, searchPath: ProgramEnvironment.make(env: env, from: context.environment)["PATH"],
+            directory: options.directory,
             redaction: Redaction(values: Array(env.values)))
     }
 }

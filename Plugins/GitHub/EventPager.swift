@@ -102,7 +102,7 @@ struct EventPager: Sendable {
                     guard let event else { return false }
                     return known.contains(event.id) || readThrough.map { event.date <= $0 } ?? false
                 }
-            let offered = events.isEmpty ? nil : LinkHeader(response.headers["Link"]).url("next", relativeTo: url)
+            let offered = events.isEmpty ? nil : LinkHeader.url("next", in: response.headers["Link"], relativeTo: url)
             var next: String?
             if !reachedKnown, seen < keep, pages < Self.maxPages {
                 next = offered

@@ -29,17 +29,13 @@ struct GitHubAPI: Sendable {
         self.http = http
     }
 
-    /// The headers of every request; the engine adds `User-Agent` and the conditional ones.
-    var headers: HTTPHeaders {
+    /// GETs `url` with the API's headers (the engine adds `User-Agent` and the conditional ones) and the token as the
+    /// credential the validators are kept by; `resource` is the rate limit it counts against (`search` for the search
+    /// API; nil: `core`).
+    func get(_ url: String, resource: String? = nil) async throws -> HTTPResponse {
         var headers: HTTPHeaders = ["Accept": Self.accept, "X-GitHub-Api-Version": Self.version]
         if let token { headers.add("Authorization", "Bearer \(token)") }
-        return headers
-    }
-
-    /// GETs `url` with the API's headers and the token as the credential the validators are kept by;
-    /// `resource` is the rate limit it counts against (`search` for the search API; nil: `core`).
-    func get(_ url: String, resource: String? = nil) async throws -> HTTPResponse {
-        try await http.get(url, headers: headers, credential: token, resource: resource)
+        return try await http.get(url, headers: headers, credential: token, resource: resource)
     }
 
     /// Whether `url` is on the API's own host, so that it may be sent the token.

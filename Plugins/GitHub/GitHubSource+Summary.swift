@@ -8,26 +8,12 @@ extension GitHubSource {
     /// The headline; the event types with their counts and what is new, most frequent first; the latest five
     /// events with their repository; the rate limit the server reported last.
     package func summary(of report: PollReport, now: Date) -> String {
-        var output = SummaryText.headline(report)
-        let groups = report.groups.filter { $0.count > 0 }.sorted {
+        var sorted = report
+        sorted.groups = report.groups.filter { $0.count > 0 }.sorted {
             $0.count != $1.count ? $0.count > $1.count : $0.title < $1.title
         }
-        if !groups.isEmpty {
-            output += SummaryText.table(
-                header: ["event type", "items", "new"],
-                rows: groups.map {
-                    [TerminalText.sanitized($0.title), "\($0.count)", $0.new > 0 ? "+\($0.new)" : ""]
-                },
-                rightAligned: [1, 2])
-        }
-        if !report.latest.isEmpty {
-            output += "  latest (UTC):\n"
-            for item in report.latest.prefix(5) {
-                let mark = report.newIDs.contains(item.id) ? "*" : " "
-                let repo = item.detail("repo").map { "  (\(TerminalText.sanitized($0)))" } ?? ""
-                output +=
-                    "  \(mark) \(UTCTime.short(item.date, now: now))  \(TerminalText.sanitized(item.title))\(repo)\n"
-            }
+        var output = SummaryText.standard(sorted, now: now, groupHeader: "event type") { item in
+            item.detail("repo").map { "  (\(TerminalText.sanitized($0)))" } ?? ""
         }
         if let line = Self.rateLimitLine(report.rateLimit) {
             output += "  \(line)\n"

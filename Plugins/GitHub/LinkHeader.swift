@@ -1,20 +1,11 @@
 import Foundation
 
-/// The links of an HTTP `Link` header (RFC 8288): `<https://…?page=2>; rel="next", <…>; rel="last"`.
-struct LinkHeader: Sendable, Hashable {
-    /// One link: its target and its relation types.
-    struct Link: Sendable, Hashable {
-        var url: String
-        var relations: [String]
-    }
-
-    /// The links, in order.
-    var links: [Link]
-
-    /// The links of a header value; a malformed part is skipped.
-    init(_ value: String?) {
-        links = []
-        guard let value else { return }
+/// An HTTP `Link` header (RFC 8288): `<https://…?page=2>; rel="next", <…>; rel="last"`.
+enum LinkHeader {
+    /// The target of the first link of `value` with relation `relation` (a malformed part is skipped), resolved
+    /// against `base` when relative.
+    static func url(_ relation: String, in value: String?, relativeTo base: String) -> String? {
+        guard let value else { return nil }
         var rest = Substring(value)
         while let open = rest.firstIndex(of: "<") {
             guard let close = rest[open...].firstIndex(of: ">") else { break }
@@ -24,24 +15,19 @@ struct LinkHeader: Sendable, Hashable {
             let end = rest.firstIndex(of: "<") ?? rest.endIndex
             let parameters = rest[..<end]
             rest = rest[end...]
-            var relations: [String] = []
-            for parameter in parameters.split(whereSeparator: { $0 == ";" || $0 == "," }) {
+            let related = parameters.split(whereSeparator: { $0 == ";" || $0 == "," }).contains { parameter in
                 let pair = parameter.split(separator: "=", maxSplits: 1)
                 guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "rel" else {
-                    continue
+                    return false
                 }
                 let quoted = pair[1].trimmingCharacters(in: .whitespaces)
                 let bare = quoted.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-                relations += bare.split(separator: " ").map { $0.lowercased() }
+                return bare.split(separator: " ").contains { $0.lowercased() == relation }
             }
-            if !url.isEmpty { links.append(Link(url: url, relations: relations)) }
+            guard related, !url.isEmpty else { continue }
+            if url.hasPrefix("https://") || url.hasPrefix("http://") { return url }
+            return URL(string: url, relativeTo: URL(string: base))?.absoluteString
         }
-    }
-
-    /// The target of the first link with relation `relation`, resolved against `base` when relative.
-    func url(_ relation: String, relativeTo base: String) -> String? {
-        guard let link = links.first(where: { $0.relations.contains(relation) }) else { return nil }
-        if link.url.hasPrefix("https://") || link.url.hasPrefix("http://") { return link.url }
-        return URL(string: link.url, relativeTo: URL(string: base))?.absoluteString
+        return nil
     }
 }

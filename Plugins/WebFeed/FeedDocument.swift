@@ -17,10 +17,8 @@ struct FeedDocument: Sendable, Hashable {
         var title: String?
         /// Whether `title` may hold markup (an RSS or Atom `html` title): a JSON Feed title is plain text.
         var titleIsMarkup = true
-        /// Its web page, not yet resolved against `base`.
+        /// Its web page, resolved against the document's base.
         var link: String?
-        /// The base its relative links resolve against (`xml:base`), when the document sets one.
-        var base: String?
         /// Its publication date as written, and the date it was last updated.
         var published: String?
         var updated: String?
@@ -37,10 +35,6 @@ struct FeedDocument: Sendable, Hashable {
 
     var format: Format
     var title: String?
-    /// The feed's web page.
-    var link: String?
-    /// The feed's base for relative links (`xml:base` on its root).
-    var base: String?
     /// When the feed was last built or published, as written.
     var date: String?
     var entries: [Entry] = []

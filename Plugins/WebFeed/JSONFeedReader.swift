@@ -6,7 +6,7 @@ enum JSONFeedReader {
     /// The document of `bytes`, found at `url`; throws a `JSONError` naming the path of what is wrong.
     static func read(_ bytes: [UInt8], url: String) throws(JSONError) -> FeedDocument {
         var reader = JSONReader(bytes)
-        var document = FeedDocument(format: .jsonFeed, base: url)
+        var document = FeedDocument(format: .jsonFeed)
         var version: String?
         try reader.members { (key, reader) throws(JSONError) in
             if reader.key(key, is: "version") {
@@ -14,7 +14,8 @@ enum JSONFeedReader {
             } else if reader.key(key, is: "title") {
                 document.title = try reader.optionalString()
             } else if reader.key(key, is: "home_page_url") {
-                document.link = try reader.referenceURL().map { WebFeedLinks.resolve($0, against: url) }
+                // Not kept; its type is checked as an item's link is.
+                _ = try reader.referenceURL()
             } else if reader.key(key, is: "items") {
                 guard try !reader.null() else { return }
                 try reader.elements { (reader) throws(JSONError) in
@@ -32,7 +33,7 @@ enum JSONFeedReader {
 
     /// One item.
     private static func entry(_ reader: inout JSONReader, base: String) throws(JSONError) -> FeedDocument.Entry {
-        var entry = FeedDocument.Entry(base: base)
+        var entry = FeedDocument.Entry()
         entry.titleIsMarkup = false
         var text: String?
         try reader.members { (key, reader) throws(JSONError) in

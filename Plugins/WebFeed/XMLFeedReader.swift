@@ -88,7 +88,7 @@ private final class Reader: NSObject, XMLParserDelegate {
     /// A field whose text is being captured.
     enum Key {
         case title, link, id, published, updated, category, author, summary, content, point, latitude, longitude
-        case feedTitle, feedLink, feedDate
+        case feedTitle, feedDate
     }
 
     /// The document, once its root is known to be a feed.
@@ -142,7 +142,7 @@ private final class Reader: NSObject, XMLParserDelegate {
         }
         if let authorDepth, depth == authorDepth + 1, name == "name" { return capture(.author, depth) }
         if entry == nil, isEntry(name, namespace, format) {
-            entry = FeedDocument.Entry(base: base)
+            entry = FeedDocument.Entry()
             entryDepth = depth
             return
         }
@@ -150,7 +150,7 @@ private final class Reader: NSObject, XMLParserDelegate {
             return entryField(name, namespace, attributes, depth: depth)
         }
         if entry == nil, depth >= 2, ["channel", "feed"].contains(stack[depth - 2]) {
-            feedField(name, namespace, attributes, depth: depth)
+            feedField(name, namespace, depth: depth)
         }
     }
 
@@ -196,9 +196,9 @@ private final class Reader: NSObject, XMLParserDelegate {
     private func start(root name: String, namespace: String) {
         rootName = name
         switch (name, namespace) {
-        case ("rss", _): document = FeedDocument(format: .rss2, base: base)
-        case ("RDF", XMLFeedReader.Namespace.rdf): document = FeedDocument(format: .rss1, base: base)
-        case ("feed", XMLFeedReader.Namespace.atom): document = FeedDocument(format: .atom, base: base)
+        case ("rss", _): document = FeedDocument(format: .rss2)
+        case ("RDF", XMLFeedReader.Namespace.rdf): document = FeedDocument(format: .rss1)
+        case ("feed", XMLFeedReader.Namespace.atom): document = FeedDocument(format: .atom)
         default: isPage = name.lowercased() == "html"
         }
     }
@@ -250,16 +250,11 @@ private final class Reader: NSObject, XMLParserDelegate {
     }
 
     /// A child of the channel or the Atom feed.
-    private func feedField(_ name: String, _ namespace: String, _ attributes: [String: String], depth: Int) {
+    private func feedField(_ name: String, _ namespace: String, depth: Int) {
         let own =
             namespace == "" || namespace == XMLFeedReader.Namespace.atom || namespace == XMLFeedReader.Namespace.rss1
         switch (name, own) {
         case ("title", true): capture(.feedTitle, depth)
-        case ("link", true) where format == .atom:
-            if attributes["rel"] ?? "alternate" == "alternate", document?.link == nil, let href = attributes["href"] {
-                document?.link = WebFeedLinks.resolve(href, against: base)
-            }
-        case ("link", true): capture(.feedLink, depth)
         case ("lastBuildDate", true), ("pubDate", true), ("updated", true): capture(.feedDate, depth)
         case ("date", false) where namespace == XMLFeedReader.Namespace.dublinCore: capture(.feedDate, depth)
         default: break
@@ -296,13 +291,12 @@ private final class Reader: NSObject, XMLParserDelegate {
             case .point: entry.point = entry.point ?? value
             case .latitude: entry.latitude = entry.latitude ?? value
             case .longitude: entry.longitude = entry.longitude ?? value
-            case .feedTitle, .feedLink, .feedDate: break
+            case .feedTitle, .feedDate: break
             }
             self.entry = entry
         } else if var document {
             switch key {
             case .feedTitle: document.title = document.title ?? value
-            case .feedLink: document.link = document.link ?? WebFeedLinks.resolve(value, against: base)
             case .feedDate: document.date = document.date ?? value
             default: break
             }

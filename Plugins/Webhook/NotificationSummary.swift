@@ -117,19 +117,11 @@ struct NotificationSummary: Sendable, Equatable {
     /// The first line: `feed (type): 3 new events`; for a digest, `digest: 7 notifications from 3 feeds`.
     var headline: String { event == .digest ? "digest: \(eventText)" : "\(feed) (\(type)): \(eventText)" }
 
-    /// How many items are not among the first `shown`: the N of "and N more".
-    func remaining(afterShowing shown: Int) -> Int { max(0, total - shown) }
-
     /// `text` without control characters, its runs of spaces made one, and cut to `limit` characters with "…".
     static func clean(_ text: String, limit: Int) -> String {
         let words = TerminalText.sanitized(text).split(separator: " ", omittingEmptySubsequences: true)
-        return truncated(words.joined(separator: " "), to: limit)
-    }
-
-    /// `text` cut to `limit` characters, the last of them "…" when it was longer.
-    static func truncated(_ text: String, to limit: Int) -> String {
-        guard text.count > limit else { return text }
-        return String(text.prefix(limit - 1)) + "…"
+        let text = words.joined(separator: " ")
+        return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
     }
 }
 
@@ -194,7 +186,7 @@ extension NotificationSummary {
             used += added
             shown += 1
         }
-        let remaining = remaining(afterShowing: shown)
+        let remaining = max(0, total - shown)
         if remaining > 0 { lines.append("and \(remaining) more") }
         var text = lines.joined(separator: "\n")
         guard length(text) > limit else { return text }

@@ -259,32 +259,9 @@ public struct JSONReader: Sendable {
         return value
     }
 
-    /// The value of the JSON number at `start..<end` of `buffer`, correctly rounded: a decimal without an exponent
-    /// whose digits make an integer of at most 2⁵³ and that has at most 22 decimals (16 and 17-digit coordinates
-    /// nearly always) is that integer, exact as a `Double`, divided by an exact power of ten: one rounding, as
-    /// `strtod` rounds (Clinger's fast path); one of up to 19 digits goes through `Float80` on x86-64 (see below).
-    /// Any other goes to `strtod`, from a copy ended by a NUL, without making a `String`.
+    /// The value of the JSON number at `start..<end` of `buffer` that ``plainDecimal(_:from:)`` does not read (an
+    /// exponent, more than 19 significant digits), by `strtod` from a copy ended by a NUL, without making a `String`.
     static func double(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Double {
-        var index = start
-        let negative = buffer[index] == UInt8(ascii: "-")
-        if negative { index += 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var fraction = -1
-        while index < end {
-            let byte = buffer[index]
-            if byte == UInt8(ascii: ".") {
-                fraction = 0
-            } else if byte &- UInt8(ascii: "0") < 10, digits < 19 {
-                mantissa = mantissa * 10 + UInt64(byte &- UInt8(ascii: "0"))
-                if mantissa != 0 { digits += 1 }
-                if fraction >= 0 { fraction += 1 }
-            } else {
-                break
-            }
-            index += 1
-        }
-        if index == end, let value = quotient(mantissa, decimals: fraction, negative: negative) { return value }
         let count = end - start
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { text in
             for offset in 0..<count { text[offset] = CChar(bitPattern: buffer[start + offset]) }
@@ -293,10 +270,12 @@ public struct JSONReader: Sendable {
         }
     }
 
-    /// The usual number at `start` of `buffer` read in one pass, its grammar checked as `numberEnd` checks it and its
-    /// value rounded as `double` rounds it: a decimal without an exponent whose fast paths in `double` apply (at most
-    /// 19 significant digits). Its end is -1 for any other number, malformed or not, which `number()` reads again the
-    /// general way.
+    /// The usual number at `start` of `buffer` read in one pass, its grammar checked as `numberEnd` checks it: a
+    /// decimal without an exponent of at most 19 significant digits, correctly rounded. One whose digits make an
+    /// integer of at most 2⁵³ and that has at most 22 decimals (16 and 17-digit coordinates nearly always) is that
+    /// integer, exact as a `Double`, divided by an exact power of ten: one rounding, as `strtod` rounds (Clinger's fast
+    /// path); one of up to 19 digits goes through `Float80` on x86-64 (see `quotient`). Its end is -1 for any other
+    /// number, malformed or not, which `number()` reads again the general way (`double`).
     @inline(__always)
     private static func plainDecimal(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> (value: Double, end: Int)
     {

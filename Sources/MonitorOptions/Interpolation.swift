@@ -7,11 +7,6 @@ package enum Interpolation {
         package var message: String
         /// The offset, in characters, of the `${` that failed.
         package var offset: Int
-
-        package init(message: String, offset: Int) {
-            self.message = message
-            self.offset = offset
-        }
     }
 
     /// `text` with every reference replaced from `environment`.

@@ -9,10 +9,10 @@ import MonitorCore
 /// short ``grace`` more for the work, which is not cancelled: a commit or a delivery's record the server is answering
 /// is kept, and a stop is not held by a silent server. A caller that gave up closes the connection, which ends the work
 /// too.
-enum PostgresDeadline {
+package enum PostgresDeadline {
     /// The deadline of one call, unless told otherwise: longer than any sane statement, shorter than a test's time
     /// limit.
-    static let standard: Duration = .seconds(30)
+    package static let standard: Duration = .seconds(30)
 
     /// How long a cancelled caller still waits for its call: time enough for a call the server answers, short enough
     /// for a stopping run.

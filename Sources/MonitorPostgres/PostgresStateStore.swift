@@ -69,15 +69,11 @@ package final class PostgresStateStore: StateStoring {
     /// A logger that says nothing: the store's errors are thrown, not logged.
     package static let silent = Logger(label: "monitor-postgres") { _ in SwiftLogNoOpLogHandler() }
 
-    /// Opens the state in the database at `url`, creating or migrating its tables when needed.
-    package static func open(_ url: PostgresURL, logger: Logger = silent) async throws -> PostgresStateStore {
-        try await open(url, logger: logger, deadline: PostgresDeadline.standard)
-    }
-
-    /// ``open(_:logger:)`` with each call to the server given `deadline` instead of the standard one, timed on
-    /// `clock`.
-    static func open(
-        _ url: PostgresURL, logger: Logger = silent, deadline: Duration, clock: any Clock<Duration> = ContinuousClock()
+    /// Opens the state in the database at `url`, creating or migrating its tables when needed; each call to the
+    /// server is given `deadline`, timed on `clock`.
+    package static func open(
+        _ url: PostgresURL, logger: Logger = silent, deadline: Duration = PostgresDeadline.standard,
+        clock: any Clock<Duration> = ContinuousClock()
     ) async throws -> PostgresStateStore {
         let store = try PostgresStateStore(
             url: url, readOnly: false, deadline: deadline, clock: clock, logger: logger)
@@ -89,15 +85,10 @@ package final class PostgresStateStore: StateStoring {
 
     /// Opens the state in the database at `url` for reading only, nil when it holds none yet: nothing is created
     /// or written (a state of an earlier version is brought up to date first, when it may be written). A store
-    /// opened so refuses `commit`.
-    package static func reading(_ url: PostgresURL, logger: Logger = silent) async throws -> PostgresStateStore? {
-        try await reading(url, logger: logger, deadline: PostgresDeadline.standard)
-    }
-
-    /// ``reading(_:logger:)`` with each call to the server given `deadline` instead of the standard one.
-    static func reading(_ url: PostgresURL, logger: Logger = silent, deadline: Duration) async throws
-        -> PostgresStateStore?
-    {
+    /// opened so refuses `commit`. Each call to the server is given `deadline`.
+    package static func reading(
+        _ url: PostgresURL, logger: Logger = silent, deadline: Duration = PostgresDeadline.standard
+    ) async throws -> PostgresStateStore? {
         let store = try PostgresStateStore(
             url: url, readOnly: true, deadline: deadline, clock: ContinuousClock(), logger: logger)
         let version = try await store.transaction { connection in

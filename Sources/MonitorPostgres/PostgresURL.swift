@@ -26,11 +26,11 @@ package struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     /// The host name or address (an IPv6 address without its brackets).
     package var host: String
     /// The port.
-    package var port: Int
+    package var port = 5432
     /// The database.
     package var database: String
     /// How the connection is encrypted.
-    package var tls: TLSMode
+    package var tls = TLSMode.prefer
 
     /// The URL's schemes.
     package static let schemes = ["postgres", "postgresql"]
@@ -46,19 +46,65 @@ package struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         return "postgres://\(user)@\(shownHost):\(port)/\(database)"
     }
 
-    /// A URL of its parts.
-    package init(
-        user: String, password: String? = nil, host: String, port: Int = 5432, database: String,
-        tls: TLSMode = .prefer
-    ) {
-        self.user = user
-        self.password = password
-        self.host = host
-        self.port = port
-        self.database = database
-        self.tls = tls
+    /// `text` without its password, nor any other part that could hold one: the part of the user information after
+    /// its first colon is dropped, as is the query; when there is no `@`, so no telling a password from a port,
+    /// everything after the host's first colon is dropped. Control characters are removed.
+    package static func masked(_ text: String) -> String {
+        guard let schemeEnd = text.range(of: "://") else {
+            return TerminalText.sanitized(String(text.prefix { $0 != ":" && $0 != "@" }))
+        }
+        let parts = parts(text[schemeEnd.upperBound...])
+        var shown = String(text[..<schemeEnd.upperBound])
+        if let userInfo = parts.userInfo {
+            shown += (userInfo.firstIndex(of: ":").map { userInfo[..<$0] } ?? userInfo) + "@" + parts.hostPort
+        } else if let colon = parts.hostPort.firstIndex(of: ":"), !parts.hostPort.hasPrefix("[") {
+            let port = parts.hostPort[parts.hostPort.index(after: colon)...]
+            shown += port.allSatisfy(\.isNumber) ? parts.hostPort : parts.hostPort[..<colon]
+        } else {
+            shown += parts.hostPort
+        }
+        if let path = parts.path { shown += "/" + path }
+        return TerminalText.sanitized(shown)
     }
 
+    /// The parts of what follows `scheme://`: the user information ends at the last `@`, so that a password
+    /// holding `/`, `?` or `#` unencoded stays in it; the host and port end at the next `/`, `?` or `#`.
+    private static func parts(_ rest: Substring) -> (
+        userInfo: Substring?, hostPort: Substring, path: Substring?, query: Substring?, fragment: Bool
+    ) {
+        var rest = rest
+        var userInfo: Substring?
+        if let at = rest.lastIndex(of: "@") {
+            userInfo = rest[..<at]
+            rest = rest[rest.index(after: at)...]
+        }
+        var fragment = false
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = true
+            rest = rest[..<hash]
+        }
+        var query: Substring?
+        if let mark = rest.firstIndex(of: "?") {
+            query = rest[rest.index(after: mark)...]
+            rest = rest[..<mark]
+        }
+        var path: Substring?
+        if let slash = rest.firstIndex(of: "/") {
+            path = rest[rest.index(after: slash)...]
+            rest = rest[..<slash]
+        }
+        return (userInfo, rest, path, query, fragment)
+    }
+
+    /// Percent-decoded `text`, nil when it is not valid percent-encoding or decodes to control characters.
+    private static func decoded(_ text: Substring) -> String? {
+        guard let decoded = String(text).removingPercentEncoding else { return nil }
+        guard !decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
+        return decoded
+    }
+}
+
+extension PostgresURL {
     /// Parses `text`; a malformed URL throws a ``StateError`` that says what is wrong and shows the URL without its
     /// password.
     package init(parsing text: String) throws {
@@ -156,62 +202,5 @@ package struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
             tls = mode
         }
         self.init(user: user, password: password, host: host, port: port, database: database, tls: tls)
-    }
-
-    /// `text` without its password, nor any other part that could hold one: the part of the user information after
-    /// its first colon is dropped, as is the query; when there is no `@`, so no telling a password from a port,
-    /// everything after the host's first colon is dropped. Control characters are removed.
-    package static func masked(_ text: String) -> String {
-        guard let schemeEnd = text.range(of: "://") else {
-            return TerminalText.sanitized(String(text.prefix { $0 != ":" && $0 != "@" }))
-        }
-        let parts = parts(text[schemeEnd.upperBound...])
-        var shown = String(text[..<schemeEnd.upperBound])
-        if let userInfo = parts.userInfo {
-            shown += (userInfo.firstIndex(of: ":").map { userInfo[..<$0] } ?? userInfo) + "@" + parts.hostPort
-        } else if let colon = parts.hostPort.firstIndex(of: ":"), !parts.hostPort.hasPrefix("[") {
-            let port = parts.hostPort[parts.hostPort.index(after: colon)...]
-            shown += port.allSatisfy(\.isNumber) ? parts.hostPort : parts.hostPort[..<colon]
-        } else {
-            shown += parts.hostPort
-        }
-        if let path = parts.path { shown += "/" + path }
-        return TerminalText.sanitized(shown)
-    }
-
-    /// The parts of what follows `scheme://`: the user information ends at the last `@`, so that a password
-    /// holding `/`, `?` or `#` unencoded stays in it; the host and port end at the next `/`, `?` or `#`.
-    private static func parts(_ rest: Substring) -> (
-        userInfo: Substring?, hostPort: Substring, path: Substring?, query: Substring?, fragment: Bool
-    ) {
-        var rest = rest
-        var userInfo: Substring?
-        if let at = rest.lastIndex(of: "@") {
-            userInfo = rest[..<at]
-            rest = rest[rest.index(after: at)...]
-        }
-        var fragment = false
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = true
-            rest = rest[..<hash]
-        }
-        var query: Substring?
-        if let mark = rest.firstIndex(of: "?") {
-            query = rest[rest.index(after: mark)...]
-            rest = rest[..<mark]
-        }
-        var path: Substring?
-        if let slash = rest.firstIndex(of: "/") {
-            path = rest[rest.index(after: slash)...]
-            rest = rest[..<slash]
-        }
-        return (userInfo, rest, path, query, fragment)
-    }
-
-    /// Percent-decoded `text`, nil when it is not valid percent-encoding or decodes to control characters.
-    private static func decoded(_ text: Substring) -> String? {
-        guard let decoded = String(text).removingPercentEncoding else { return nil }
-        guard !decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
-        return decoded
     }
 }

@@ -7,29 +7,8 @@ package enum UTCTime {
     /// `2026-11-22 04:10`, as Foundation's Gregorian calendar writes it.
     package static func minute(_ date: Date) -> String {
         let (days, time) = split(date)
-        let (year, month, day) = ISO8601.civil(daysSinceEpoch: days)
-        if year < 1583 || year > 9999 {
-            // Before the Gregorian calendar, or after four digits: as Foundation writes it.
-            let text = ISO8601.string(date)
-            return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        func digits(_ value: Int, _ count: Int, then separator: Unicode.Scalar?) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8((value / divisor) % 10))
-                divisor /= 10
-            }
-            if let separator { bytes.append(UInt8(ascii: separator)) }
-        }
-        digits(year, 4, then: "-")
-        digits(month, 2, then: "-")
-        digits(day, 2, then: " ")
-        digits(time / 3600, 2, then: ":")
-        digits(time % 3600 / 60, 2, then: nil)
-        return String(decoding: bytes, as: UTF8.self)
+        let text = ISO8601.fixedString(Date(timeIntervalSince1970: Double(days * 86_400 + time)))
+        return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
     }
 
     /// `04:10:05`.

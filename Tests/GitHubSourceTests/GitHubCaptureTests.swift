@@ -117,7 +117,7 @@ struct GitHubCaptureTests {
     func headers() throws {
         let events = try Captures.headers("github-events-public-2020-04-25-headers.txt")
         #expect(
-            LinkHeader(events["Link"]).url("next", relativeTo: "https://api.github.com/events")
+            LinkHeader.url("next", in: events["Link"], relativeTo: "https://api.github.com/events")
                 == "https://api.github.com/events?page=2")
         #expect(events["ETag"]?.hasPrefix("W/\"") == true)
         #expect(events["X-Poll-Interval"] == "60")

@@ -251,6 +251,6 @@ struct GitHubEventTests {
             ("garbage", nil),
         ])
     func link(header: String, next: String?) {
-        #expect(LinkHeader(header).url("next", relativeTo: "https://api.github.com/repos/a/b/events") == next)
+        #expect(LinkHeader.url("next", in: header, relativeTo: "https://api.github.com/repos/a/b/events") == next)
     }
 }

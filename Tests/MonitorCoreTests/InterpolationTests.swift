@@ -1,7 +1,7 @@
-import MonitorOptions
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorOptions
 
 @Suite("${VAR} interpolation")
 struct InterpolationTests {

@@ -1,7 +1,7 @@
-import MonitorPostgres
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorPostgres
 
 @Suite("A PostgreSQL URL is parsed strictly and shown without its password")
 struct PostgresURLTests {

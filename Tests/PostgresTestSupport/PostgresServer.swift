@@ -1,12 +1,12 @@
 import Foundation
 import Logging
 import MonitorConcurrency
-import MonitorPostgres
 import PostgresNIO
 import TestSupport
 import Testing
 
 @testable import MonitorCore
+@testable import MonitorPostgres
 
 /// A real PostgreSQL server for the tests: Debian's `initdb` into a temporary directory, started with `pg_ctl start -w`
 /// (which returns when the server accepts connections) on 127.0.0.1 and a free port, its socket in that directory.

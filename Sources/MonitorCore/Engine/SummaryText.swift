@@ -1,4 +1,5 @@
 import Foundation
+import MonitorItems
 import MonitorText
 
 /// The text summaries of finished polls. Text from the network is made safe for a terminal here.
@@ -19,12 +20,16 @@ package enum SummaryText {
         return line
     }
 
-    /// The headline, the groups with their counts and what is new, then the latest items.
-    package static func standard(_ report: PollReport, now: Date, latest: Int = 5) -> String {
+    /// The headline, the groups (under `groupHeader`) with their counts and what is new, then the latest items, each
+    /// followed by what `more` says of it.
+    package static func standard(
+        _ report: PollReport, now: Date, latest: Int = 5, groupHeader: String = "group",
+        more: (Item) -> String = { _ in "" }
+    ) -> String {
         var output = headline(report)
         if !report.groups.isEmpty {
             output += table(
-                header: ["group", "items", "new"],
+                header: [groupHeader, "items", "new"],
                 rows: report.groups.map {
                     [TerminalText.sanitized($0.title), "\($0.count)", $0.new > 0 ? "+\($0.new)" : ""]
                 },
@@ -34,7 +39,8 @@ package enum SummaryText {
             output += "  latest (UTC):\n"
             for item in report.latest.prefix(latest) {
                 let mark = report.newIDs.contains(item.id) ? "*" : " "
-                output += "  \(mark) \(UTCTime.short(item.date, now: now))  \(TerminalText.sanitized(item.title))\n"
+                output +=
+                    "  \(mark) \(UTCTime.short(item.date, now: now))  \(TerminalText.sanitized(item.title))\(more(item))\n"
             }
         }
         return output
