@@ -50,7 +50,7 @@ enum Console {
     }
 
     /// Writes all of `text` to `descriptor`; the `errno` of the write that failed, or nil.
-    private static func write(_ text: String, to descriptor: Int32) -> Int32? {
+    static func write(_ text: String, to descriptor: Int32) -> Int32? {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }

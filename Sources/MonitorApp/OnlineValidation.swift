@@ -87,16 +87,8 @@ struct OnlineValidation: Sendable {
 
     /// `5 ok, 1 wrong, 1 not checked`.
     static func count(_ lines: [Line]) -> String {
-        var ok = 0
-        var wrong = 0
-        var notChecked = 0
-        for line in lines {
-            switch line.check {
-            case .ok: ok += 1
-            case .wrong: wrong += 1
-            case .notChecked: notChecked += 1
-            }
-        }
-        return "\(ok) ok, \(wrong) wrong, \(notChecked) not checked"
+        let ok = lines.count { if case .ok = $0.check { true } else { false } }
+        let wrong = lines.count { if case .wrong = $0.check { true } else { false } }
+        return "\(ok) ok, \(wrong) wrong, \(lines.count - ok - wrong) not checked"
     }
 }

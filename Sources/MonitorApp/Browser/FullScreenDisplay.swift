@@ -131,7 +131,7 @@ final class FullScreenDisplay: RunView, @unchecked Sendable {
         case .alreadyPolling:
             return "already polling (r)"
         case .held(let until, let reason):
-            return "held back until \(UTCTime.moment(until, now: now)) (\(reason))"
+            return LiveView.holdLine(until: until, reason: reason, now: now)
         case .notScheduled:
             return "not scheduled (r)"
         }

@@ -61,7 +61,7 @@ final class TerminalSession: @unchecked Sendable {
             sessionOpen.store(false, ordering: .sequentiallyConsistent)
             restoreTerminal()
         }
-        Self.write("\(enterSequence)")
+        _ = Console.write("\(enterSequence)", to: STDOUT_FILENO)
     }
 
     /// The screen's size: columns and rows (100×30 when unknown).
@@ -112,7 +112,7 @@ final class TerminalSession: @unchecked Sendable {
     /// Writes `text` to the terminal, unless it was given back (the process is about to stop).
     func write(_ text: String) {
         guard sessionActive.load(ordering: .sequentiallyConsistent) else { return }
-        Self.write(text)
+        _ = Console.write(text, to: STDOUT_FILENO)
     }
 
     /// Leaves the alternate screen and restores the mode standard input had (once; later calls do nothing).
@@ -126,18 +126,6 @@ final class TerminalSession: @unchecked Sendable {
             resizes = nil
         }
         restoreTerminal()
-    }
-
-    private static func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes {
-                Foundation.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
-            }
-            if written <= 0 { return }
-            offset += written
-        }
     }
 }
 

@@ -14,20 +14,6 @@ package struct PollGap: Sendable, Hashable, Codable {
     /// What the source said, without control characters; nil for a window.
     var message: String?
 
-    /// A gap told in words; at most ``TerminalText/maximumMessage`` characters of it are kept, without control
-    /// characters.
-    init(message: String) {
-        self.message = TerminalText.capped(message)
-    }
-
-    /// The gap of a poll that read back only to `until`, from `since` when the source knows it (else the core takes
-    /// the newest stored item's date).
-    init(since: Date? = nil, until: Date?, message: String? = nil) {
-        self.since = since
-        self.until = until
-        self.message = message
-    }
-
     /// What follows `older events may be missing: `: the span and its length, then the message, such as
     /// `2026-11-21T04:10:00Z to 2026-11-22T05:00:00Z (1d50m)`.
     package var description: String {
@@ -59,5 +45,13 @@ package struct PollGap: Sendable, Hashable, Codable {
         return PollGap(
             since: [since, other.since].compactMap { $0 }.min(), until: [until, other.until].compactMap { $0 }.max(),
             message: messages.isEmpty ? nil : messages.joined(separator: "; "))
+    }
+}
+
+extension PollGap {
+    /// A gap told in words; at most ``TerminalText/maximumMessage`` characters of it are kept, without control
+    /// characters.
+    init(message: String) {
+        self.init(message: TerminalText.capped(message) as String?)
     }
 }

@@ -10,12 +10,6 @@ package struct Backoff: Sendable, Hashable {
     /// The longest wait.
     var maximum: Duration
 
-    /// A backoff from `base` to `maximum`.
-    init(base: Duration, maximum: Duration) {
-        self.base = base
-        self.maximum = maximum
-    }
-
     /// The wait after `failures` failures in a row, without jitter: `base × 2^(failures-1)`, at most `maximum` (`base`
     /// for one failure or none).
     func step(after failures: Int) -> Duration {

@@ -6,16 +6,9 @@ struct PollSchedule: Sendable, Hashable {
     /// The feed's interval.
     var interval: Duration
     /// The jitter, as a fraction of the interval either way (0.1: ±10%).
-    var jitter: Double
-    /// The longest back-off of a failing feed (the interval itself when that is longer).
-    var backOffCap: Duration
-
-    /// A schedule for `interval`, jittered by ±10%, backing off to at most an hour.
-    init(interval: Duration, jitter: Double = 0.1, backOffCap: Duration = .seconds(3600)) {
-        self.interval = interval
-        self.jitter = jitter
-        self.backOffCap = backOffCap
-    }
+    var jitter = 0.1
+    /// The longest back-off of a failing feed (the interval itself when that is longer): an hour by default.
+    var backOffCap: Duration = .seconds(3600)
 
     /// The delay after a poll before the next one.
     ///
