@@ -50,11 +50,6 @@ package struct PollRunner: Sendable {
             })
     }
 
-    /// The limit of the feed's own requests in flight: its `concurrency`, within the global one.
-    func concurrency(of feed: FeedConfig) -> Int {
-        min(feed.options[FeedConfig.concurrency] ?? settings.concurrency, settings.concurrency)
-    }
-
     /// Polls `feed` once with `source`, yielding views to `events` as responses arrive, and returns the report.
     /// Only a poll that ends (ok, not modified or partial) stores its items and validators; a failed or
     /// cancelled one leaves them as they were. The poll is counted in `metrics`, unless it was cancelled.
@@ -100,7 +95,8 @@ package struct PollRunner: Sendable {
                 record: snapshot.record, started: started)
         }
 
-        let limit = concurrency(of: feed)
+        // The limit of the feed's own requests in flight: its `concurrency`, within the global one.
+        let limit = min(feed.options[FeedConfig.concurrency] ?? settings.concurrency, settings.concurrency)
         let http = FeedHTTP(
             transport: transport, policy: policy, sourcePolicy: type(of: source).httpPolicy, budgets: budgets,
             limiters: [AsyncSemaphore(limit: limit), globalLimiter],

@@ -150,8 +150,14 @@ package final class NotificationDelivery: Sendable {
             do {
                 head = try await store.nextNotification(of: name)
                 if let head, let digest {
-                    due = try await digestDue(
-                        of: head, notifier: name, every: digest.period, bound: digest.bound, all: all)
+                    // Its last delivery is read only when it is full (at its `max_pending`).
+                    var full = false
+                    var last: Date?
+                    if let bound = digest.bound, try await store.pendingCount(of: name) >= bound {
+                        full = true
+                        last = try await store.notifierStatuses().first { $0.name == name }?.lastDelivered
+                    }
+                    due = head.digestDue(every: digest.period, retrying: !all, full: full, lastDelivered: last)
                 } else {
                     due = all ? nil : head?.nextAttempt
                 }
@@ -191,18 +197,6 @@ package final class NotificationDelivery: Sendable {
             metrics.notificationsPending(notifier: name, count: pending)
         }
         return queue
-    }
-
-    /// When `notifier`'s digest is due, `head` being the oldest notification it collected and `bound` its
-    /// `max_pending`: its last delivery is read only when it is full.
-    private func digestDue(of head: OutboxEntry, notifier: String, every period: Duration, bound: Int?, all: Bool)
-        async throws -> Date
-    {
-        guard let bound, try await store.pendingCount(of: notifier) >= bound else {
-            return head.digestDue(every: period, retrying: !all)
-        }
-        let last = try await store.notifierStatuses().first { $0.name == notifier }?.lastDelivered
-        return head.digestDue(every: period, retrying: !all, full: true, lastDelivered: last)
     }
 
     /// Says that the outbox could not be read (the loop then waits the backoff's base); a read cut short because the
