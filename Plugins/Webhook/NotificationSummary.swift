@@ -154,18 +154,16 @@ extension NotificationSummary {
             guard length(sectionHead + (section.total > 0 ? "\nand \(section.total) more" : "")) <= budget else {
                 break
             }
-            text +=
-                (text.isEmpty ? "" : "\n\n")
-                + section.compose(head: [sectionHead], limit: budget, length: length, entry: entry)
+            text += "\n\n" + section.compose(head: [sectionHead], limit: budget, length: length, entry: entry)
             shown += 1
         }
         let rest = sections[shown...]
         if !rest.isEmpty {
             text +=
-                (text.isEmpty ? "" : "\n\n")
-                + Self.leftOut(feeds: rest.count, notifications: rest.reduce(0) { $0 + $1.notificationCount })
+                "\n\n" + Self.leftOut(feeds: rest.count, notifications: rest.reduce(0) { $0 + $1.notificationCount })
         }
-        return text
+        // Without a head (ntfy's), the text starts with its first section; the budgets above counted the blank line.
+        return digestHead.isEmpty ? String(text.trimmingPrefix("\n\n")) : text
     }
 
     /// The lines of a message: `head`, then one `entry` per item as long as the text stays within `limit` (as

@@ -7,7 +7,9 @@ package enum UTCTime {
     /// `2026-11-22 04:10`, as Foundation's Gregorian calendar writes it.
     package static func minute(_ date: Date) -> String {
         let (days, time) = split(date)
-        let text = ISO8601.fixedString(Date(timeIntervalSince1970: Double(days * 86_400 + time)))
+        // Whole seconds; a date beyond the clamp (a few million years away) as Foundation writes it.
+        let whole = Date(timeIntervalSince1970: Double(days * 86_400 + time))
+        let text = ISO8601.fixedString(abs(date.timeIntervalSince1970) > 1e14 ? date : whole)
         return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
     }
 
