@@ -44,7 +44,7 @@ struct SystemdNotifyEnvironmentTests {
 }
 
 @Suite("STATUS=: the one line of how the feeds fare that systemd shows")
-struct ServiceStatusTests {
+struct StatusLineTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     private func finished(_ feed: String, _ status: PollReport.Status, new: Int = 0, heldFor: TimeInterval? = nil)

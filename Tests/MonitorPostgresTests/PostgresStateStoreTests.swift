@@ -27,7 +27,7 @@ struct PostgresStateStoreTests {
         let server = try await PostgresServer.forTest()
         let url = try await server.makeDatabase()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<4 { group.addTask { _ = try await PostgresStateStore.open(url) } }
+            for _ in 0..<4 { group.addTask { _ = try await PostgresStateStore.open(url, deadline: .patientDeadline) } }
             try await group.waitForAll()
         }
         #expect(
@@ -49,7 +49,7 @@ struct PostgresStateStoreTests {
                     "notification", "notifier", "rate_budget", "rate_budget_flight", "source_value", "validator",
                 ])
         // Opening again applies nothing more.
-        _ = try await PostgresStateStore.open(url)
+        _ = try await PostgresStateStore.open(url, deadline: .patientDeadline)
         #expect(try await server.strings("SELECT count(*)::text FROM monitor_schema", database: url.database) == ["6"])
     }
 
@@ -59,13 +59,13 @@ struct PostgresStateStoreTests {
     func laterVersion() async throws {
         let server = try await PostgresServer.forTest()
         let url = try await server.makeDatabase()
-        _ = try await PostgresStateStore.open(url)
+        _ = try await PostgresStateStore.open(url, deadline: .patientDeadline)
         try await server.execute(
             "INSERT INTO monitor_schema (version, name) VALUES (99, 'later')", database: url.database)
         let refused = StateError(
             "\(url) was written by a newer version of monitor (schema version 99; this monitor's is 6): upgrade "
                 + "monitor to use it")
-        await #expect(throws: refused) { _ = try await PostgresStateStore.open(url) }
+        await #expect(throws: refused) { _ = try await PostgresStateStore.open(url, deadline: .patientDeadline) }
         await #expect(throws: refused) { _ = try await PostgresStateStore.reading(url) }
     }
 
@@ -73,7 +73,7 @@ struct PostgresStateStoreTests {
     func failedCommit() async throws {
         let server = try await PostgresServer.forTest()
         let url = try await server.makeDatabase()
-        let store = try await PostgresStateStore.open(url)
+        let store = try await PostgresStateStore.open(url, deadline: .patientDeadline)
         let items = (1...3).map {
             Item(id: "e\($0)", title: "event \($0)", date: Date(timeIntervalSince1970: Double($0)), groups: ["g"])
         }
@@ -101,7 +101,7 @@ struct PostgresStateStoreTests {
     func serverEndsConnections() async throws {
         let server = try await PostgresServer.forTest()
         let url = try await server.makeDatabase()
-        let store = try await PostgresStateStore.open(url)
+        let store = try await PostgresStateStore.open(url, deadline: .patientDeadline)
         try await store.commit(commit(items: [], failures: 0, value: "1"), feed: "planet")
         // As a restart or an administrator would: every other connection to the database is ended (each backend
         // waited for until it is gone).
@@ -140,7 +140,7 @@ struct PostgresStateStoreTests {
         for mode in [PostgresURL.TLSMode.disable, .prefer, .require] {
             var url = try await server.makeDatabase()
             url.tls = mode
-            let store = try await PostgresStateStore.open(url)
+            let store = try await PostgresStateStore.open(url, deadline: .patientDeadline)
             // The store's connection, idle in its pool, seen from the server.
             encrypted[mode] = try await server.strings(
                 """
