@@ -58,6 +58,8 @@ enum Console {
                 if errno == EINTR { continue }
                 return errno
             }
+            // Nothing written of a text that is not empty: no progress to wait for.
+            if written == 0 { return EIO }
             bytes = bytes.dropFirst(written)
         }
         return nil

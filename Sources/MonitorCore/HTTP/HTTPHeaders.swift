@@ -37,13 +37,9 @@ package struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, 
 
     /// Replaces every field named `name` by one with `value`.
     mutating func set(_ name: String, _ value: String) {
-        remove(name)
-        add(name, value)
-    }
-
-    mutating func remove(_ name: String) {
         let lowered = name.lowercased()
         fields.removeAll { $0.name.lowercased() == lowered }
+        add(name, value)
     }
 
     package func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }

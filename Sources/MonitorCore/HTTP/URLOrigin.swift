@@ -17,13 +17,9 @@ package struct URLOrigin: Sendable, Hashable {
 
     /// The origin of `url`; nil when it is not a URL with a scheme and a host.
     package init?(_ url: String) {
-        guard let components = URLComponents(string: url) else { return nil }
-        self.init(components)
-    }
-
-    /// The origin of `components`; nil without a scheme or a host.
-    init?(_ components: URLComponents) {
-        guard let scheme = components.scheme, let host = Self.host(of: components) else { return nil }
+        guard let components = URLComponents(string: url), let scheme = components.scheme,
+            let host = Self.host(of: components)
+        else { return nil }
         self.scheme = scheme.lowercased()
         self.host = host.lowercased()
         port = components.port
