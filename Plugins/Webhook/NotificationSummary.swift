@@ -145,9 +145,7 @@ extension NotificationSummary {
         var text = digestHead.joined(separator: "\n")
         var shown = 0
         for section in sections {
-            let rest = sections[shown...]
-            let leftOut = Self.leftOut(feeds: rest.count, notifications: rest.reduce(0) { $0 + $1.notificationCount })
-            let reserve = shown + 1 == sections.count ? 0 : length("\n\n" + leftOut)
+            let reserve = shown + 1 == sections.count ? 0 : length("\n\n" + Self.leftOut(sections[shown...]))
             let budget = limit - length(text + "\n\n") - reserve
             let sectionHead = head(section)
             // Not even the section's head with "and N more" fits.
@@ -157,11 +155,7 @@ extension NotificationSummary {
             text += "\n\n" + section.compose(head: [sectionHead], limit: budget, length: length, entry: entry)
             shown += 1
         }
-        let rest = sections[shown...]
-        if !rest.isEmpty {
-            text +=
-                "\n\n" + Self.leftOut(feeds: rest.count, notifications: rest.reduce(0) { $0 + $1.notificationCount })
-        }
+        if shown < sections.count { text += "\n\n" + Self.leftOut(sections[shown...]) }
         // Without a head (ntfy's), the text starts with its first section; the budgets above counted the blank line.
         return digestHead.isEmpty ? String(text.trimmingPrefix("\n\n")) : text
     }
@@ -195,10 +189,11 @@ extension NotificationSummary {
         return text + "…"
     }
 
-    /// `and 2 more feeds left out (5 notifications)`.
-    static func leftOut(feeds: Int, notifications: Int) -> String {
-        let notifications = "\(notifications) notification\(notifications == 1 ? "" : "s")"
-        return "and \(feeds) more feed\(feeds == 1 ? "" : "s") left out (\(notifications))"
+    /// `and 2 more feeds left out (5 notifications)`: the sections `rest` not shown.
+    static func leftOut(_ rest: ArraySlice<NotificationSummary>) -> String {
+        let count = rest.reduce(0) { $0 + $1.notificationCount }
+        let notifications = "\(count) notification\(count == 1 ? "" : "s")"
+        return "and \(rest.count) more feed\(rest.count == 1 ? "" : "s") left out (\(notifications))"
     }
 
     /// `url` when it is an http(s) link, for the chat formats that make it clickable.
