@@ -14,14 +14,6 @@ import MonitorJSON
 /// `EONETEvent(from:previous:)`, which makes the same item or refuses the document with the error and its path:
 /// the scanner never refuses anything and never decides what an unusual event means. Its steps are `JSONReader`'s.
 struct EONETEventScanner {
-    /// What one event comes to.
-    enum Event {
-        /// The event's item.
-        case item(Item)
-        /// An event without a date (no item): its id.
-        case undated(String)
-    }
-
     /// The category whose response this is.
     private let requested: String
     /// The categories the feed polls.
@@ -67,21 +59,25 @@ struct EONETEventScanner {
         case url = 8192
     }
 
-    /// The event that comes next in `reader`, which moves past it; nil, `reader` unchanged, when it is not of the
-    /// usual shape (see the type).
-    mutating func event(_ reader: inout JSONReader) -> Event? {
+    /// Reads the event that comes next in `reader`, which moves past it, adding its item to `items` (or its id to
+    /// `undated`: it has no date); false, `reader` and the lists unchanged, when it is not of the usual shape (see
+    /// the type). The item is made in place: an event costs no copy of it.
+    mutating func event(_ reader: inout JSONReader, into items: inout [Item], undated: inout [String]) -> Bool {
         var scanning = reader
         do throws(JSONError) {
-            let event = try read(&scanning)
+            try read(&scanning, into: &items, undated: &undated)
             reader = scanning
-            return event
+            return true
         } catch {
-            return nil
+            return false
         }
     }
 
-    /// The event that comes next; `unusual` (or the reader's error) when it is not of the usual shape.
-    private mutating func read(_ reader: inout JSONReader) throws(JSONError) -> Event {
+    /// `event(_:into:undated:)`, throwing `unusual` (or the reader's error) before it adds anything when the event is
+    /// not of the usual shape.
+    private mutating func read(
+        _ reader: inout JSONReader, into items: inout [Item], undated: inout [String]
+    ) throws(JSONError) {
         var seen: UInt16 = 0
         var id: JSONText?
         var title: JSONText?
@@ -131,7 +127,7 @@ struct EONETEventScanner {
         // Its newest activity: its newest observation, or its closing when that is later.
         var date = closed
         if let observed = track.date { date = closed.map { max(observed, $0) } ?? observed }
-        guard let date else { return .undated(identifier) }
+        guard let date else { return undated.append(identifier) }
 
         var magnitude: EONETGeometry?
         if track.magnitudeDate != nil {
@@ -157,15 +153,17 @@ struct EONETEventScanner {
         } else if let link {
             url = try reader.referenceURL(link)
         }
-        let item = EONETEvent.item(
-            id: identifier, title: try title.map { (title) throws(JSONError) in try reader.cleanedString(title) } ?? "",
-            date: date,
-            groups: groupsOfCategories(reader), url: url, closed: closed, magnitude: magnitude, position: position,
-            geometry: geometry,
-            description: try description.map { (text) throws(JSONError) in try reader.cleanedString(text) }.flatMap {
-                $0.isEmpty ? nil : $0
-            })
-        return .item(item)
+        items.append(
+            EONETEvent.item(
+                id: identifier,
+                title: try title.map { (title) throws(JSONError) in try reader.cleanedString(title) } ?? "",
+                date: date,
+                groups: groupsOfCategories(reader), url: url, closed: closed, magnitude: magnitude, position: position,
+                geometry: geometry,
+                description: try description.map { (text) throws(JSONError) in try reader.cleanedString(text) }.flatMap
+                {
+                    $0.isEmpty ? nil : $0
+                }))
     }
 
     /// Marks `member` as read; unusual when it was read before (the general reader takes the last: left to it).

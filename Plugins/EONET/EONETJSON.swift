@@ -29,25 +29,19 @@ enum EONETJSON {
                 // a response) share one list of groups, so that an item costs one list fewer.
                 var last: (categories: [String], groups: [String])?
                 try reader.elements { (reader) throws(JSONError) in
-                    let event: EONETEventScanner.Event
-                    if scanning, let usual = scanner.event(&reader) {
+                    if scanning, scanner.event(&reader, into: &items, undated: &undated) {
                         scanned += 1
-                        event = usual
+                        return
+                    }
+                    let read = try EONETEvent(from: &reader, previous: last?.categories ?? [])
+                    let groups: [String]
+                    if let last, last.categories == read.categories {
+                        groups = last.groups
                     } else {
-                        let read = try EONETEvent(from: &reader, previous: last?.categories ?? [])
-                        let groups: [String]
-                        if let last, last.categories == read.categories {
-                            groups = last.groups
-                        } else {
-                            groups = EONETEvent.groups(of: read.categories, requested: requested, selected: selected)
-                            last = (read.categories, groups)
-                        }
-                        event = read.item(groups: groups).map { .item($0) } ?? .undated(read.id)
+                        groups = EONETEvent.groups(of: read.categories, requested: requested, selected: selected)
+                        last = (read.categories, groups)
                     }
-                    switch event {
-                    case .item(let item): items.append(item)
-                    case .undated(let id): undated.append(id)
-                    }
+                    if let item = read.item(groups: groups) { items.append(item) } else { undated.append(read.id) }
                 }
             }
             guard found else { throw .missing("events") }

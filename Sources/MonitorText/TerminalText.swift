@@ -55,6 +55,7 @@ package enum TerminalText {
 
     /// Whether `text` is printable ASCII only, which `sanitized(_:keepNewlines:)` leaves as it is; false also when its
     /// bytes are not contiguous (it is then sanitized, which changes nothing of printable ASCII).
+    @inlinable
     package static func isPrintableASCII(_ text: some StringProtocol) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } } == true
     }
