@@ -219,7 +219,7 @@ enum ExecMessage: Sendable, Hashable {
 
     /// A key or name as a message shows it: without control characters, at most 40 characters.
     static func shown(_ name: String) -> String {
-        TerminalText.sanitized(name.prefix(40))
+        TerminalText.sanitized(String(name.prefix(40)))
     }
 
     /// The start of a line for a message, without control characters.

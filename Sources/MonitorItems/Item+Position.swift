@@ -43,12 +43,7 @@ extension Item {
         package init?(value: Double, unit: String?) {
             guard value.isFinite else { return nil }
             self.value = value
-            // A short printable ASCII unit (nearly all) is kept as it is, which is what `capped` would make of it.
-            let kept = unit.map { unit in
-                unit.utf8.count <= Self.maximumUnit && TerminalText.isPrintableASCII(unit)
-                    ? unit : TerminalText.capped(unit, to: Self.maximumUnit)
-            }
-            self.unit = kept.flatMap { $0.isEmpty ? nil : $0 }
+            self.unit = unit.map { TerminalText.capped($0, to: Self.maximumUnit) }.flatMap { $0.isEmpty ? nil : $0 }
         }
 
         /// Decoded within the same bounds.

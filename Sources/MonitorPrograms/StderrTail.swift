@@ -33,7 +33,7 @@ package struct StderrTail: Sendable {
     package var lines: String {
         redaction.redacted(String(decoding: kept, as: UTF8.self), cutBefore: cut)
             .split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-            .map { redaction.redacted(TerminalText.sanitized($0)).trimmingWhitespace() }
+            .map { redaction.redacted(TerminalText.sanitized(String($0))).trimmingWhitespace() }
             .filter { !$0.isEmpty }
             .suffix(Self.lineCount)
             .joined(separator: " | ")

@@ -2,7 +2,7 @@ extension TerminalText {
     /// The cells `text` takes on a terminal: wide (East Asian) characters and emoji 2, combining marks and other
     /// zero-width characters 0, the rest 1; the style sequences a view adds (`ESC [ … m`) none. The one measure of
     /// text on a screen: cutting, padding and wrapping use it.
-    package static func width(_ text: some StringProtocol) -> Int {
+    package static func width(_ text: String) -> Int {
         // Printable ASCII (nearly always): a cell a byte.
         let ascii = text.utf8.withContiguousStorageIfAvailable { bytes in
             bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
@@ -52,7 +52,7 @@ extension TerminalText {
         var line = ""
         var used = 0
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            let cells = Self.width(word)
+            let cells = Self.width(String(word))
             if used > 0, used + 1 + cells <= width {
                 line += " " + word
                 used += 1 + cells

@@ -2,11 +2,11 @@
 package enum TerminalText {
     /// `text` without control characters and escape sequences: a remote title cannot move the cursor, clear
     /// the screen or change colours. Tabs become spaces; line breaks become spaces unless `keepNewlines`.
-    package static func sanitized(_ text: some StringProtocol, keepNewlines: Bool = false) -> String {
+    package static func sanitized(_ text: String, keepNewlines: Bool = false) -> String {
         // Printable ASCII (nearly always) has nothing to change.
-        if isPrintableASCII(text) { return String(text) }
+        if isPrintableASCII(text) { return text }
         var output = String.UnicodeScalarView()
-        var scalars = String(text).unicodeScalars.makeIterator()
+        var scalars = text.unicodeScalars.makeIterator()
         while let scalar = scalars.next() {
             switch scalar.value {
             case 0x1B:
@@ -36,7 +36,9 @@ package enum TerminalText {
 
     /// `text` without control characters, cut to `limit` characters (the last of them `…`) when it is longer. Only its
     /// start is read, so that a message of megabytes costs no more than a short one.
-    package static func capped(_ text: some StringProtocol, to limit: Int = maximumMessage) -> String {
+    package static func capped(_ text: String, to limit: Int = maximumMessage) -> String {
+        // A short printable ASCII text (nearly all) is its own result.
+        if text.utf8.count <= limit, isPrintableASCII(text) { return text }
         // Four times the limit, counted in scalars, leaves room for the control sequences taken out and bounds a
         // character made of endless combining marks.
         let scalars = text.unicodeScalars
@@ -55,8 +57,7 @@ package enum TerminalText {
 
     /// Whether `text` is printable ASCII only, which `sanitized(_:keepNewlines:)` leaves as it is; false also when its
     /// bytes are not contiguous (it is then sanitized, which changes nothing of printable ASCII).
-    @inlinable
-    package static func isPrintableASCII(_ text: some StringProtocol) -> Bool {
+    package static func isPrintableASCII(_ text: String) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } } == true
     }
 
