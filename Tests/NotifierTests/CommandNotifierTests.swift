@@ -133,6 +133,8 @@ struct CommandNotifierTests {
             options: Fixtures.options([
                 "command": .list(["sh", "-c", script + "; exit 1"]),
                 "env": .mapping(["TOKEN": token, "PLACE": "x1", "EMPTY": ""]),
+                // The real timeout, long: the whole suite at once on two cores can keep `sh` from ending for 30 s.
+                "timeout": .duration(.seconds(600)),
             ]),
             context: Fixtures.context(StubTransport { _ in HTTPResponse(status: 500) }))
         let store = try await Fixtures.store(holding: [Fixtures.notification(notifier: "script")])

@@ -52,8 +52,34 @@ package struct StoredItem {
     /// The item's groups, packed.
     package var groups: String { Self.pack(item.groups) }
 
-    /// The item's details, location and magnitude, packed.
-    package var details: String { Self.pack(item.details, Self.numbers(of: item)) }
+    /// The item's details, then its location and magnitude as the pairs named by ``Number``, each number as Swift
+    /// writes it, packed as name, value, name, value… (``pack(_:)`` of that list, without making it).
+    package var details: String {
+        var bytes: [UInt8] = []
+        // A number's name and value take at most 42 bytes (Swift writes a Double in at most 24).
+        bytes.reserveCapacity(
+            item.details.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 }
+                + (item.location == nil ? 0 : 64) + (item.magnitude.map { 64 + ($0.unit?.utf8.count ?? 0) } ?? 0))
+        for detail in item.details {
+            Self.append(detail.name, to: &bytes)
+            Self.append(detail.value, to: &bytes)
+        }
+        if let location = item.location {
+            Self.append(Number.latitude, to: &bytes)
+            Self.append(location.latitude.description, to: &bytes)
+            Self.append(Number.longitude, to: &bytes)
+            Self.append(location.longitude.description, to: &bytes)
+        }
+        if let magnitude = item.magnitude {
+            Self.append(Number.magnitudeValue, to: &bytes)
+            Self.append(magnitude.value.description, to: &bytes)
+            if let unit = magnitude.unit {
+                Self.append(Number.magnitudeUnit, to: &bytes)
+                Self.append(unit, to: &bytes)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     /// `item` as it is stored: its id, title, link, groups and details without control characters, which SQLite's
     /// text would cut at a NUL and a terminal would obey.
@@ -109,23 +135,6 @@ package struct StoredItem {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(elements.reduce(0) { $0 + $1.utf8.count + 1 })
         for element in elements { append(element, to: &bytes) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// `details` then `numbers` packed into one text as name, value, name, value… (``pack(_:)`` of that list, without
-    /// making it).
-    static func pack(_ details: [Detail], _ numbers: [Detail]) -> String {
-        var bytes: [UInt8] = []
-        let size = { (sum: Int, detail: Detail) in sum + detail.name.utf8.count + detail.value.utf8.count + 2 }
-        bytes.reserveCapacity(numbers.reduce(details.reduce(0, size), size))
-        for detail in details {
-            append(detail.name, to: &bytes)
-            append(detail.value, to: &bytes)
-        }
-        for number in numbers {
-            append(number.name, to: &bytes)
-            append(number.value, to: &bytes)
-        }
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -215,6 +224,14 @@ package struct StoredItem {
         id: String, title: String, date: Date, groups: [String], url: String?, details packed: String
     ) -> Item {
         var details: [Detail] = []
+        // As many as there are, counted first: the items of a feed are all held at once.
+        var count = 0
+        var isName = true
+        eachElement(of: packed) { bytes, _ in
+            if isName, bytes.first != 0x01 { count += 1 }
+            isName.toggle()
+        }
+        details.reserveCapacity(count)
         var latitude: Double?
         var longitude: Double?
         var value: Double?
@@ -223,13 +240,17 @@ package struct StoredItem {
         // value (a damaged text) is dropped, and so is a number of a later version.
         var name: String?
         var number: String?
-        var isName = true
+        isName = true
         eachElement(of: packed) { bytes, escaped in
             defer { isName.toggle() }
             if isName {
                 if bytes.first == 0x01 {
                     name = nil
-                    number = Number.all.first { $0.utf8.elementsEqual(bytes) } ?? ""
+                    number =
+                        Number.all.first { name in
+                            name.utf8.count == bytes.count
+                                && name.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(bytes) } == true
+                        } ?? ""
                 } else {
                     name = element(bytes, escaped: escaped)
                     number = nil
@@ -259,21 +280,6 @@ package struct StoredItem {
         static let magnitudeValue = "\u{1}magnitude_value"
         static let magnitudeUnit = "\u{1}magnitude_unit"
         static let all = [latitude, longitude, magnitudeValue, magnitudeUnit]
-    }
-
-    /// The item's location and magnitude as the pairs packed after its details.
-    private static func numbers(of item: Item) -> [Detail] {
-        var numbers: [Detail] = []
-        if let location = item.location {
-            numbers += [
-                Detail(Number.latitude, "\(location.latitude)"), Detail(Number.longitude, "\(location.longitude)"),
-            ]
-        }
-        if let magnitude = item.magnitude {
-            numbers.append(Detail(Number.magnitudeValue, "\(magnitude.value)"))
-            if let unit = magnitude.unit { numbers.append(Detail(Number.magnitudeUnit, unit)) }
-        }
-        return numbers
     }
 
     private static func element(_ bytes: UnsafeBufferPointer<UInt8>, escaped: Bool) -> String {
