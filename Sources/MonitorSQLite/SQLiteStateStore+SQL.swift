@@ -56,7 +56,10 @@ extension SQLWork {
                 db.cachedStatement(sql: SQLDialect.sqlite.sql(sql)),
                 arguments: StatementArguments(binds.map(\.databaseValue)))
             var rows: [SQLRow] = []
-            while let row = try cursor.next() { rows.append(SQLRow(row.databaseValues.map(SQLValue.init))) }
+            // Read by index: a row's `databaseValues` makes each column's name too.
+            while let row = try cursor.next() {
+                rows.append(SQLRow((0..<row.count).map { SQLValue(row[$0] as DatabaseValue) }))
+            }
             return rows
         }
     }

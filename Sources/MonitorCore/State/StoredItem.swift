@@ -267,10 +267,11 @@ package struct StoredItem {
             default: break
             }
         }
-        var item = Item(id: id, title: title, date: date, groups: groups, url: url, details: details)
-        if let latitude, let longitude { item.location = Item.Position(latitude: latitude, longitude: longitude) }
-        if let value { item.magnitude = Item.Magnitude(value: value, unit: unit) }
-        return item
+        var location: Item.Position?
+        if let latitude, let longitude { location = Item.Position(latitude: latitude, longitude: longitude) }
+        return Item(
+            id: id, title: title, date: date, groups: groups, url: url, details: details, location: location,
+            magnitude: value.flatMap { Item.Magnitude(value: $0, unit: unit) })
     }
 
     /// The names an item's numbers are packed under: U+0001, then their name in the JSON outputs.
