@@ -52,13 +52,18 @@ extension SQLWork {
     /// Runs the work in the transaction open on `db`.
     func run(_ db: Database) throws -> Value {
         try run { sql, binds in
-            let cursor = try Row.fetchCursor(
-                db.cachedStatement(sql: SQLDialect.sqlite.sql(sql)),
-                arguments: StatementArguments(binds.map(\.databaseValue)))
+            let statement = try db.cachedStatement(sql: SQLDialect.sqlite.sql(sql))
+            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(binds.map(\.databaseValue)))
+            let columns = CInt(statement.columnCount)
             var rows: [SQLRow] = []
-            // Read by index: a row's `databaseValues` makes each column's name too.
-            while let row = try cursor.next() {
-                rows.append(SQLRow((0..<row.count).map { SQLValue(row[$0] as DatabaseValue) }))
+            // The values are read off the statement by index: a row's `databaseValues` makes each column's name too,
+            // and its generic subscript runs unspecialised.
+            while try cursor.next() != nil {
+                rows.append(
+                    SQLRow(
+                        (0..<columns).map {
+                            SQLValue(DatabaseValue(sqliteStatement: statement.sqliteStatement, index: $0))
+                        }))
             }
             return rows
         }
