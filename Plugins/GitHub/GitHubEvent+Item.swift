@@ -172,28 +172,35 @@ extension GitHubEvent {
     /// `url` when it is an http(s) URL without spaces or control characters.
     private static func webPage(_ url: String?) -> String? {
         guard let url, url.hasPrefix("https://") || url.hasPrefix("http://"),
-            url.unicodeScalars.allSatisfy({ $0.isASCII && $0 != " " && !TerminalText.isControl($0) })
+            url.unicodeScalars.allSatisfy({ (0x21..<0x7F).contains($0.value) })
         else { return nil }
         return url
     }
 
     /// Whether `name` is a plain `owner/name`: two parts of ASCII letters, digits, `-`, `_` and `.` around one
-    /// `/`, neither empty nor `.` or `..`.
+    /// `/`, neither empty nor `.` or `..`. One pass over its scalars.
     static func isRepositoryName(_ name: String) -> Bool {
-        let scalars = name.unicodeScalars
-        guard let slash = scalars.firstIndex(of: "/") else { return false }
-        return isNamePart(scalars[..<slash]) && isNamePart(scalars[scalars.index(after: slash)...])
-    }
-
-    /// Whether `part` is one side of an `owner/name` (see `isRepositoryName(_:)`).
-    private static func isNamePart(_ part: Substring.UnicodeScalarView) -> Bool {
-        !part.isEmpty && !(part.count <= 2 && part.allSatisfy { $0 == "." })
-            && part.allSatisfy {
-                switch $0 {
-                case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": true
-                default: false
-                }
+        var slashes = 0
+        // The scalars of the part being read, and how many of them are dots.
+        var length = 0
+        var dots = 0
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "/":
+                guard slashes == 0, length > dots || length > 2 else { return false }
+                slashes = 1
+                length = 0
+                dots = 0
+            case ".":
+                length += 1
+                dots += 1
+            case "a"..."z", "A"..."Z", "0"..."9", "-", "_":
+                length += 1
+            default:
+                return false
             }
+        }
+        return slashes == 1 && (length > dots || length > 2)
     }
 
     static func isCommit(_ sha: String) -> Bool {

@@ -15,7 +15,7 @@ extension BenchCommand {
             abstract: "Decode a GitHub events page with the github source and count its events per type.",
             discussion: """
                 Reads FILE, hands it to the github source as the answer of a repository's events request (one \
-                page, no next page), counts the items per type and prints one JSON line: events, seconds (reading \
+                page, no next page, no fill-in), counts the items per type and prints one JSON line: events, seconds (reading \
                 and decoding, wall and CPU), eventsPerSecond and the count of each type.
                 """)
 
@@ -52,6 +52,9 @@ extension BenchCommand {
             options.set("api", .string("http://bench.invalid"))
             options.set("repo", .string("bench/repo"))
             options.set("keep", .integer(300))
+            // The page's reading is measured: no fill-in, which would ask this transport for pull requests and
+            // commits and be answered with the page.
+            options.set("details", .boolean(false))
             let http = FeedHTTP(
                 transport: PageTransport(page: page), policy: HTTPPolicy(settings: Settings()),
                 limiters: [AsyncSemaphore(limit: 2)], logger: logger)
