@@ -65,4 +65,14 @@ struct EventsListingTests {
 
                 """)
     }
+
+    /// A "prepend" mark (U+0600) takes the next character into its own: a space padding it would be part of the title.
+    @Test("a title ends its line as it is, even one ending in a mark that joins the character after it")
+    func titleEndsTheLine() {
+        var marked = item("a", daysAgo: 1, groups: ["quakes"])
+        marked.title = "Fire \u{600}"
+        let output = EventsListing.text([marked, item("bbbbbb", daysAgo: 2, groups: ["quakes"])], columns: [])
+        #expect(
+            output == "  date (UTC)        title\n  2027-01-14 08:00  Fire \u{600}\n  2027-01-13 08:00  Fire bbbbbb\n")
+    }
 }

@@ -54,7 +54,10 @@ package enum SummaryText {
         let widths = (0..<header.count).map { column in cellWidths.map { $0[column] }.max() ?? 0 }
         return zip(all, cellWidths).map { row, rowWidths in
             let cells = row.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - rowWidths[column])
+                // A last column aligned left is not padded: a line ends with its text, even a text whose last
+                // character would take the padding's first space into itself (a Unicode "prepend" mark).
+                let last = column == row.count - 1 && !rightAligned.contains(column)
+                let pad = last ? "" : String(repeating: " ", count: widths[column] - rowWidths[column])
                 return rightAligned.contains(column) ? pad + cell : cell + pad
             }
             var line = "  " + cells.joined(separator: "  ")
