@@ -153,17 +153,13 @@ struct EONETEventScanner {
         } else if let link {
             url = try reader.referenceURL(link)
         }
+        let text = try title.map { (title) throws(JSONError) in try reader.cleanedString(title) } ?? ""
+        let about = try description.map { (text) throws(JSONError) in try reader.cleanedString(text) }
         items.append(
             EONETEvent.item(
-                id: identifier,
-                title: try title.map { (title) throws(JSONError) in try reader.cleanedString(title) } ?? "",
-                date: date,
-                groups: groupsOfCategories(reader), url: url, closed: closed, magnitude: magnitude, position: position,
-                geometry: geometry,
-                description: try description.map { (text) throws(JSONError) in try reader.cleanedString(text) }.flatMap
-                {
-                    $0.isEmpty ? nil : $0
-                }))
+                id: identifier, title: text, date: date, groups: groupsOfCategories(reader), url: url, closed: closed,
+                magnitude: magnitude, position: position, geometry: geometry,
+                description: about.flatMap { $0.isEmpty ? nil : $0 }))
     }
 
     /// Marks `member` as read; unusual when it was read before (the general reader takes the last: left to it).

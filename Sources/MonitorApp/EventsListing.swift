@@ -16,13 +16,9 @@ package enum EventsListing {
     package static func text(_ items: [Item], columns: [String]) -> String {
         guard !items.isEmpty else { return "no items\n" }
         let rows = items.map { item in
-            [UTCTime.minute(item.date)] + columns.map { safe(item.detail($0) ?? "") } + [safe(item.title)]
+            [UTCTime.minute(item.date)] + columns.map { TerminalText.sanitized(item.detail($0) ?? "") }
+                + [TerminalText.sanitized(item.title)]
         }
         return SummaryText.table(header: ["date (UTC)"] + columns + ["title"], rows: rows)
-    }
-
-    /// `text` made safe for a terminal; printable ASCII is already.
-    private static func safe(_ text: String) -> String {
-        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? text : TerminalText.sanitized(text)
     }
 }

@@ -47,23 +47,40 @@ package enum SummaryText {
     }
 
     /// Rows as a table indented by two spaces, columns separated by two spaces, measured in terminal cells
-    /// (`TerminalText.width`: a wide character or an emoji takes two).
+    /// (`TerminalText.width`: a wide character or an emoji takes two). Each line is made in one buffer: `monitor
+    /// events` lists every stored item through it.
     package static func table(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
         let all = [header] + rows
-        let cellWidths = all.map { $0.map { TerminalText.width($0) } }
-        let widths = (0..<header.count).map { column in cellWidths.map { $0[column] }.max() ?? 0 }
-        return zip(all, cellWidths).map { row, rowWidths in
-            let cells = row.enumerated().map { column, cell in
-                // A last column aligned left is not padded: a line ends with its text, even a text whose last
-                // character would take the padding's first space into itself (a Unicode "prepend" mark).
-                let last = column == row.count - 1 && !rightAligned.contains(column)
-                let pad = last ? "" : String(repeating: " ", count: widths[column] - rowWidths[column])
-                return rightAligned.contains(column) ? pad + cell : cell + pad
+        var widths = [Int](repeating: 0, count: header.count)
+        let cellWidths = all.map { row in
+            row.enumerated().map { column, cell in
+                let cells = TerminalText.width(cell)
+                widths[column] = max(widths[column], cells)
+                return cells
             }
-            var line = "  " + cells.joined(separator: "  ")
+        }
+        var output = ""
+        var line = ""
+        for (row, rowWidths) in zip(all, cellWidths) {
+            line.removeAll(keepingCapacity: true)
+            line += "  "
+            for (column, cell) in row.enumerated() {
+                if column > 0 { line += "  " }
+                let pad = String(repeating: " ", count: widths[column] - rowWidths[column])
+                if rightAligned.contains(column) {
+                    line += pad + cell
+                } else {
+                    line += cell
+                    // A last column aligned left is not padded: a line ends with its text, even a text whose last
+                    // character would take the padding's first space into itself (a Unicode "prepend" mark).
+                    if column < row.count - 1 { line += pad }
+                }
+            }
             while line.hasSuffix(" ") { line.removeLast() }
-            return line + "\n"
-        }.joined()
+            output += line
+            output += "\n"
+        }
+        return output
     }
 
     /// `1.2s`, `350ms`.
