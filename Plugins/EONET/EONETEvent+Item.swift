@@ -25,8 +25,10 @@ extension EONETEvent {
         return groups
     }
 
-    /// The item of this event in `groups`; nil when the event has no date at all.
-    func item(groups: [String]) -> Item? {
+    /// The item of this event in `groups`; nil when the event has no date at all. It takes the event, so that its
+    /// texts go to the item without being copied.
+    @inline(__always)
+    consuming func item(groups: [String]) -> Item? {
         guard let date = latestDate else { return nil }
         return Self.item(
             id: id, title: title, date: date, groups: groups, url: source ?? link, closed: closed,

@@ -36,17 +36,18 @@ extension EONETEvent {
     /// read; of the sources only the first URL is made (the others are checked), and the link is decoded only
     /// when the event has no source, as the item shows it only then; of the observations only the texts of those
     /// the item shows are made. When its categories are those of `previous` (nearly every event of a response), it
-    /// shares that list instead of making its own.
-    init(from reader: inout JSONReader, previous: [String] = []) throws(JSONError) {
+    /// shares that list instead of making its own. (A function, not an init: a throwing init copied the event out of
+    /// its frame.)
+    static func read(_ reader: inout JSONReader, previous: [String] = []) throws(JSONError) -> EONETEvent {
         var id: String?
         var title: String?
         var description: String?
-        var link: JSONText?
+        var linkText: JSONText?
         var closed: Date?
         var categories: [String] = []
         var source: String?
         var track = EONETGeometry.Track()
-        try reader.members { (key, reader) throws(JSONError) in
+        try reader.members(likely: Self.keys) { (key, reader) throws(JSONError) in
             if reader.key(key, is: "id") {
                 id = reader.trimmedString(try reader.checkedStringText())
             } else if reader.key(key, is: "title") {
@@ -54,7 +55,7 @@ extension EONETEvent {
             } else if reader.key(key, is: "description") {
                 description = try reader.null() ? nil : try reader.cleanedString()
             } else if reader.key(key, is: "link") {
-                link = try reader.null() ? nil : try reader.stringText()
+                linkText = try reader.null() ? nil : try reader.stringText()
             } else if reader.key(key, is: "closed") {
                 closed = try reader.null() ? nil : try EONETText.date(&reader)
             } else if reader.key(key, is: "categories") {
@@ -66,27 +67,34 @@ extension EONETEvent {
             }
         }
         guard let id else { throw .missing("id") }
-        self.init(id: id, title: title ?? "", description: description.flatMap { $0.isEmpty ? nil : $0 })
-        self.closed = closed
-        self.categories = categories
-        self.source = source
         // Made when shown, or checked (raw UTF-8, escapes) as every string is checked.
-        if let link, source == nil || !link.ascii || link.escaped {
+        var link: String?
+        if let text = linkText, source == nil || !text.ascii || text.escaped {
             let url = try reader.member(.key("link")) { (reader: inout JSONReader) throws(JSONError) in
-                try reader.referenceURL(link)
+                try reader.referenceURL(text)
             }
-            if source == nil { self.link = url }
+            if source == nil { link = url }
         }
-        observations = track.count
-        latest = track.newest?.geometry(reader)
+        var latest = track.newest?.geometry(reader)
         // Its texts made once when the newest observation is also the newest with a magnitude.
-        latestMagnitude = track.newestMagnitude == track.newest ? latest : track.newestMagnitude?.geometry(reader)
+        let latestMagnitude = track.newestMagnitude == track.newest ? latest : track.newestMagnitude?.geometry(reader)
         // Only the newest observation's coordinates are read, for its position.
-        if let newest = track.newest, let coordinates = newest.coordinates, let type = latest?.type {
+        if let coordinates = track.newest?.coordinates, let type = latest?.type {
             var position = JSONReader(reader.bytes, at: coordinates, depth: 0)
             latest?.position = try? EONETGeometry.position(of: type, &position)
         }
+        return EONETEvent(
+            id: id, title: title ?? "", description: description.flatMap { $0.isEmpty ? nil : $0 }, link: link,
+            closed: closed, categories: categories, source: source, observations: track.count, latest: latest,
+            latestMagnitude: latestMagnitude)
     }
+
+    /// The members of an event in the order EONET writes them, and those of a category and of a source.
+    private static let keys: [StaticString] = [
+        "id", "title", "description", "link", "closed", "categories", "sources", "geometry",
+    ]
+    private static let categoryKeys: [StaticString] = ["id", "title"]
+    private static let sourceKeys: [StaticString] = ["id", "url"]
 
     /// A string or null, checked as `JSONReader.string()` checks it, not made.
     static func checkOptionalString(_ reader: inout JSONReader) throws(JSONError) {
@@ -102,7 +110,8 @@ extension EONETEvent {
         var repeated = 0
         try reader.elements { (reader) throws(JSONError) in
             // The element's last `id` member, when it has one that is not null.
-            guard case .some(.some(let id)) = try reference(&reader, ids: true, urls: false).id else { return }
+            guard case .some(.some(let id)) = try reference(&reader, ids: true, urls: false, likely: categoryKeys).id
+            else { return }
             if values == nil, repeated < previous.count, reader.trimmedString(id, is: previous[repeated]) {
                 repeated += 1
                 return
@@ -126,20 +135,22 @@ extension EONETEvent {
         try reader.elements { (reader) throws(JSONError) in
             let making = source == nil
             // The element's last `url` member.
-            if case .some(let url) = try reference(&reader, ids: false, urls: making).url, making { source = url }
+            if case .some(let url) = try reference(&reader, ids: false, urls: making, likely: sourceKeys).url, making {
+                source = url
+            }
         }
         return source
     }
 
     /// Reads one `{"id","url"}` reference: its last `id` (checked, to be trimmed; `.some(nil)` when null) when `ids`,
     /// its last `url` as `JSONReader.referenceURL()` makes it when `urls`; what is not wanted is checked, not made.
-    /// Members other than `id` and `url` are checked and skipped.
-    private static func reference(_ reader: inout JSONReader, ids: Bool, urls: Bool) throws(JSONError) -> (
-        id: JSONText??, url: String??
-    ) {
+    /// Members other than `id` and `url` are checked and skipped. `likely`: its keys in the order usually written.
+    private static func reference(
+        _ reader: inout JSONReader, ids: Bool, urls: Bool, likely: [StaticString]
+    ) throws(JSONError) -> (id: JSONText??, url: String??) {
         var id: JSONText??
         var url: String??
-        try reader.members { (key, reader) throws(JSONError) in
+        try reader.members(likely: likely) { (key, reader) throws(JSONError) in
             if reader.key(key, is: "id") {
                 if ids {
                     id = .some(try reader.optionalStringText())

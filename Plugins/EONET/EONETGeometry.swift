@@ -138,6 +138,9 @@ extension EONETGeometry {
         return track
     }
 
+    /// The members of an observation in the order EONET writes them.
+    private static let keys: [StaticString] = ["magnitudeValue", "magnitudeUnit", "date", "type", "coordinates"]
+
     /// The observation that must come next.
     static func observation(_ reader: inout JSONReader) throws(JSONError) -> Observation {
         var magnitudeValue: Double?
@@ -145,7 +148,7 @@ extension EONETGeometry {
         var date: Date?
         var type: JSONText?
         var coordinates: Int?
-        try reader.members { (key, reader) throws(JSONError) in
+        try reader.members(likely: keys) { (key, reader) throws(JSONError) in
             if reader.key(key, is: "magnitudeValue") {
                 magnitudeValue = try reader.null() ? nil : try reader.number()
             } else if reader.key(key, is: "magnitudeUnit") {

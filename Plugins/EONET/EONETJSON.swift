@@ -7,46 +7,42 @@ enum EONETJSON {
     /// The items of an events response met as the answer of the category `requested` while the feed polls the
     /// categories `selected` (see `EONETEvent.groups(of:requested:selected:)`), made event by event, and the ids of
     /// the events without a date (no item); the error names the path of the bad value (`at events[3].geometry[0].date:
-    /// not an ISO-8601 date: 'yesterday'`). The usual events are read by `EONETEventScanner` when `scanning` (else
-    /// every event by `EONETEvent(from:previous:)`); `scanned` says how many.
+    /// not an ISO-8601 date: 'yesterday'`).
     static func items(
-        in body: [UInt8], requested: String, selected: Set<String>, scanning: Bool = true
-    ) throws(SourceError) -> (items: [Item], undated: [String], scanned: Int) {
+        in body: [UInt8], requested: String, selected: Set<String>
+    ) throws(SourceError) -> (items: [Item], undated: [String]) {
         var items: [Item] = []
         // Room for more items than the body can hold (an event takes a few hundred bytes), so that the list is not
         // copied as it grows; what is not written is never touched.
         items.reserveCapacity(body.count / 128)
         var undated: [String] = []
-        var scanned = 0
         var reader = JSONReader(body)
         do throws(JSONError) {
             var found = false
             try reader.members { (key, reader) throws(JSONError) in
                 guard reader.key(key, is: "events") else { return }
                 found = true
-                var scanner = EONETEventScanner(requested: requested, selected: selected)
-                // The categories of the event before and their groups: events of the same categories (nearly all of
-                // a response) share one list of groups, so that an item costs one list fewer.
-                var last: (categories: [String], groups: [String])?
+                // The categories of the event before and their groups (none before the first): events of the same
+                // categories (nearly all of a response) share one list of each, so that an item costs no list.
+                var categories: [String] = []
+                var groups: [String] = []
                 try reader.elements { (reader) throws(JSONError) in
-                    if scanning, scanner.event(&reader, into: &items, undated: &undated) {
-                        scanned += 1
-                        return
+                    let event = try EONETEvent.read(&reader, previous: categories)
+                    if groups.isEmpty || event.categories != categories {
+                        categories = event.categories
+                        groups = EONETEvent.groups(of: categories, requested: requested, selected: selected)
                     }
-                    let read = try EONETEvent(from: &reader, previous: last?.categories ?? [])
-                    let groups: [String]
-                    if let last, last.categories == read.categories {
-                        groups = last.groups
-                    } else {
-                        groups = EONETEvent.groups(of: read.categories, requested: requested, selected: selected)
-                        last = (read.categories, groups)
+                    // The event is given up to its item (not copied) where it has a date.
+                    if event.latestDate == nil {
+                        undated.append(event.id)
+                    } else if let item = event.item(groups: groups) {
+                        items.append(item)
                     }
-                    if let item = read.item(groups: groups) { items.append(item) } else { undated.append(read.id) }
                 }
             }
             guard found else { throw .missing("events") }
             try reader.end()
-            return (items, undated, scanned)
+            return (items, undated)
         } catch {
             throw SourceError(error.description)
         }

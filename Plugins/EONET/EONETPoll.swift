@@ -146,7 +146,7 @@ struct EONETPoll: Sendable {
         let items: [Item]
         let undated: [String]
         do {
-            (items, undated, _) = try EONETJSON.items(in: response.body, requested: category.id, selected: selected)
+            (items, undated) = try EONETJSON.items(in: response.body, requested: category.id, selected: selected)
         } catch {
             // Its validators must not make the next answer a 304 for a body that could not be read.
             context.http.forget(url)

@@ -12,27 +12,14 @@ package struct Item: Sendable, Hashable, Codable {
     package var groups: [String]
     /// Its web page, when it has one.
     package var url: String?
-    /// Plugin-specific details, in the order the plugin gives them.
-    package var details: [Detail]
     /// Where it is, as numbers its source gives (EONET's newest observation); ``position`` also reads an exec
     /// source's `lat` and `lon` details.
     package var location: Position?
     /// Its latest magnitude, as numbers its source gives (EONET's).
     package var magnitude: Magnitude?
-
-    package init(
-        id: String, title: String, date: Date, groups: [String], url: String? = nil, details: [Detail] = [],
-        location: Position? = nil, magnitude: Magnitude? = nil
-    ) {
-        self.id = id
-        self.title = title
-        self.date = date
-        self.groups = groups
-        self.url = url
-        self.details = details
-        self.location = location
-        self.magnitude = magnitude
-    }
+    /// Plugin-specific details, in the order the plugin gives them. Declared last, so that the memberwise init the
+    /// compiler makes (`init(id:…:magnitude:details:)`) differs from the one below, which calls it.
+    package var details: [Detail]
 
     /// Items are equal when what they show is: their location and magnitude are the numbers of facts their details
     /// already give in text (EONET's `position` and `magnitude`), so they are not compared.
@@ -90,6 +77,19 @@ package struct Item: Sendable, Hashable, Codable {
         groups.reserveCapacity(self.groups.count)
         eachGroupOnce { groups.append($0) }
         return groups
+    }
+}
+
+extension Item {
+    /// An item of these values. It hands them to the memberwise init: an init written in the type's body built the
+    /// item in memory and copied it out, retaining and releasing each of its texts and lists once more.
+    package init(
+        id: String, title: String, date: Date, groups: [String], url: String? = nil, details: [Detail] = [],
+        location: Position? = nil, magnitude: Magnitude? = nil
+    ) {
+        self.init(
+            id: id, title: title, date: date, groups: groups, url: url, location: location, magnitude: magnitude,
+            details: details)
     }
 }
 

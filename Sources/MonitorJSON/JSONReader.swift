@@ -388,12 +388,15 @@ public struct JSONReader: Sendable {
     }
 
     /// Reads the object that must come next, handing `body` each member's key with the reader at its value; a value
-    /// `body` leaves unread is skipped. An error gets the member's key put before its path.
-    @inlinable
-    public mutating func members(_ body: (JSONText, inout JSONReader) throws(JSONError) -> Void) throws(JSONError) {
+    /// `body` leaves unread is skipped. An error gets the member's key put before its path. `likely`: the keys in the
+    /// order they are usually written, each compared in place before it is scanned (see `nextKey(_:likely:)`).
+    @inlinable @inline(__always)
+    public mutating func members(
+        likely: [StaticString] = [], _ body: (JSONText, inout JSONReader) throws(JSONError) -> Void
+    ) throws(JSONError) {
         try enterObject()
         var index = 0
-        while let key = try nextKey(index) {
+        while let key = try nextKey(index, likely: index < likely.count ? likely[index] : "") {
             index += 1
             skipWhitespace()
             let start = offset
@@ -408,7 +411,7 @@ public struct JSONReader: Sendable {
 
     /// Reads the list that must come next, `body` reading each element; an error gets the element's index put
     /// before its path.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func elements(_ body: (inout JSONReader) throws(JSONError) -> Void) throws(JSONError) {
         try enterArray()
         var index = 0

@@ -5,7 +5,7 @@ import MonitorItems
 @testable import MonitorJSON
 
 /// What `GET {api}/events` answers, `{"title","description","link","events":[…]}`, read event by event with the
-/// general reader (`EONETEvent(from:previous:)`): what the tests check the events and the items against.
+/// general reader (`EONETEvent.read(_:previous:)`): what the tests check the events and the items against.
 struct EONETEventList: Sendable {
     /// The events, newest first by their first observation.
     var events: [EONETEvent]
@@ -19,7 +19,7 @@ struct EONETEventList: Sendable {
             // The categories of the event before, shared by the next when they are the same.
             var categories: [String] = []
             try reader.elements { (reader) throws(JSONError) in
-                let event = try EONETEvent(from: &reader, previous: categories)
+                let event = try EONETEvent.read(&reader, previous: categories)
                 categories = event.categories
                 events.append(event)
             }

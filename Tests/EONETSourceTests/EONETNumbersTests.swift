@@ -25,13 +25,9 @@ struct EONETNumbersTests {
         ]}
         """.utf8)
 
-    @Test(
-        "both readers (the scanner and the general one) give the same numbers and the same texts",
-        arguments: [true, false])
-    func numbers(scanning: Bool) throws {
-        let items = try EONETJSON.items(
-            in: Self.body, requested: "severeStorms", selected: ["severeStorms"], scanning: scanning
-        ).items
+    @Test("the reader gives the numbers and the texts of a position and a magnitude")
+    func numbers() throws {
+        let items = try EONETJSON.items(in: Self.body, requested: "severeStorms", selected: ["severeStorms"]).items
         #expect(items.count == 2)
         let storm = try #require(items.first { $0.id == "E1" })
         #expect(storm.location == Item.Position(latitude: 15.71234, longitude: -105.61234))
