@@ -25,27 +25,16 @@ extension EONETEvent {
         return groups
     }
 
-    /// The item of this event in `groups`; nil when the event has no date at all. It takes the event, so that its
-    /// texts go to the item without being copied.
+    /// The item of this event in `groups`; nil when the event has no date at all. Its title is its id when empty; its
+    /// details are its status (and when it was closed), the latest magnitude known, the newest observation's position
+    /// and shape, and the description, in that order, those it lacks left out. The position and magnitude are also
+    /// the item's numbers, when they are in bounds. It takes the event, so that its texts go to the item uncopied.
     @inline(__always)
     consuming func item(groups: [String]) -> Item? {
         guard let date = latestDate else { return nil }
-        return Self.item(
-            id: id, title: title, date: date, groups: groups, url: source ?? link, closed: closed,
-            magnitude: latestMagnitude, position: latest?.position,
-            geometry: latest.map { $0.type.isEmpty ? nil : $0.type } ?? nil, description: description)
-    }
-
-    /// The item of an event `id` titled `title` (its id when empty) whose newest activity was on `date`: its details
-    /// are its status (and when it was closed), the latest magnitude known (of the observation `magnitude`), the newest
-    /// observation's position and shape, and the description, in that order, those that are nil left out. The
-    /// position and magnitude are also the item's numbers, when they are in bounds.
-    static func item(
-        id: String, title: String, date: Date, groups: [String], url: String?, closed: Date?,
-        magnitude observation: EONETGeometry?, position: EONETGeometry.Position?, geometry: String?,
-        description: String?
-    ) -> Item {
-        let magnitude = observation?.magnitude
+        let magnitude = latestMagnitude?.magnitude
+        let position = latest?.position
+        let geometry = latest.flatMap { $0.type.isEmpty ? nil : $0.type }
         // Exactly as many as there are, no room to spare: the items of a response are all held at once.
         var count = 1
         if closed != nil { count += 1 }
@@ -62,10 +51,11 @@ extension EONETEvent {
         if let geometry { details.append(Detail("geometry", geometry)) }
         if let description { details.append(Detail("description", description)) }
         return Item(
-            id: id, title: title.isEmpty ? id : title, date: date, groups: groups, url: url, details: details,
+            id: id, title: title.isEmpty ? id : title, date: date, groups: groups, url: source ?? link,
+            details: details,
             location: position.flatMap { Item.Position(latitude: $0.latitude, longitude: $0.longitude) },
-            magnitude: observation?.magnitudeValue.flatMap {
-                Item.Magnitude(value: $0, unit: observation?.magnitudeUnit)
+            magnitude: latestMagnitude?.magnitudeValue.flatMap {
+                Item.Magnitude(value: $0, unit: latestMagnitude?.magnitudeUnit)
             })
     }
 }
