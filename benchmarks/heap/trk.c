@@ -3,6 +3,8 @@
 // Run:   LD_PRELOAD=$PWD/trk.so monitor run ...; `touch $TRK_DIR/dump-PID` writes $TRK_DIR/heap-PID-N.txt (TRK_DIR: /tmp).
 // Read:  python3 agg.py $TRK_DIR/heap-PID-N.txt FEEDS   (live bytes by the first frame outside the allocators)
 // TRK_TRACK=0: count nothing (no cost, no tables in RSS); a dump then writes only the malloc part below.
+// Each heap dump's first line also gives the highest live total so far; TRK_PEAK=1 dumps each time that grows by 1 MiB,
+// so that the last dump of a run shows the live heap near its peak (what `run --once`'s peak RSS is made of).
 // Each dump also writes $TRK_DIR/malloc-PID-N.xml: glibc's malloc_info (per arena: bytes in use, free chunks by size,
 // top chunk, mmapped) with VmRSS and sqlite3_memory_used() before; TRK_TRIM=1 then calls malloc_trim(0) and adds VmRSS after it.
 #define _GNU_SOURCE
@@ -30,6 +32,8 @@ static void *(*rmalloc)(size_t); static void (*rfree)(void *); static void *(*rc
 static void *(*rrealloc)(void *, size_t); static int (*rpm)(void **, size_t, size_t);
 static void *(*raa)(size_t, size_t); static void *(*rmemalign)(size_t, size_t);
 static char boot[1 << 16]; static size_t bootn; static int ready; static int track = 1;
+// Live bytes now and at their highest (TRK_PEAK=1: a dump is written each time the highest grows by 1 MiB).
+static uint64_t live, peak, peak_dumped; static int peak_dumps;
 
 static uint64_t hp(uintptr_t p) { p ^= p >> 33; p *= 0xff51afd7ed558ccdULL; p ^= p >> 33; return p; }
 
@@ -96,8 +100,13 @@ static __attribute__((noinline)) void add(void *p, size_t size) {
   uint32_t i = hp((uintptr_t)p) & (PCAP - 1);
   while (pt[i].p && pt[i].p != (uintptr_t)p) i = (i + 1) & (PCAP - 1);
   pt[i].p = (uintptr_t)p; pt[i].size = size; pt[i].st = st;
+  live += size;
+  if (live > peak) peak = live;
+  int due = peak_dumps && peak >= peak_dumped + (1u << 20);
+  if (due) peak_dumped = peak;
   pthread_mutex_unlock(&mu);
   inhook = 0;
+  if (due) { char trig[128]; snprintf(trig, sizeof trig, "%s/dump-%d", getenv("TRK_DIR") ? getenv("TRK_DIR") : "/tmp", getpid()); FILE *t = fopen(trig, "w"); if (t) fclose(t); }
 }
 
 static void del(void *p) {
@@ -106,7 +115,7 @@ static void del(void *p) {
   uint32_t i = hp((uintptr_t)p) & (PCAP - 1);
   while (pt[i].p && pt[i].p != (uintptr_t)p) i = (i + 1) & (PCAP - 1);
   if (pt[i].p) {
-    stt[pt[i].st].bytes -= pt[i].size; stt[pt[i].st].count--;
+    stt[pt[i].st].bytes -= pt[i].size; stt[pt[i].st].count--; live -= pt[i].size;
     pt[i].p = 0;
     // backward-shift deletion
     uint32_t j = i;
@@ -182,7 +191,7 @@ static void dump(int k) {
   for (uint32_t i = 0; i < SCAP; i++) if (stt[i].h && stt[i].bytes) { idx[m++] = i; tot += stt[i].bytes; cnt += stt[i].count; }
   qsort(idx, m, sizeof idx[0], cmp);
   FILE *f = fopen(path, "w");
-  fprintf(f, "TOTAL %lu bytes %lu blocks %u stacks\n", tot, cnt, m);
+  fprintf(f, "TOTAL %lu bytes %lu blocks %u stacks; peak %lu bytes\n", tot, cnt, m, peak);
   for (uint32_t j = 0; j < m; j++) {
     Stk *s = &stt[idx[j]];
     fprintf(f, "S %lu %lu %lu", s->bytes, s->count, s->total);
@@ -208,5 +217,7 @@ __attribute__((constructor)) static void start(void) {
   if (off && *off == '0') track = 0;
   const char *fp = getenv("TRK_FP");
   if (fp && *fp == '1') fp_walk = 1;
+  const char *pk = getenv("TRK_PEAK");
+  if (pk && *pk == '1') peak_dumps = 1;
   inhook = 1; pthread_t t; pthread_create(&t, 0, watcher, 0); inhook = 0;
 }
