@@ -388,8 +388,9 @@ public struct JSONReader: Sendable {
     }
 
     /// Reads the object that must come next, handing `body` each member's key with the reader at its value; a value
-    /// `body` leaves unread is skipped. An error gets the member's key put before its path. `likely`: the keys in the
-    /// order they are usually written, each compared in place before it is scanned (see `nextKey(_:likely:)`).
+    /// `body` leaves unread is skipped. An error gets the member's key put before its path. `likely`: the keys (ASCII
+    /// letters) in the order they are usually written, each compared in place before it is scanned (see
+    /// `nextKey(_:likely:)`); a key elsewhere, or escaped, is read as any other.
     @inlinable @inline(__always)
     public mutating func members(
         likely: [StaticString] = [], _ body: (JSONText, inout JSONReader) throws(JSONError) -> Void

@@ -4,8 +4,8 @@ import MonitorItems
 @testable import MonitorCore
 @testable import MonitorJSON
 
-/// What `GET {api}/events` answers, `{"title","description","link","events":[…]}`, read event by event with the
-/// general reader (`EONETEvent.read(_:previous:)`): what the tests check the events and the items against.
+/// What `GET {api}/events` answers, `{"title","description","link","events":[…]}`, read event by event with
+/// `EONETEvent.read(_:previous:)`: what the tests check the events and the items against.
 struct EONETEventList: Sendable {
     /// The events, newest first by their first observation.
     var events: [EONETEvent]

@@ -7,10 +7,10 @@ import Testing
 @testable import MonitorCore
 @testable import MonitorJSON
 
-/// A response's events read into their items by `EONETJSON.items`: the same items as each event read alone
-/// (`EONETEvent.read(_:previous:)` and its item, as the tests' `EONETEventList` reads them), the events of an unusual
-/// shape read right, and each refusal with its message and path.
-@Suite("Reading a response's events into their items, those of an unusual shape too")
+/// A response's events read into their items by `EONETJSON.items`: each the item of the event read alone (the tests'
+/// `EONETEventList`, which shares no categories or groups between events), odd events read right field by field, and
+/// each refusal with its message and path.
+@Suite("Reading a response's events into their items, odd ones among them")
 struct EONETResponseItemsTests {
     /// The items of `body` as the response of `requested`, and those of its events read one by one.
     static func both(_ body: [UInt8], requested: String = "snow", selected: Set<String> = ["snow", "wildfires"])
@@ -47,8 +47,8 @@ struct EONETResponseItemsTests {
         #expect(response.undated == events.undated)
     }
 
-    /// Events of the usual shape (ASCII strings without escapes, dates of the fixed shape, each member once) and
-    /// others: escapes, raw UTF-8, a member twice, a date with fractions, an escaped key, blanks around a date.
+    /// Events as EONET writes them and odd ones: escapes, raw UTF-8, a member twice, a date with fractions, an escaped
+    /// key (which the key expected there does not match in place), blanks around a date.
     static let events: [String] = [
         #"{"id": "E1", "title": "Usual", "categories": [{"id": "snow", "title": "Snow"}], \#(point)}"#,
         #"{"id": "E2", "title": "Quoted \"name\"", \#(point)}"#,
@@ -81,11 +81,14 @@ struct EONETResponseItemsTests {
 
     static let point = #""geometry": [{"date": "2025-09-01T00:00:00Z", "type": "Point", "coordinates": [1, 2]}]"#
 
-    @Test("events of an unusual shape among the usual ones make the items they make alone, the odd ones right")
+    @Test("odd events among the usual ones make the items they make alone, each field right")
     func unusualEvents() throws {
         let body = EONETDecodeTests.document(Self.events.joined(separator: ",\n"))
         let (response, events) = try Self.both(body)
         #expect(response.items == events.items)
+        // `==` leaves out an item's numbers: they are compared too.
+        #expect(response.items.map(\.location) == events.items.map(\.location))
+        #expect(response.items.map(\.magnitude) == events.items.map(\.magnitude))
         #expect(response.undated == ["E10"])
         #expect(events.undated == ["E10"])
         let items = Dictionary(uniqueKeysWithValues: response.items.map { ($0.id, $0) })
@@ -111,6 +114,16 @@ struct EONETResponseItemsTests {
         #expect(items["E16"]?.detail("description") == "a b")
         #expect(items["E17"]?.url == "https://s/?x&y")
         #expect(items["E1"]?.url == nil)
+        #expect(items["E2"]?.title == #"Quoted "name""#)
+        #expect(items["E3"]?.title == "Türkiye")
+        #expect(items["E5"]?.date == Date(timeIntervalSince1970: 1_756_684_800.25))
+        #expect(items["E6"]?.title == "Extra")
+        #expect(items["E12"]?.title == "Escaped key")
+        #expect(items["E13"]?.location == Item.Position(latitude: 7, longitude: 7))
+        #expect(items["E13"]?.magnitude == Item.Magnitude(value: 60.125, unit: "kts"))
+        #expect(items["E18"]?.title == "Unicode escape é")
+        #expect(items["E19"]?.date == ISO8601.date("2025-09-09T10:00:00Z"))
+        #expect(items["E19"]?.detail("closed") == "2025-09-09T10:00:00Z")
     }
 
     @Test(

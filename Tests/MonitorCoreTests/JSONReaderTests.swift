@@ -58,6 +58,33 @@ struct JSONReaderTests {
         #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) == nil)
     }
 
+    /// The keys and string values of the object `text` read with `members(likely:)`, in order, or the error.
+    static func members(_ text: String, likely: [StaticString]) -> String {
+        var reader = JSONReader(Array(text.utf8))
+        var read: [String] = []
+        do throws(JSONError) {
+            try reader.members(likely: likely) { (key, reader) throws(JSONError) in
+                read.append("\(reader.string(key))=\(try reader.string())")
+            }
+            try reader.end()
+            return read.joined(separator: " ")
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test("members with likely keys read every key, in the usual order or not, escaped, empty or more than expected")
+    func likelyKeys() {
+        let likely: [StaticString] = ["id", "title"]
+        #expect(Self.members(#"{"id": "1", "title": "T"}"#, likely: likely) == "id=1 title=T")
+        #expect(Self.members(#"{"title": "T", "id": "1"}"#, likely: likely) == "title=T id=1")
+        #expect(
+            Self.members(#"{"i\u0064": "1", "titles": "S", "": "E", "x": "X"}"#, likely: likely)
+                == "id=1 titles=S =E x=X")
+        #expect(Self.members(#"{"id"}"#, likely: likely) == "not valid JSON: expected ':' at byte 6")
+        #expect(Self.members(#"{"id": 1}"#, likely: likely) == "at id: expected a string")
+    }
+
     @Test("numbers read as Swift's Double(String) reads them, bit for bit, for 30,000 decimals and the odd shapes")
     func numbers() throws {
         var state: UInt64 = 0x2545_F491_4F6C_DD1D

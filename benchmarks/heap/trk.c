@@ -34,6 +34,7 @@ static void *(*raa)(size_t, size_t); static void *(*rmemalign)(size_t, size_t);
 static char boot[1 << 16]; static size_t bootn; static int ready; static int track = 1;
 // Live bytes now and at their highest (TRK_PEAK=1: a dump is written each time the highest grows by 1 MiB).
 static uint64_t live, peak, peak_dumped; static int peak_dumps;
+static const char *dir(void) { const char *d = getenv("TRK_DIR"); return d ? d : "/tmp"; }
 
 static uint64_t hp(uintptr_t p) { p ^= p >> 33; p *= 0xff51afd7ed558ccdULL; p ^= p >> 33; return p; }
 
@@ -99,14 +100,16 @@ static __attribute__((noinline)) void add(void *p, size_t size) {
   stt[st].bytes += size; stt[st].count++; stt[st].total++;
   uint32_t i = hp((uintptr_t)p) & (PCAP - 1);
   while (pt[i].p && pt[i].p != (uintptr_t)p) i = (i + 1) & (PCAP - 1);
+  // An entry left for this address (its free missed inside a hook) is replaced, its bytes no longer live.
+  if (pt[i].p) { stt[pt[i].st].bytes -= pt[i].size; stt[pt[i].st].count--; live -= pt[i].size; }
   pt[i].p = (uintptr_t)p; pt[i].size = size; pt[i].st = st;
-  live += size;
+  live += pt[i].size;
   if (live > peak) peak = live;
   int due = peak_dumps && peak >= peak_dumped + (1u << 20);
   if (due) peak_dumped = peak;
   pthread_mutex_unlock(&mu);
   inhook = 0;
-  if (due) { char trig[128]; snprintf(trig, sizeof trig, "%s/dump-%d", getenv("TRK_DIR") ? getenv("TRK_DIR") : "/tmp", getpid()); FILE *t = fopen(trig, "w"); if (t) fclose(t); }
+  if (due) { int e = errno; char trig[128]; snprintf(trig, sizeof trig, "%s/dump-%d", dir(), getpid()); FILE *t = fopen(trig, "w"); if (t) fclose(t); errno = e; }
 }
 
 static void del(void *p) {
@@ -154,7 +157,6 @@ static int cmp(const void *a, const void *b) {
   uint64_t x = stt[*(uint32_t *)a].bytes, y = stt[*(uint32_t *)b].bytes; return x < y ? 1 : x > y ? -1 : 0;
 }
 
-static const char *dir(void) { const char *d = getenv("TRK_DIR"); return d ? d : "/tmp"; }
 
 static long rss_kb(void) {
   FILE *f = fopen("/proc/self/status", "r"); char line[256]; long kb = -1;
@@ -207,7 +209,8 @@ static void dump(int k) {
 
 static void *watcher(void *x) {
   (void)x; int k = 0; char trig[128]; snprintf(trig, sizeof trig, "%s/dump-%d", dir(), getpid());
-  for (;;) { usleep(100000); if (access(trig, F_OK) == 0) { dump(k++); unlink(trig); } }
+  // The trigger is removed before the dump, so that a peak reached during it asks for the next one.
+  for (;;) { usleep(100000); if (access(trig, F_OK) == 0) { unlink(trig); dump(k++); } }
   return 0;
 }
 
