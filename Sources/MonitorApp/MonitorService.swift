@@ -364,7 +364,7 @@ package final class MonitorService: Service, Sendable {
                 options.once
                 ? ""
                 : feed.type + "|"
-                    + feed.options.settings.keys.sorted().map { key in
+                    + feed.options.names.map { key in
                         "\(key)=\(feed.options[key].map { "\($0)" } ?? "")"
                     }.joined(separator: "|")
             return FeedScheduler.Entry(feed: feed, source: source, signature: signature)

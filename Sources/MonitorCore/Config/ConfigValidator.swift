@@ -107,6 +107,8 @@ package struct ConfigValidator: Sendable {
     ) -> [(config: FeedConfig, source: any FeedSource.Type)] {
         var feeds: [(config: FeedConfig, source: any FeedSource.Type)] = []
         var firstUse: [String: SourceLocation] = [:]
+        // Each type's defaults, made once and shared by its feeds.
+        var defaults: [ObjectIdentifier: FeedOptions] = [:]
         for (index, item) in items.enumerated() {
             guard
                 let (entries, label, source) = entry(
@@ -115,7 +117,10 @@ package struct ConfigValidator: Sendable {
             else { continue }
             let before = diagnostics.count
             let specs = Self.specs(of: source)
-            let options = options(entries, specs: specs, at: item.location, context: label, diagnostics: &diagnostics)
+            let start = defaults[ObjectIdentifier(source)] ?? FeedOptions.defaults(of: specs)
+            defaults[ObjectIdentifier(source)] = start
+            let options = options(
+                entries, specs: specs, from: start, at: item.location, context: label, diagnostics: &diagnostics)
             if diagnostics.count == before {
                 diagnostics += source.check(options)
             }
@@ -282,12 +287,13 @@ package struct ConfigValidator: Sendable {
     // MARK: - Options
 
     private func options(
-        _ entries: [ConfigEntry], specs: [OptionSpec], at location: SourceLocation, context: String,
-        diagnostics: inout [Diagnostic]
+        _ entries: [ConfigEntry], specs: [OptionSpec], from start: FeedOptions? = nil, at location: SourceLocation,
+        context: String, diagnostics: inout [Diagnostic]
     ) -> FeedOptions {
-        var options = FeedOptions.defaults(of: specs)
+        var options = start ?? FeedOptions.defaults(of: specs)
         options.location = location
         options.directory = directory
+        options.reserve(entries.count)
         for entry in entries {
             guard let spec = specs.first(where: { $0.name == entry.key }) else {
                 let hint = hint(for: entry.key, among: specs.map(\.name))

@@ -118,10 +118,6 @@ package struct FeedConfig: Sendable {
 extension FeedOptions {
     /// Options holding the defaults of `specs`.
     package static func defaults(of specs: [OptionSpec]) -> FeedOptions {
-        var options = FeedOptions()
-        for spec in specs {
-            if let value = spec.defaultValue { options.set(spec.name, value) }
-        }
-        return options
+        FeedOptions(defaults: Dictionary(specs.compactMap { spec in spec.defaultValue.map { (spec.name, $0) } }) { $1 })
     }
 }
