@@ -159,15 +159,19 @@ package struct StoredItem {
     /// Hands the bytes of `element` packed (its separators and escapes escaped), its own separator not included, to
     /// `emit`: the one escaping rule of packing and of the fingerprint.
     private static func eachPackedByte(of element: String, _ emit: (UInt8) -> Void) {
-        for byte in element.utf8 {
-            switch byte {
-            case separator:
-                emit(escape)
-                emit(0x01)
-            case escape:
-                emit(escape)
-                emit(0x02)
-            default: emit(byte)
+        // Over the bytes in place: `String.UTF8View`'s iterator costs a call a byte.
+        var element = element
+        element.withUTF8 { bytes in
+            for byte in bytes {
+                switch byte {
+                case separator:
+                    emit(escape)
+                    emit(0x01)
+                case escape:
+                    emit(escape)
+                    emit(0x02)
+                default: emit(byte)
+                }
             }
         }
     }
