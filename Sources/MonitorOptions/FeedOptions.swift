@@ -3,16 +3,16 @@ import MonitorText
 /// The validated options of one feed: every declared option with its value (or default) and where it was set.
 package struct FeedOptions: Sendable {
     /// One option's value and where it came from.
-    package struct Setting: Sendable {
+    private struct Setting: Sendable {
         var value: OptionValue
-        /// Where the value was written; nil for a default.
+        /// Where the value was written; nil for a default or a value set without one.
         var location: SourceLocation?
     }
 
-    /// The values written in the file or set since, in the order set: a short list, looked up by name.
+    /// The values written in the file or set since, in the order first set: a short list, looked up by name.
     private var written: [(name: String, setting: Setting)] = []
     /// The declared defaults: one dictionary that every feed of a type shares, so that thousands of feeds keep one.
-    private var defaults: [String: OptionValue]
+    private let defaults: [String: OptionValue]
     /// Where the feed's mapping starts.
     package var location: SourceLocation
     /// The feeds file's directory, which relative program paths are resolved from and programs run in; nil for the
@@ -34,7 +34,7 @@ package struct FeedOptions: Sendable {
         }
     }
 
-    /// Makes room for `count` written values at once (the list would otherwise grow to twice what a feed needs).
+    /// Makes room for `count` written values at once (appending alone grows the list to up to twice what a feed needs).
     package mutating func reserve(_ count: Int) { written.reserveCapacity(count) }
 
     /// The setting of `name`, written or default; options absent with no default have none.
