@@ -32,11 +32,12 @@ enum EONETJSON {
                         categories = event.categories
                         groups = EONETEvent.groups(of: categories, requested: requested, selected: selected)
                     }
-                    // The event is given up to its item (not copied) where it has a date.
-                    if event.latestDate == nil {
-                        undated.append(event.id)
-                    } else if let item = event.item(groups: groups) {
+                    // The event is given up to its item (not copied); one without a date has none.
+                    let id = event.id
+                    if let item = event.item(groups: groups) {
                         items.append(item)
+                    } else {
+                        undated.append(id)
                     }
                 }
             }
