@@ -3,14 +3,6 @@ import MonitorConcurrency
 import MonitorCore
 import MonitorText
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 // MARK: - Online check
 
 extension WebhookNotifier {

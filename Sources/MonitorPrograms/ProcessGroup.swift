@@ -1,15 +1,6 @@
 import Foundation
 import MonitorConcurrency
-import MonitorCore
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The process group of one run of an external program (its id is the program's pid, the program being started as
 /// the leader of a group of its own), to end it whole: the program and everything it started.
@@ -91,14 +82,8 @@ package final class ProcessGroup: Sendable {
     /// blocks its thread: called on a thread of its own, or at exit.
     static func kill(_ group: Int32) {
         guard group > 1, killpg(group, SIGKILL) == 0 else { return }
-        for pid in members(of: group) {
-            waitForExit(pid)
-        }
-    }
-
-    /// The processes of `group` that have not exited (zombies, which have, are left out), from `/proc`.
-    private static func members(of group: Int32) -> [Int32] {
-        ProcessStatus.all().filter { $0.status.group == group && !$0.status.hasExited }.map(\.pid)
+        // Zombies have exited already.
+        for (pid, status) in ProcessStatus.all() where status.group == group && !status.hasExited { waitForExit(pid) }
     }
 
     /// Waits until `pid` has exited (gone, or a zombie waiting for its parent), checking every millisecond, at most

@@ -1,13 +1,4 @@
 import Foundation
-import MonitorCore
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// What `/proc/PID/stat` says of a process: its state, parent, process group and start time.
 struct ProcessStatus: Sendable, Equatable {
@@ -26,11 +17,6 @@ struct ProcessStatus: Sendable, Equatable {
     /// The status of `pid`; nil when it is gone.
     init?(pid: Int32) {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return nil }
-        self.init(stat: stat)
-    }
-
-    /// The status a `/proc/PID/stat` line gives; nil when it is not one.
-    init?(stat: String) {
         // After the command's closing parenthesis (the command may hold any character): field 3, the state, then the
         // parent, the group, …, field 22 the start time.
         guard let close = stat.lastIndex(of: ")") else { return nil }

@@ -1,5 +1,3 @@
-import MonitorCore
-
 /// The environment every external program (an exec source's, a command notifier's) starts from: a few harmless
 /// variables of `monitor`'s own and the `env` of its feed or notifier. Nothing else of `monitor`'s environment (tokens,
 /// proxies with passwords) reaches a program unless `env` passes it on, as in `{GITHUB_TOKEN: "${GITHUB_TOKEN}"}`.
@@ -9,11 +7,7 @@ package enum ProgramEnvironment {
 
     /// The inherited variables of `parent`, then `env`.
     package static func make(env: [String: String], from parent: [String: String]) -> [String: String] {
-        var environment: [String: String] = [:]
-        for name in inherited {
-            if let value = parent[name] { environment[name] = value }
-        }
-        return environment.merging(env) { $1 }
+        parent.filter { inherited.contains($0.key) }.merging(env) { $1 }
     }
 
     /// Checks a name of `env`: a portable variable name, not one of the `MONITOR_` ones `monitor` sets.

@@ -1,10 +1,5 @@
 import CProcessControl
 import Foundation
-import MonitorCore
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A small shell that outlives `monitor` to end its programs when `monitor` dies without ending them (SIGKILL, a
 /// crash): it reads lines `+GROUP` and `-GROUP` from a socket only `monitor` holds the other end of, and when that end

@@ -1,31 +1,17 @@
 import Foundation
-import MonitorCore
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The standard input of an external program: a file holding its bytes, already unlinked, open at its start. The
 /// program reads its input when it likes, and one that never does cannot block on a full pipe or break `monitor`
 /// with SIGPIPE.
-package enum ProgramInput {
-    /// The input file could not be made.
-    package struct Failure: Error, CustomStringConvertible {
-        /// What went wrong, for people.
-        package var description: String
-    }
-
+enum ProgramInput {
     /// A file holding `bytes`, open for reading at its start and close-on-exec (the spawned program gets it as its
     /// standard input, no other program started meanwhile does).
-    package static func file(_ bytes: [UInt8]) throws(Failure) -> Int32 {
+    static func file(_ bytes: [UInt8]) throws(ProgramRun.Failure) -> Int32 {
         var template = Array("\(NSTemporaryDirectory())/monitor-input-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
-            throw Failure(description: "cannot make the program's input file: \(String(cString: strerror(errno)))")
+            throw ProgramRun.Failure(
+                message: "cannot make the program's input file: \(String(cString: strerror(errno)))")
         }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         unlink(template)
@@ -35,7 +21,7 @@ package enum ProgramInput {
             guard count > 0 else {
                 let reason = String(cString: strerror(errno))
                 close(descriptor)
-                throw Failure(description: "cannot write the program's input file: \(reason)")
+                throw ProgramRun.Failure(message: "cannot write the program's input file: \(reason)")
             }
             written += count
         }

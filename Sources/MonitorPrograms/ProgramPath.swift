@@ -2,14 +2,6 @@ import Foundation
 import MonitorCore
 import MonitorText
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Why an external program could not be started, from what is at its path: the system says "not found" alike for a
 /// missing file, a directory, a file without execute permission and a script whose interpreter is missing.
 package enum ProgramPath {

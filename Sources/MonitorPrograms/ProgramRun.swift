@@ -91,12 +91,7 @@ package struct ProgramRun: Sendable {
                 ? .path(.init(ProgramPath.resolved(program, in: directory))) : .name(program),
             arguments: Arguments(Array(command.dropFirst())), environment: .custom(variables),
             workingDirectory: directory.map { .init($0) }, platformOptions: platform)
-        let stdin: Int32
-        do {
-            stdin = try ProgramInput.file(input)
-        } catch {
-            throw Failure(message: error.description)
-        }
+        let stdin = try ProgramInput.file(input)
         let capacity = stderrCapacity
         let redaction = redaction
         let result: ExecutionResult<(Result, StderrTail), Output, SequenceOutput>

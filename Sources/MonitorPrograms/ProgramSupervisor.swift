@@ -1,15 +1,6 @@
 import CProcessControl
 import Foundation
-import MonitorCore
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Sees to it that no external program `monitor` runs (an exec source's, a command notifier's) outlives what started
 /// it, even one that leaves its process group to live on as a daemon, and even when `monitor` is killed.
@@ -81,7 +72,8 @@ package final class ProgramSupervisor: Sendable {
             state.starting -= 1
             // Unknown when it is already gone: the earliest time keeps every orphan it may have started.
             state.running[group] = started
-            if state.supervising { Self.watch(group, in: &state) }
+            // The guardian (started on the first program) ends the group if `monitor` dies.
+            if state.supervising, state.guardian?.tell("+\(group)") != true { Self.restartGuardian(in: &state) }
             return state.sweepPending && state.starting == 0
         }
     }
@@ -165,25 +157,12 @@ package final class ProgramSupervisor: Sendable {
         _ = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG)
     }
 
-    /// Tells the guardian (started on the first program) to end `group` if `monitor` dies.
-    private static func watch(_ group: Int32, in state: inout State) {
-        if state.guardian == nil {
-            startGuardian(in: &state)
-        } else if state.guardian?.tell("+\(group)") == false {
-            restartGuardian(in: &state)
-        }
-    }
-
-    /// Replaces a guardian that is gone (killed by someone) by a new one that learns every running group.
+    /// Starts the guardian, or replaces one that is gone (killed by someone): the new one learns every running group.
     private static func restartGuardian(in state: inout State) {
         if let old = state.guardian {
             old.disconnect()
             reap(old.pid)
         }
-        startGuardian(in: &state)
-    }
-
-    private static func startGuardian(in state: inout State) {
         state.spawns += 1
         state.guardian = ProgramGuardian.start()
         for group in state.running.keys { _ = state.guardian?.tell("+\(group)") }

@@ -1,4 +1,3 @@
-import MonitorCore
 import MonitorText
 
 /// The end of a program's standard error, kept in bounded memory however much it writes, with the values of its

@@ -2,10 +2,6 @@ import ArgumentParser
 import Foundation
 import MonitorCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 extension MonitorCommand {
     /// `monitor map NAME`: a world map of a feed's stored items that have a position, offline.
     struct Map: AsyncParsableCommand {
