@@ -87,7 +87,7 @@ actor PostgresConnections {
         if broken || connection.isClosed {
             Self.close(connection)
             giveUpPlace()
-        } else if let next = waiting.withLock({ $0.popFirst() }) {
+        } else if let next = waiting.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
             next.continuation.resume(returning: connection)
         } else {
             idle.append(connection)
@@ -102,17 +102,10 @@ actor PostgresConnections {
 
     /// A connection's place is free: a waiting transaction takes it, else there is one connection fewer.
     private func giveUpPlace() {
-        if let next = waiting.withLock({ $0.popFirst() }) {
+        if let next = waiting.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
             next.continuation.resume(returning: nil)
         } else {
             count -= 1
         }
-    }
-}
-
-extension Array {
-    /// Removes and returns the first element, nil when empty.
-    fileprivate mutating func popFirst() -> Element? {
-        isEmpty ? nil : removeFirst()
     }
 }

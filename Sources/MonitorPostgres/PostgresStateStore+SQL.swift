@@ -3,13 +3,6 @@ import MonitorCore
 import MonitorSQL
 import PostgresNIO
 
-extension SQLDialect {
-    /// PostgreSQL's words, in which ``SQLWork`` is written: numbered parameters, notifications claimed by the
-    /// instance delivering them.
-    static let postgres = SQLDialect(
-        numbersParameters: true, names: [:], namesIndexes: false, claimsNotifications: true)
-}
-
 extension PostgresStateStore: SQLStateStore {
     package var dialect: SQLDialect { .postgres }
 

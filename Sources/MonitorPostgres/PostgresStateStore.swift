@@ -211,14 +211,4 @@ package final class PostgresStateStore: StateStoring {
             try await PostgresCommit(connection: connection, feed: feed, logger: self.logger).write(commit)
         }
     }
-
-    package func forget(feed: String) async throws {
-        try await transaction { connection in
-            // The feed's row first: its lock makes a commit of the feed in flight wait, or this wait for it.
-            try await connection.query("DELETE FROM feed WHERE name = \(feed)", logger: self.logger)
-            for table in ["item", "item_group_member", "item_group", "validator", "source_value", "feed_schedule"] {
-                try await connection.query("DELETE FROM \(unescaped: table) WHERE feed = \(feed)", logger: self.logger)
-            }
-        }
-    }
 }

@@ -222,7 +222,7 @@ extension SQLStateStore {
         _ ids: [String], notifier: String, error: String, at time: Date, nextAttempt: Date?, refused: Bool
     ) async throws {
         // The attempt is over: its claim, where notifications are claimed, is released with it.
-        let claim = dialect.claimsNotifications ? "claimed_by = NULL, claimed_until = NULL," : ""
+        let claim = dialect.isShared ? "claimed_by = NULL, claimed_until = NULL," : ""
         let set: [SQLValue] = [
             .text(error), SQLValue(nextAttempt?.timeIntervalSince1970),
             SQLValue(refused ? time.timeIntervalSince1970 : nil),

@@ -32,8 +32,9 @@ package enum SQLFeeds {
     package static func items(_ feed: String, group: String?, since: Date?, limit: Int?, expected: Int = 0)
         -> SQLWork<[Item]>
     {
-        var sql: String
+        var sql = "SELECT id, title, date, groups, url, details FROM item WHERE feed = ?"
         var binds: [SQLValue] = [.text(feed)]
+        var table = ""
         if let group {
             // Through the membership index, in its order: no sort, and no more rows read than are returned.
             sql = """
@@ -42,19 +43,13 @@ package enum SQLFeeds {
                 WHERE member.feed = ? AND member.group_id = ?
                 """
             binds.append(.text(group))
-            if let since {
-                sql += " AND member.date >= ?"
-                binds.append(.real(since.timeIntervalSince1970))
-            }
-            sql += " ORDER BY member.date DESC, member.id DESC"
-        } else {
-            sql = "SELECT id, title, date, groups, url, details FROM item WHERE feed = ?"
-            if let since {
-                sql += " AND date >= ?"
-                binds.append(.real(since.timeIntervalSince1970))
-            }
-            sql += " ORDER BY date DESC, id DESC"
+            table = "member."
         }
+        if let since {
+            sql += " AND \(table)date >= ?"
+            binds.append(.real(since.timeIntervalSince1970))
+        }
+        sql += " ORDER BY \(table)date DESC, \(table)id DESC"
         if let limit {
             sql += " LIMIT ?"
             binds.append(.integer(Int64(limit)))
@@ -71,6 +66,15 @@ package enum SQLFeeds {
                         groups: groups.unpack(row.text(3) ?? ""), url: row.text(4), details: row.text(5) ?? ""))
             }
             return .done(items)
+        }
+    }
+
+    /// `head` with the items of `feed`.
+    package static func withItems(_ head: FeedSnapshot, feed: String) throws -> SQLWork<FeedSnapshot> {
+        try items(feed, group: nil, since: nil, limit: nil, expected: head.record?.itemCount ?? 0).map { items in
+            var snapshot = head
+            snapshot.items = items
+            return snapshot
         }
     }
 
@@ -118,14 +122,7 @@ package enum SQLFeeds {
 extension SQLStateStore {
     package func snapshot(feed: String) async throws -> FeedSnapshot {
         try await reading(
-            try SQLFeeds.head(feed).then { head in
-                try SQLFeeds.items(feed, group: nil, since: nil, limit: nil, expected: head.record?.itemCount ?? 0)
-                    .map { items in
-                        var snapshot = head
-                        snapshot.items = items
-                        return snapshot
-                    }
-            })
+            try SQLFeeds.head(feed).then { try SQLFeeds.withItems($0, feed: feed) })
     }
 
     package func record(feed: String) async throws -> FeedRecord? {

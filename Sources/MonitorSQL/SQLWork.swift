@@ -145,18 +145,27 @@ package struct SQLDialect: Sendable {
     let names: [String: String]
     /// Whether a statement names the index it is read through (SQLite's `INDEXED BY`).
     let namesIndexes: Bool
-    /// Whether a notification is claimed by the instance delivering it (`claimed_by`, `claimed_until`): one database
-    /// shared by several instances.
-    package let claimsNotifications: Bool
+    /// Whether several instances share the database: a notification is claimed by the instance delivering it
+    /// (`claimed_by`, `claimed_until`), and the feeds are scheduled in it (`feed_schedule`).
+    let isShared: Bool
     /// The statements said so far, so that each is said once rather than at each run.
     private let said = SaidStatements()
 
-    package init(numbersParameters: Bool, names: [String: String], namesIndexes: Bool, claimsNotifications: Bool) {
-        self.numbersParameters = numbersParameters
-        self.names = names
-        self.namesIndexes = namesIndexes
-        self.claimsNotifications = claimsNotifications
-    }
+    /// PostgreSQL's words, in which ``SQLWork`` is written: numbered parameters, a database shared by instances.
+    package static let postgres = SQLDialect(numbersParameters: true, names: [:], namesIndexes: false, isShared: true)
+
+    /// SQLite's words: a `?` for each parameter, the schema's names in camel case (and the row's `rowid` for the order
+    /// of the outbox), the index a statement reads through named, as the planner may not pick it.
+    package static let sqlite = SQLDialect(
+        numbersParameters: false,
+        names: [
+            "seq": "rowid", "failed_permanently": "failedPermanently", "next_attempt": "nextAttempt",
+            "last_error": "lastError", "last_error_at": "lastErrorAt", "last_delivered": "lastDelivered",
+            "last_poll": "lastPoll", "last_success": "lastSuccess", "last_new": "lastNew", "not_before": "notBefore",
+            "hold_reason": "holdReason", "minimum_interval": "minimumInterval", "rate_limit": "rateLimit",
+            "item_count": "itemCount", "item_group": "itemGroup", "item_group_member": "itemGroupMember",
+            "group_id": "groupId", "source_value": "sourceValue", "last_modified": "lastModified",
+        ], namesIndexes: true, isShared: false)
 
     /// `INDEXED BY index` where the database takes it, else nothing.
     func indexed(by index: String) -> String {
@@ -209,6 +218,17 @@ package protocol SQLStateStore: StateStoring {
 
     /// Runs `work` in one transaction: committed when it returns, rolled back when it throws.
     func writing<Value: Sendable>(_ work: SQLWork<Value>) async throws -> Value
+}
+
+extension SQLStateStore {
+    package func forget(feed: String) async throws {
+        // The feed's row first: in PostgreSQL its lock makes a commit of the feed in flight wait, or this wait for it.
+        let tables = ["item", "item_group_member", "item_group", "validator", "source_value"]
+        let deletes =
+            ["DELETE FROM feed WHERE name = ?"]
+            + (tables + (dialect.isShared ? ["feed_schedule"] : [])).map { "DELETE FROM \($0) WHERE feed = ?" }
+        try await writing(.run(deletes.map { (sql: $0, binds: [.text(feed)]) }))
+    }
 }
 
 /// The statements a dialect said, by their text in PostgreSQL's words. The state's statements are built from a few

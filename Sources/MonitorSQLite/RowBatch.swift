@@ -1,11 +1,12 @@
 import CSQLiteOptions
 import GRDB
+import MonitorSQL
 
 /// Rows to insert into one table, written several to a statement: a first poll's thousands of items cost a few
 /// hundred statements instead of one each. The statement of a full batch is prepared once; a last, shorter one is
 /// not cached.
 ///
-/// The values are bound straight to SQLite (``RowValue``: text from its UTF-8, copied by SQLite), with no
+/// The values are bound straight to SQLite (``SQLValue``: text from its UTF-8, copied by SQLite), with no
 /// `DatabaseValueConvertible` existentials or `StatementArguments` made per row.
 struct RowBatch {
     /// The rows per statement: `rowsPerStatement × columns` stays far below SQLite's limit of bound values.
@@ -13,7 +14,7 @@ struct RowBatch {
 
     let table: String
     let columns: [String]
-    private var values: [RowValue] = []
+    private var values: [SQLValue] = []
     private var rows = 0
     /// The statement of a full batch, once prepared.
     private var full: Statement?
@@ -26,7 +27,7 @@ struct RowBatch {
 
     /// Adds a row, one value per column in order, given by `row` appending them to its argument; writes the batch when
     /// it is full.
-    mutating func append(_ db: Database, _ row: (inout [RowValue]) -> Void) throws {
+    mutating func append(_ db: Database, _ row: (inout [SQLValue]) -> Void) throws {
         row(&values)
         rows += 1
         assert(values.count == rows * columns.count, "a row of \(table) needs \(columns.count) values")

@@ -60,7 +60,7 @@ struct SQLiteCommit {
                     row.append(.text(item.title))
                     row.append(.real(date))
                     row.append(.text(packed.groups))
-                    row.append(item.url.map(RowValue.text) ?? .null)
+                    row.append(SQLValue(item.url))
                     row.append(.text(packed.details))
                     row.append(.real(firstSeen))
                     row.append(.integer(packed.fingerprint))

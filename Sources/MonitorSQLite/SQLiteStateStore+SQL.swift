@@ -1,21 +1,7 @@
+import CSQLiteOptions
 import GRDB
 import MonitorCore
 import MonitorSQL
-
-extension SQLDialect {
-    /// SQLite's words: a `?` for each parameter, the schema's names in camel case (and the row's `rowid` for the order
-    /// of the outbox), the index a statement reads through named, as the planner may not pick it.
-    static let sqlite = SQLDialect(
-        numbersParameters: false,
-        names: [
-            "seq": "rowid", "failed_permanently": "failedPermanently", "next_attempt": "nextAttempt",
-            "last_error": "lastError", "last_error_at": "lastErrorAt", "last_delivered": "lastDelivered",
-            "last_poll": "lastPoll", "last_success": "lastSuccess", "last_new": "lastNew", "not_before": "notBefore",
-            "hold_reason": "holdReason", "minimum_interval": "minimumInterval", "rate_limit": "rateLimit",
-            "item_count": "itemCount", "item_group": "itemGroup", "item_group_member": "itemGroupMember",
-            "group_id": "groupId", "source_value": "sourceValue", "last_modified": "lastModified",
-        ], namesIndexes: true, claimsNotifications: false)
-}
 
 extension SQLiteStateStore: SQLStateStore {
     package var dialect: SQLDialect { .sqlite }
@@ -36,13 +22,7 @@ extension SQLiteStateStore: SQLStateStore {
             try SQLFeeds.head(feed).then { snapshot in
                 SQLWork("SELECT id FROM item WHERE feed = ?", [.text(feed)]) { rows in
                     head(snapshot, Set(rows.compactMap { $0.text(0) }))
-                    return try SQLFeeds.items(
-                        feed, group: nil, since: nil, limit: nil, expected: snapshot.record?.itemCount ?? 0
-                    ).map { items in
-                        var snapshot = snapshot
-                        snapshot.items = items
-                        return snapshot
-                    }
+                    return try SQLFeeds.withItems(snapshot, feed: feed)
                 }
             })
     }
@@ -71,6 +51,21 @@ extension SQLWork {
 }
 
 extension SQLValue {
+    /// Binds the value to parameter `index` (from 1) of the `sqlite3_stmt` at `statement`; returns SQLite's code.
+    func bind(to statement: UnsafeMutableRawPointer, at index: Int32) -> Int32 {
+        switch self {
+        case .text(var text):
+            return text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) {
+                    monitor_sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count))
+                }
+            }
+        case .real(let value): return monitor_sqlite3_bind_double(statement, index, value)
+        case .integer(let value): return monitor_sqlite3_bind_int64(statement, index, value)
+        case .null: return monitor_sqlite3_bind_null(statement, index)
+        }
+    }
+
     /// The value as GRDB binds it.
     fileprivate var databaseValue: DatabaseValue {
         switch self {

@@ -154,13 +154,4 @@ package final class SQLiteStateStore: StateStoring {
     package func commit(_ commit: PollCommit, feed: String) async throws -> CommitStatistics {
         try await write { db in try SQLiteCommit(db: db, feed: feed).write(commit) }
     }
-
-    package func forget(feed: String) async throws {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM feed WHERE name = ?", arguments: [feed])
-            for table in ["item", "itemGroupMember", "itemGroup", "validator", "sourceValue"] {
-                try db.execute(sql: "DELETE FROM \(table) WHERE feed = ?", arguments: [feed])
-            }
-        }
-    }
 }

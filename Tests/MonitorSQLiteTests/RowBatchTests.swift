@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MonitorItems
+import MonitorSQL
 import TestSupport
 import Testing
 
@@ -54,7 +55,7 @@ struct RowBatchTests {
                 try batch.append(db) { values in
                     values.append(.integer(Int64(n)))
                     values.append(.text(row.text))
-                    values.append(row.optional.map(RowValue.text) ?? .null)
+                    values.append(row.optional.map(SQLValue.text) ?? .null)
                     values.append(.real(row.real))
                     values.append(.integer(row.integer))
                 }
