@@ -1,4 +1,3 @@
-import MonitorCore
 import MonitorJSON
 
 /// What `GET {api}/categories` answers: `{"title","description","link","categories":[…]}`.

@@ -1,5 +1,4 @@
 import Foundation
-import MonitorCore
 import MonitorJSON
 
 /// One natural event of `GET {api}/events`: `{"id","title","description","link","closed","categories",

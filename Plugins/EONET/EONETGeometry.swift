@@ -1,5 +1,4 @@
 import Foundation
-import MonitorCore
 import MonitorJSON
 
 /// One observation of an event: `{"magnitudeValue","magnitudeUnit","date","type","coordinates"}`, as kept:

@@ -52,11 +52,8 @@ enum EONETJSON {
     /// Reads a category list from its bytes; the error names the path of the bad value (`at categories[2]: missing
     /// 'id'`), and says only `not valid JSON` of a body that is not JSON.
     static func decode(_ type: EONETCategoryList.Type, from body: [UInt8]) throws(SourceError) -> EONETCategoryList {
-        var reader = JSONReader(body)
         do throws(JSONError) {
-            let list = try EONETCategoryList(from: &reader)
-            try reader.end()
-            return list
+            return try JSONReader.document(body) { (reader) throws(JSONError) in try EONETCategoryList(from: &reader) }
         } catch {
             throw SourceError(error.isSyntax ? "not valid JSON" : error.description)
         }
@@ -71,11 +68,8 @@ enum EONETJSON {
 
     /// The category list kept by `saved(_:)`.
     static func catalog(fromSaved text: String) throws(SourceError) -> [EONETCategoryList.Category] {
-        var reader = JSONReader(Array(text.utf8))
         do throws(JSONError) {
-            let list = try EONETCategoryList.Category.list(&reader)
-            try reader.end()
-            return list
+            return try JSONReader.document(Array(text.utf8), EONETCategoryList.Category.list)
         } catch {
             throw SourceError(error.description)
         }

@@ -10,30 +10,19 @@ struct EONETPoll: Sendable {
     /// The key under which the whole category list is kept between polls, for a 304 on `/categories`.
     static let catalogKey = "categories"
 
-    /// The API root, without a trailing slash.
-    let api: String
-    /// The window of prior days asked of the server.
-    let days: Int
-    /// `open`, `closed` or `all`.
-    let status: String
-    /// The category ids asked for; nil for all.
-    let categories: [String]?
-    /// At most this many events per category, when set.
-    let limit: Int?
+    let options: FeedOptions
     /// The core's context for this poll.
     let context: PollContext
 
-    /// The poll of a feed with `options`.
-    init(options: FeedOptions, context: PollContext) {
+    /// The API root, without a trailing slash.
+    var api: String {
         var api = options[EONETSource.api]
         while api.hasSuffix("/") { api.removeLast() }
-        self.api = api
-        days = options[EONETSource.days]
-        status = options[EONETSource.status]
-        categories = options[EONETSource.categories]
-        limit = options[EONETSource.limit]
-        self.context = context
+        return api
     }
+
+    /// The category ids asked for; nil for all.
+    var categories: [String]? { options[EONETSource.categories] }
 
     /// Polls, reporting to `found`. Throws when the category list cannot be had or a category id is unknown:
     /// the whole poll fails.
@@ -109,8 +98,9 @@ struct EONETPoll: Sendable {
 
     /// `{api}/events?category=ID&status=…&days=…[&limit=…]`.
     func eventsURL(of category: String) -> String {
-        var url = "\(api)/events?category=\(category.percentEncoded())&status=\(status)&days=\(days)"
-        if let limit { url += "&limit=\(limit)" }
+        var url = "\(api)/events?category=\(category.percentEncoded())&status=\(options[EONETSource.status])"
+        url += "&days=\(options[EONETSource.days])"
+        if let limit = options[EONETSource.limit] { url += "&limit=\(limit)" }
         return url
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import MonitorCore
 import MonitorJSON
 
 /// The one text EONET's responses need read beyond the JSON module's clean-ups (`JSONReader.cleanedString()`,

@@ -131,16 +131,9 @@ enum ExecMessage: Sendable, Hashable {
     }
 
     private static func group(_ reader: inout JSONReader) throws -> ExecMessage {
-        var id: String?
-        var title: String?
-        try Fields.read(&reader, "group", ["id", "title"]) { reader, field in
-            switch field {
-            case 0: id = try Fields.text(&reader, "group", "id")
-            default: title = try Fields.text(&reader, "group", "title")
-            }
-        }
-        let identifier = try Fields.identifier(id, "group", "id")
-        return .group(ItemGroup(id: identifier, title: title ?? identifier))
+        let fields = try Fields.strings(&reader, "group", ["id", "title"])
+        let identifier = try Fields.identifier(fields[0], "group", "id")
+        return .group(ItemGroup(id: identifier, title: fields[1] ?? identifier))
     }
 
     private static func progress(_ reader: inout JSONReader) throws -> ExecMessage {
@@ -157,26 +150,16 @@ enum ExecMessage: Sendable, Hashable {
     }
 
     private static func failure(_ reader: inout JSONReader) throws -> ExecMessage {
-        var what: String?
-        var message: String?
-        var group: String?
-        try Fields.read(&reader, "failure", ["what", "message", "group"]) { reader, field in
-            switch field {
-            case 0: what = try Fields.text(&reader, "failure", "what")
-            case 1: message = try Fields.text(&reader, "failure", "message")
-            default: group = try Fields.text(&reader, "failure", "group")
-            }
+        let fields = try Fields.strings(&reader, "failure", ["what", "message", "group"])
+        guard let what = fields[0], let message = fields[1] else {
+            throw Problem("failure needs \"what\" and \"message\", texts")
         }
-        guard let what, let message else { throw Problem("failure needs \"what\" and \"message\", texts") }
-        return .failure(SubRequestFailure(what: what, message: message, group: group))
+        return .failure(SubRequestFailure(what: what, message: message, group: fields[2]))
     }
 
     private static func gap(_ reader: inout JSONReader) throws -> ExecMessage {
-        var message: String?
-        try Fields.read(&reader, "gap", ["message"]) { reader, _ in
-            message = try Fields.text(&reader, "gap", "message")
-        }
-        guard let message, !message.trimmingWhitespace().isEmpty else {
+        guard let message = try Fields.strings(&reader, "gap", ["message"])[0], !message.trimmingWhitespace().isEmpty
+        else {
             throw Problem("gap needs \"message\", a text that is not empty")
         }
         return .gap(message: message)
@@ -255,6 +238,13 @@ private enum Fields {
             seen |= 1 << field
             try member(&reader, field)
         }
+    }
+
+    /// The texts (or nulls) of the object of `kind` whose keys are among `names`, in the order of `names`.
+    static func strings(_ reader: inout JSONReader, _ kind: String, _ names: [StaticString]) throws -> [String?] {
+        var texts = [String?](repeating: nil, count: names.count)
+        try read(&reader, kind, names) { reader, field in texts[field] = try text(&reader, kind, "\(names[field])") }
+        return texts
     }
 
     /// A text, made safe for a terminal; nil for null.

@@ -5,6 +5,7 @@ import MonitorJSON
 import MonitorOptions
 import MonitorPrograms
 import MonitorText
+import Subprocess
 import Synchronization
 
 /// One poll of an exec feed: runs the program once with the cursor it saved, and reports its messages to the
@@ -14,11 +15,7 @@ struct ExecPoll: Sendable {
     /// The key of the cursor among the values the core keeps between polls.
     static let cursorKey = "cursor"
 
-    let command: [String]
-    /// The feed's `env`.
-    let env: [String: String]
-    /// The feed's `timeout`, when set.
-    let timeout: Duration?
+    let options: FeedOptions
     let context: PollContext
 
     /// What the messages so far came to.
@@ -48,18 +45,14 @@ struct ExecPoll: Sendable {
     /// The protocol version programs are told.
     static let protocolVersion = 1
 
-    /// The poll of a feed with `options`.
-    init(options: FeedOptions, context: PollContext) {
-        command = options[ExecSource.command] ?? []
-        env = options[ExecSource.env] ?? [:]
-        timeout = options[ExecSource.timeout]
-        self.context = context
-    }
-
-    /// Runs the program, reporting what it says to `found`; throws when the run fails. Cancelling it ends the
-    /// program's process group (SIGTERM, then SIGKILL) before it returns.
+    /// Runs the program (how it is started and ended: ``ProgramRun``), reporting the messages of its standard output
+    /// to `found` as they come. It throws a ``SourceError`` that says why when the program cannot start, exits
+    /// otherwise (with the last lines of its standard error), writes a line that is not a message or more output than
+    /// the feed's body limit, or is still running after its timeout. Cancelling it ends the program's process group
+    /// (SIGTERM, then SIGKILL) before it returns.
     func run(_ found: Findings) async throws {
         let cursor = context.values[Self.cursorKey]
+        let env = options[ExecSource.env] ?? [:]
         // The environment every program starts from (a few harmless variables of monitor's own and the feed's
         // `env`), and the protocol's.
         var environment = ProgramEnvironment.make(env: env, from: ProcessInfo.processInfo.environment)
@@ -67,17 +60,17 @@ struct ExecPoll: Sendable {
         environment["MONITOR_FEED"] = context.feed
         environment["MONITOR_CURSOR"] = cursor
         let program = ProgramRun(
-            command: command, directory: context.options.directory, environment: environment,
-            timeout: timeout ?? context.http.policy.timeout * 2, redaction: Redaction(values: Array(env.values)),
+            command: options[ExecSource.command] ?? [], directory: context.options.directory, environment: environment,
+            timeout: options[ExecSource.timeout] ?? context.http.policy.timeout * 2,
+            redaction: Redaction(values: Array(env.values)),
             stderrCapacity: 4096, sleep: { [clock = context.clock] in try await clock.sleep(for: $0) })
         // On standard input: `{"protocol":1,"feed":"…","cursor":"…"}` (cursor null when none is stored).
         let input: JSONValue = .object([
             ("protocol", .integer(Self.protocolVersion)), ("feed", .string(context.feed)),
             ("cursor", .optional(cursor)),
         ])
-        let run = ExecRun(program: program, input: input.text + "\n", maxOutput: context.http.policy.maxBody)
         let state = Mutex(State())
-        try await run.run { messages in
+        let handle = { @Sendable (messages: [ExecMessage]) in
             // Items in a row go as one batch, and the groups announced meanwhile as one catalog.
             var items: [Item] = []
             var announced = false
@@ -107,6 +100,14 @@ struct ExecPoll: Sendable {
             }
             send(items, announced)
         }
+        do {
+            try await program.run(input: Array((input.text + "\n").utf8), output: .sequence, stderr: \.lines) {
+                [maxOutput = context.http.policy.maxBody] execution in
+                try await Self.read(execution.standardOutput, maxOutput: maxOutput, handle)
+            }
+        } catch let failure as ProgramRun.Failure {
+            throw SourceError(failure.message)
+        }
         try Task.checkCancellation()
         let (named, sent, succeeded) = state.withLock { ($0.named, $0.cursor, $0.found || !$0.failed) }
         if !named.isEmpty { found.completed(named.sorted()) }
@@ -115,6 +116,29 @@ struct ExecPoll: Sendable {
         if succeeded, let sent, sent != cursor {
             context.values[Self.cursorKey] = sent.isEmpty ? nil : sent
         }
+    }
+
+    /// Reads standard output as messages until it ends.
+    private static func read(
+        _ output: SubprocessOutputSequence, maxOutput: Int, _ handle: @escaping @Sendable ([ExecMessage]) -> Void
+    ) async throws {
+        var lines = OutputLines(limit: maxOutput)
+        var messages: [ExecMessage] = []
+        let message = { (number: Int, line: [UInt8]) throws -> Void in
+            do {
+                messages.append(try ExecMessage(line: line))
+            } catch let problem as ExecMessage.Problem {
+                throw SourceError("line \(number) of the output: \(problem.message)")
+            }
+        }
+        // The messages of one chunk go together, so that many small lines do not make as many updates.
+        for try await chunk in output {
+            try chunk.withUnsafeBytes { try lines.append($0, message) }
+            if !messages.isEmpty { handle(messages) }
+            messages.removeAll(keepingCapacity: true)
+        }
+        try lines.finish(message)
+        if !messages.isEmpty { handle(messages) }
     }
 
     /// Reports one message other than an item.

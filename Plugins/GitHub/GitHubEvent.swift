@@ -1,5 +1,4 @@
 import Foundation
-import MonitorCore
 
 /// One event of the GitHub events API, decoded leniently: only `id`, `type` and `created_at` are needed, every
 /// other field may be missing or of an unexpected shape (GitHub slimmed the payloads in October 2025).

@@ -73,20 +73,14 @@ enum GitHubFillIn: Sendable, Hashable {
 
     /// The fill-in in `body`, an answer to a request of `kind`; nil when the body is not such an answer.
     static func read(_ body: [UInt8], as kind: Request.Kind) -> GitHubFillIn? {
-        var reader = JSONReader(body)
-        do throws(JSONError) {
+        try? JSONReader.document(body) { (reader) throws(JSONError) -> GitHubFillIn? in
             guard try reader.kind() == .object else { return nil }
-            let fillIn: GitHubFillIn? =
-                switch kind {
-                case .pullRequest: try pullRequest(&reader).map(GitHubFillIn.pullRequest)
-                case .compare: try compare(&reader).map(GitHubFillIn.push)
-                case .commit: try commit(&reader).map { .push(Push(headline: $0)) }
-                }
-            try reader.end()
-            return fillIn
-        } catch {
-            return nil
-        }
+            return switch kind {
+            case .pullRequest: try pullRequest(&reader).map(GitHubFillIn.pullRequest)
+            case .compare: try compare(&reader).map(GitHubFillIn.push)
+            case .commit: try commit(&reader).map { .push(Push(headline: $0)) }
+            }
+        } ?? nil
     }
 
     /// `title`, `user.login`, `draft`, `merged` and `state` of a pull request; nil without a title.

@@ -125,9 +125,8 @@ struct GitHubPoll: Sendable {
 
     /// The `owner/name`s of a repository search's answer, in order; odd names are left out.
     static func repositories(in body: [UInt8]) throws -> [String] {
-        var reader = JSONReader(body)
-        var names: [String]?
-        do throws(JSONError) {
+        let names = try? JSONReader.document(body) { (reader) throws(JSONError) in
+            var names: [String]?
             try reader.members { (key, reader) throws(JSONError) in
                 guard JSONSnakeKey(key, in: reader).is("items"), try reader.kind() == .array else { return }
                 var found: [String] = []
@@ -141,9 +140,7 @@ struct GitHubPoll: Sendable {
                 }
                 names = found
             }
-            try reader.end()
-        } catch {
-            names = nil
+            return names
         }
         guard let names else { throw SourceError("the search response has no list of repositories") }
         return names.filter(GitHubEvent.isRepositoryName)

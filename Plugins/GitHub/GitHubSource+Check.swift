@@ -78,17 +78,13 @@ extension GitHubSource {
 
     /// The `total_count` of a search's answer; nil when it has none.
     static func totalCount(in body: [UInt8]) -> Int64? {
-        var reader = JSONReader(body)
-        var total: Int64?
-        do throws(JSONError) {
+        try? JSONReader.document(body) { (reader) throws(JSONError) in
+            var total: Int64?
             try reader.members { (key, reader) throws(JSONError) in
                 if JSONSnakeKey(key, in: reader).is("total_count") { total = try reader.integer() }
             }
-            try reader.end()
-        } catch {
-            return nil
-        }
-        return total
+            return total
+        } ?? nil
     }
 
     /// `4987` as `4,987`.

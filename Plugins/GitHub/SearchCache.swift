@@ -37,15 +37,11 @@ struct SearchCache: Sendable {
 
     /// The list of texts `text` holds (as `store` writes it); nil when it holds anything else.
     private static func names(in text: String) -> [String]? {
-        var reader = JSONReader(Array(text.utf8))
-        var names: [String] = []
-        do throws(JSONError) {
+        try? JSONReader.document(Array(text.utf8)) { (reader) throws(JSONError) in
+            var names: [String] = []
             try reader.elements { (reader) throws(JSONError) in names.append(try reader.string()) }
-            try reader.end()
-        } catch {
-            return nil
+            return names
         }
-        return names
     }
 
     /// Stores `entry` as the result of searching `query` for `top` repositories.

@@ -1,6 +1,5 @@
 import Foundation
 import MonitorCore
-import MonitorItems
 import MonitorJSON
 import MonitorOptions
 

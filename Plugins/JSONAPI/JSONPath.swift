@@ -85,12 +85,7 @@ struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 
     /// What is wrong with `text` as a path that finds one value; nil when it is one.
     @Sendable static func singleProblem(_ text: String) -> String? {
-        do {
-            guard try !JSONPath(text).isMany else { return "'[*]' finds many values; this path finds one" }
-            return nil
-        } catch {
-            return error.message
-        }
+        (try? JSONPath(text))?.isMany == true ? "'[*]' finds many values; this path finds one" : problem(text)
     }
 
     /// The values the path finds in `root`, in document order. When it finds none, throws which step matched nothing

@@ -1,5 +1,4 @@
 import Crypto
-import MonitorCore
 import MonitorJSON
 
 /// HMAC-SHA256, the signature of notification bodies: a receiver that knows the secret checks

@@ -18,17 +18,12 @@ enum NotificationFormat: String, CaseIterable, Sendable {
     /// control characters, no mention that pings, no markup that forges a link, and the target's length limits.
     func render(_ notification: FeedNotification) -> RenderedNotification {
         let summary = NotificationSummary(notification)
-        switch self {
-        case .json:
-            return RenderedNotification(body: notification.jsonBody(), contentType: "application/json")
-        case .slack:
-            return SlackMessage.render(summary)
-        case .discord:
-            return DiscordMessage.render(summary)
-        case .ntfy:
-            return NtfyMessage.render(summary)
-        case .text:
-            return PlainTextMessage.render(summary)
+        return switch self {
+        case .json: RenderedNotification(body: notification.jsonBody(), contentType: "application/json")
+        case .slack: SlackMessage.render(summary)
+        case .discord: DiscordMessage.render(summary)
+        case .ntfy: NtfyMessage.render(summary)
+        case .text: PlainTextMessage.render(summary)
         }
     }
 }

@@ -1,3 +1,15 @@
+extension JSONReader {
+    /// What `body` reads of `bytes`, which must hold nothing after it but white space.
+    package static func document<Value>(
+        _ bytes: [UInt8], _ body: (inout JSONReader) throws(JSONError) -> Value
+    ) throws(JSONError) -> Value {
+        var reader = JSONReader(bytes)
+        let value = try body(&reader)
+        try reader.end()
+        return value
+    }
+}
+
 extension JSONValue {
     /// The most values ``read(_:maximumValues:)`` builds by default: a body of tiny values would otherwise become a
     /// tree many times its size.

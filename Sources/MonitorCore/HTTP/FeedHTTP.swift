@@ -403,20 +403,16 @@ package final class FeedHTTP: Sendable {
     /// The text of a JSON object's `message` member, else of its `error` member; nil when the body is not a JSON
     /// object or neither is a text.
     private static func messageMember(in body: [UInt8]) -> String? {
-        var reader = JSONReader(body)
-        var message: String?
-        var error: String?
-        do throws(JSONError) {
+        try? JSONReader.document(body) { (reader) throws(JSONError) in
+            var message: String?
+            var error: String?
             try reader.members { (key, reader) throws(JSONError) in
                 let isMessage = reader.key(key, is: "message")
                 guard isMessage || reader.key(key, is: "error") else { return }
                 let text = try reader.kind() == .string ? try reader.string() : nil
                 if isMessage { message = text } else { error = text }
             }
-            try reader.end()
-        } catch {
-            return nil
-        }
-        return message ?? error
+            return message ?? error
+        } ?? nil
     }
 }
