@@ -11,14 +11,11 @@ package struct CommandNotifier: Notifier {
     package static let type = "command"
     package static let summary = "A program run per notification, the json body on its standard input"
 
-    /// `command`: the program and its arguments.
     static let command = FeedOption<[String]?>(
         "command", .list(placeholder: "words"), required: true,
         doc: "The program and its arguments, run without a shell, e.g. [./bin/on-new-items, --verbose]")
-    /// `timeout`: the time limit of one run.
     static let timeout = FeedOption<Duration>(
         "timeout", .duration(), default: .seconds(30), doc: "Time limit of one run; its process group is then ended")
-    /// `env`: environment variables for the program (secret: never shown).
     static let env = FeedOption<[String: String]?>(
         "env", .mapping(placeholder: "NAME: value", key: ProgramEnvironment.checkName), secret: true,
         doc: "Environment variables for the program, e.g. {TOKEN: \"${CHAT_TOKEN}\"}")

@@ -13,22 +13,16 @@ package struct EONETSource: FeedSource {
     package static let type = "eonet"
     package static let summary = "NASA EONET natural events (wildfires, storms, volcanoes…), counted per category"
 
-    /// `api`: the API root.
     static let api = FeedOption<String>(
         "api", .url, default: "https://eonet.gsfc.nasa.gov/api/v3", doc: "API root (v3)")
-    /// `days`: the window of prior days asked of the server.
     static let days = FeedOption<Int>(
         "days", .integer(1...36500), default: 360, doc: "How many prior days of events to ask for")
-    /// `status`: `open`, `closed` or `all`.
     static let status = FeedOption<String>(
         "status", .choice(["open", "closed", "all"]), default: "all", doc: "Which events: open, closed or all")
-    /// `categories`: the category ids asked for; nil for all.
     static let categories = FeedOption<[String]?>(
         "categories", .list(placeholder: "category ids"),
         doc: "Only these categories, e.g. [wildfires, volcanoes] (default: all)")
-    /// `limit`: at most this many events per category.
     static let limit = FeedOption<Int?>("limit", .integer(1...Int.max), doc: "At most this many events per category")
-    /// `concurrency`: category downloads in flight (the core reads it as the feed's limit).
     static let concurrency = FeedOption<Int>(
         "concurrency", .integer(1...256), default: 2, doc: "Category downloads in flight (at most settings.concurrency)"
     )

@@ -16,21 +16,16 @@ package struct ExecSource: FeedSource {
     package static let type = "exec"
     package static let summary = "An external program in any language, speaking JSON lines (see the README)"
 
-    /// `command`: the program and its arguments.
     static let command = FeedOption<[String]?>(
         "command", .list(placeholder: "words"), required: true,
         doc: "The program and its arguments, run without a shell, e.g. [python3, source.py, --flag]")
-    /// `retention`: `replace` or `keep_newest`.
     static let retentionOption = FeedOption<String>(
         "retention", .choice(["replace", "keep_newest"]), default: "keep_newest",
         doc: "replace: each run reports the whole set; keep_newest: each run reports what is new")
-    /// `keep`: how many of the newest items are kept with `keep_newest`.
     static let keep = FeedOption<Int>(
         "keep", .integer(1...1_000_000), default: 500, doc: "With keep_newest, how many of the newest items are kept")
-    /// `timeout`: the time limit of the whole run; nil for `settings.timeout` × 2.
     static let timeout = FeedOption<Duration?>(
         "timeout", .duration(), doc: "Time limit of the whole run (default: settings.timeout × 2)")
-    /// `env`: environment variables for the program (secret: never shown); nil for none.
     static let env = FeedOption<[String: String]?>(
         "env", .mapping(placeholder: "NAME: value", key: ProgramEnvironment.checkName), secret: true,
         doc: "Environment variables for the program, e.g. {API: \"${API_ROOT}\"}")

@@ -20,39 +20,29 @@ package struct GitHubSource: FeedSource {
     /// The keys of which exactly one says what the feed follows.
     static let targets = ["repo", "org", "user", "search"]
 
-    /// `repo`: a repository to follow, `owner/name`.
     static let repo = FeedOption<String?>(
         "repo", .string(placeholder: "owner/name", format: checkRepository),
         doc: "Follow the events of this repository (one of repo, org, user, search)")
-    /// `org`: an organisation to follow.
     static let org = FeedOption<String?>(
         "org", .string(placeholder: "name", format: checkLogin), doc: "Follow the public events of this organisation")
-    /// `user`: a user to follow.
     static let user = FeedOption<String?>(
         "user", .string(placeholder: "name", format: checkLogin), doc: "Follow the public events of this user")
-    /// `search`: a repository search whose top results to follow.
     static let search = FeedOption<String?>(
         "search", .string(placeholder: "query"),
         doc: "Follow the combined events of the top repositories of this search, by stars")
-    /// `top`: how many repositories of a search to follow.
     static let top = FeedOption<Int>(
         "top", .integer(1...30), default: 5, doc: "With search: how many repositories to follow")
-    /// `search_every`: how long a search result is reused.
     static let searchEvery = FeedOption<Duration>(
         "search_every", .duration(minimum: .seconds(60)), default: .seconds(3600),
         doc: "With search: how long a search result is reused before searching again")
-    /// `token`: the API token, a secret.
     static let token = FeedOption<String?>(
         "token", .string(placeholder: "token"), secret: true,
         doc: "API token sent as a Bearer credential, normally ${GITHUB_TOKEN:-}; empty means unauthenticated")
-    /// `api`: the API root.
     static let api = FeedOption<String>(
         "api", .url, default: "https://api.github.com",
         doc: "API root; a GitHub Enterprise Server is https://HOST/api/v3")
-    /// `keep`: how many of the newest events the feed keeps.
     static let keep = FeedOption<Int>(
         "keep", .integer(1...300), default: 50, doc: "How many of the newest events the feed keeps")
-    /// `types`: the event types that become items; nil for all.
     static let types = FeedOption<[String]?>(
         "types", .list(placeholder: "event types"), doc: "Only these event types become items, e.g. [PushEvent]")
     static let details = FeedOption<Bool>(

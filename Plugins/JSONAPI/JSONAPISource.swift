@@ -10,17 +10,13 @@ package struct JSONAPISource: FeedSource {
     package static let type = "json"
     package static let summary = "Any JSON API: its items and their fields found by paths such as data.children[*].data"
 
-    /// `url`: the API.
     static let url = FeedOption<String?>("url", .url, required: true, doc: "The API's address")
-    /// `headers`: sent with the request (secret: never shown).
     static let headers = FeedOption<[String: String]?>(
         "headers", .mapping(placeholder: "Name: value", key: checkHeaderName), secret: true,
         doc: "Headers sent with the request, e.g. {Authorization: \"Bearer ${API_TOKEN}\"} (never shown)")
-    /// `items`: where the items are.
     static let items = FeedOption<String?>(
         "items", .string(placeholder: "path", format: JSONPath.problem), required: true,
         doc: "Where the items are, e.g. data.children[*].data ([*]: each element of a list)")
-    /// `id`, `title`, `date`, `link`: each item's fields.
     static let id = FeedOption<String>(
         "id", .string(placeholder: "path", format: JSONPath.singleProblem), default: "id",
         doc: "Each item's id, unique in the feed")
@@ -32,15 +28,12 @@ package struct JSONAPISource: FeedSource {
         doc: "Each item's date: ISO 8601, or Unix seconds or milliseconds (default: the poll's time)")
     static let link = FeedOption<String?>(
         "link", .string(placeholder: "path", format: JSONPath.singleProblem), doc: "Each item's web page")
-    /// `group`: the item's groups (`[*]` for several).
     static let group = FeedOption<String?>(
         "group", .string(placeholder: "path", format: JSONPath.problem),
         doc: "Each item's group, or groups with [*] (default: one group, the feed's name)")
-    /// `details`: named details.
     static let details = FeedOption<[String: String]?>(
         "details", .mapping(placeholder: "name: path", key: checkDetailName, value: JSONPath.singleProblem),
         doc: "Details of each item by name, e.g. {score: score}")
-    /// `keep`: how many of the newest items the feed keeps.
     static let keep = FeedOption<Int>(
         "keep", .integer(1...10_000), default: 500, doc: "How many of the newest items the feed keeps")
 

@@ -10,10 +10,8 @@ package struct WebFeedSource: FeedSource {
     package static let type = "feed"
     package static let summary = "An RSS, Atom or JSON Feed document: a blog, a release page, a forum, a status page"
 
-    /// `url`: the feed.
     static let url = FeedOption<String?>(
         "url", .url, required: true, doc: "The feed's address, e.g. https://github.com/swiftlang/swift/releases.atom")
-    /// `keep`: how many of the newest entries the feed keeps.
     static let keep = FeedOption<Int>(
         "keep", .integer(1...10_000), default: 500, doc: "How many of the newest entries the feed keeps")
 

@@ -15,23 +15,18 @@ package struct WebhookNotifier: Notifier {
     package static let type = "webhook"
     package static let summary = "An HTTP POST of each notification (json, slack, discord, ntfy or text)"
 
-    /// `url`: where notifications are POSTed (a secret).
     static let url = FeedOption<String?>(
         "url", .string(placeholder: "url"), required: true, secret: true,
         doc: "The http:// or https:// URL notifications are POSTed to (never shown whole)")
-    /// `format`: how the body is written.
     static let format = FeedOption<String>(
         "format", .choice(NotificationFormat.allCases.map(\.rawValue)), default: NotificationFormat.json.rawValue,
         doc: "The body: json (schema 1), slack, discord, ntfy or text")
-    /// `secret`: signs each body.
     static let secret = FeedOption<String?>(
         "secret", .string(placeholder: "text"), secret: true,
         doc: "Signs each body: header X-Monitor-Signature-256: sha256=<hex HMAC-SHA256>")
-    /// `headers`: more header fields (their values are secrets).
     static let headers = FeedOption<[String: String]?>(
         "headers", .mapping(placeholder: "Name: value", key: Self.checkHeaderName), secret: true,
         doc: "More header fields, e.g. {Authorization: \"Bearer ${TOKEN}\"} (values never shown)")
-    /// `timeout`: the time limit of one delivery.
     static let timeout = FeedOption<Duration?>(
         "timeout", .duration(), doc: "Time limit of one delivery (default: settings.timeout)")
 

@@ -10,7 +10,7 @@ import PostgresNIO
 /// asking at once follow each other: two of them that know of 5 requests left let 5 through in total. The rules
 /// are ``RateBudgetState``'s, with the requests in flight of every instance. Times are given by the caller, as
 /// seconds since 1970 in the tables (so instances' clocks must agree within a few seconds); a hold and a reset are
-/// believed no longer than ``RateBudgets/believedFor`` after the database's clock (`clock_timestamp()`) saw them
+/// believed no longer than ``HTTPPolicy/maximumHold`` after the database's clock (`clock_timestamp()`) saw them
 /// written (`hold_learned_at`, `reset_learned_at`), so that an instance whose clock is ahead, or a broken row,
 /// cannot close a token for longer than one instance would on its own.
 extension PostgresStateStore: RateBudgetStoring {
@@ -83,7 +83,7 @@ extension PostgresStateStore: RateBudgetStoring {
     }
 
     /// How long a hold or a reset is believed after it was written, in seconds.
-    private static var believedSeconds: Double { RateBudgets.believedFor.seconds }
+    private static var believedSeconds: Double { HTTPPolicy.maximumHold.seconds }
 
     /// The state of `key`'s budget as far as it is believed, its row locked until the end of the transaction
     /// (inserted, empty, when new).

@@ -26,7 +26,7 @@ struct BrowserScreenTests {
 
     private func state() -> BrowserState {
         let feeds = ["planet", "rx"].map {
-            FeedConfig(name: $0, type: "eonet", options: FeedOptions(), location: SourceLocation(line: 1, column: 1))
+            FeedConfig(name: $0, type: "eonet", options: FeedOptions())
         }
         var live = LiveState(feeds: feeds, sources: [:], now: now)
         var report = PollReport(

@@ -95,7 +95,7 @@ struct ConfigLoaderTests {
         let planet = config.feeds[1].options
         #expect(planet.list("categories") == ["wildfires", "volcanoes"])
         #expect(planet.integer("concurrency") == 2)
-        #expect(config.feeds[1].location == SourceLocation(line: 14, column: 5))
+        #expect(config.feeds[1].options.location == SourceLocation(line: 14, column: 5))
     }
 
     @Test("anchors, aliases and merge keys share options between feeds")

@@ -14,7 +14,7 @@ struct FeedHealthTests {
         var options = FeedOptions()
         if let interval { options.set("interval", .duration(interval)) }
         if let staleAfter { options.set("expect_update_within", .duration(staleAfter)) }
-        return FeedConfig(name: name, type: "github", options: options, location: SourceLocation(line: 1, column: 1))
+        return FeedConfig(name: name, type: "github", options: options)
     }
 
     private func report(

@@ -12,7 +12,7 @@ struct LeaseViewTests {
     let other = "db-2:4242:9f3a\u{1B}[31m\u{7}"
 
     func feed(_ name: String) -> FeedConfig {
-        FeedConfig(name: name, type: "eonet", options: FeedOptions(), location: SourceLocation(line: 1, column: 1))
+        FeedConfig(name: name, type: "eonet", options: FeedOptions())
     }
 
     @Test("the live view says which feed this instance holds, which another does (its id cleaned), and until when")

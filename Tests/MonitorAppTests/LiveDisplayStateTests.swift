@@ -16,7 +16,7 @@ struct LiveDisplayStateTests {
     private func printed(_ format: OutputFormat) -> [String] {
         let lines = Mutex<[String]>([])
         let feed = FeedConfig(
-            name: "rx", type: "github", options: FeedOptions(), location: SourceLocation(line: 1, column: 1))
+            name: "rx", type: "github", options: FeedOptions())
         let display = LiveDisplay(
             format: format, terminal: false, feeds: [feed], sources: [:],
             output: { text in lines.withLock { $0.append(text) } }, now: now)

@@ -14,7 +14,7 @@ struct LiveStateTests {
     private func feed(_ name: String, type: String, staleAfter: Duration? = nil) -> FeedConfig {
         var options = FeedOptions()
         if let staleAfter { options.set("expect_update_within", .duration(staleAfter)) }
-        return FeedConfig(name: name, type: type, options: options, location: SourceLocation(line: 1, column: 1))
+        return FeedConfig(name: name, type: type, options: options)
     }
 
     private func report(

@@ -490,7 +490,7 @@ struct MetricsServerTests {
                 #expect(ready.body == "ready\n")
 
                 let feed = FeedConfig(
-                    name: "rx", type: "github", options: FeedOptions(), location: SourceLocation(line: 1, column: 1))
+                    name: "rx", type: "github", options: FeedOptions())
                 health.setFeeds([feed], interval: .seconds(600), now: Date())
                 try await connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
                 let ok = try await connection.readResponse()

@@ -99,7 +99,7 @@ struct NotificationMetricsTests {
         options.set("max_pending", .integer(1))
         runner.outbox = NotificationOutbox(
             notifiers: [
-                NotifierConfig(name: "chat", type: "scripted", options: options, location: .init(line: 1, column: 1))
+                NotifierConfig(name: "chat", type: "scripted", options: options)
             ])
         let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(["http://x/a"])])
         let poll = { () async -> [NotificationDelivery.Attempt] in

@@ -48,7 +48,10 @@ struct NotifyConfigTests {
         let notifiers = try #require(loaded.config?.notifiers)
         #expect(notifiers.map(\.name) == ["chat", "script"])
         #expect(notifiers.map(\.type) == ["webhook", "command"])
-        #expect(notifiers.map(\.location) == [SourceLocation(line: 9, column: 5), SourceLocation(line: 17, column: 5)])
+        #expect(
+            notifiers.map(\.options.location) == [
+                SourceLocation(line: 9, column: 5), SourceLocation(line: 17, column: 5),
+            ])
         let chat = notifiers[0]
         #expect(chat.options.string("url") == "https://hooks.example/T1/B2/s3cr3t")
         #expect(chat.options.string("format") == "slack")

@@ -13,7 +13,7 @@ struct NotificationPlannerTests {
     static func feed(staleAfter: Duration? = nil) -> FeedConfig {
         var options = FeedOptions()
         if let staleAfter { options.set("expect_update_within", .duration(staleAfter)) }
-        return FeedConfig(name: "rx", type: "github", options: options, location: SourceLocation(line: 1, column: 1))
+        return FeedConfig(name: "rx", type: "github", options: options)
     }
 
     static func notifier(_ name: String, feeds: [String]? = nil, on: [String] = ["new", "failed", "recovered"])
@@ -23,7 +23,7 @@ struct NotificationPlannerTests {
         if let feeds { options.set("feeds", .list(feeds)) }
         options.set("on", .list(on))
         return NotifierConfig(
-            name: name, type: "webhook", options: options, location: SourceLocation(line: 1, column: 1))
+            name: name, type: "webhook", options: options)
     }
 
     static func record(failures: Int = 0, lastSuccess: Date? = now, lastNew: Date? = nil, lastPoll: Date? = now)

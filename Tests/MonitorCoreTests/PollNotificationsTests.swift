@@ -23,7 +23,7 @@ struct PollNotificationsTests {
         chat.set("on", .list(["new", "failed", "recovered"]))
         let outbox = NotificationOutbox(
             notifiers: [
-                NotifierConfig(name: "chat", type: "webhook", options: chat, location: .init(line: 1, column: 1))
+                NotifierConfig(name: "chat", type: "webhook", options: chat)
             ])
         runner.outbox = outbox
         let feed = PollHarness.feed(ScriptedSource.self, options: ["urls": .list(["http://x/a"])])

@@ -37,7 +37,7 @@ package struct PollHarness: Sendable {
         values.set("name", .string(name), at: SourceLocation(line: 1, column: 1))
         values.set("type", .string(source.type), at: SourceLocation(line: 1, column: 1))
         for (key, value) in options { values.set(key, value, at: SourceLocation(line: 1, column: 1)) }
-        return FeedConfig(name: name, type: source.type, options: values, location: SourceLocation(line: 1, column: 1))
+        return FeedConfig(name: name, type: source.type, options: values)
     }
 
     /// Polls `feed` once with a source made from its options, collecting every view shown on the way.

@@ -128,7 +128,7 @@ package struct ConfigValidator: Sendable {
             guard let feedName = uniqueName(options, kind: "feed", firstUse: &firstUse, diagnostics: &diagnostics)
             else { continue }
             feeds.append(
-                (FeedConfig(name: feedName, type: source.type, options: options, location: item.location), source))
+                (FeedConfig(name: feedName, type: source.type, options: options), source))
         }
         return feeds
     }
@@ -248,7 +248,7 @@ package struct ConfigValidator: Sendable {
                 let notifierName = uniqueName(options, kind: "notifier", firstUse: &firstUse, diagnostics: &diagnostics)
             else { continue }
             notifiers.append(
-                NotifierConfig(name: notifierName, type: type.type, options: options, location: item.location))
+                NotifierConfig(name: notifierName, type: type.type, options: options))
         }
         return notifiers
     }

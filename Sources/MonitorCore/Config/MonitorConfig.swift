@@ -27,19 +27,14 @@ package struct Settings: Sendable, Equatable {
     /// How many times a transient failure is retried.
     var retries: Int
 
-    /// `concurrency`: HTTP requests in flight across all feeds.
     static let concurrency = FeedOption<Int>(
         "concurrency", .integer(1...256), default: 4, doc: "HTTP requests in flight across all feeds")
-    /// `interval`: the poll interval of a feed that sets none.
     static let interval = FeedOption<Duration>(
         "interval", .duration(), default: .seconds(15 * 60), doc: "Poll interval of a feed that sets none")
-    /// `timeout`: the time limit of one HTTP request.
     static let timeout = FeedOption<Duration>(
         "timeout", .duration(), default: .seconds(30), doc: "Time limit of one HTTP request")
-    /// `max_body`: the largest response body accepted.
     static let maxBody = FeedOption<Int>(
         "max_body", .byteSize, default: 32 << 20, doc: "Largest response body accepted; a larger one fails its request")
-    /// `retries`: how many times a transient failure is retried.
     static let retries = FeedOption<Int>(
         "retries", .integer(0...10), default: 2,
         doc: "Retries of a transient failure (connection error, timeout, 5xx, 429)")
@@ -70,17 +65,12 @@ package struct FeedConfig: Sendable {
     package var type: String
     /// Every option, the common ones included, with defaults filled in.
     package var options: FeedOptions
-    /// Where the feed's mapping starts.
-    var location: SourceLocation
 
-    /// `interval`: the feed's poll interval; nil for `settings.interval`.
     static let interval = FeedOption<Duration?>(
         "interval", .duration(), doc: "Poll interval (default: settings.interval)")
-    /// `concurrency`: the feed's own limit of requests in flight; nil for `settings.concurrency`.
     static let concurrency = FeedOption<Int?>(
         "concurrency", .integer(1...256), doc: "HTTP requests of this feed in flight (at most settings.concurrency)")
 
-    /// `where`: the rule of the items the feed keeps; nil for every item.
     static let rule = FeedOption<String?>(
         "where", .string(placeholder: "rule"),
         doc: "Keep only the items this rule matches; the others are not stored, counted or notified (docs/rules.md)")

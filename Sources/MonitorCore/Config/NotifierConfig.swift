@@ -10,8 +10,6 @@ package struct NotifierConfig: Sendable {
     package var type: String
     /// Every option, the common ones included, with defaults filled in.
     package var options: FeedOptions
-    /// Where the notifier's mapping starts.
-    var location: SourceLocation
 
     /// The feeds it is told about; nil for every feed.
     var feeds: [String]? { options[Self.feeds] }
@@ -26,24 +24,19 @@ package struct NotifierConfig: Sendable {
         events.contains(event) && (feeds?.contains(feed) ?? true)
     }
 
-    /// `feeds`: only these feeds.
     static let feeds = FeedOption<[String]?>(
         "feeds", .list(placeholder: "feed names"), doc: "Only these feeds (default: every feed)")
-    /// `on`: the events notified.
     static let on = FeedOption<[String]>(
         "on", .list(placeholder: "events"), default: ["new", "failed", "recovered"],
         doc: "The events notified: new, failed, recovered, stale, gap")
 
-    /// `max_pending`: the most notifications that wait for the notifier.
     static let maxPending = FeedOption<Int>(
         "max_pending", .integer(1...1_000_000), default: 1000,
         doc: "At most this many notifications wait for it (its receiver down); beyond it the oldest are dropped")
-    /// `max_age`: the longest a notification waits.
     static let maxAge = FeedOption<Duration>(
         "max_age", .duration(minimum: .seconds(60)), default: .seconds(7 * 86_400),
         doc: "A notification not delivered within this time is dropped")
 
-    /// `digest`: at most one message per period, combining what it collected in it.
     static let digest = FeedOption<Duration?>(
         "digest", .duration(minimum: .seconds(60)),
         doc: "Send at most one message per period, combining what it would have sent in it (e.g. 1h)")
@@ -62,7 +55,6 @@ package struct NotifierConfig: Sendable {
         ]
     }
 
-    /// `where`: the rule of the new items it is sent; nil for every new item.
     static let rule = FeedOption<String?>(
         "where", .string(placeholder: "rule"),
         doc: "Send only the new items this rule matches (failed, recovered and stale are not filtered; docs/rules.md)")

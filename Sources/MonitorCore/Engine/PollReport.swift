@@ -82,36 +82,24 @@ package struct PollReport: Sendable {
 
     /// The report as the JSON object of `run --once --format json` (schema 1).
     package var json: JSONValue {
+        let groups = groups.map { group in
+            var fields: [(key: String, value: JSONValue)] = [
+                ("id", .string(group.id)), ("title", .string(group.title)), ("count", .integer(group.count)),
+                ("new", .integer(group.new)),
+            ]
+            if !group.breakdown.isEmpty {
+                let breakdown = group.breakdown.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.integer($0.value)) }
+                fields.append(("breakdown", .object(breakdown)))
+            }
+            return JSONValue.object(fields)
+        }
         var object: [(key: String, value: JSONValue)] = [
             ("schema", 1), ("feed", .string(feed)), ("type", .string(type)), ("status", .string(status.rawValue)),
             ("error", .optional(error)), ("requests", .integer(requests)), ("notModified", .integer(notModified)),
             ("items", .integer(items)), ("new", .integer(new)),
-            (
-                "groups",
-                .array(
-                    groups.map { group in
-                        var fields: [(key: String, value: JSONValue)] = [
-                            ("id", .string(group.id)), ("title", .string(group.title)),
-                            ("count", .integer(group.count)),
-                            ("new", .integer(group.new)),
-                        ]
-                        if !group.breakdown.isEmpty {
-                            fields.append(
-                                (
-                                    "breakdown",
-                                    .object(
-                                        group.breakdown.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })
-                                ))
-                        }
-                        return .object(fields)
-                    })
-            ),
-            ("latest", .array(latest.map { $0.json(isNew: newIDs.contains($0.id)) })),
+            ("groups", .array(groups)), ("latest", .array(latest.map { $0.json(isNew: newIDs.contains($0.id)) })),
             ("bytes", .integer(bytes)), ("started", .date(started)),
-            (
-                "durationMs",
-                .integer(Int(duration.milliseconds))
-            ),
+            ("durationMs", .integer(Int(duration.milliseconds))),
             ("gap", gap?.json ?? .null),
         ]
         if let rateLimit {

@@ -229,14 +229,10 @@ struct PollTally: Sendable {
     private mutating func applyRetention() {
         guard case .keepNewest(let keep) = retention, items.count > keep else { return }
         for old in sortedItems.dropFirst(keep) {
-            count(old, -1)
+            count(old, -1, new: newIDs.contains(old.id))
             items[old.id] = nil
             newIDs.remove(old.id)
         }
-    }
-
-    private mutating func count(_ item: Item, _ sign: Int) {
-        count(item, sign, new: newIDs.contains(item.id))
     }
 
     /// Counts `item` in (`sign` 1) or out (-1) of its groups' totals, new or not.

@@ -117,12 +117,13 @@ package final class FeedHTTP: Sendable {
         let key = ValidatorKey(url: url, credentialValue: credential)
         var attempts = 0
         var waitedRetryAfter = false
+        func failure(_ reason: FetchError.Reason) -> FetchError {
+            FetchError(url: url, reason: reason, attempts: attempts, timeout: policy.timeout)
+        }
         while true {
             try Task.checkCancellation()
             if let blocked = blockedUntil(resource) {
-                throw FetchError(
-                    url: url, reason: .rateLimited(until: blocked.until, detail: blocked.reason), attempts: attempts,
-                    timeout: policy.timeout)
+                throw failure(.rateLimited(until: blocked.until, detail: blocked.reason))
             }
             var request = HTTPRequest(url: url, headers: headers, timeout: policy.timeout, maxBody: policy.maxBody)
             request.headers.set("User-Agent", policy.userAgent)
@@ -142,25 +143,22 @@ package final class FeedHTTP: Sendable {
             } catch let hold as HeldBack {
                 attempts -= 1
                 holdBack(resource, hold.hold)
-                throw FetchError(
-                    url: url, reason: .rateLimited(until: hold.hold.until, detail: hold.hold.reason),
-                    attempts: attempts, timeout: policy.timeout)
+                throw failure(.rateLimited(until: hold.hold.until, detail: hold.hold.reason))
             } catch let error as TransportError {
-                let failure = FetchError(
-                    url: url, reason: .transport(error), attempts: attempts, timeout: policy.timeout)
-                logger.debug("GET failed", metadata: ["url": "\(url)", "error": "\(failure)"])
-                if failure.isTransient, attempts <= policy.retries {
+                let transport = failure(.transport(error))
+                logger.debug("GET failed", metadata: ["url": "\(url)", "error": "\(transport)"])
+                if transport.isTransient, attempts <= policy.retries {
                     try await backOff(attempt: attempts)
                     continue
                 }
-                throw failure
+                throw transport
             }
             let elapsed = started.duration(to: clock.now).milliseconds
             logger.debug("GET", metadata: ["url": "\(url)", "status": "\(response.status)", "ms": "\(elapsed)"])
 
             switch response.status {
             case 304 where !conditional:
-                throw FetchError(url: url, reason: .unrequestedNotModified, attempts: attempts, timeout: policy.timeout)
+                throw failure(.unrequestedNotModified)
             case 304:
                 metrics.notModified()
                 state.withLock { state in
@@ -203,14 +201,12 @@ package final class FeedHTTP: Sendable {
                 (300..<400).contains(response.status) && location != nil
                 ? "redirected to \(location ?? ""), not followed"
                 : Self.message(in: response.body, hiding: credential)
-            let failure = FetchError(
-                url: url, reason: .status(response.status, message: message), attempts: attempts,
-                timeout: policy.timeout)
-            if failure.isTransient, attempts <= policy.retries {
+            let refused = failure(.status(response.status, message: message))
+            if refused.isTransient, attempts <= policy.retries {
                 try await backOff(attempt: attempts)
                 continue
             }
-            throw failure
+            throw refused
         }
     }
 

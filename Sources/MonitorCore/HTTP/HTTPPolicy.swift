@@ -5,7 +5,7 @@ package struct HTTPPolicy: Sendable {
     /// The longest a server can hold a feed back: a `Retry-After` (seconds or an HTTP date), an
     /// `X-RateLimit-Reset` or a source's own rate limit is cut to one hour from the answer. GitHub's limits reset
     /// within the hour, so a longer wait is a broken or hostile server and would lock the feed out for good.
-    static let maximumHold: Duration = .seconds(3600)
+    package static let maximumHold: Duration = .seconds(3600)
     /// The longest poll interval a server can ask for (GitHub's `X-Poll-Interval`): one hour, for the same reason.
     package static let maximumPollInterval: Duration = .seconds(3600)
 
@@ -37,12 +37,5 @@ package struct HTTPPolicy: Sendable {
     /// `until`, but no later than ``maximumHold`` after `now`.
     static func capped(_ until: Date, now: Date) -> Date {
         min(until, now.addingTimeInterval(maximumHold.seconds))
-    }
-
-    /// A stored hold as far as it is believed: no later than ``maximumHold`` after the poll that learned it
-    /// (`lastPoll`), so that a date stored by an older version (`2099`) does not lock the feed out.
-    static func believed(notBefore: Date?, lastPoll: Date?) -> Date? {
-        guard let notBefore, let lastPoll else { return nil }
-        return capped(notBefore, now: lastPoll)
     }
 }

@@ -16,7 +16,7 @@ package protocol RateBudgetStoring: Sendable {
     /// answer was not waited for can still be ended): counted in flight until ended or until `expires`, it returns
     /// `.send`; or the hold that keeps it from being sent; or `.wait` when requests in flight (of any
     /// instance) may use up what is left. A hold or reset stored by another instance is believed no longer than
-    /// ``RateBudgets/believedFor`` after the database learned it.
+    /// ``HTTPPolicy/maximumHold`` after the database learned it.
     func takeRequest(_ key: RateBudgets.Key, ticket: Int64, now: Date, expires: Date) async throws
         -> RateBudgetState.Decision
 

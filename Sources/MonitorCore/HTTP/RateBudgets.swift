@@ -101,25 +101,9 @@ package final class RateBudgets: Sendable {
     /// Why a budget whose count is 0 is closed.
     static let exhausted = "rate limit exhausted"
 
-    /// How long after the shared state learned a hold or a reset it is believed, whatever date was stored (by an
-    /// instance whose clock is ahead, or a broken row): ``HTTPPolicy/maximumHold``, as for one instance's.
-    package static let believedFor = HTTPPolicy.maximumHold
-
     /// The longest wait before asking the shared state again while other instances' requests may use up what is
     /// left.
     static let longestRetry = Duration.seconds(2)
-
-    /// A shared budget's resource as stored: a server's name for it (`core`, `search`) when it is one, else `core`,
-    /// so that a server cannot make the state keep a row per header it invents.
-    static func storedResource(_ resource: String) -> String {
-        let allowed = resource.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: "-")
-        }
-        return allowed && (1...40).contains(resource.utf8.count) ? resource : "core"
-    }
 
     private struct Budget {
         /// What is known of the server's limit.
@@ -260,10 +244,18 @@ package final class RateBudgets: Sendable {
         }
     }
 
-    /// `key` as the shared state keeps it (see ``storedResource(_:)``).
+    /// `key` as the shared state keeps it: its resource a server's name for one (`core`, `search`) when it is one,
+    /// else `core`, so that a server cannot make the state keep a row per header it invents.
     private static func stored(_ key: Key) -> Key {
+        let resource = key.resource
+        let allowed = resource.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-")
+        }
         var stored = key
-        stored.resource = storedResource(key.resource)
+        stored.resource = allowed && (1...40).contains(resource.utf8.count) ? resource : "core"
         return stored
     }
 

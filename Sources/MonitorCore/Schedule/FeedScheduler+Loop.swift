@@ -110,7 +110,7 @@ extension FeedScheduler {
                     // A state that cannot be reached is said once for every feed and asked again within the feed's
                     // interval; a database that refuses the claim is asked again as a failing poll would be.
                     if let error = error as? StateError, error.isUnreachable {
-                        if let event = reachability.failed(error, started: now, now: clock.now.date) {
+                        if let event = reachability.found(error, started: now, now: clock.now.date) {
                             events.yield(event)
                         }
                         wait = schedule.unreachableStateDelay(failures: failures, random: clock.random())
@@ -123,7 +123,7 @@ extension FeedScheduler {
                     events.yield(.scheduled(feed: feed.name, next: now.addingTimeInterval(wait.seconds), skipped: 0))
                     continue
                 }
-                if let event = reachability.answered(started: now, now: clock.now.date) { events.yield(event) }
+                if let event = reachability.found(nil, started: now, now: clock.now.date) { events.yield(event) }
                 pollNow = false
                 guard let claimed = answer.lease else {
                     failures = 0
@@ -171,7 +171,7 @@ extension FeedScheduler {
             if once { return report.map(OncePoll.polled) ?? (leasing == nil ? nil : notPolled("cancelled")) }
             if let error = report?.unreachableState {
                 failures += 1
-                if let event = reachability.failed(error, started: now, now: clock.now.date) { events.yield(event) }
+                if let event = reachability.found(error, started: now, now: clock.now.date) { events.yield(event) }
             } else {
                 failures = 0
             }
@@ -224,13 +224,10 @@ extension FeedScheduler {
         events.yield(.polling(feed: feed.name))
         let started = clock.now.date
         if let claim {
-            events.yield(
-                .lease(
-                    feed: feed.name,
-                    holder: FeedHolder(owner: claim.lease.owner, until: claim.lease.expires, isThisInstance: true)))
+            events.yield(.lease(feed: feed.name, holder: claim.lease.holder))
             // Counted as held until given back: released below before the events that say so (`.lease(nil)`,
             // `.finished`), so that whoever reads `/metrics` on seeing them finds it counted out.
-            claim.leasing.taken(metrics: runner.metrics)
+            claim.leasing.held(1, metrics: runner.metrics)
         }
         let plan = { @Sendable (report: PollReport) in
             next(
@@ -254,11 +251,7 @@ extension FeedScheduler {
                                 return nil
                             }
                             held.lease = renewed
-                            events.yield(
-                                .lease(
-                                    feed: feed.name,
-                                    holder: FeedHolder(
-                                        owner: renewed.owner, until: renewed.expires, isThisInstance: true)))
+                            events.yield(.lease(feed: feed.name, holder: renewed.holder))
                         } catch {
                             // The poll ended (or the run stops) while renewing: nothing to say (nor, but in detail, of
                             // a state that cannot be reached: that is said once for every feed).
@@ -282,7 +275,7 @@ extension FeedScheduler {
             return report
         }
         guard let report, !Task.isCancelled else {
-            claim?.leasing.released(metrics: runner.metrics)
+            claim?.leasing.held(-1, metrics: runner.metrics)
             return (nil, nil)
         }
         guard let claim, let held else {
@@ -310,7 +303,7 @@ extension FeedScheduler {
                     level: Self.level(of: error), "cannot release the feed's lease", metadata: ["error": "\(error)"])
             }
         }
-        claim.leasing.released(metrics: runner.metrics)
+        claim.leasing.held(-1, metrics: runner.metrics)
         events.yield(.lease(feed: feed.name, holder: nil))
         events.yield(.finished(report))
         return (report, given)

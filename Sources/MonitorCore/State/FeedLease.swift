@@ -17,4 +17,7 @@ package struct FeedLease: Sendable, Hashable {
         self.term = term
         self.expires = expires
     }
+
+    /// This instance, as the holder of the lease.
+    var holder: FeedHolder { FeedHolder(owner: owner, until: expires, isThisInstance: true) }
 }

@@ -89,19 +89,11 @@ package struct FeedLeases: Sendable {
         self.owner = owner
     }
 
-    /// Counts one more lease held, and records how many are in `metrics` (under the count's lock, so that two
-    /// feeds claimed at once cannot record their counts in the wrong order).
-    func taken(metrics: MonitorMetrics) {
+    /// Counts `change` (1: taken, -1: released) more leases held, and records how many are in `metrics` (under the
+    /// count's lock, so that two feeds claimed at once cannot record their counts in the wrong order).
+    func held(_ change: Int, metrics: MonitorMetrics) {
         count.value.withLock {
-            $0 += 1
-            metrics.leasesHeld($0)
-        }
-    }
-
-    /// Counts one lease fewer, and records how many are held in `metrics`.
-    func released(metrics: MonitorMetrics) {
-        count.value.withLock {
-            $0 -= 1
+            $0 += change
             metrics.leasesHeld($0)
         }
     }

@@ -65,8 +65,9 @@ extension FeedRecord {
         self.lastNew = lastNew.map(Date.init(timeIntervalSince1970:))
         self.lastError = lastError.map { TerminalText.capped($0) }
         self.failures = failures
-        self.notBefore = HTTPPolicy.believed(
-            notBefore: notBefore.map(Date.init(timeIntervalSince1970:)), lastPoll: self.lastPoll)
+        if let notBefore, let lastPoll = self.lastPoll {
+            self.notBefore = HTTPPolicy.capped(Date(timeIntervalSince1970: notBefore), now: lastPoll)
+        }
         self.holdReason = self.notBefore == nil ? nil : holdReason
         self.minimumInterval = minimumInterval.map {
             Duration.milliseconds(Int64(min($0, HTTPPolicy.maximumPollInterval.seconds) * 1000))
