@@ -184,7 +184,7 @@ package struct ConfigLoader: Sendable {
         let notifierSecrets = Set(notifiers.flatMap { $0.options.map(\.spec).filter(\.isSecret).map(\.name) })
         // A URL with a password is refused; no line that shows it may show the password either, whatever key
         // (even a misspelt one) it stands under.
-        var spans = Self.credentialURLs(in: root, lines: lines)
+        var spans = Self.spans(of: root, lines: lines, where: ConfigValidator.hasUserInfo)
         guard case .map(let top) = root.content else { return spans }
         for entry in top where entry.key == "feeds" || entry.key == "notify" {
             let names = entry.key == "feeds" ? feedSecrets : notifierSecrets
@@ -200,26 +200,20 @@ package struct ConfigLoader: Sendable {
         return spans
     }
 
-    /// The places of every scalar in `value` that is a URL with a user name or password.
-    private static func credentialURLs(in value: ConfigValue, lines: [String]) -> [SourceSpan] {
-        switch value.content {
-        case .null: []
-        case .list(let items): items.flatMap { credentialURLs(in: $0, lines: lines) }
-        case .map(let entries): entries.flatMap { credentialURLs(in: $0.value, lines: lines) }
-        case .scalar(let text, _): ConfigValidator.hasUserInfo(text) ? spans(of: value, lines: lines) : []
-        }
-    }
-
-    /// Where a value's text stands: from its first column to the end of its last character.
-    private static func spans(of value: ConfigValue, lines: [String]) -> [SourceSpan] {
+    /// Where the text of each scalar in `value` that `include` takes stands: from its first column to the end of its
+    /// last character.
+    private static func spans(
+        of value: ConfigValue, lines: [String], where include: (String) -> Bool = { _ in true }
+    ) -> [SourceSpan] {
         switch value.content {
         case .null:
             return []
         case .list(let items):
-            return items.flatMap { spans(of: $0, lines: lines) }
+            return items.flatMap { spans(of: $0, lines: lines, where: include) }
         case .map(let entries):
-            return entries.flatMap { spans(of: $0.value, lines: lines) }
+            return entries.flatMap { spans(of: $0.value, lines: lines, where: include) }
         case .scalar(let text, let style):
+            guard include(text) else { return [] }
             let start = value.location
             // A block scalar's text is on the lines after its indicator: mask them whole.
             if style == .block {

@@ -66,11 +66,7 @@ package struct FeedHealth: Sendable {
             // The state's failure is not the feed's (`.state` says it once).
             guard report.unreachableState == nil, var feed = feeds[report.feed] else { return }
             let failing = report.status == .failed || report.status == .partial
-            if failing {
-                if feed.failingSince == nil { feed.failingSince = report.started }
-            } else {
-                feed.failingSince = nil
-            }
+            feed.failingSince = failing ? feed.failingSince ?? report.started : nil
             feed.status = report.status
             feed.error = failing ? report.error : nil
             feed.failures = report.status == .failed ? max(report.failures, 1) : 0

@@ -34,17 +34,10 @@ package final class HTTPClientTransport: HTTPTransport {
     /// How many redirects a request follows.
     static let maximumRedirects = 5
 
-    /// Does what the client's first request would otherwise do on its way, without sending anything to anyone:
-    /// `monitor run` calls it while the state opens (mostly waiting on the disk), so that the first poll's request
-    /// does not pay for it after.
-    ///
-    /// A process's first request through AsyncHTTPClient pays, before its `connect`, for the Swift runtime
-    /// instantiating the generic types of the request's path (the client's `executeCancellable`, its connection pool,
-    /// NIO's `ClientBootstrap`) and checking their protocol conformances, once per process. The only way through that path is a request, so this one goes to a loopback port that nothing
-    /// can answer: a socket of this process bound to `127.0.0.1`, never listening, to which the kernel refuses the
-    /// connection at once (no packet leaves the host, no server sees it, no feed's host is looked up). Its failure is
-    /// the expected outcome and is not reported; when the socket cannot be made, nothing is done. Never throws, returns
-    /// within a second, and returns at once when the task is cancelled.
+    /// Sends one request to a loopback port that refuses it (``RefusingPort``: nothing leaves the host), so that the
+    /// runtime's one-time work on the client's request path is done while the state opens, not before the first
+    /// poll's request. Its failure is expected and not reported. Never throws, returns within a second, and at once
+    /// when the task is cancelled.
     package func prepare() async {
         guard let port = RefusingPort() else { return }
         defer { port.close() }

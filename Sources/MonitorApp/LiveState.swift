@@ -28,7 +28,8 @@ package struct LiveState: Sendable {
     package let started: Date
     /// How the feeds fare (failing, held back, stale, the state, the last reload), as `/healthz` and `STATUS=` see it.
     private var health = FeedHealth()
-    private var summarize: [String: @Sendable (PollReport, Date) -> String]
+    /// The sources that summarise their feeds' reports, by feed.
+    private var sources: [String: any FeedSource]
     /// Where each feed being polled stood before, for a poll the state's failure ends without a word of the feed.
     private var before: [String: LiveView.FeedLine.Phase] = [:]
     /// Why the state cannot be reached, and since when; nil while it answers.
@@ -62,7 +63,7 @@ package struct LiveState: Sendable {
         lines = feeds.map { LiveView.FeedLine(name: $0.name) }
         positions = Self.positions(of: lines)
         health.setFeeds(feeds, interval: nil, now: now)
-        summarize = Self.summarizers(sources)
+        self.sources = sources
     }
 
     /// What `apply` asks to be printed.
@@ -162,7 +163,7 @@ package struct LiveState: Sendable {
         let known = lines
         lines = feeds.map { feed in positions[feed.name].map { known[$0] } ?? LiveView.FeedLine(name: feed.name) }
         positions = Self.positions(of: lines)
-        summarize.merge(Self.summarizers(sources)) { $1 }
+        self.sources.merge(sources) { $1 }
         health.setFeeds(feeds, interval: nil, now: started)
     }
 
@@ -260,7 +261,7 @@ package struct LiveState: Sendable {
         if report.status != .failed {
             if panels {
                 summaries[report.feed] =
-                    summarize[report.feed]?(report, now) ?? SummaryText.standard(report, now: now)
+                    sources[report.feed]?.summary(of: report, now: now) ?? SummaryText.standard(report, now: now)
             }
             focus = report.feed
             summarized = report.feed
@@ -277,9 +278,7 @@ package struct LiveState: Sendable {
 
     /// The position of each feed's line (of a name listed twice, the first).
     private static func positions(of lines: [LiveView.FeedLine]) -> [String: Int] {
-        var positions: [String: Int] = [:]
-        for (index, line) in lines.enumerated() where positions[line.name] == nil { positions[line.name] = index }
-        return positions
+        Dictionary(lines.enumerated().map { ($1.name, $0) }) { first, _ in first }
     }
 
     private static func phase(_ status: PollReport.Status) -> LiveView.FeedLine.Phase {
@@ -289,12 +288,5 @@ package struct LiveState: Sendable {
         case .partial: .partial
         case .failed: .failed
         }
-    }
-
-    private static func summarizers(_ sources: [String: any FeedSource]) -> [String:
-        @Sendable (PollReport, Date)
-        -> String]
-    {
-        sources.mapValues { source in { report, now in source.summary(of: report, now: now) } }
     }
 }

@@ -9,12 +9,8 @@ package enum LiveView {
     package struct FeedLine: Sendable {
         /// Where a feed stands.
         package enum Phase: String, Sendable, Equatable {
-            case waiting
-            case polling
-            case ok
+            case waiting, polling, ok, partial, failed
             case notModified = "not modified"
-            case partial
-            case failed
         }
 
         package var name: String

@@ -254,7 +254,10 @@ package final class MonitorService: Service, Sendable {
         reloadAsked: (wakeup: Wakeup, pending: Current<Bool>)
     ) async throws {
         while true {
-            try await nextCheck(reloadAsked.wakeup)
+            // Waits `watchInterval`, or less when a reload is asked for first.
+            let clock = WallClock()
+            try await reloadAsked.wakeup.wait(until: clock.now.advanced(by: options.watchInterval), on: clock)
+            try Task.checkCancellation()
             // A reload asked for is taken whichever wait ended first; one asked for from here on is for the next check.
             let asked = reloadAsked.pending.take(false)
             let read = ConfigLoader.read(path: options.configPath)
@@ -284,13 +287,6 @@ package final class MonitorService: Service, Sendable {
                         : "\(path) cannot be read (\(problem.message)); still running the last valid feeds\n")
             }
         }
-    }
-
-    /// Waits `watchInterval`, or less when `reloadAsked` is signalled first.
-    private func nextCheck(_ reloadAsked: Wakeup) async throws {
-        let clock = WallClock()
-        try await reloadAsked.wait(until: clock.now.advanced(by: options.watchInterval), on: clock)
-        try Task.checkCancellation()
     }
 
     private func reload(

@@ -78,22 +78,15 @@ enum NotifierSet {
             ("feed", notification.event == .digest ? .null : .string(notification.feed)),
             ("event", .string(notification.event.rawValue)),
         ]
-        switch attempt.result {
-        case .delivered(let answer):
-            fields += [
-                ("result", "delivered"), ("answer", .string(TerminalText.sanitized(answer))), ("next_attempt", nil),
-            ]
-        case .willRetry(let message, let next):
-            fields += [
-                ("result", "retry"), ("error", .string(TerminalText.sanitized(message))), ("next_attempt", .date(next)),
-            ]
-        case .refused(let message):
-            fields += [
-                ("result", "refused"), ("error", .string(TerminalText.sanitized(message))), ("next_attempt", nil),
-            ]
-        case .dropped(let reason):
-            fields += [("result", "dropped"), ("error", .string(reason)), ("next_attempt", nil)]
-        }
+        let (result, detail, retry): (JSONValue, (key: String, value: JSONValue), JSONValue) =
+            switch attempt.result {
+            case .delivered(let answer): ("delivered", ("answer", .string(TerminalText.sanitized(answer))), nil)
+            case .willRetry(let message, let next):
+                ("retry", ("error", .string(TerminalText.sanitized(message))), .date(next))
+            case .refused(let message): ("refused", ("error", .string(TerminalText.sanitized(message))), nil)
+            case .dropped(let reason): ("dropped", ("error", .string(reason)), nil)
+            }
+        fields += [("result", result), detail, ("next_attempt", retry)]
         return .object([("notification", .object(fields))])
     }
 

@@ -40,10 +40,7 @@ package enum SourcesListing {
             }
             return [spec.name, spec.typeDescription, value, spec.doc]
         }
-        var widths = [Int](repeating: 0, count: 3)
-        for row in rows {
-            for column in 0..<3 { widths[column] = max(widths[column], TerminalText.width(row[column])) }
-        }
+        let widths = (0..<3).map { column in rows.map { TerminalText.width($0[column]) }.max() ?? 0 }
         return rows.map { row in
             "  " + (0..<3).map { row[$0].padding(to: widths[$0]) }.joined(separator: "  ") + "  " + row[3] + "\n"
         }.joined()

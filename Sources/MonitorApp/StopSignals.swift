@@ -41,32 +41,25 @@ enum StopSignals {
     static func run<Value: Sendable>(
         stoppingOn signals: UnixSignalsSequence, _ body: @escaping @Sendable () async throws -> Value
     ) async throws -> (value: Value, signal: UnixSignal?) {
-        try await withThrowingTaskGroup(of: StopStep<Value>?.self) { group in
-            group.addTask { .value(try await body()) }
+        // What ends first: the work (its value), or a signal.
+        try await withThrowingTaskGroup(of: (value: Value?, signal: UnixSignal?).self) { group in
+            group.addTask { (try await body(), nil) }
             group.addTask {
-                for await signal in signals { return .signal(signal) }
-                return nil
+                for await signal in signals { return (nil, signal) }
+                return (nil, nil)
             }
             var signal: UnixSignal?
             while let step = try await group.next() {
-                switch step {
-                case .value(let value):
+                if let value = step.value {
                     group.cancelAll()
                     return (value, signal)
-                case .signal(let received):
+                }
+                if let received = step.signal {
                     signal = received
                     group.cancelAll()
-                case nil:
-                    continue
                 }
             }
             throw CancellationError()
         }
     }
-}
-
-/// What ends first in ``StopSignals/run(stoppingOn:_:)``: the work, or a signal.
-private enum StopStep<Value: Sendable>: Sendable {
-    case value(Value)
-    case signal(UnixSignal)
 }

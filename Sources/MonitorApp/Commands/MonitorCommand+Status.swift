@@ -35,16 +35,7 @@ extension MonitorCommand {
         var format: OutputFormat = .text
 
         func run() async throws {
-            let store: (any StateStoring)?
-            do {
-                store = try await stateOptions.reading()
-            } catch let error as StateError where error.isUnreachable {
-                throw unreachable(error)
-            } catch let error as ExitCode {
-                throw error
-            } catch {
-                throw stateOptions.failure(error)
-            }
+            let store = try await stateOptions.openForReading(unreachable: unreachable)
             do {
                 try await show(store)
             } catch let error as StateError where error.isUnreachable {

@@ -24,13 +24,13 @@ package struct MonitorCommand: AsyncParsableCommand {
 
     package init() {}
 
-    /// The executable's start, before `main()`: makes standard output and error safe to write to (a closed pipe,
-    /// a full disk, a closed stream); answers `monitor --version` alone, without building the commands first (their
-    /// reflection, and the protocol-conformance scans it sets off, were more than half of its CPU: BENCHMARKS.md,
-    /// figure 4); raises the soft limit of open files to the hard one (the feeds' programs, connections, the state
-    /// and the metrics server's connections); makes this process see to it that no program it runs outlives it, not
-    /// even a daemon or after a SIGKILL (`ProgramSupervisor`: a test process never does). False when nothing is left
-    /// to run. Called before the first `await`: the runtime's threads would take a closed descriptor's number.
+    /// The executable's start, before `main()`: makes standard output and error safe to write to (a closed pipe, a full
+    /// disk, a closed stream); answers `monitor --version` alone, without building the commands first (their reflection
+    /// costs more than the answer); raises the soft limit of open files to the hard one (the feeds' programs,
+    /// connections, the state and the metrics server's connections); makes this process see to it that no program it
+    /// runs outlives it, not even a daemon or after a SIGKILL (`ProgramSupervisor`: a test process never does). False
+    /// when nothing is left to run. Called before the first `await`: the runtime's threads would take a closed
+    /// descriptor's number.
     package static func prepare(arguments: ArraySlice<String>) -> Bool {
         Console.prepare()
         guard !arguments.elementsEqual(["--version"]) else {

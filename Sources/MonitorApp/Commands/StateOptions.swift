@@ -64,22 +64,17 @@ struct StateOptions: ParsableArguments {
     }
 
     /// Opens the state for reading only (nothing is created or written), nil when there is none yet; on failure
-    /// prints why and exits 1.
-    func openForReading() async throws -> (any StateStoring)? {
+    /// prints why and exits 1, or throws what `unreachable` makes of a state that cannot be reached.
+    func openForReading(unreachable: ((StateError) -> ExitCode)? = nil) async throws -> (any StateStoring)? {
+        let database = try database()
         do {
-            return try await reading()
-        } catch let error as ExitCode {
-            throw error
+            if let database { return try await PostgresStateStore.reading(database) }
+            return try SQLiteStateStore.reading(directory: directory)
+        } catch let error as StateError where error.isUnreachable && unreachable != nil {
+            throw unreachable?(error) ?? failure(error)
         } catch {
             throw failure(error)
         }
-    }
-
-    /// ``openForReading()`` throwing why the state cannot be opened rather than printing it (a malformed URL is
-    /// printed all the same, and exits 1).
-    func reading() async throws -> (any StateStoring)? {
-        if let database = try database() { return try await PostgresStateStore.reading(database) }
-        return try SQLiteStateStore.reading(directory: directory)
     }
 
     /// The state, opened for reading, and its record of the feed `name`; when either is missing, prints why (with

@@ -16,7 +16,7 @@ struct MetricsExport: Sendable {
     /// An empty registry; poll durations go in ``MonitorMetrics/pollDurationBuckets``.
     init() {
         registry = PrometheusCollectorRegistry()
-        metrics = MonitorMetrics(factory: HelpedFactory(registry: registry))
+        metrics = MonitorMetrics(factory: HelpedFactory(plain: PrometheusMetricsFactory(registry: registry)))
     }
 
     /// Every metric in the text exposition format.
@@ -28,42 +28,36 @@ struct MetricsExport: Sendable {
 /// swift-prometheus's factory, with the `# HELP` text of ``MonitorMetrics/help`` on every metric (its own factory
 /// gives none, which `promtool check metrics` reports).
 private struct HelpedFactory: MetricsFactory {
-    let registry: PrometheusCollectorRegistry
-    /// Forgets what is destroyed.
-    private let plain: PrometheusMetricsFactory
-
-    init(registry: PrometheusCollectorRegistry) {
-        self.registry = registry
-        plain = PrometheusMetricsFactory(registry: registry)
-    }
+    /// The factory over the registry: it forgets what is destroyed.
+    let plain: PrometheusMetricsFactory
 
     private func descriptor(_ label: String) -> MetricNameDescriptor {
         MetricNameDescriptor(metricName: label, unitName: "", helpText: MonitorMetrics.help[label] ?? "")
     }
 
     func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
-        registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
+        plain.registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
     }
 
     func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler {
-        registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
+        plain.registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
     }
 
     func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
-        guard aggregate else { return registry.makeGauge(descriptor: descriptor(label), labels: dimensions) }
-        return registry.makeValueHistogram(
+        guard aggregate else { return plain.registry.makeGauge(descriptor: descriptor(label), labels: dimensions) }
+        return plain.registry.makeValueHistogram(
             descriptor: descriptor(label), labels: dimensions, buckets: plain.defaultValueHistogramBuckets)
     }
 
     func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler {
-        registry.makeGauge(descriptor: descriptor(label), labels: dimensions)
+        plain.registry.makeGauge(descriptor: descriptor(label), labels: dimensions)
     }
 
     func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
         let buckets =
             label == MonitorMetrics.Name.pollDuration
             ? MonitorMetrics.pollDurationBuckets : plain.defaultDurationHistogramBuckets
-        return registry.makeDurationHistogram(descriptor: descriptor(label), labels: dimensions, buckets: buckets)
+        return plain.registry.makeDurationHistogram(descriptor: descriptor(label), labels: dimensions, buckets: buckets)
     }
 
     func destroyCounter(_ handler: any CounterHandler) { plain.destroyCounter(handler) }
