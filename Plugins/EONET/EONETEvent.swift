@@ -95,11 +95,6 @@ extension EONETEvent {
     private static let categoryKeys: [StaticString] = ["id", "title"]
     private static let sourceKeys: [StaticString] = ["id", "url"]
 
-    /// A string or null, checked as `JSONReader.string()` checks it, not made.
-    static func checkOptionalString(_ reader: inout JSONReader) throws(JSONError) {
-        if try !reader.null() { try reader.checkString() }
-    }
-
     /// The ids of a list of categories (each an id trimmed; a null id left out); `previous` itself when they are
     /// the same, so that events of the same categories share one list (the ids compared where they are written).
     static func categories(_ reader: inout JSONReader, previous: [String]) throws(JSONError) -> [String] {
@@ -154,13 +149,13 @@ extension EONETEvent {
                 if ids {
                     id = .some(try reader.optionalStringText())
                 } else {
-                    try checkOptionalString(&reader)
+                    _ = try reader.optionalStringText()
                 }
             } else if reader.key(key, is: "url") {
                 if urls {
                     url = .some(try reader.referenceURL())
                 } else {
-                    try checkOptionalString(&reader)
+                    _ = try reader.optionalStringText()
                 }
             }
         }

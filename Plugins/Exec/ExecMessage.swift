@@ -309,7 +309,7 @@ private enum Fields {
                 if let whole = try reader.integer() {
                     value = String(whole)
                 } else {
-                    reader.move(to: start)
+                    reader.offset = start
                     value = String(try reader.number())
                 }
             case .null:

@@ -70,14 +70,6 @@ package struct Item: Sendable, Hashable, Codable {
 
     /// The most groups de-duplicated by comparing each with those before it.
     static let fewGroups = 8
-
-    /// The item's groups, each once, in their order.
-    package var distinctGroups: [String] {
-        var groups: [String] = []
-        groups.reserveCapacity(self.groups.count)
-        eachGroupOnce { groups.append($0) }
-        return groups
-    }
 }
 
 extension Item {

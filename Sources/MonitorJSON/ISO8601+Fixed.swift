@@ -125,7 +125,7 @@ extension ISO8601 {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let time = seconds - days * 86_400
         let (year, month, day) = civil(daysSinceEpoch: days)
-        var bytes = [UInt8](repeating: 0, count: 20)
+        var bytes = Array("0000-00-00T00:00:00Z".utf8)
         func put(_ value: Int, _ start: Int, _ count: Int) {
             var value = value
             for index in stride(from: start + count - 1, through: start, by: -1) {
@@ -139,10 +139,6 @@ extension ISO8601 {
         put(time / 3_600, 11, 2)
         put(time / 60 % 60, 14, 2)
         put(time % 60, 17, 2)
-        for (index, byte) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)]
-        {
-            bytes[index] = UInt8(byte.value)
-        }
         return String(decoding: bytes, as: UTF8.self)
     }
 

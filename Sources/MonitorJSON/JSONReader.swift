@@ -22,27 +22,13 @@ public struct JSONReader: Sendable {
 
     /// The document.
     @usableFromInline package let bytes: [UInt8]
-    /// The offset of the next byte to read.
-    @usableFromInline package internal(set) var offset: Int
+    /// The offset of the next byte to read (set only to the end of a value read by other means, or its start).
+    @usableFromInline package var offset: Int
     /// The lists and objects open around the offset.
     @usableFromInline package internal(set) var depth: Int
 
-    /// A reader at the start of `bytes`.
-    package init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        offset = 0
-        depth = 0
-    }
-
-    /// Goes on reading at `offset`, the end of a value read by other means (the depth is unchanged: the value must
-    /// be whole, as a list or an object closed again).
-    @inlinable
-    public mutating func move(to offset: Int) {
-        self.offset = offset
-    }
-
-    /// A reader of the value at `offset` of `bytes` (one found before), as if nested `depth` deep.
-    package init(_ bytes: [UInt8], at offset: Int, depth: Int) {
+    /// A reader of the value at `offset` of `bytes` (its start, or one found before), as if nested `depth` deep.
+    package init(_ bytes: [UInt8], at offset: Int = 0, depth: Int = 0) {
         self.bytes = bytes
         self.offset = offset
         self.depth = depth
@@ -193,19 +179,10 @@ public struct JSONReader: Sendable {
         }
     }
 
-    /// Whether `one` and `other` are the same bytes, as written.
-    @inlinable
-    public func same(_ one: JSONText, _ other: JSONText) -> Bool {
-        guard one.count == other.count else { return false }
-        return bytes.withUnsafeBufferPointer {
-            memoryEqual($0.baseAddress! + one.start, $0.baseAddress! + other.start, one.count)
-        }
-    }
-
     /// `key(_:is:)` for a key with escapes.
     @usableFromInline
     func escapedKey(_ key: JSONText, is name: StaticString) -> Bool {
-        string(key).utf8.elementsEqual(name.utf8Span)
+        string(key).utf8.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
     }
 
     // MARK: - Scalars
@@ -220,17 +197,7 @@ public struct JSONReader: Sendable {
 
     /// The string that must come next, unescaped and checked.
     package mutating func string() throws(JSONError) -> String {
-        let found = try kind()
-        guard found == .string else { throw .mismatch("a string", found) }
-        let text = try scanString()
-        return try decoded(text)
-    }
-
-    /// Reads the string that must come next, checked as `string()` checks it, without building it when it is
-    /// ASCII without escapes (nothing more to check).
-    package mutating func checkString() throws(JSONError) {
-        let span = try stringText()
-        if !span.ascii || span.escaped { _ = try decoded(span) }
+        try decoded(stringText())
     }
 
     /// The string that must come next as its span in the document (to be decoded with `string(_:)` if kept).
@@ -814,12 +781,6 @@ package func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _
         index += 8
     }
     return index == count || word(a, count - 8) == word(b, count - 8)
-}
-
-extension StaticString {
-    fileprivate var utf8Span: UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount)
-    }
 }
 
 /// Whether each list or object open while skipping is an object, innermost last: the first 64 levels in the bits of

@@ -99,7 +99,8 @@ struct PostgresCommit {
                 }
                 statistics.itemsUpdated += 1
             }
-            let groups = item.distinctGroups
+            var groups: [String] = []
+            item.eachGroupOnce { groups.append($0) }
             members[item.id] = groups
             statistics.memberRows += groups.count
         }

@@ -64,7 +64,8 @@ enum RuleLexer {
                     && characters[index + 1].isASCII && characters[index + 1].isNumber
             {
                 tokens.append(try number(characters, at: &index))
-            } else if let symbol = ["==", "!=", "<=", ">=", "!~"].first(where: { matches($0, characters, at: index) }) {
+            } else if let symbol = ["==", "!=", "<=", ">=", "!~"].first(where: { characters[index...].starts(with: $0) }
+            ) {
                 tokens.append(RuleToken(kind: .symbol(symbol), offset: start))
                 index += 2
             } else if "<>~()[],".contains(character) {
@@ -81,11 +82,6 @@ enum RuleLexer {
         }
         tokens.append(RuleToken(kind: .end, offset: characters.count))
         return tokens
-    }
-
-    private static func matches(_ symbol: String, _ characters: [Character], at index: Int) -> Bool {
-        let symbol = Array(symbol)
-        return index + symbol.count <= characters.count && Array(characters[index..<index + symbol.count]) == symbol
     }
 
     /// A text in double quotes starting at `index`; `\"` stands for `"` and `\\` for `\`.

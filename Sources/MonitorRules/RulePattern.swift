@@ -260,32 +260,21 @@ private struct PatternParser {
         guard let bounds = try quantifier() else { return node }
         if case .start = node { throw RuleError("'^' cannot be repeated", at: bounds.at) }
         if case .end = node { throw RuleError("'$' cannot be repeated", at: bounds.at) }
-        if peek.map({ "*+?{".unicodeScalars.contains($0) }) == true, try peekQuantifier() {
+        // A `{` that does not start `{m,n}` is a literal.
+        let next = index
+        if try quantifier() != nil {
             throw RuleError(
-                "a quantifier cannot follow another (lazy and possessive quantifiers are not supported)", at: index)
+                "a quantifier cannot follow another (lazy and possessive quantifiers are not supported)", at: next)
         }
         return .repeated(node, minimum: bounds.minimum, maximum: bounds.maximum)
-    }
-
-    /// Whether a quantifier starts at the current position (a `{` that does not start `{m,n}` is a literal).
-    private mutating func peekQuantifier() throws(RuleError) -> Bool {
-        let saved = index
-        defer { index = saved }
-        return try quantifier() != nil
     }
 
     private mutating func quantifier() throws(RuleError) -> (minimum: Int, maximum: Int?, at: Int)? {
         let start = index
         switch peek {
-        case "*":
+        case let sign? where "*+?".unicodeScalars.contains(sign):
             index += 1
-            return (0, nil, start)
-        case "+":
-            index += 1
-            return (1, nil, start)
-        case "?":
-            index += 1
-            return (0, 1, start)
+            return (sign == "+" ? 1 : 0, sign == "?" ? 1 : nil, start)
         case "{":
             index += 1
             guard let minimum = count() else {

@@ -35,64 +35,46 @@ struct EventReader {
             return ParseEvent(kind: .alias(Self.string(event.data.alias.anchor) ?? ""), mark: startMark)
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
-            let value: String
-            if let bytes = data.value {
-                // The length, not the NUL terminator: a double-quoted "\0" puts a NUL inside the value.
-                value = String(decoding: UnsafeBufferPointer(start: bytes, count: Int(data.length)), as: UTF8.self)
-            } else {
-                value = ""
-            }
+            // The length, not the NUL terminator: a double-quoted "\0" puts a NUL inside the value.
+            let value =
+                data.value.map {
+                    String(decoding: UnsafeBufferPointer(start: $0, count: Int(data.length)), as: UTF8.self)
+                }
+                ?? ""
             let anchor = Self.string(data.anchor)
             let rawTag = Self.string(data.tag)
             var mark = startMark
             if anchor != nil || rawTag != nil {
                 mark =
                     source.contentStart(
-                        startOffset: source.byteOffset(ofCharacterIndex: Int(start.index)),
-                        line: Int(start.line),
-                        column: Int(start.column),
-                        endOffset: source.byteOffset(ofCharacterIndex: Int(end.index))
+                        startOffset: source.byteOffset(ofCharacterIndex: Int(start.index)), line: Int(start.line),
+                        column: Int(start.column), endOffset: source.byteOffset(ofCharacterIndex: Int(end.index))
                     ) ?? startMark
             }
             return ParseEvent(
-                kind: .scalar(value, Self.style(data.style)),
-                anchor: anchor,
-                tag: Self.specificTag(rawTag),
-                mark: mark
-            )
-        case YAML_SEQUENCE_START_EVENT:
-            let data = event.data.sequence_start
-            let anchor = Self.string(data.anchor)
-            let rawTag = Self.string(data.tag)
+                kind: .scalar(value, Self.style(data.style)), anchor: anchor, tag: Self.specificTag(rawTag), mark: mark)
+        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+            let isMapping = event.type == YAML_MAPPING_START_EVENT
+            let sequence = event.data.sequence_start
+            let mapping = event.data.mapping_start
+            let anchor = Self.string(isMapping ? mapping.anchor : sequence.anchor)
+            let rawTag = Self.string(isMapping ? mapping.tag : sequence.tag)
             var mark = startMark
             if anchor != nil || rawTag != nil {
-                if data.style == YAML_FLOW_SEQUENCE_STYLE {
-                    // libyaml's end mark is just after the `[`.
-                    mark = Mark(line: Int(end.line) + 1, column: Int(end.column))
-                } else if source.byte(at: source.byteOffset(ofCharacterIndex: Int(end.index))) == UInt8(ascii: "-") {
-                    // An indented block sequence: its start token is zero-width, at the first `-`.
-                    mark = Mark(line: Int(end.line) + 1, column: Int(end.column) + 1)
-                } else {
-                    // A sequence indented like its parent mapping's keys: the end mark is just after the first `-`.
-                    mark = Mark(line: Int(end.line) + 1, column: Int(end.column))
-                }
+                // libyaml's end mark is just after a flow collection's `[` or `{`, and after the first `-` of a
+                // sequence indented like its parent mapping's keys. A block mapping's start token, and an indented
+                // block sequence's, is zero-width: at its first key or `-`.
+                let flow =
+                    isMapping ? mapping.style == YAML_FLOW_MAPPING_STYLE : sequence.style == YAML_FLOW_SEQUENCE_STYLE
+                let zeroWidth =
+                    !flow
+                    && (isMapping
+                        || source.byte(at: source.byteOffset(ofCharacterIndex: Int(end.index))) == UInt8(ascii: "-"))
+                mark = Mark(line: Int(end.line) + 1, column: Int(end.column) + (zeroWidth ? 1 : 0))
             }
-            return ParseEvent(kind: .sequenceStart, anchor: anchor, tag: Self.specificTag(rawTag), mark: mark)
-        case YAML_MAPPING_START_EVENT:
-            let data = event.data.mapping_start
-            let anchor = Self.string(data.anchor)
-            let rawTag = Self.string(data.tag)
-            var mark = startMark
-            if anchor != nil || rawTag != nil {
-                if data.style == YAML_FLOW_MAPPING_STYLE {
-                    // libyaml's end mark is just after the `{`.
-                    mark = Mark(line: Int(end.line) + 1, column: Int(end.column))
-                } else {
-                    // A block mapping's start token is zero-width, at its first key.
-                    mark = Mark(line: Int(end.line) + 1, column: Int(end.column) + 1)
-                }
-            }
-            return ParseEvent(kind: .mappingStart, anchor: anchor, tag: Self.specificTag(rawTag), mark: mark)
+            return ParseEvent(
+                kind: isMapping ? .mappingStart : .sequenceStart, anchor: anchor, tag: Self.specificTag(rawTag),
+                mark: mark)
         case YAML_SEQUENCE_END_EVENT:
             return ParseEvent(kind: .sequenceEnd, mark: startMark)
         case YAML_MAPPING_END_EVENT:
