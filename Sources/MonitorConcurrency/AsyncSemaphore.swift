@@ -57,6 +57,15 @@ package final class AsyncSemaphore: Sendable {
         }
     }
 
+    /// Takes a permit if one is free, without waiting (and whether or not the task is cancelled).
+    package func tryAcquire() -> Bool {
+        state.withLock { state in
+            guard state.available > 0 else { return false }
+            state.available -= 1
+            return true
+        }
+    }
+
     /// Returns a permit, waking the longest waiter.
     package func release() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in

@@ -5,7 +5,7 @@ import Synchronization
 /// The process group of one run of an external program (its id is the program's pid, the program being started as
 /// the leader of a group of its own), to end it whole: the program and everything it started.
 ///
-/// Run the program in ``run(_:)``, which calls ``starting()`` before and ``ended()`` after; call ``started(_:)``
+/// Run the program in ``run(_:)``, which tells the supervisor before and calls ``ended()`` after; call ``started(_:)``
 /// with its pid once it runs. Each step is told to the ``ProgramSupervisor``, which ends the orphans a program left
 /// when `monitor` adopts them.
 ///
@@ -30,7 +30,8 @@ package final class ProcessGroup: Sendable {
     /// Runs `body`, which spawns the program and calls ``started(_:)`` once it runs; then, whether `body` returned
     /// or threw, ends what is left of the group (see ``ended()``).
     package func run<T>(_ body: () async throws -> T) async throws -> T {
-        starting()
+        step.withLock { $0 = .starting }
+        supervisor.starting()
         let result: Result<T, any Error>
         do {
             result = .success(try await body())
@@ -39,12 +40,6 @@ package final class ProcessGroup: Sendable {
         }
         await ended()
         return try result.get()
-    }
-
-    /// The program is about to be spawned.
-    func starting() {
-        step.withLock { $0 = .starting }
-        supervisor.starting()
     }
 
     /// The program started as the leader of group `id`.

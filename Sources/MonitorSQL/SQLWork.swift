@@ -86,12 +86,9 @@ package enum SQLWork<Value: Sendable>: Sendable {
     /// PostgreSQL's the `async` one below.
     package func run(_ rows: (_ sql: String, _ binds: [SQLValue]) throws -> [SQLRow]) throws -> Value {
         var work = self
-        while true {
-            switch work {
-            case .done(let value): return value
-            case .statement(let sql, let binds, let next): work = try next(rows(sql, binds))
-            }
-        }
+        while case .statement(let sql, let binds, let next) = work { work = try next(rows(sql, binds)) }
+        guard case .done(let value) = work else { preconditionFailure("a work is done or a statement") }
+        return value
     }
 
     /// ``run(_:)-(…)`` for a backend whose statements are run `async`.

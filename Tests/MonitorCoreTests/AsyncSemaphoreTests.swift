@@ -54,4 +54,18 @@ struct AsyncSemaphoreTests {
         try await semaphore.acquire()
         semaphore.release()
     }
+
+    @Test("tryAcquire takes a free permit without waiting, even in a cancelled task, and none when all are held")
+    func tryAcquire() async throws {
+        let semaphore = AsyncSemaphore(limit: 2)
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return semaphore.tryAcquire()
+        }
+        #expect(await cancelled.value)
+        #expect(semaphore.tryAcquire())
+        #expect(!semaphore.tryAcquire())
+        semaphore.release()
+        #expect(semaphore.tryAcquire())
+    }
 }
