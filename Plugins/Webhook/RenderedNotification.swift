@@ -1,3 +1,5 @@
+import MonitorJSON
+
 /// A notification written for one target: the body to send and how to label it.
 struct RenderedNotification: Sendable {
     /// The body, UTF-8.
@@ -6,4 +8,9 @@ struct RenderedNotification: Sendable {
     var contentType: String
     /// Headers the format adds (ntfy's `Title` and `Tags`), in order; their values are ASCII without line breaks.
     var headers: [(String, String)] = []
+
+    /// A JSON object as the body.
+    static func json(_ members: [(key: String, value: JSONValue)]) -> Self {
+        Self(body: Array(JSONValue.object(members).text.utf8), contentType: "application/json")
+    }
 }

@@ -134,15 +134,15 @@ struct DigestFormatTests {
             text =
                 try #require(try JSONSerialization.jsonObject(with: Data(rendered.body)) as? [String: Any])["text"]
                 as? String ?? ""
-            limit = SlackMessage.maximumLength
+            limit = NotificationFormat.slack.maximumLength
         case .discord:
             text =
                 try #require(try JSONSerialization.jsonObject(with: Data(rendered.body)) as? [String: Any])["content"]
                 as? String ?? ""
-            limit = DiscordMessage.maximumLength
+            limit = NotificationFormat.discord.maximumLength
         default:
             text = rendered.text
-            limit = NtfyMessage.maximumLength
+            limit = NotificationFormat.ntfy.maximumLength
         }
         let count = format == .ntfy ? text.utf8.count : text.utf16.count
         #expect(count <= limit)
