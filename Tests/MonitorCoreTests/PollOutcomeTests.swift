@@ -49,14 +49,15 @@ struct PollOutcomeTests {
                 .items([Outcomes.item("b3", ["b"], day: 4)]), .completed(groups: ["b"]),
             ])
         let outcome = PollOutcome(
-            tally: tally, record: Outcomes.record(), statistics: .init(requests: 2, notModified: 1), thrown: nil)
-        #expect(outcome.status == .ok)
-        #expect(outcome.error == nil)
+            tally: tally, record: Outcomes.record(), statistics: .init(requests: 2, notModified: 1), thrown: nil,
+            started: .distantPast)
+        #expect(outcome.report.status == .ok)
+        #expect(outcome.report.error == nil)
         // a1 and b1 (in a) come back; b1 still names b; b2 is gone; b3 is new.
         #expect(outcome.items?.map(\.id) == ["b3", "a1", "b1"])
-        #expect(outcome.groups.map { [$0.id: $0.count] } == [["a": 2], ["b": 2]])
-        #expect(outcome.groups.map(\.new) == [0, 1])
-        #expect(outcome.newItems.map(\.id) == ["b3"])
+        #expect(outcome.report.groups.map { [$0.id: $0.count] } == [["a": 2], ["b": 2]])
+        #expect(outcome.report.groups.map(\.new) == [0, 1])
+        #expect(outcome.report.newItems.map(\.id) == ["b3"])
         #expect(outcome.record.failures == 0)
         #expect(outcome.record.itemCount == 3)
         #expect(outcome.record.lastSuccess == Date(timeIntervalSince1970: 200))
@@ -68,36 +69,38 @@ struct PollOutcomeTests {
     func feedUnchanged() {
         let tally = Outcomes.tally(.replace, [.feedUnchanged])
         let outcome = PollOutcome(
-            tally: tally, record: Outcomes.record(), statistics: .init(requests: 1, notModified: 1), thrown: nil)
-        #expect(outcome.status == .notModified)
+            tally: tally, record: Outcomes.record(), statistics: .init(requests: 1, notModified: 1), thrown: nil,
+            started: .distantPast)
+        #expect(outcome.report.status == .notModified)
         #expect(outcome.items == Outcomes.stored.items)
-        #expect(outcome.newItems == [])
+        #expect(outcome.report.newItems == [])
         #expect(outcome.record.lastNew == nil)
-        #expect(outcome.groups.map(\.count) == [2, 2])
+        #expect(outcome.report.groups.map(\.count) == [2, 2])
     }
 
     @Test("a source without requests (an external program) that says the feed is unchanged is not_modified")
     func unchangedWithoutRequests() {
         let unchanged = PollOutcome(
             tally: Outcomes.tally(.replace, [.feedUnchanged]), record: Outcomes.record(), statistics: .init(),
-            thrown: nil)
-        #expect(unchanged.status == .notModified)
+            thrown: nil, started: .distantPast)
+        #expect(unchanged.report.status == .notModified)
         #expect(unchanged.record.status == "not_modified")
         #expect(unchanged.items == Outcomes.stored.items)
-        #expect(unchanged.newItems == [])
+        #expect(unchanged.report.newItems == [])
 
         // With an item found as well, something changed: ok.
         let found = PollOutcome(
             tally: Outcomes.tally(.replace, [.feedUnchanged, .items([Outcomes.item("c1", ["a"], day: 5)])]),
-            record: Outcomes.record(), statistics: .init(), thrown: nil)
-        #expect(found.status == .ok)
+            record: Outcomes.record(), statistics: .init(), thrown: nil, started: .distantPast)
+        #expect(found.report.status == .ok)
         #expect(found.items?.map(\.id) == ["c1", "a1", "b1", "b2"])
-        #expect(found.newItems.map(\.id) == ["c1"])
+        #expect(found.report.newItems.map(\.id) == ["c1"])
 
         // Nothing said at all is not "unchanged": ok, with no items.
         let nothing = PollOutcome(
-            tally: Outcomes.tally(.replace, []), record: Outcomes.record(), statistics: .init(), thrown: nil)
-        #expect(nothing.status == .ok)
+            tally: Outcomes.tally(.replace, []), record: Outcomes.record(), statistics: .init(), thrown: nil,
+            started: .distantPast)
+        #expect(nothing.report.status == .ok)
         #expect(nothing.items == [])
     }
 
@@ -110,12 +113,12 @@ struct PollOutcomeTests {
                 .failure(SubRequestFailure(what: "group 'b'", message: "HTTP 500", group: "b")),
             ])
         let outcome = PollOutcome(
-            tally: tally, record: Outcomes.record(), statistics: .init(requests: 2), thrown: nil)
-        #expect(outcome.status == .partial)
-        #expect(outcome.error == "group 'b': HTTP 500")
+            tally: tally, record: Outcomes.record(), statistics: .init(requests: 2), thrown: nil, started: .distantPast)
+        #expect(outcome.report.status == .partial)
+        #expect(outcome.report.error == "group 'b': HTTP 500")
         #expect(outcome.items?.map(\.id) == ["a2", "b1", "b2"])
-        #expect(outcome.groups.map(\.phase) == [.done, .failed])
-        #expect(outcome.groups.map(\.count) == [2, 2])
+        #expect(outcome.report.groups.map(\.phase) == [.done, .failed])
+        #expect(outcome.report.groups.map(\.count) == [2, 2])
         #expect(outcome.record.failures == 0)
     }
 
@@ -131,10 +134,10 @@ struct PollOutcomeTests {
         #expect(tally.failures.last?.what == "item 100")
         #expect(tally.failedGroups == ["b"])
         let outcome = PollOutcome(
-            tally: tally, record: Outcomes.record(), statistics: .init(requests: 1), thrown: nil)
-        #expect(outcome.status == .partial)
+            tally: tally, record: Outcomes.record(), statistics: .init(requests: 1), thrown: nil, started: .distantPast)
+        #expect(outcome.report.status == .partial)
         #expect(outcome.items?.map(\.id) == ["a2", "b1", "b2"])
-        #expect(outcome.error?.hasPrefix("item 1: no id; item 2: no id; ") == true)
+        #expect(outcome.report.error?.hasPrefix("item 1: no id; item 2: no id; ") == true)
     }
 
     @Test("when every sub-request failed the poll failed: nothing is stored and the streak grows")
@@ -146,12 +149,12 @@ struct PollOutcomeTests {
                 .failure(SubRequestFailure(what: "group 'b'", message: "y\u{1B}[2J", group: "b")),
             ])
         let outcome = PollOutcome(
-            tally: tally, record: Outcomes.record(), statistics: .init(requests: 2), thrown: nil)
-        #expect(outcome.status == .failed)
-        #expect(outcome.error == "group 'a': x; group 'b': y")
+            tally: tally, record: Outcomes.record(), statistics: .init(requests: 2), thrown: nil, started: .distantPast)
+        #expect(outcome.report.status == .failed)
+        #expect(outcome.report.error == "group 'a': x; group 'b': y")
         #expect(outcome.items == nil)
         #expect(outcome.catalog == nil)
-        #expect(outcome.groups == [])
+        #expect(outcome.report.groups == [])
         #expect(outcome.record.failures == 3)
         #expect(outcome.record.itemCount == 3)
         #expect(outcome.record.status == "failed")
@@ -162,9 +165,10 @@ struct PollOutcomeTests {
     func thrown() {
         let tally = Outcomes.tally(.replace, [.items([Outcomes.item("z", ["a"], day: 9)])])
         let outcome = PollOutcome(
-            tally: tally, record: Outcomes.record(), statistics: .init(requests: 1), thrown: "bad answer")
-        #expect(outcome.status == .failed)
-        #expect(outcome.error == "bad answer")
+            tally: tally, record: Outcomes.record(), statistics: .init(requests: 1), thrown: "bad answer",
+            started: .distantPast)
+        #expect(outcome.report.status == .failed)
+        #expect(outcome.report.error == "bad answer")
         #expect(outcome.items == nil)
         #expect(outcome.record.failures == 3)
     }
@@ -173,11 +177,12 @@ struct PollOutcomeTests {
     func keepNewest() {
         let tally = Outcomes.tally(
             .keepNewest(3), [.items([Outcomes.item("n1", ["b"], day: 7), Outcomes.item("n0", ["a"], day: 0)])])
-        let outcome = PollOutcome(tally: tally, record: Outcomes.record(), statistics: .init(requests: 1), thrown: nil)
+        let outcome = PollOutcome(
+            tally: tally, record: Outcomes.record(), statistics: .init(requests: 1), thrown: nil, started: .distantPast)
         // n0 is older than every stored item: it is not kept, nor counted, nor new.
         #expect(outcome.items?.map(\.id) == ["n1", "a1", "b1"])
-        #expect(outcome.newItems.map(\.id) == ["n1"])
-        #expect(outcome.groups.map { [$0.id: $0.count] } == [["a": 2], ["b": 2]])
+        #expect(outcome.report.newItems.map(\.id) == ["n1"])
+        #expect(outcome.report.groups.map { [$0.id: $0.count] } == [["a": 2], ["b": 2]])
         #expect(tally.newIDs == ["n1"])
     }
 
@@ -195,9 +200,10 @@ struct PollOutcomeTests {
                 .completed(groups: ["a", "b"]),
             ],
             breakdown: "status")
-        let outcome = PollOutcome(tally: tally, record: Outcomes.record(), statistics: .init(requests: 1), thrown: nil)
-        #expect(outcome.groups.map(\.breakdown) == [["open": 1, "closed": 1], ["closed": 1]])
-        #expect(outcome.groups.map(\.count) == [2, 1])
+        let outcome = PollOutcome(
+            tally: tally, record: Outcomes.record(), statistics: .init(requests: 1), thrown: nil, started: .distantPast)
+        #expect(outcome.report.groups.map(\.breakdown) == [["open": 1, "closed": 1], ["closed": 1]])
+        #expect(outcome.report.groups.map(\.count) == [2, 1])
     }
 
     @Test("while polling, a replace poll shows stored counts for pending groups, live ones once settled")

@@ -2,31 +2,20 @@ import Foundation
 import MonitorItems
 import MonitorText
 
-/// What a finished poll comes to: how it ended, the items to store, the counts to report and the feed's new
-/// record. A pure function of the poll's tally, the record and what the requests did, so that every rule of a
-/// poll's end is tested on its own.
+/// What a finished poll comes to: its report, the items to store and the feed's new record. A pure function of the
+/// poll's tally, the record and what the requests did, so that every rule of a poll's end is tested on its own.
 struct PollOutcome: Sendable {
-    var status: PollReport.Status
-    /// What failed and why, safe for a terminal and at most ``TerminalText/maximumMessage`` characters: what every
-    /// output and the state show of it; nil when nothing did.
-    var error: String?
+    /// The poll's report, its error safe for a terminal and at most ``TerminalText/maximumMessage`` characters (what
+    /// every output and the state show of it); its duration is the runner's to set.
+    var report: PollReport
     /// The feed's whole item set to store, newest first; nil when the poll failed (the stored items stay).
     var items: [Item]?
     /// The group catalog to store; nil when the poll failed.
     var catalog: [ItemGroup]?
-    /// Every group with its counts; none when the poll failed.
-    var groups: [PollReport.GroupCount]
-    /// The new items, newest first.
-    var newItems: [Item]
-    var newIDs: Set<String>
     /// The feed's record after the poll.
     var record: FeedRecord
-    /// The events the poll may have missed; nil when none, or when the poll failed.
-    var gap: PollGap?
-    /// What the source noted.
-    var notes: [String] = []
 
-    /// The outcome of a poll whose updates folded into `tally`.
+    /// The outcome of a poll that started at `started` and whose updates folded into `tally`.
     ///
     /// - Parameters:
     ///   - record: the feed's record with this poll's time and what the server said of its limits.
@@ -36,48 +25,49 @@ struct PollOutcome: Sendable {
     ///   `partial` when some failed; else `not_modified` when every request was answered 304, or, for a source
     ///   that sent no request (an external program), when it said the feed was unchanged and found no item;
     ///   else `ok`.
-    init(tally: PollTally, record: FeedRecord, statistics: FeedHTTP.Statistics, thrown: String?) {
+    init(tally: PollTally, record: FeedRecord, statistics: FeedHTTP.Statistics, thrown: String?, started: Date) {
         // Each failure is capped; more than fit in the error's cap need not be joined.
         let failures = tally.failures.prefix(TerminalText.maximumMessage).map { "\($0.what): \($0.message)" }
             .joined(separator: "; ")
         var record = record
+        var report = PollReport(
+            feed: record.name, type: record.type, status: .failed, requests: statistics.requests,
+            notModified: statistics.notModified, bytes: statistics.bytes, started: started)
         if thrown != nil || (!tally.failures.isEmpty && !tally.succeeded) {
-            status = .failed
-            error = TerminalText.capped(thrown ?? failures)
-            items = nil
-            catalog = nil
-            groups = []
-            newItems = []
-            newIDs = []
+            report.error = TerminalText.capped(thrown ?? failures)
             record.failures = record.failures(after: .failed)
         } else {
             if !tally.failures.isEmpty {
-                status = .partial
+                report.status = .partial
             } else if statistics.requests > 0, statistics.notModified == statistics.requests {
-                status = .notModified
+                report.status = .notModified
             } else if statistics.requests == 0, tally.feedUnchanged, !tally.foundItems {
-                status = .notModified
+                report.status = .notModified
             } else {
-                status = .ok
+                report.status = .ok
             }
-            error = tally.failures.isEmpty ? nil : TerminalText.capped(failures)
+            report.error = tally.failures.isEmpty ? nil : TerminalText.capped(failures)
             let items = tally.sortedItems
             self.items = items
             catalog = tally.catalog
-            groups = tally.groupCounts(final: true)
+            report.groups = tally.groupCounts(final: true)
             // The new ids are among the items': when there are as many, every item is new (a first poll), and the
             // list is shared rather than copied.
-            newItems = tally.newIDs.count == items.count ? items : items.filter { tally.newIDs.contains($0.id) }
-            newIDs = tally.newIDs
-            gap = tally.gap
-            notes = tally.notes
-            record.failures = record.failures(after: status)
+            report.newItems = tally.newIDs.count == items.count ? items : items.filter { tally.newIDs.contains($0.id) }
+            (report.newIDs, report.new) = (tally.newIDs, tally.newIDs.count)
+            report.latest = Array(items.prefix(PollReport.latestCount))
+            (report.isFirstSync, report.gap, report.notes) = (record.lastSuccess == nil, tally.gap, tally.notes)
+            record.failures = record.failures(after: report.status)
             record.lastSuccess = record.lastPoll
             record.itemCount = items.count
-            if !newItems.isEmpty { record.lastNew = record.lastPoll }
+            if !report.newItems.isEmpty { record.lastNew = record.lastPoll }
         }
-        record.status = status.rawValue
-        record.lastError = error
+        record.status = report.status.rawValue
+        record.lastError = report.error
+        (report.items, report.failures, report.rateLimit) = (record.itemCount, record.failures, record.rateLimit)
+        (report.notBefore, report.holdReason, report.minimumInterval) =
+            (record.notBefore, record.holdReason, record.minimumInterval)
         self.record = record
+        self.report = report
     }
 }

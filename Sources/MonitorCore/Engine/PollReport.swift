@@ -32,6 +32,9 @@ package struct PollReport: Sendable {
         package var phase: GroupPhase = .done
     }
 
+    /// How many of the newest items ``latest`` holds.
+    static let latestCount = 10
+
     package var feed: String
     /// Its source type.
     package var type: String

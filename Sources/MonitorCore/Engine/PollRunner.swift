@@ -21,8 +21,6 @@ package struct PollRunner: Sendable {
     var budgets: RateBudgets
     var clock: any PollClock
     var logger: Logger
-    /// How many of the newest items a report lists.
-    var latestCount = 10
     /// Where polls and their requests are counted.
     package var metrics = MonitorMetrics.disabled
     /// The notifiers to plan notifications for, each poll's written to the outbox in its commit; nil for none.
@@ -150,11 +148,12 @@ package struct PollRunner: Sendable {
         let statistics = http.statistics
         let outcome = PollOutcome(
             tally: tally, record: record, statistics: statistics,
-            thrown: thrown.map { $0 is CancellationError ? "cancelled" : "\($0)" })
-        if let error = outcome.error, outcome.status == .failed {
+            thrown: thrown.map { $0 is CancellationError ? "cancelled" : "\($0)" }, started: started)
+        var report = outcome.report
+        if let error = report.error, report.status == .failed {
             logger.info("poll failed", metadata: ["error": "\(error)"])
         }
-        var report = report(feed, outcome, statistics: statistics, stored: snapshot, started: started)
+        report.duration = elapsed(since: started)
         let notifiers = outbox?.notifiers ?? []
         let notifications = NotificationPlanner.notifications(
             of: report, feed: feed, previous: snapshot.record, record: outcome.record, notifiers: notifiers,
@@ -267,25 +266,6 @@ package struct PollRunner: Sendable {
 
     /// The cores a large batch of items is prepared on at once.
     static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-
-    /// The report of a poll that came to `outcome`.
-    func report(
-        _ feed: FeedConfig, _ outcome: PollOutcome, statistics: FeedHTTP.Statistics, stored: FeedSnapshot,
-        started: Date
-    ) -> PollReport {
-        let items = outcome.items ?? []
-        let newIDs = outcome.newIDs
-        return PollReport(
-            feed: feed.name, type: feed.type, status: outcome.status, error: outcome.error,
-            requests: statistics.requests, notModified: statistics.notModified, bytes: statistics.bytes,
-            items: outcome.record.itemCount, new: newIDs.count, groups: outcome.groups,
-            latest: Array(items.prefix(latestCount)), newIDs: newIDs, started: started,
-            duration: elapsed(since: started), rateLimit: outcome.record.rateLimit,
-            notBefore: outcome.record.notBefore, holdReason: outcome.record.holdReason,
-            minimumInterval: outcome.record.minimumInterval, failures: outcome.record.failures,
-            newItems: outcome.newItems, isFirstSync: outcome.items != nil && stored.record?.lastSuccess == nil,
-            gap: outcome.gap, notes: outcome.notes)
-    }
 
     /// The report of a poll that could not run or be stored: nothing of it is stored. An `error` of a state that
     /// could not be reached is the state's failure (``PollReport/unreachableState``).
