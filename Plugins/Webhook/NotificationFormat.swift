@@ -38,28 +38,14 @@ enum NotificationFormat: String, CaseIterable, Sendable {
             return RenderedNotification(body: notification.jsonBody(), contentType: "application/json")
         case .slack:
             // `• <link|title>`, or `• title` without an http(s) link.
-            let text = summary.text(
-                limit: maximumLength, length: { $0.utf16.count }, digestHead: ["*digest*: \(summary.eventText)"],
-                head: { $0.head(bold: "*", escaped: Self.slackText) }
-            ) { entry in
-                let title = Self.slackText(entry.title)
-                return [
-                    NotificationSummary.webLink(entry.url).map { "• <\($0.escaped(by: Self.slackLink))|\(title)>" }
-                        ?? "• " + title
-                ]
+            let text = chat(summary, bold: "*", bullet: "• ", escaped: Self.slackText) { title, link in
+                "• <\(link.escaped(by: Self.slackLink))|\(title)>"
             }
             return .json([("text", .string(text))])
         case .discord:
             // `- [title](<link>)`, or `- title` without an http(s) link.
-            let content = summary.text(
-                limit: maximumLength, length: { $0.utf16.count }, digestHead: ["**digest**: \(summary.eventText)"],
-                head: { $0.head(bold: "**", escaped: Self.discordText) }
-            ) { entry in
-                let title = Self.discordText(entry.title)
-                return [
-                    NotificationSummary.webLink(entry.url).map { "- [\(title)](<\(Self.discordLink($0))>)" }
-                        ?? "- " + title
-                ]
+            let content = chat(summary, bold: "**", bullet: "- ", escaped: Self.discordText) { title, link in
+                "- [\(title)](<\(Self.discordLink(link))>)"
             }
             return .json([("content", .string(content)), ("allowed_mentions", .object([("parse", .array([]))]))])
         case .ntfy:
@@ -75,6 +61,22 @@ enum NotificationFormat: String, CaseIterable, Sendable {
                 limit: .max, length: { $0.utf8.count }, digestHead: [summary.headline], head: { $0.head() },
                 entry: Self.line)
             return RenderedNotification(body: Array((text + "\n").utf8), contentType: plain)
+        }
+    }
+
+    /// A chat format's text, in UTF-16 code units: the feed `bold` in the head, network text `escaped`, each title
+    /// made a line by `linked` with its http(s) link, else after `bullet`.
+    private func chat(
+        _ summary: NotificationSummary, bold: String, bullet: String, escaped: @escaping (String) -> String,
+        linked: @escaping (_ title: String, _ link: String) -> String
+    ) -> String {
+        summary.text(
+            limit: maximumLength, length: { $0.utf16.count },
+            digestHead: ["\(bold)digest\(bold): \(summary.eventText)"],
+            head: { $0.head(bold: bold, escaped: escaped) }
+        ) { entry in
+            let title = escaped(entry.title)
+            return [NotificationSummary.webLink(entry.url).map { linked(title, $0) } ?? bullet + title]
         }
     }
 
