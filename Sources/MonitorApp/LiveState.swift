@@ -158,13 +158,14 @@ package struct LiveState: Sendable {
             ?? health.rejectedReload
     }
 
-    /// Updates the feeds (after the feeds file changed) keeping what is known of the others.
-    package mutating func setFeeds(_ feeds: [FeedConfig], sources: [String: any FeedSource]) {
+    /// Updates the feeds (after the feeds file changed at `now`) keeping what is known of the others; a new feed's
+    /// first interval and staleness count from `now`, as `/healthz` counts them.
+    package mutating func setFeeds(_ feeds: [FeedConfig], sources: [String: any FeedSource], now: Date = Date()) {
         let known = lines
         lines = feeds.map { feed in positions[feed.name].map { known[$0] } ?? LiveView.FeedLine(name: feed.name) }
         positions = Self.positions(of: lines)
         self.sources.merge(sources) { $1 }
-        health.setFeeds(feeds, interval: nil, now: started)
+        health.setFeeds(feeds, interval: nil, now: now)
     }
 
     /// The panel for `feed` at `now`: while it polls, its groups with their counts so far (`…` pending, `failed`);

@@ -226,6 +226,19 @@ struct LiveStateTests {
                 """)
     }
 
+    @Test("a feed a reload adds is stale only expect_update_within after the reload, as /healthz counts it")
+    func staleAfterReload() {
+        var state = LiveState(feeds: [feed("planet", type: "eonet")], sources: [:], now: start)
+        let reload = start.addingTimeInterval(7200)
+        state.setFeeds(
+            [feed("planet", type: "eonet"), feed("moon", type: "eonet", staleAfter: .seconds(3600))], sources: [:],
+            now: reload)
+        _ = state.apply(.finished(report("moon", .ok, at: 7260, items: 5)), now: reload + 60, quiet: true)
+        #expect(state.lines.map(\.stale) == [false, false])
+        _ = state.apply(.finished(report("moon", .ok, at: 10_900, items: 5)), now: reload + 3700, quiet: true)
+        #expect(state.lines.map(\.stale) == [false, true])
+    }
+
     @Test("a feed with no new item for longer than expect_update_within is stale until one comes; a removed feed goes")
     func staleness() {
         let text = transcript(
