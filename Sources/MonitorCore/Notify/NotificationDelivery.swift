@@ -241,15 +241,10 @@ package final class NotificationDelivery: Sendable {
             var due = round.nextDue.map { max(WallClock.Instant($0), now) }
             failedRounds = failed ? failedRounds + 1 : 0
             if failed { due = now.advanced(by: backoff.step(after: failedRounds)) }
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await wakeup.wait() }
-                if let due {
-                    group.addTask {
-                        try? await self.clock.sleep(until: due.advanced(by: .milliseconds(1)), tolerance: nil)
-                    }
-                }
-                await group.next()
-                group.cancelAll()
+            if let due {
+                try? await wakeup.wait(until: due.advanced(by: .milliseconds(1)), on: clock)
+            } else {
+                await wakeup.wait()
             }
         }
     }
