@@ -104,14 +104,9 @@ struct Composer {
                 if open.count >= Self.maximumDepth {
                     throw YAMLError(message: "nesting deeper than \(Self.maximumDepth) levels", mark: event.mark)
                 }
-                let isMapping: Bool
-                if case .mappingStart = event.kind { isMapping = true } else { isMapping = false }
+                let isMapping = if case .mappingStart = event.kind { true } else { false }
                 var collection = OpenCollection(
-                    isMapping: isMapping,
-                    mark: event.mark,
-                    tag: event.tag,
-                    anchor: event.anchor,
-                    countBefore: nodeCount
+                    isMapping: isMapping, mark: event.mark, tag: event.tag, anchor: event.anchor, countBefore: nodeCount
                 )
                 if !isMapping, let parent = open.last, parent.isMapping, let key = parent.pendingKey {
                     collection.recordsSites = Self.isMergeKey(key)
@@ -122,26 +117,16 @@ struct Composer {
                 continue
             case .sequenceEnd, .mappingEnd:
                 guard let collection = open.popLast() else { throw Self.unexpected(event) }
-                let content: Node.Content
-                if collection.isMapping {
-                    content = .mapping(try Self.applyingMerges(collection.pairs))
-                } else {
-                    content = .sequence(collection.items)
-                }
+                let content: Node.Content =
+                    collection.isMapping
+                    ? .mapping(try Self.applyingMerges(collection.pairs)) : .sequence(collection.items)
                 let node = Node(content: content, mark: collection.mark, tag: collection.tag, anchor: collection.anchor)
                 if let anchor = collection.anchor {
                     anchors[anchor] = Anchored(
-                        node: node,
-                        size: nodeCount - collection.countBefore,
-                        height: collection.height
-                    )
+                        node: node, size: nodeCount - collection.countBefore, height: collection.height)
                 }
                 finished = Finished(
-                    node: node,
-                    height: collection.height,
-                    site: node.mark,
-                    itemSites: collection.itemSites
-                )
+                    node: node, height: collection.height, site: node.mark, itemSites: collection.itemSites)
             default:
                 throw Self.unexpected(event)
             }
@@ -159,11 +144,8 @@ struct Composer {
         } else if let key = collection.pendingKey {
             collection.pairs.append(
                 PendingPair(
-                    pair: Node.Pair(key: key, value: finished.node),
-                    valueSite: finished.site,
-                    valueItemSites: finished.itemSites
-                )
-            )
+                    pair: Node.Pair(key: key, value: finished.node), valueSite: finished.site,
+                    valueItemSites: finished.itemSites))
             collection.pendingKey = nil
         } else {
             collection.pendingKey = finished.node
