@@ -24,8 +24,6 @@ package struct LiveState: Sendable {
     /// The feed that changed last (a failed poll leaves it on the feed summarised last).
     package private(set) var focus: String?
     private var summarized: String?
-    /// When the state began (a feed without new items since is stale from then).
-    package let started: Date
     /// How the feeds fare (failing, held back, stale, the state, the last reload), as `/healthz` and `STATUS=` see it.
     private var health = FeedHealth()
     /// The sources that summarise their feeds' reports, by feed.
@@ -58,7 +56,6 @@ package struct LiveState: Sendable {
     package init(
         feeds: [FeedConfig], sources: [String: any FeedSource], now: Date, panels: Bool = true
     ) {
-        started = now
         self.panels = panels
         lines = feeds.map { LiveView.FeedLine(name: $0.name) }
         positions = Self.positions(of: lines)
@@ -159,7 +156,7 @@ package struct LiveState: Sendable {
     }
 
     /// Updates the feeds (after the feeds file changed at `now`) keeping what is known of the others; a new feed's
-    /// first interval and staleness count from `now`, as `/healthz` counts them.
+    /// staleness counts from `now`, as `/healthz` counts it.
     package mutating func setFeeds(_ feeds: [FeedConfig], sources: [String: any FeedSource], now: Date = Date()) {
         let known = lines
         lines = feeds.map { feed in positions[feed.name].map { known[$0] } ?? LiveView.FeedLine(name: feed.name) }

@@ -57,7 +57,8 @@ package final class AsyncSemaphore: Sendable {
         }
     }
 
-    /// Takes a permit if one is free, without waiting (and whether or not the task is cancelled).
+    /// Takes a permit if one is free, without waiting (and whether or not the task is cancelled): it may take one
+    /// returned while an ``acquire()`` that found none is still on its way into the line.
     package func tryAcquire() -> Bool {
         state.withLock { state in
             guard state.available > 0 else { return false }

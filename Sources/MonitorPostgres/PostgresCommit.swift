@@ -100,6 +100,7 @@ struct PostgresCommit {
                 statistics.itemsUpdated += 1
             }
             var groups: [String] = []
+            groups.reserveCapacity(item.groups.count)
             item.eachGroupOnce { groups.append($0) }
             members[item.id] = groups
             statistics.memberRows += groups.count

@@ -186,6 +186,46 @@ struct PollOutcomeTests {
         #expect(tally.newIDs == ["n1"])
     }
 
+    @Test("the report carries the poll's counts, newest items, first sync and the record's holds; a failed one none")
+    func reportFields() {
+        var record = Outcomes.record()
+        record.notBefore = Date(timeIntervalSince1970: 900)
+        record.holdReason = "rate limit exhausted"
+        let started = Date(timeIntervalSince1970: 150)
+        let items = (1...12).map { Outcomes.item("n\($0)", ["a"], day: 10 + $0) }
+        let first = PollOutcome(
+            tally: Outcomes.tally(.replace, [.items(items)]), record: record,
+            statistics: .init(requests: 3, notModified: 1, bytes: 42), thrown: nil, started: started)
+        #expect([first.report.feed, first.report.type] == ["f", "t"])
+        #expect(first.report.started == started)
+        #expect(first.report.requests == 3)
+        #expect(first.report.notModified == 1)
+        #expect(first.report.bytes == 42)
+        #expect(first.report.items == 12)
+        #expect(first.report.new == 12)
+        #expect(first.report.failures == 0)
+        #expect(first.report.latest.map(\.id) == (3...12).reversed().map { "n\($0)" })
+        #expect(first.report.isFirstSync)
+        #expect(first.report.notBefore == Date(timeIntervalSince1970: 900))
+        #expect(first.report.holdReason == "rate limit exhausted")
+
+        record.lastSuccess = Date(timeIntervalSince1970: 100)
+        let later = PollOutcome(
+            tally: Outcomes.tally(.replace, [.items(items)]), record: record, statistics: .init(requests: 1),
+            thrown: nil, started: started)
+        #expect(!later.report.isFirstSync)
+
+        let failed = PollOutcome(
+            tally: Outcomes.tally(.replace, [.items(items)]), record: record, statistics: .init(requests: 1),
+            thrown: "bad answer", started: started)
+        #expect(failed.report.latest.isEmpty)
+        #expect(failed.report.newItems.isEmpty)
+        #expect(!failed.report.isFirstSync)
+        #expect(failed.report.items == 3)
+        #expect(failed.report.new == 0)
+        #expect(failed.report.failures == 3)
+    }
+
     @Test("the breakdown is counted in the fold, and replaced items are counted once")
     func breakdown() {
         let tally = Outcomes.tally(

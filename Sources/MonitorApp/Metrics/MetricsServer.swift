@@ -10,7 +10,7 @@ import ServiceLifecycle
 /// method 405, a request that is not HTTP/1.x 400. A service of the run's group: it serves from
 /// ``bind(_:export:health:readiness:limits:)`` until a graceful shutdown or cancellation, then closes its socket and
 /// connections. Its ``Limits`` keep slow, idle and too many clients from holding descriptors.
-struct MetricsServer: Service, Sendable {
+final class MetricsServer: Service, Sendable {
     private typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
 
     /// How long a client may be slow or idle, and how many connections are held at once.
@@ -51,6 +51,17 @@ struct MetricsServer: Service, Sendable {
     private let export: MetricsExport
     private let health: RunHealth
     private let readiness: ServiceReadiness
+
+    private init(
+        address: MetricsAddress, listener: NIOAsyncChannel<Connection, Never>, export: MetricsExport,
+        health: RunHealth, readiness: ServiceReadiness
+    ) {
+        self.address = address
+        self.listener = listener
+        self.export = export
+        self.health = health
+        self.readiness = readiness
+    }
 
     /// Listens on `address` to serve `export`, `health` and `readiness`; throws a ``BindError`` saying why it cannot
     /// (the port in use, an address that is not this machine's, a port that needs privileges).
