@@ -191,9 +191,8 @@ struct LeasedSchedulerTests {
             await FeedScheduler.loop(
                 FeedScheduler.Start(
                     entry: FeedScheduler.Entry(feed: feed, source: InstantSource(options: feed.options), signature: ""),
-                    runner: runner, slots: AsyncSemaphore(limit: 1), stop: AsyncStream<Void>.makeStream().stream,
-                    ended: AsyncStream<Void>.makeStream().continuation, control: FeedScheduler.Control(),
-                    events: continuation, stagger: .zero, reachability: StateReachability(), once: true))
+                    runner: runner, slots: AsyncSemaphore(limit: 1), events: continuation, stagger: .zero,
+                    reachability: StateReachability(), once: true))
         }
         // run --once's claim waits for the row's lock (seen by the server: no time involved) …
         while try await server.strings(

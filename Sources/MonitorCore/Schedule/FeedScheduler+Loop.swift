@@ -36,9 +36,7 @@ extension FeedScheduler {
     /// answer is nil otherwise.
     @discardableResult
     static func loop(_ start: Start) async -> OncePoll? {
-        let (entry, runner, events, control, once) = (
-            start.entry, start.runner, start.events, start.control, start.once
-        )
+        let (entry, runner, events, once) = (start.entry, start.runner, start.events, start.once)
         let (clock, feed, leasing, reachability) = (runner.clock, entry.feed, runner.leasing, start.reachability)
         let schedule = runner.schedule(of: feed)
         // The feed's slot when known (not yet claimed), the server's hold with its reason, and how many slots the last
@@ -67,10 +65,10 @@ extension FeedScheduler {
                 // Not due, held back, or leased by another instance: wait until it may be claimed, or a "poll now".
                 let seen = clock.now.date
                 let claimable = waiting.claimable(at: seen)
-                control.waiting(hold: hold.flatMap { $0.until > seen ? $0 : nil })
+                start.waiting(hold: hold.flatMap { $0.until > seen ? $0 : nil })
                 events.yield(.scheduled(feed: feed.name, next: claimable, skipped: skipped))
                 if claimable > seen {
-                    do { try await control.sleep(until: WallClock.Instant(claimable), on: clock) } catch { return nil }
+                    do { try await start.sleep(until: WallClock.Instant(claimable), on: clock) } catch { return nil }
                 }
                 // Asked to poll now (the wait was cut short): claimed though not due yet, unless another instance
                 // holds it (woken before its lease ends, it is still not this instance's to poll).
@@ -78,12 +76,12 @@ extension FeedScheduler {
                 pollNow = !other && clock.now.date < waiting.due
                 (slot, due) = (nil, waiting.due)
             } else if wait > .zero {
-                do { try await control.sleep(until: clock.now.advanced(by: wait), on: clock) } catch { return nil }
+                do { try await start.sleep(until: clock.now.advanced(by: wait), on: clock) } catch { return nil }
                 wait = .zero
             }
             guard once || !Task.isCancelled else { return nil }
             // A "poll now" from here on is answered by this turn.
-            control.polling()
+            start.polling()
             let now = clock.now.date
             var claim: Claim?
             if let leasing {
@@ -163,7 +161,7 @@ extension FeedScheduler {
             let (turnDue, stateFailures, lease) = (due ?? now, failures, claim)
             let (report, given) = await apart {
                 await poll(
-                    entry, runner: runner, events: events, control: control, due: turnDue,
+                    entry, runner: runner, events: events, start: start, due: turnDue,
                     stateFailures: stateFailures, under: lease)
             }
             // Handed on once the poll is reported: a display never sees more polls running than allowed.
@@ -209,7 +207,7 @@ extension FeedScheduler {
     /// without), nil when it did not (the lease was lost, the database could not be written). The report is nil once
     /// cancelled.
     static func poll(
-        _ entry: Entry, runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, control: Control, due: Date,
+        _ entry: Entry, runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, start: Start, due: Date,
         stateFailures: Int = 0, under claim: Claim? = nil
     ) async -> (report: PollReport?, next: HeldLease.Next?) {
         let clock = runner.clock
@@ -218,7 +216,7 @@ extension FeedScheduler {
         feedLogger[metadataKey: "feed"] = "\(feed.name)"
         let logger = feedLogger
         let schedule = runner.schedule(of: feed)
-        control.polling()
+        start.polling()
         // `.polling` first: the lease event that follows is drawn at once by the live views, with the phase (a
         // `.polling` drawn within their redraw throttle after it would wait for the next event to be shown).
         events.yield(.polling(feed: feed.name))

@@ -51,63 +51,37 @@ package final class FeedScheduler: Sendable {
         case notScheduled
     }
 
-    /// A feed running as a child task of `run()`: finishing `stop` ends it, and `ended` finishes when it has.
-    private struct Running {
-        var signature: String
-        var stop: AsyncStream<Void>.Continuation
-        var ended: AsyncStream<Void>
-        var control: Control
-    }
-
-    /// What `run()` is asked to start, and all a feed's task polls with, behind one reference: the task's frame holds
-    /// that rather than copies of its parts, for as long as the feed is scheduled.
+    /// A feed running as a child task of `run()`, and all its task polls with, behind one reference: the task's frame
+    /// and the list of running feeds hold that rather than copies of its parts. Signalling `stop` ends it, and `ended`
+    /// is signalled when it has. It keeps where the feed's loop is, and the "poll now" that cuts its wait short.
     final class Start: Sendable {
         let entry: Entry
         let runner: PollRunner
         let slots: AsyncSemaphore
-        let stop: AsyncStream<Void>
-        let ended: AsyncStream<Void>.Continuation
-        let control: Control
         let events: AsyncStream<PollEvent>.Continuation
         let stagger: Duration
         let reachability: StateReachability
         /// Whether the feed polls once (the ``Policy/once`` policy) rather than on its schedule.
         let once: Bool
-
-        init(
-            entry: Entry, runner: PollRunner, slots: AsyncSemaphore, stop: AsyncStream<Void>,
-            ended: AsyncStream<Void>.Continuation, control: Control, events: AsyncStream<PollEvent>.Continuation,
-            stagger: Duration, reachability: StateReachability, once: Bool
-        ) {
-            self.entry = entry
-            self.runner = runner
-            self.slots = slots
-            self.stop = stop
-            self.ended = ended
-            self.control = control
-            self.events = events
-            self.stagger = stagger
-            self.reachability = reachability
-            self.once = once
-        }
-    }
-
-    /// What `run()`'s loop takes from its queue: a feed to start, or an ``alive()`` question to answer.
-    private enum Arrival: Sendable {
-        case feed(Start)
-        /// A feed of a once scheduler, made a ``Start`` only when its turn comes: thousands of feeds wait as their
-        /// entries, not as streams and controls.
-        case queued(Entry)
-        case probe(Wakeup)
-    }
-
-    /// Where a feed's loop is, and the "poll now" that cuts its wait short; shared by the loop and `pollNow`.
-    final class Control: Sendable {
+        let stop = Wakeup(), ended = Wakeup()
         /// Whether a poll runs (from its start to its report), or the feed starts (its hold not known yet); and until
         /// when, and why, the server holds the feed back.
         private let state = Mutex<(polling: Bool, hold: FeedHTTP.Hold?)>((true, nil))
         /// The "poll now" the loop's wait takes, kept until then.
         private let asked = Wakeup()
+
+        init(
+            entry: Entry, runner: PollRunner, slots: AsyncSemaphore, events: AsyncStream<PollEvent>.Continuation,
+            stagger: Duration, reachability: StateReachability, once: Bool
+        ) {
+            self.entry = entry
+            self.runner = runner
+            self.slots = slots
+            self.events = events
+            self.stagger = stagger
+            self.reachability = reachability
+            self.once = once
+        }
 
         /// The loop waits for its next poll, held back by the server until `hold`, if at all.
         func waiting(hold: FeedHTTP.Hold?) {
@@ -138,12 +112,21 @@ package final class FeedScheduler: Sendable {
         }
     }
 
+    /// What `run()`'s loop takes from its queue: a feed to start, or an ``alive()`` question to answer.
+    private enum Arrival: Sendable {
+        case feed(Start)
+        /// A feed of a once scheduler, made a ``Start`` only when its turn comes: thousands of feeds wait as their
+        /// entries, not as starts.
+        case queued(Entry)
+        case probe(Wakeup)
+    }
+
     typealias Hold = FeedHTTP.Hold
 
     /// The runner, and the polls in flight it allows.
     private let current: Mutex<(runner: PollRunner, slots: AsyncSemaphore)>
     private let events: AsyncStream<PollEvent>.Continuation
-    private let running = Mutex<[String: Running]>([:])
+    private let running = Mutex<[String: Start]>([:])
     /// Set by ``shutdown()``: no feed starts after it, queued or not.
     private let closed = Atomic(false)
     /// One change of the set of feeds at a time: two overlapping `apply`s (a reload and a "poll now") would each
@@ -219,7 +202,7 @@ package final class FeedScheduler: Sendable {
                         feed.addTask { _ = await Self.loop(start) }
                         // Until the feed is stopped (or `run` cancelled), or its loop ends (after its one poll under
                         // the once policy); then its loop is cancelled.
-                        feed.addTask { for await _ in start.stop {} }
+                        feed.addTask { await start.stop.wait() }
                         await feed.next()
                         feed.cancelAll()
                     }
@@ -229,7 +212,7 @@ package final class FeedScheduler: Sendable {
                         self.delist(start)
                         start.slots.release()
                     }
-                    start.ended.finish()
+                    start.ended.signal()
                 }
             }
             // A once scheduler's queue ends as soon as its feeds are started: they end with their polls.
@@ -249,7 +232,7 @@ package final class FeedScheduler: Sendable {
         let (stopping, restarting, starting) = running.withLock { running in
             let stopping = running.keys.filter { wanted[$0] == nil }.sorted()
             let restarting = running.filter { name, current in
-                wanted[name].map { $0.signature != current.signature } ?? false
+                wanted[name].map { $0.signature != current.entry.signature } ?? false
             }
             .keys.sorted()
             // In the order given: a once scheduler polls them in that order.
@@ -270,8 +253,8 @@ package final class FeedScheduler: Sendable {
     /// starts again from that poll. A server's hold (`Retry-After`, an exhausted rate limit, its minimum poll
     /// interval) is still obeyed, and a poll already running is not doubled: the answer says which happened.
     package func pollNow(feed: String) -> PollNow {
-        guard let control = running.withLock({ $0[feed]?.control }) else { return .notScheduled }
-        return control.pollNow(now: runner.clock.now.date)
+        guard let start = running.withLock({ $0[feed] }) else { return .notScheduled }
+        return start.pollNow(now: runner.clock.now.date)
     }
 
     /// Stops every feed and waits for their polls to end (an in-flight poll is cancelled; nothing of it is stored).
@@ -301,8 +284,8 @@ package final class FeedScheduler: Sendable {
 
     private func stop(_ name: String) async {
         guard let current = running.withLock({ $0.removeValue(forKey: name) }) else { return }
-        current.stop.finish()
-        for await _ in current.ended {}
+        current.stop.signal()
+        await current.ended.wait()
     }
 
     private func start(_ entry: Entry) {
@@ -310,19 +293,19 @@ package final class FeedScheduler: Sendable {
             starts.continuation.yield(.queued(entry))
             return
         }
-        let (start, running) = makeStart(entry, current: current.withLock { $0 })
+        let start = makeStart(entry, current: current.withLock { $0 })
         // After `shutdown()` nothing starts.
         if case .terminated = starts.continuation.yield(.feed(start)) { return }
-        self.running.withLock { $0[entry.feed.name] = running }
+        running.withLock { $0[entry.feed.name] = start }
     }
 
     /// A queued feed's start, listed as running unless ``shutdown()`` came first (then nil). Listed and checked under
     /// one lock, a feed is either refused here or stopped by `shutdown()`.
     private func enlist(_ entry: Entry, current: (runner: PollRunner, slots: AsyncSemaphore)) -> Start? {
-        let (start, listed) = makeStart(entry, current: current)
+        let start = makeStart(entry, current: current)
         return running.withLock {
             guard !closed.load(ordering: .acquiring) else { return nil }
-            $0[entry.feed.name] = listed
+            $0[entry.feed.name] = start
             return start
         }
     }
@@ -330,19 +313,15 @@ package final class FeedScheduler: Sendable {
     /// Takes a feed that has ended off the list, unless another of the same name replaced it.
     private func delist(_ start: Start) {
         running.withLock {
-            if $0[start.entry.feed.name]?.control === start.control { $0[start.entry.feed.name] = nil }
+            if $0[start.entry.feed.name] === start { $0[start.entry.feed.name] = nil }
         }
     }
 
-    /// A feed's start polling through `current`, and what lists it as running.
-    private func makeStart(_ entry: Entry, current: (runner: PollRunner, slots: AsyncSemaphore)) -> (Start, Running) {
-        let (stop, stopping) = AsyncStream<Void>.makeStream()
-        let (ended, ending) = AsyncStream<Void>.makeStream()
-        let control = Control()
-        let start = Start(
-            entry: entry, runner: current.runner, slots: current.slots, stop: stop, ended: ending, control: control,
-            events: events, stagger: stagger, reachability: reachability, once: policy == .once)
-        return (start, Running(signature: entry.signature, stop: stopping, ended: ended, control: control))
+    /// A feed's start polling through `current`.
+    private func makeStart(_ entry: Entry, current: (runner: PollRunner, slots: AsyncSemaphore)) -> Start {
+        Start(
+            entry: entry, runner: current.runner, slots: current.slots, events: events, stagger: stagger,
+            reachability: reachability, once: policy == .once)
     }
 
     /// What `body` returns, run as a child task: the memory its calls take is given back when it ends, not kept by
