@@ -63,6 +63,8 @@ package final class FeedScheduler: Sendable {
         let reachability: StateReachability
         /// Whether the feed polls once (the ``Policy/once`` policy) rather than on its schedule.
         let once: Bool
+        /// Each waited for once (a `Wakeup` keeps one waiter): `stop` by the feed's task, `ended` by whoever took the
+        /// start off the list of running feeds.
         let stop = Wakeup(), ended = Wakeup()
         /// Whether a poll runs (from its start to its report), or the feed starts (its hold not known yet); and until
         /// when, and why, the server holds the feed back.
