@@ -70,9 +70,8 @@ struct StateOptions: ParsableArguments {
         do {
             if let database { return try await PostgresStateStore.reading(database) }
             return try SQLiteStateStore.reading(directory: directory)
-        } catch let error as StateError where error.isUnreachable && unreachable != nil {
-            throw unreachable?(error) ?? failure(error)
         } catch {
+            if let unreachable, let error = error as? StateError, error.isUnreachable { throw unreachable(error) }
             throw failure(error)
         }
     }

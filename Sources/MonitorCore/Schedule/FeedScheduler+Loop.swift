@@ -160,9 +160,7 @@ extension FeedScheduler {
             }
             let (turnDue, stateFailures, lease) = (due ?? now, failures, claim)
             let (report, given) = await apart {
-                await poll(
-                    entry, runner: runner, events: events, start: start, due: turnDue,
-                    stateFailures: stateFailures, under: lease)
+                await poll(start, due: turnDue, stateFailures: stateFailures, under: lease)
             }
             // Handed on once the poll is reported: a display never sees more polls running than allowed.
             if leasing == nil, !once { start.slots.release() }
@@ -200,16 +198,16 @@ extension FeedScheduler {
         var leasing: FeedLeases
     }
 
-    /// Polls `entry`'s feed, due at `due`, now, reporting to `events` (`.polling`, then `.finished` unless cancelled),
+    /// Polls `start`'s feed, due at `due`, now, reporting to its events (`.polling`, then `.finished` unless cancelled),
     /// `stateFailures` calls in a row having found the state unreachable before. The answer has the feed's next
     /// schedule. Under `claim` its lease is renewed next to the poll and its results are committed only while it holds;
     /// the schedule is then the one this instance wrote when it gave the feed back (with the poll's results, or
     /// without), nil when it did not (the lease was lost, the database could not be written). The report is nil once
     /// cancelled.
     static func poll(
-        _ entry: Entry, runner: PollRunner, events: AsyncStream<PollEvent>.Continuation, start: Start, due: Date,
-        stateFailures: Int = 0, under claim: Claim? = nil
+        _ start: Start, due: Date, stateFailures: Int = 0, under claim: Claim? = nil
     ) async -> (report: PollReport?, next: HeldLease.Next?) {
+        let (entry, runner, events) = (start.entry, start.runner, start.events)
         let clock = runner.clock
         let feed = entry.feed
         var feedLogger = runner.logger
