@@ -166,6 +166,38 @@ struct PreparedCommitTests {
     }
 
     @Test(
+        "a prepared item that differs from the committed one only in its position or magnitude is not used: the committed numbers are stored"
+    )
+    func otherNumbers() throws {
+        let prepared = Item(
+            id: "a", title: "Storm", date: Date(timeIntervalSince1970: 1), groups: ["storms"],
+            details: [Detail("status", "open")], location: Item.Position(latitude: 14.4, longitude: -99.4),
+            magnitude: Item.Magnitude(value: 45, unit: "kts"))
+        let changes: [(String, Item.Position?, Item.Magnitude?)] = [
+            ("latitude", Item.Position(latitude: 14.5, longitude: -99.4), prepared.magnitude),
+            ("longitude", Item.Position(latitude: 14.4, longitude: -99.5), prepared.magnitude),
+            ("no position", nil, prepared.magnitude),
+            ("magnitude", prepared.location, Item.Magnitude(value: 50, unit: "kts")),
+            ("unit", prepared.location, Item.Magnitude(value: 45, unit: "kn")),
+            ("no unit", prepared.location, Item.Magnitude(value: 45, unit: nil)),
+            ("no magnitude", prepared.location, nil),
+        ]
+        for (change, location, magnitude) in changes {
+            var committed = prepared
+            committed.location = location
+            committed.magnitude = magnitude
+            let (stored, packed) = Self.prepared([[prepared]]).stored(committed)
+            #expect(stored == committed, "\(change)")
+            #expect(packed.details == StoredItem(committed).details, "\(change)")
+            #expect(packed.fingerprint == StoredItem(committed).fingerprint, "\(change)")
+            #expect(packed.fingerprint != StoredItem(prepared).fingerprint, "\(change)")
+        }
+        // The same numbers are the item prepared.
+        let copy = prepared
+        #expect(Self.prepared([[prepared]]).stored(copy).packed.details == StoredItem(prepared).details)
+    }
+
+    @Test(
         "the stored form is the one states already hold: fingerprints and packed texts as written before, control characters removed only where there are some"
     )
     func storedFormUnchanged() {

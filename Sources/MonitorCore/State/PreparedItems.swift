@@ -91,7 +91,26 @@ package struct PreparedItems: Sendable {
                 return false
             }
         }
-        return true
+        // The numbers by their bits, as they are packed (`-0.0` is written apart from `0.0`).
+        switch (one.location, other.location) {
+        case (nil, nil): break
+        case (let at?, let otherAt?):
+            guard at.latitude.bitPattern == otherAt.latitude.bitPattern,
+                at.longitude.bitPattern == otherAt.longitude.bitPattern
+            else { return false }
+        default: return false
+        }
+        switch (one.magnitude, other.magnitude) {
+        case (nil, nil): return true
+        case (let magnitude?, let otherMagnitude?):
+            guard magnitude.value.bitPattern == otherMagnitude.value.bitPattern else { return false }
+            switch (magnitude.unit, otherMagnitude.unit) {
+            case (nil, nil): return true
+            case (let unit?, let otherUnit?): return sameBytes(unit, otherUnit)
+            default: return false
+            }
+        default: return false
+        }
     }
 
     /// Whether `one` and `other` have the same UTF-8 bytes.
