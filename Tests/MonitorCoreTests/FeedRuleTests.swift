@@ -1,4 +1,5 @@
 import Foundation
+import MonitorItems
 import MonitorOptions
 import TestSupport
 import Testing
@@ -57,6 +58,31 @@ struct FeedRuleTests {
             try await harness.store.items(feed: "test").map(\.id).sorted() == [
                 "a-0", "a-1", "a-2", "a-3", "b-0", "b-1",
             ])
+    }
+
+    @Test(
+        "a stored item the rule drops that the answer brings back matching (its title changed) is stored but not new")
+    func storedFormDiffers() async throws {
+        let harness = PollHarness()
+        // a-0 … a-4 stored under other titles (as a state an earlier version wrote might hold them), then the rule.
+        var record = FeedRecord(name: "test", type: ScriptedSource.type)
+        record.lastPoll = Date(timeIntervalSince1970: 1_000_000)
+        let old = (0..<5).map {
+            Item(
+                id: "a-\($0)", title: "old \($0)", date: Date(timeIntervalSince1970: Double(1_000_000 + $0)),
+                groups: ["a"])
+        }
+        try await harness.store.commit(
+            PollCommit(
+                record: record, items: old, firstSeen: record.lastPoll!, groups: nil, validators: [:], values: [:]),
+            feed: "test")
+        let (report, _) = await harness.poll(
+            ScriptedSource.self, feed: Self.feed(where: #"title ~ "^a ""#), transport: Self.transport())
+        #expect(report.status == .ok)
+        #expect(report.items == 5)
+        #expect(report.new == 0)
+        #expect(report.newIDs.isEmpty)
+        #expect(try await harness.store.items(feed: "test").map(\.title).sorted() == (0..<5).map { "a \($0)" })
     }
 
     @Test("an item a loosened rule lets through is stored but not new: the source reported it before")

@@ -184,6 +184,14 @@ struct PollOutcomeTests {
         #expect(outcome.report.newItems.map(\.id) == ["n1"])
         #expect(outcome.report.groups.map { [$0.id: $0.count] } == [["a": 2], ["b": 2]])
         #expect(tally.newIDs == ["n1"])
+        // What the poll prepares for the state: only the items kept (an id with a control character as stored).
+        let control = Outcomes.item("n\u{7}2", ["a"], day: 9)
+        let kept = Outcomes.tally(.keepNewest(3), [.items([Outcomes.item("n1", ["b"], day: 7), control])])
+        #expect(
+            [control, Outcomes.item("n1", [], day: 0), Outcomes.item("b1", [], day: 0)].map(kept.keeps) == [
+                true, true, false,
+            ])
+        #expect(Outcomes.stored.items.map(tally.keeps) == [true, true, false])
     }
 
     @Test("the report carries the poll's counts, newest items, first sync and the record's holds; a failed one none")

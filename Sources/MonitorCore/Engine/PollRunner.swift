@@ -224,11 +224,11 @@ package struct PollRunner: Sendable {
             head.fulfil(nil)
             return .failure(error)
         }
-        // The ids the head had, as the poll's context has them: one set for both, unless the rule dropped some.
+        // The ids the head had, as the poll's context has them, those the rule drops from the stored items included:
+        // the source reported them before (a stored form the rule reads otherwise than the answer's is not new).
         var known = await head.value?.ids ?? []
         if let rule = feed.rule {
             snapshot.items = dropped.kept(snapshot.items) { rule.matches($0, now: started, source: source) }
-            known = Set(snapshot.items.map(\.id))
         }
         known.formUnion(dropped.remember(snapshot.values))
         let breakdown = source.breakdown?.detail
@@ -253,7 +253,11 @@ package struct PollRunner: Sendable {
                     events.yield(.view(FeedView(feed: feed.name, tally: tally)))
                     work = 0
                 }
-                if case .items(let batch) = update { await prepared.add(batch, parts: Self.cores) }
+                if case .items(var batch) = update {
+                    // A batch larger than what is kept has items retention dropped already: those are not prepared.
+                    if case .keepNewest(let keep) = retention, batch.count > keep { batch = batch.filter(tally.keeps) }
+                    await prepared.add(batch, parts: Self.cores)
+                }
             }
         } catch {
             return .success((tally, prepared, error))

@@ -205,9 +205,7 @@ struct PollTally: Sendable {
 
     private mutating func add(_ item: Item, replacing: Bool) {
         var item = item
-        // The id as the state stores it (`StoredItem.storable`): spelled with control characters, it is the same
-        // item, and not new again on the next poll.
-        if item.id.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) { item.id = TerminalText.sanitized(item.id) }
+        item.id = Self.storedID(item.id)
         // One lookup of the id to find and store: an item already there is put back when it is not to be replaced.
         let id = item.id
         let isNew: Bool
@@ -223,6 +221,17 @@ struct PollTally: Sendable {
             if isNew { newIDs.insert(id) }
         }
         count(item, 1, new: isNew)
+    }
+
+    /// The id as the state stores it (`StoredItem.storable`): spelled with control characters, it is the same item,
+    /// and not new again on the next poll.
+    private static func storedID(_ id: String) -> String {
+        id.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) ? TerminalText.sanitized(id) : id
+    }
+
+    /// Whether an item of `item`'s id is kept.
+    func keeps(_ item: Item) -> Bool {
+        items[Self.storedID(item.id)] != nil
     }
 
     /// For `keepNewest`, drops the oldest items beyond the count kept.
