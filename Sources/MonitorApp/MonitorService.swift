@@ -307,8 +307,11 @@ package final class MonitorService: Service, Sendable {
         options.health.setFeeds(config.feeds, interval: config.settings.interval, now: Date())
         var current = generation
         var restartedAll = false
+        var removed: [String] = []
         if config.settings != generation.settings {
-            await scheduler.stopAll()
+            let names = Set(config.feeds.map(\.name))
+            removed = await scheduler.stopAll().filter { !names.contains($0) }
+            for name in removed { events.yield(.stopped(feed: name)) }
             await generation.shutdown()
             current = start(config.settings)
             scheduler.runner = current.runner
@@ -318,6 +321,7 @@ package final class MonitorService: Service, Sendable {
         var parts: [String] = []
         if restartedAll {
             parts.append("settings changed, restarted every feed")
+            if !removed.isEmpty { parts.append("stopped \(removed.joined(separator: ", "))") }
         } else {
             if !changes.started.isEmpty { parts.append("started \(changes.started.joined(separator: ", "))") }
             if !changes.stopped.isEmpty { parts.append("stopped \(changes.stopped.joined(separator: ", "))") }

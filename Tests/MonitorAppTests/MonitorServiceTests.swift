@@ -96,6 +96,40 @@ struct MonitorServiceTests {
         #expect(errors.all.count == 1)
     }
 
+    @Test("an edit that changes the settings and removes a feed restarts the others and says the removed one stopped")
+    func settingsAndRemoval() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStateStore(directory: directory.url.appendingPathComponent("state"))
+        let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array("1".utf8)) }
+        let feed = { (name: String) in
+            "  - {name: \(name), type: scripted, urls: [\"http://x/\(name)\"], interval: 1h}\n"
+        }
+        let path = try directory.write("feeds.yaml", "feeds:\n" + feed("a") + feed("b")).path
+        let loader = ConfigLoader(sources: [ScriptedSource.self], environment: [:])
+        let config = try #require(loader.load(path: path).config)
+
+        let output = Lines()
+        let errors = Lines()
+        var options = serviceOptions(path: path, store: store, transport: transport, output: output, errors: errors)
+        options.format = .text
+        let service = MonitorService(config: config, options: options)
+        let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
+
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            try await output.wait(for: "b polled") { $0.contains(" b: ") }
+            try directory.write("feeds.yaml", "settings: {timeout: 20s}\nfeeds:\n" + feed("a"), atomically: true)
+            try await output.wait(for: "the reload") { $0.contains("reloaded:") }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        // The feed's line (after the time), then the reload's.
+        let said = output.all.filter { $0.contains("stopped") }
+        #expect(said.count == 2)
+        #expect(said.first?.drop { $0 != " " } == " b: removed from the feeds file; stopped\n")
+        #expect(said.last == "\(path) reloaded: settings changed, restarted every feed; stopped b\n")
+    }
+
     @Test("a feeds file removed while it runs is reported as removed, not as empty, and the feeds keep running")
     func removedConfig() async throws {
         let directory = try TemporaryDirectory()

@@ -259,12 +259,16 @@ package final class FeedScheduler: Sendable {
         return start.pollNow(now: runner.clock.now.date)
     }
 
-    /// Stops every feed and waits for their polls to end (an in-flight poll is cancelled; nothing of it is stored).
-    package func stopAll() async {
+    /// Stops every feed and waits for their polls to end (an in-flight poll is cancelled; nothing of it is stored);
+    /// returns their names.
+    @discardableResult
+    package func stopAll() async -> [String] {
         // Cancelled while waiting for a change in progress: the feeds are stopped all the same.
         let serialised = (try? await changing.acquire()) != nil
         defer { if serialised { changing.release() } }
-        for name in feeds { await stop(name) }
+        let stopped = feeds
+        for name in stopped { await stop(name) }
+        return stopped
     }
 
     /// Returns true once `run()`'s loop — the one that starts every feed — has taken this question from its queue and
