@@ -109,7 +109,7 @@ package final class MonitorService: Service, Sendable {
             runner: current.value.runner, events: continuation, stagger: options.stagger,
             policy: options.once ? .once : .continuous, answering: options.schedulerAnswering)
         // The notifications: what earlier runs left undelivered at once, then what the polls commit.
-        let notifierTransport = NotifierSet.transport(initial.settings)
+        let notifierTransport = NotifierSet.transport()
         let delivery = NotificationDelivery(
             store: options.store, notifiers: notifiers(of: initial, transport: notifierTransport),
             bounds: NotifierSet.bounds(initial.notifiers), digests: NotifierSet.digests(initial.notifiers),

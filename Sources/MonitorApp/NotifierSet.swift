@@ -5,10 +5,11 @@ import MonitorText
 
 /// The notifiers of a feeds file, made for one run with the HTTP transport they share.
 enum NotifierSet {
-    /// The transport of the notifiers: the feeds' client stack (timeouts, body caps), without redirects, so that a
-    /// webhook's URL, signature and headers only ever go where the feeds file says.
-    static func transport(_ settings: Settings) -> HTTPClientTransport {
-        HTTPClientTransport(timeout: settings.timeout, concurrency: 4, followRedirects: false)
+    /// The transport of the notifiers: the feeds' client stack (body caps), without redirects, so that a webhook's
+    /// URL, signature and headers only ever go where the feeds file says. Each delivery's deadline (its notifier's
+    /// `timeout`, which may exceed `settings.timeout` and change with a reload) bounds it, never the client's own.
+    static func transport() -> HTTPClientTransport {
+        HTTPClientTransport(timeout: .seconds(86_400), concurrency: 4, followRedirects: false)
     }
 
     /// A notifier for each of `configs`, by name (validation guarantees every type is registered).

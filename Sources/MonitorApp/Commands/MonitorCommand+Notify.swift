@@ -47,7 +47,7 @@ extension MonitorCommand {
                         "monitor notify test: error: no notifier named '\(TerminalText.sanitized(name))' (\(hint))\n")
                     throw ExitStatus.failure
                 }
-                let transport = NotifierSet.transport(config.settings)
+                let transport = NotifierSet.transport()
                 guard
                     let instance = NotifierSet.make(
                         [notifier], settings: config.settings, transport: transport)[notifier.name]

@@ -51,7 +51,7 @@ extension MonitorCommand {
             // A check follows no redirect: it says where one goes (a cloud's metadata address, a local port).
             let transport = HTTPClientTransport(
                 timeout: settings.timeout, concurrency: settings.concurrency, followRedirects: false)
-            let notifierTransport = NotifierSet.transport(settings)
+            let notifierTransport = NotifierSet.transport()
             var validation = OnlineValidation(
                 config: config, transport: transport, notifierTransport: notifierTransport, logger: logger)
             if let shared {
