@@ -72,7 +72,8 @@ package struct FeedHealth: Sendable {
             feed.failures = report.status == .failed ? max(report.failures, 1) : 0
             feed.heldUntil = report.notBefore
             feed.holdReason = report.holdReason
-            if report.new > 0 { feed.lastNew = now }
+            // When the record says (as a `stale` notification counts), not when this run saw a new item.
+            feed.lastNew = report.lastNew ?? feed.lastNew
             feeds[report.feed] = feed
             if feed.failingSince != nil || feed.heldUntil != nil {
                 marked.insert(report.feed)

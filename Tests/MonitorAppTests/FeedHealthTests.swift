@@ -26,6 +26,8 @@ struct FeedHealthTests {
             started: start.addingTimeInterval(seconds), duration: .milliseconds(250),
             notBefore: notBefore.map { start.addingTimeInterval($0) })
         report.failures = failures
+        // As the record says after such a poll.
+        if new > 0 { report.lastNew = report.started }
         return .finished(report)
     }
 
@@ -99,6 +101,27 @@ struct FeedHealthTests {
         let empty = self.health(feeds, [(30, report("rx", .ok, at: 30))])
         #expect(
             empty.problems(now: at(7201)) == ["rx: stale: no new item since 08:00:00 UTC (expect_update_within 2h)"])
+    }
+
+    @Test("stale from when the record last had a new item, as a stale notification counts, not from the run's start")
+    func staleFromRecord() {
+        let feeds = [feed("rx", staleAfter: .seconds(60))]
+        // Its last new item came 72 s before this run started; the run's first poll finds nothing new.
+        var first = PollReport(
+            feed: "rx", type: "github", status: .notModified, started: at(1), duration: .milliseconds(250))
+        first.lastNew = at(-72)
+        let health = self.health(feeds, [(1, .finished(first))])
+        #expect(health.problems(now: at(2)) == ["rx: stale: no new item since 07:58:48 UTC (expect_update_within 1m)"])
+        // What the notifier decides from the same record.
+        var record = FeedRecord(name: "rx", type: "github")
+        record.lastNew = at(-72)
+        #expect(NotificationPlanner.isStale(record, at: at(2), after: .seconds(60)))
+        // A failed poll keeps what the record says.
+        var failed = PollReport(
+            feed: "rx", type: "github", status: .failed, error: "timed out", started: at(3), duration: .zero)
+        failed.lastNew = at(-72)
+        #expect(
+            self.health(feeds, [(3, .finished(failed))]).problems(now: at(4)).last?.contains("since 07:58:48") == true)
     }
 
     @Test("an unreachable state is said once, first; a feed held elsewhere or removed is not reported")

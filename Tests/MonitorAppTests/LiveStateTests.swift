@@ -33,6 +33,8 @@ struct LiveStateTests {
         report.failures = failures
         report.newItems = newItems
         report.isFirstSync = firstSync
+        // As the record says after such a poll.
+        if !new.isEmpty { report.lastNew = date }
         return report
     }
 

@@ -216,6 +216,8 @@ struct PollOutcomeTests {
         #expect(first.report.isFirstSync)
         #expect(first.report.notBefore == Date(timeIntervalSince1970: 900))
         #expect(first.report.holdReason == "rate limit exhausted")
+        // When the feed last had a new item, as the record says: this poll's time (new items).
+        #expect(first.report.lastNew == record.lastPoll)
 
         record.lastSuccess = Date(timeIntervalSince1970: 100)
         let later = PollOutcome(
@@ -232,6 +234,11 @@ struct PollOutcomeTests {
         #expect(failed.report.items == 3)
         #expect(failed.report.new == 0)
         #expect(failed.report.failures == 3)
+        record.lastNew = Date(timeIntervalSince1970: 50)
+        let stillFailing = PollOutcome(
+            tally: Outcomes.tally(.replace, []), record: record, statistics: .init(requests: 1), thrown: "bad answer",
+            started: started)
+        #expect(stillFailing.report.lastNew == Date(timeIntervalSince1970: 50))
     }
 
     @Test("the breakdown is counted in the fold, and replaced items are counted once")

@@ -65,8 +65,8 @@ struct PollOutcome: Sendable {
         record.status = report.status.rawValue
         record.lastError = report.error
         (report.items, report.failures, report.rateLimit) = (record.itemCount, record.failures, record.rateLimit)
-        (report.notBefore, report.holdReason, report.minimumInterval) =
-            (record.notBefore, record.holdReason, record.minimumInterval)
+        (report.notBefore, report.holdReason, report.minimumInterval, report.lastNew) =
+            (record.notBefore, record.holdReason, record.minimumInterval, record.lastNew)
         self.record = record
         self.report = report
     }

@@ -79,6 +79,9 @@ package struct PollReport: Sendable {
     package var gap: PollGap?
     /// What the source noted that is neither a failure nor a gap (``Findings/note(_:)``).
     package var notes: [String] = []
+    /// When the feed last had a new item, as its record says after this poll (what a `stale` notification counts
+    /// from); nil when it never had one.
+    package var lastNew: Date? = nil
 
     /// Whether the poll counts as a failure for the exit code.
     package var isFailure: Bool { status == .failed || status == .partial }

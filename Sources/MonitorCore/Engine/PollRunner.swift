@@ -281,7 +281,7 @@ package struct PollRunner: Sendable {
             started: started, duration: elapsed(since: started), rateLimit: record?.rateLimit,
             notBefore: record?.notBefore, holdReason: record?.holdReason, minimumInterval: record?.minimumInterval,
             failures: (record ?? FeedRecord(name: feed.name, type: feed.type)).failures(after: .failed),
-            unreachableState: (error as? StateError).flatMap { $0.isUnreachable ? $0 : nil })
+            unreachableState: (error as? StateError).flatMap { $0.isUnreachable ? $0 : nil }, lastNew: record?.lastNew)
     }
 
     /// The time since `started` on the runner's clock.
