@@ -160,6 +160,61 @@ struct LeasedSchedulerTests {
                 == ["3 -"])
     }
 
+    @Test("a feed whose interval a reload shortened polls one new interval after the restart, not at the old due time")
+    func shortenedInterval() async throws {
+        let server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        let store = try await PostgresStateStore.open(url)
+        let clock = ManualClock()
+        // Every draw 0.75: binary fractions, so that the due times are exact.
+        clock.queueRandom(Array(repeating: 0.75, count: 100))
+        var runner = PollRunner(
+            store: store, transport: StubTransport { _ in throw CancellationError() }, settings: Settings(),
+            clock: clock, logger: Logger(label: "test"))
+        runner.leasing = FeedLeases(store: store, owner: "here")
+        let (events, continuation) = AsyncStream<PollEvent>.makeStream()
+        let scheduler = FeedScheduler(runner: runner, events: continuation, stagger: .zero)
+        let running = Task { await scheduler.run() }
+        func entry(_ interval: Duration, _ signature: String) -> FeedScheduler.Entry {
+            let feed = PollHarness.feed(InstantSource.self, name: "short", options: ["interval": .duration(interval)])
+            return FeedScheduler.Entry(feed: feed, source: InstantSource(options: feed.options), signature: signature)
+        }
+        await scheduler.apply([entry(.seconds(3600), "1")])
+        let start = clock.date
+        var iterator = events.makeAsyncIterator()
+        func scheduled() async -> (next: Date?, reports: [PollReport]) {
+            var reports: [PollReport] = []
+            while let event = await iterator.next() {
+                switch event {
+                case .finished(let report): reports.append(report)
+                case .scheduled(let name, let next, _) where name == "short": return (next, reports)
+                default: break
+                }
+            }
+            return (nil, reports)
+        }
+        // Polled at once, due an hour later (jittered by +180 s).
+        let first = await scheduled()
+        #expect(first.next == start.addingTimeInterval(3780))
+        #expect(first.reports.map(\.status) == [.ok])
+        // The interval shortened to a minute: the feed restarts and waits a minute, not until the stored due time.
+        try await clock.waitForSleepers(1)
+        let changes = await scheduler.apply([entry(.seconds(60), "2")])
+        #expect(changes.restarted == ["short"])
+        let restarted = await scheduled()
+        #expect(restarted.next == start.addingTimeInterval(60))
+        #expect(try await store.slot(feed: "short")?.due == start.addingTimeInterval(3780))
+        try await clock.waitForSleepers(1)
+        clock.advance(to: start.addingTimeInterval(60))
+        let second = await scheduled()
+        #expect(second.reports.map(\.status) == [.ok])
+        // Then every minute (jittered by +3 s), as the schedule now says.
+        #expect(second.next == start.addingTimeInterval(123))
+        #expect(try await store.slot(feed: "short")?.due == start.addingTimeInterval(123))
+        await scheduler.shutdown()
+        await running.value
+    }
+
     @Test(
         "run --once losing its claim to another instance's at the same moment: skipped, leased by the other"
     )
