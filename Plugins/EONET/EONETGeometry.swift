@@ -1,4 +1,5 @@
 import Foundation
+import MonitorItems
 import MonitorJSON
 
 /// One observation of an event: `{"magnitudeValue","magnitudeUnit","date","type","coordinates"}`, as kept:
@@ -38,25 +39,8 @@ struct EONETGeometry: Sendable, Hashable {
         /// East positive.
         var longitude: Double
 
-        /// `lat 14.4, lon -99.4`: up to four decimals (about 10 m).
-        var text: String {
-            // Written in one buffer: "lat " and ", lon " and two numbers of at most 24 bytes.
-            let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer -> String? in
-                var count = 0
-                func put(_ label: StaticString, _ value: Double) -> Bool {
-                    for index in 0..<label.utf8CodeUnitCount { buffer[count + index] = label.utf8Start[index] }
-                    count += label.utf8CodeUnitCount
-                    let room = UnsafeMutableBufferPointer(rebasing: buffer[count...])
-                    guard let digits = DecimalText.write(value, fractionDigits: 4, into: room) else { return false }
-                    count += digits
-                    return true
-                }
-                guard put("lat ", latitude), put(", lon ", longitude) else { return nil }
-                return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
-            }
-            return written
-                ?? "lat \(DecimalText.number(latitude, fractionDigits: 4)), lon \(DecimalText.number(longitude, fractionDigits: 4))"
-        }
+        /// `lat 14.4, lon -99.4`, as every position detail is written.
+        var text: String { Item.Position.text(latitude: latitude, longitude: longitude) }
     }
 
     /// The magnitude (`35.00`), null for most events.

@@ -110,6 +110,9 @@ struct WebFeedItems {
         if let author = entry.author.map({ WebFeedText.plain($0, limit: 100) }), !author.isEmpty {
             details.append(Detail("author", author))
         }
+        // Its position in text too, as EONET's events show theirs.
+        let location = position(of: entry)
+        if let location { details.append(Detail("position", location.text)) }
         if let summary = (entry.summary ?? entry.content).map({ WebFeedText.plain($0, limit: Self.maximumSummary) }),
             !summary.isEmpty
         {
@@ -117,7 +120,7 @@ struct WebFeedItems {
         }
         return Item(
             id: id, title: title.isEmpty ? link ?? id : title, date: date ?? fallbackDate, groups: groups, url: link,
-            details: details, location: position(of: entry))
+            details: details, location: location)
     }
 
     /// GeoRSS's `lat lon`, or W3C's `geo:lat` and `geo:long`.

@@ -28,6 +28,29 @@ extension Item {
             }
             self = position
         }
+
+        /// `lat 14.4, lon -99.4`: the position's text detail.
+        package var text: String { Self.text(latitude: latitude, longitude: longitude) }
+
+        /// `lat 14.4, lon -99.4`: up to four decimals (about 10 m).
+        package static func text(latitude: Double, longitude: Double) -> String {
+            // Written in one buffer: "lat " and ", lon " and two numbers of at most 24 bytes.
+            let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer -> String? in
+                var count = 0
+                func put(_ label: StaticString, _ value: Double) -> Bool {
+                    for index in 0..<label.utf8CodeUnitCount { buffer[count + index] = label.utf8Start[index] }
+                    count += label.utf8CodeUnitCount
+                    let room = UnsafeMutableBufferPointer(rebasing: buffer[count...])
+                    guard let digits = DecimalText.write(value, fractionDigits: 4, into: room) else { return false }
+                    count += digits
+                    return true
+                }
+                guard put("lat ", latitude), put(", lon ", longitude) else { return nil }
+                return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+            }
+            return written
+                ?? "lat \(DecimalText.number(latitude, fractionDigits: 4)), lon \(DecimalText.number(longitude, fractionDigits: 4))"
+        }
     }
 
     /// A measure of an event and its unit, as its source gives them: `45.5` `kts`, `1250` `acres`.

@@ -123,10 +123,11 @@ struct WebFeedWireTests {
                 date: date("2023-07-10T01:14:14.738Z"), groups: ["Past Day", "Magnitude 5", "us"],
                 url: "https://earthquake.usgs.gov/earthquakes/eventpage/us6000kr5g",
                 details: [
+                    Detail("position", "lat -33.2122, lon -70.3268"),
                     Detail(
                         "summary",
                         "PAGER - GREEN ShakeMap - V DYFI? - VI Time 2023-07-09 17:11:33 UTC 2023-07-09 17:11:33 UTC at epicenter Location 33.212S 70.327W Depth 101.79 km (63.25 mi)"
-                    )
+                    ),
                 ]),
             next: ["urn:earthquake-usgs-gov:us:6000kr8m", "urn:earthquake-usgs-gov:us:6000kr82"],
             oldest: "urn:earthquake-usgs-gov:us:6000kr1j",
