@@ -47,6 +47,53 @@ private struct InstantSource: FeedSource {
     }
 }
 
+/// A scheduler on a fresh PostgreSQL schedule and a manual clock whose every draw is 0.75 (binary fractions, so that
+/// the due times are exact), and the events it sends.
+private struct ClockedScheduler {
+    let server: PostgresServer
+    let database: String
+    let store: PostgresStateStore
+    let clock = ManualClock()
+    let scheduler: FeedScheduler
+    let running: Task<Void, Never>
+    private var iterator: AsyncStream<PollEvent>.AsyncIterator
+
+    init() async throws {
+        server = try await PostgresServer.forTest()
+        let url = try await server.makeDatabase()
+        database = url.database
+        store = try await PostgresStateStore.open(url)
+        clock.queueRandom(Array(repeating: 0.75, count: 100))
+        var runner = PollRunner(
+            store: store, transport: StubTransport { _ in throw CancellationError() }, settings: Settings(),
+            clock: clock, logger: Logger(label: "test"))
+        runner.leasing = FeedLeases(store: store, owner: "here")
+        let (events, continuation) = AsyncStream<PollEvent>.makeStream()
+        let scheduler = FeedScheduler(runner: runner, events: continuation, stagger: .zero)
+        self.scheduler = scheduler
+        running = Task { await scheduler.run() }
+        iterator = events.makeAsyncIterator()
+    }
+
+    /// The next due time the loop announces for `feed`, and the reports before it.
+    mutating func scheduled(_ feed: String) async -> (next: Date?, reports: [PollReport]) {
+        var reports: [PollReport] = []
+        while let event = await iterator.next() {
+            switch event {
+            case .finished(let report): reports.append(report)
+            case .scheduled(let name, let next, _) where name == feed: return (next, reports)
+            default: break
+            }
+        }
+        return (nil, reports)
+    }
+
+    func shutdown() async {
+        await scheduler.shutdown()
+        await running.value
+    }
+}
+
 @Suite("The scheduler polling under leases of the PostgreSQL schedule", .timeLimit(.minutes(5)))
 struct LeasedSchedulerTests {
     @Test(
@@ -102,117 +149,67 @@ struct LeasedSchedulerTests {
         "a late poll through the scheduler: due an interval after its due time, or 27 s + 1.5 s × its draw after its start"
     )
     func latePollCadence() async throws {
-        let server = try await PostgresServer.forTest()
-        let url = try await server.makeDatabase()
-        let store = try await PostgresStateStore.open(url)
-        let clock = ManualClock()
-        // Every draw 0.75: binary fractions, so that the due times are exact.
-        clock.queueRandom(Array(repeating: 0.75, count: 100))
-        var runner = PollRunner(
-            store: store, transport: StubTransport { _ in throw CancellationError() }, settings: Settings(),
-            clock: clock, logger: Logger(label: "test"))
-        runner.leasing = FeedLeases(store: store, owner: "here")
-        let (events, continuation) = AsyncStream<PollEvent>.makeStream()
-        let scheduler = FeedScheduler(runner: runner, events: continuation, stagger: .zero)
-        let running = Task { await scheduler.run() }
+        var clocked = try await ClockedScheduler()
+        let clock = clocked.clock
         // 30 s, jittered by ±3 s.
         let feed = PollHarness.feed(InstantSource.self, name: "cadence", options: ["interval": .duration(.seconds(30))])
-        await scheduler.apply([
+        await clocked.scheduler.apply([
             FeedScheduler.Entry(feed: feed, source: InstantSource(options: feed.options), signature: "1")
         ])
         let start = clock.date
-        var iterator = events.makeAsyncIterator()
-        /// The next due time the loop announces, and the reports before it.
-        func scheduled() async -> (next: Date?, reports: [PollReport]) {
-            var reports: [PollReport] = []
-            while let event = await iterator.next() {
-                switch event {
-                case .finished(let report): reports.append(report)
-                case .scheduled(let name, let next, _) where name == "cadence": return (next, reports)
-                default: break
-                }
-            }
-            return (nil, reports)
-        }
         // Scheduled at the start and claimed at once, 0 s late: due 30 s later, jittered ±3 s: 30 + 3 × (2 × 0.75 − 1).
-        let first = await scheduled()
+        let first = await clocked.scheduled("cadence")
         #expect(first.next == start.addingTimeInterval(31.5))
         #expect(first.reports.map(\.status) == [.ok])
         // Claimed 5 s late (later than the jitter): due 27 s + 1.5 s × 0.75 after its start (not 27 s flat).
         try await clock.waitForSleepers(1)
         clock.advance(to: start.addingTimeInterval(36.5))
-        let second = await scheduled()
+        let second = await clocked.scheduled("cadence")
         #expect(second.next == start.addingTimeInterval(36.5 + 27 + 1.125))
         #expect(second.reports.map(\.status) == [.ok])
-        #expect(try await store.slot(feed: "cadence")?.due == start.addingTimeInterval(64.625))
+        #expect(try await clocked.store.slot(feed: "cadence")?.due == start.addingTimeInterval(64.625))
         // Claimed 1 s late: due 30 s after its due time, jittered by ±(3 − 1) s: 30 + 2 × (2 × 0.75 − 1).
         try await clock.waitForSleepers(1)
         clock.advance(to: start.addingTimeInterval(65.625))
-        let third = await scheduled()
+        let third = await clocked.scheduled("cadence")
         #expect(third.next == start.addingTimeInterval(64.625 + 31))
         #expect(third.reports.map(\.status) == [.ok])
-        #expect(try await store.slot(feed: "cadence")?.due == start.addingTimeInterval(95.625))
-        await scheduler.shutdown()
-        await running.value
+        #expect(try await clocked.store.slot(feed: "cadence")?.due == start.addingTimeInterval(95.625))
+        await clocked.shutdown()
         #expect(
-            try await server.strings(
-                "SELECT lease_term || ' ' || coalesce(lease_owner, '-') FROM feed_schedule", database: url.database)
+            try await clocked.server.strings(
+                "SELECT lease_term || ' ' || coalesce(lease_owner, '-') FROM feed_schedule", database: clocked.database)
                 == ["3 -"])
     }
 
     @Test("a feed whose interval a reload shortened polls one new interval after the restart, not at the old due time")
     func shortenedInterval() async throws {
-        let server = try await PostgresServer.forTest()
-        let url = try await server.makeDatabase()
-        let store = try await PostgresStateStore.open(url)
-        let clock = ManualClock()
-        // Every draw 0.75: binary fractions, so that the due times are exact.
-        clock.queueRandom(Array(repeating: 0.75, count: 100))
-        var runner = PollRunner(
-            store: store, transport: StubTransport { _ in throw CancellationError() }, settings: Settings(),
-            clock: clock, logger: Logger(label: "test"))
-        runner.leasing = FeedLeases(store: store, owner: "here")
-        let (events, continuation) = AsyncStream<PollEvent>.makeStream()
-        let scheduler = FeedScheduler(runner: runner, events: continuation, stagger: .zero)
-        let running = Task { await scheduler.run() }
+        var clocked = try await ClockedScheduler()
         func entry(_ interval: Duration, _ signature: String) -> FeedScheduler.Entry {
             let feed = PollHarness.feed(InstantSource.self, name: "short", options: ["interval": .duration(interval)])
             return FeedScheduler.Entry(feed: feed, source: InstantSource(options: feed.options), signature: signature)
         }
-        await scheduler.apply([entry(.seconds(3600), "1")])
-        let start = clock.date
-        var iterator = events.makeAsyncIterator()
-        func scheduled() async -> (next: Date?, reports: [PollReport]) {
-            var reports: [PollReport] = []
-            while let event = await iterator.next() {
-                switch event {
-                case .finished(let report): reports.append(report)
-                case .scheduled(let name, let next, _) where name == "short": return (next, reports)
-                default: break
-                }
-            }
-            return (nil, reports)
-        }
+        await clocked.scheduler.apply([entry(.seconds(3600), "1")])
+        let start = clocked.clock.date
         // Polled at once, due an hour later (jittered by +180 s).
-        let first = await scheduled()
+        let first = await clocked.scheduled("short")
         #expect(first.next == start.addingTimeInterval(3780))
         #expect(first.reports.map(\.status) == [.ok])
         // The interval shortened to a minute: the feed restarts and waits a minute, not until the stored due time.
-        try await clock.waitForSleepers(1)
-        let changes = await scheduler.apply([entry(.seconds(60), "2")])
+        try await clocked.clock.waitForSleepers(1)
+        let changes = await clocked.scheduler.apply([entry(.seconds(60), "2")])
         #expect(changes.restarted == ["short"])
-        let restarted = await scheduled()
+        let restarted = await clocked.scheduled("short")
         #expect(restarted.next == start.addingTimeInterval(60))
-        #expect(try await store.slot(feed: "short")?.due == start.addingTimeInterval(3780))
-        try await clock.waitForSleepers(1)
-        clock.advance(to: start.addingTimeInterval(60))
-        let second = await scheduled()
+        #expect(try await clocked.store.slot(feed: "short")?.due == start.addingTimeInterval(3780))
+        try await clocked.clock.waitForSleepers(1)
+        clocked.clock.advance(to: start.addingTimeInterval(60))
+        let second = await clocked.scheduled("short")
         #expect(second.reports.map(\.status) == [.ok])
         // Then every minute (jittered by +3 s), as the schedule now says.
         #expect(second.next == start.addingTimeInterval(123))
-        #expect(try await store.slot(feed: "short")?.due == start.addingTimeInterval(123))
-        await scheduler.shutdown()
-        await running.value
+        #expect(try await clocked.store.slot(feed: "short")?.due == start.addingTimeInterval(123))
+        await clocked.shutdown()
     }
 
     @Test(
