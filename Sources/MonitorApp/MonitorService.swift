@@ -17,6 +17,9 @@ package final class MonitorService: Service, Sendable {
         package var once = false
         /// The feeds file.
         package var configPath: String
+        /// The text the feeds file had when the configuration was read from it: a change made since (while the state
+        /// opened) is a reload of its own. Nil: the text when the watch starts.
+        package var configText: String?
         /// The state.
         package var store: any StateStoring
         /// The sources `type:` may name.
@@ -158,7 +161,7 @@ package final class MonitorService: Service, Sendable {
             options.readiness.set(.ready)
             let reloadAsked = (wakeup: Wakeup(), pending: Current(false))
             // Watch the feeds file until a graceful shutdown cancels the watch.
-            let seen = Current(ConfigLoader.read(path: options.configPath))
+            let seen = Current(options.configText.map { .success($0) } ?? ConfigLoader.read(path: options.configPath))
             do {
                 try await cancelWhenGracefulShutdown {
                     try await withThrowingTaskGroup(of: Void.self) { watching in

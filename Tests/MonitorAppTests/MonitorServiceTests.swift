@@ -130,6 +130,38 @@ struct MonitorServiceTests {
         #expect(said.last == "\(path) reloaded: settings changed, restarted every feed; stopped b\n")
     }
 
+    @Test("a feeds file changed after it was read, before the watch starts (while the state opened), is reloaded")
+    func changedWhileStarting() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStateStore(directory: directory.url.appendingPathComponent("state"))
+        let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array("1".utf8)) }
+        let feed = { (name: String) in
+            "  - {name: \(name), type: scripted, urls: [\"http://x/\(name)\"], interval: 1h}\n"
+        }
+        let read = "feeds:\n" + feed("a")
+        let path = try directory.write("feeds.yaml", read).path
+        let loader = ConfigLoader(sources: [ScriptedSource.self], environment: [:])
+        let config = try #require(loader.load(path: path).config)
+        // Edited once it was read.
+        try directory.write("feeds.yaml", "feeds:\n" + feed("b"), atomically: true)
+
+        let output = Lines()
+        let errors = Lines()
+        var options = serviceOptions(path: path, store: store, transport: transport, output: output, errors: errors)
+        options.configText = read
+        let service = MonitorService(config: config, options: options)
+        let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            try await output.wait(for: "b polled") { $0.contains(#""feed":"b""#) }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        // a may or may not have been polled before the reload stopped it; b once.
+        #expect(transport.requests.filter { $0.url == "http://x/b" }.count == 1)
+        #expect(errors.all.isEmpty)
+    }
+
     @Test("a feeds file removed while it runs is reported as removed, not as empty, and the feeds keep running")
     func removedConfig() async throws {
         let directory = try TemporaryDirectory()

@@ -18,11 +18,16 @@ struct ConfigOptions: ParsableArguments {
 
     /// The validated configuration; on problems, prints every one to standard error and exits 2.
     func load() throws -> MonitorConfig {
+        try loadWithText().config
+    }
+
+    /// ``load()``, with the text it was read from.
+    func loadWithText() throws -> (config: MonitorConfig, text: String) {
         let loaded = ConfigLoader().load(path: path)
         guard let config = loaded.config else {
             Console.error(loaded.renderedDiagnostics(colors: Console.colors(onStandardError: true)))
             throw ExitStatus.invalidConfig
         }
-        return config
+        return (config, loaded.source)
     }
 }

@@ -72,7 +72,7 @@ extension MonitorCommand {
         }
 
         func run() async throws {
-            let config = try options.load()
+            let (config, configText) = try options.loadWithText()
             let settings = config.settings
             // The HTTP client, the one of the run, is made and warmed up (see `prepare()`) while the state opens:
             // making it starts the event loops and its first use instantiates the runtime's types of the request path,
@@ -95,6 +95,7 @@ extension MonitorCommand {
             // The full screen shows failures itself; log lines would scribble over it.
             logger.logLevel = verbose ? .debug : fullScreen ? .critical : .warning
             var serviceOptions = MonitorService.Options(configPath: options.path, store: store)
+            serviceOptions.configText = configText
             serviceOptions.once = once
             serviceOptions.transport = transport
             serviceOptions.format = format
