@@ -82,9 +82,17 @@ package struct FeedHealth: Sendable {
             }
         case .lease(let name, let holder):
             feeds[name]?.elsewhere = holder.map { !$0.isThisInstance } ?? false
-        case .scheduled(let name, _, _) where feeds[name] == nil:
-            feeds[name] = Feed(added: now, interval: nil)
-            names.append(name)
+        case .scheduled(let name, _, _, let hold):
+            if feeds[name] == nil {
+                feeds[name] = Feed(added: now, interval: nil)
+                names.append(name)
+            }
+            // A hold the scheduler waits for that no poll of this run reported (stored before a restart).
+            if let hold, var feed = feeds[name] {
+                (feed.heldUntil, feed.holdReason) = (hold.until, hold.reason)
+                feeds[name] = feed
+                marked.insert(name)
+            }
         case .stopped(let name):
             feeds[name] = nil
             marked.remove(name)
@@ -95,7 +103,7 @@ package struct FeedHealth: Sendable {
             unreachable = nil
         case .reload(let rejected):
             rejectedReload = rejected
-        case .view, .scheduled, .polling, .notice, .delivery:
+        case .view, .polling, .notice, .delivery:
             break
         }
     }
@@ -142,7 +150,8 @@ package struct FeedHealth: Sendable {
                 let streak = feed.failures > 1 ? " (\(feed.failures) failures in a row)" : ""
                 lines.append("\(name): \(what) since \(StatusListing.time(since, now: now)): \(error)\(streak)")
             } else if feed.status == nil, let interval = feed.interval,
-                now.timeIntervalSince(feed.added) > interval.seconds
+                // Not before a hold it waits for has ended.
+                now.timeIntervalSince(max(feed.added, feed.heldUntil ?? feed.added)) > interval.seconds
             {
                 lines.append(
                     "\(name): no poll has ended since it started at \(StatusListing.time(feed.added, now: now))")

@@ -81,7 +81,7 @@ package struct LiveState: Sendable {
         let wasUnreachable = health.unreachable != nil
         health.apply(event, now: now)
         switch event {
-        case .scheduled(let feed, let next, _):
+        case .scheduled(let feed, let next, _, _):
             update(feed) { $0.next = next }
             output.redrawNow = true
         case .polling(let feed):

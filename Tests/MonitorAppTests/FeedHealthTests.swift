@@ -124,6 +124,16 @@ struct FeedHealthTests {
             self.health(feeds, [(3, .finished(failed))]).problems(now: at(4)).last?.contains("since 07:58:48") == true)
     }
 
+    @Test("a hold the scheduler waits for before any poll of the run (stored by an earlier one) is a problem")
+    func storedHold() {
+        let feeds = [feed("rx")]
+        let hold = RateBudgets.Hold(until: at(900), reason: "rate limit exhausted")
+        let health = self.health(feeds, [(0, .scheduled(feed: "rx", next: at(900), skipped: 0, hold: hold))])
+        #expect(health.problems(now: at(1)) == ["rx: held back until 08:15:00 UTC"])
+        #expect(health.counts(now: at(1)) == (feeds: 1, failing: 0, held: 1))
+        #expect(health.problems(now: at(900)) == [])
+    }
+
     @Test("an unreachable state is said once, first; a feed held elsewhere or removed is not reported")
     func stateLeasesAndRemovals() {
         let feeds = [feed("rx"), feed("planet"), feed("quiet")]

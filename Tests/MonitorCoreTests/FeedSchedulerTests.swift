@@ -98,7 +98,7 @@ private final class SchedulerFixture: Sendable {
 
     private static func scheduled(_ feed: String, in events: [PollEvent]) -> [Double] {
         events.compactMap { event in
-            if case .scheduled(feed, let next, _) = event { return next.timeIntervalSince1970 - 1_800_000_000 }
+            if case .scheduled(feed, let next, _, _) = event { return next.timeIntervalSince1970 - 1_800_000_000 }
             return nil
         }
     }
@@ -149,6 +149,35 @@ struct FeedSchedulerTests {
         #expect(transport.requests.count == 4)
         #expect(fixture.scheduled("a") == [0, 60, 120, 180, 240])
         #expect(fixture.statuses("a") == [.ok, .ok, .ok, .ok])
+        await fixture.finish()
+    }
+
+    @Test("a hold stored by an earlier run is waited for, and said with the feed's first scheduled event")
+    func storedHold() async throws {
+        let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array("1".utf8)) }
+        let fixture = try SchedulerFixture(transport: transport)
+        let start = fixture.clock.date
+        var record = FeedRecord(name: "a", type: ScriptedSource.type)
+        record.lastPoll = start.addingTimeInterval(-100)
+        record.notBefore = start.addingTimeInterval(900)
+        record.holdReason = "HTTP 429 asked to retry later"
+        try await fixture.harness.store.commit(
+            PollCommit(record: record, items: nil, firstSeen: start, groups: nil, validators: [:], values: [:]),
+            feed: "a")
+        await fixture.scheduler.apply([fixture.entry("a", url: "http://x/a", interval: .seconds(60))])
+        try await fixture.waitForScheduled("a", count: 1)
+        let first = fixture.events.withLock { events in
+            events.compactMap { event -> RateBudgets.Hold?? in
+                if case .scheduled("a", _, _, let hold) = event { return hold }
+                return nil
+            }.first
+        }
+        #expect(
+            first
+                == .some(
+                    RateBudgets.Hold(until: start.addingTimeInterval(900), reason: "HTTP 429 asked to retry later")))
+        #expect(fixture.scheduled("a") == [900])
+        #expect(transport.requests.isEmpty)
         await fixture.finish()
     }
 
@@ -274,7 +303,7 @@ struct FeedSchedulerTests {
         #expect(fixture.scheduled("a") == [0, 180])
         let skipped = fixture.events.withLock { events in
             events.compactMap { event -> Int? in
-                if case .scheduled("a", _, let skipped) = event { return skipped }
+                if case .scheduled("a", _, let skipped, _) = event { return skipped }
                 return nil
             }
         }

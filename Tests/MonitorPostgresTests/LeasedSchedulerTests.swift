@@ -81,7 +81,7 @@ private struct ClockedScheduler {
         while let event = await iterator.next() {
             switch event {
             case .finished(let report): reports.append(report)
-            case .scheduled(let name, let next, _) where name == feed: return (next, reports)
+            case .scheduled(let name, let next, _, _) where name == feed: return (next, reports)
             default: break
             }
         }

@@ -57,7 +57,7 @@ struct StateOutageTests {
             func scheduled() async -> Double? {
                 while let event = await iterator.next() {
                     logged += live.apply(event, now: clock.date, quiet: false).log
-                    if case .scheduled("planet", let next, _) = event { return next.timeIntervalSince(start) }
+                    if case .scheduled("planet", let next, _, _) = event { return next.timeIntervalSince(start) }
                 }
                 return nil
             }

@@ -6,8 +6,9 @@ package enum PollEvent: Sendable {
     case view(FeedView)
     /// A poll ended.
     case finished(PollReport)
-    /// A feed waits for its next poll, due at the given time; `skipped` slots passed while the last poll ran.
-    case scheduled(feed: String, next: Date, skipped: Int)
+    /// A feed waits for its next poll, due at the given time; `skipped` slots passed while the last poll ran. `hold`:
+    /// the server's hold it waits for, when one does (the stored one, after a restart, included).
+    case scheduled(feed: String, next: Date, skipped: Int, hold: RateBudgets.Hold? = nil)
     /// A feed's poll started.
     case polling(feed: String)
     /// On a shared schedule: who holds the feed's lease, as last seen (this instance when it claimed or renewed it,

@@ -70,8 +70,9 @@ extension FeedScheduler {
                 var capped = waiting
                 if let latestDue, capped.due > latestDue { capped.due = latestDue }
                 let claimable = capped.claimable(at: seen)
-                start.waiting(hold: hold.flatMap { $0.until > seen ? $0 : nil })
-                events.yield(.scheduled(feed: feed.name, next: claimable, skipped: skipped))
+                let holding = hold.flatMap { $0.until > seen ? $0 : nil }
+                start.waiting(hold: holding)
+                events.yield(.scheduled(feed: feed.name, next: claimable, skipped: skipped, hold: holding))
                 if claimable > seen {
                     do { try await start.sleep(until: WallClock.Instant(claimable), on: clock) } catch { return nil }
                 }
