@@ -199,8 +199,11 @@ package struct LiveState: Sendable {
             views[report.feed] = nil
             return []
         }
-        // Failing since an earlier poll (its phase is `polling` meanwhile).
-        let wasFailing = positions[report.feed].map { lines[$0].failures > 0 } ?? false
+        // Failing since an earlier poll (its phase is `polling` meanwhile); a recovery also from a failure stored before
+        // this run, as its `recovered` notification says.
+        let wasFailing =
+            positions[report.feed].map { lines[$0].failures > 0 } ?? false
+            || (report.status != .failed && report.failedBefore)
         update(report.feed) { line in
             line.phase = Self.phase(report.status)
             line.progress = nil

@@ -228,6 +228,19 @@ struct LiveStateTests {
                 """)
     }
 
+    @Test("a feed failing before the run that succeeds at its first poll is logged as recovered, as it is notified")
+    func recoveredAfterRestart() {
+        var state = LiveState(feeds: [feed("rx", type: "github")], sources: [:], now: start)
+        var ok = report("rx", .ok, at: 5, items: 3)
+        ok.failedBefore = true
+        #expect(state.apply(.finished(ok), now: start + 6, quiet: true).log == ["08:00:06 rx: recovered (ok)"])
+        // Failing before and still failing: said once, as a failure this run sees.
+        var other = LiveState(feeds: [feed("rx", type: "github")], sources: [:], now: start)
+        var failed = report("rx", .failed, at: 5, error: "HTTP 500", failures: 4)
+        failed.failedBefore = true
+        #expect(other.apply(.finished(failed), now: start + 6, quiet: true).log == ["08:00:06 rx: failed: HTTP 500"])
+    }
+
     @Test("a feed a reload adds is stale only expect_update_within after the reload, as /healthz counts it")
     func staleAfterReload() {
         var state = LiveState(feeds: [feed("planet", type: "eonet")], sources: [:], now: start)

@@ -216,6 +216,8 @@ struct PollOutcomeTests {
         #expect(first.report.isFirstSync)
         #expect(first.report.notBefore == Date(timeIntervalSince1970: 900))
         #expect(first.report.holdReason == "rate limit exhausted")
+        // The record's 2 failures before it: a recovery.
+        #expect(first.report.failedBefore)
         // When the feed last had a new item, as the record says: this poll's time (new items).
         #expect(first.report.lastNew == record.lastPoll)
 
@@ -224,6 +226,12 @@ struct PollOutcomeTests {
             tally: Outcomes.tally(.replace, [.items(items)]), record: record, statistics: .init(requests: 1),
             thrown: nil, started: started)
         #expect(!later.report.isFirstSync)
+        var healthy = record
+        healthy.failures = 0
+        let unfailed = PollOutcome(
+            tally: Outcomes.tally(.replace, [.items(items)]), record: healthy, statistics: .init(requests: 1),
+            thrown: nil, started: started)
+        #expect(!unfailed.report.failedBefore)
 
         let failed = PollOutcome(
             tally: Outcomes.tally(.replace, [.items(items)]), record: record, statistics: .init(requests: 1),

@@ -33,6 +33,7 @@ struct PollOutcome: Sendable {
         var report = PollReport(
             feed: record.name, type: record.type, status: .failed, requests: statistics.requests,
             notModified: statistics.notModified, bytes: statistics.bytes, started: started)
+        report.failedBefore = record.failures > 0
         if thrown != nil || (!tally.failures.isEmpty && !tally.succeeded) {
             report.error = TerminalText.capped(thrown ?? failures)
             record.failures = record.failures(after: .failed)

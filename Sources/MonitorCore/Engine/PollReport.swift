@@ -82,6 +82,9 @@ package struct PollReport: Sendable {
     /// When the feed last had a new item, as its record says after this poll (what a `stale` notification counts
     /// from); nil when it never had one.
     package var lastNew: Date? = nil
+    /// Whether the feed's poll before this one failed, as its record says (a run's first poll included): a poll that
+    /// does not fail after it is a recovery.
+    package var failedBefore = false
 
     /// Whether the poll counts as a failure for the exit code.
     package var isFailure: Bool { status == .failed || status == .partial }
