@@ -195,12 +195,18 @@ package final class RunHealth: Sendable {
     }
 
     /// The one line `monitor run` gives systemd as `STATUS=` at `now`, with `pending` notifications in the outbox:
-    /// `2 feeds: 1 ok, 1 failing, 0 held back; 0 notifications pending`, after a rejected reload's
-    /// `feeds file invalid (line 14): running the last valid one; ` until a reload succeeds.
+    /// `2 feeds: 1 ok, 1 failing, 0 held back; 0 notifications pending`, after `/healthz`'s line of a state that cannot
+    /// be reached while it cannot, and a rejected reload's `feeds file invalid (line 14): running the last valid one; `
+    /// until a reload succeeds.
     func statusLine(pending: Int, now: Date) -> String {
-        let (counts, rejected) = health.withLock { ($0.counts(now: now), $0.rejectedReload) }
+        let (counts, rejected, unreachable) = health.withLock {
+            ($0.counts(now: now), $0.rejectedReload, $0.unreachable)
+        }
         let ok = counts.feeds - counts.failing - counts.held
-        return (rejected.map { $0 + "; " } ?? "")
+        let state = unreachable.map {
+            StatusListing.unreachableLine($0.error, since: StatusListing.time($0.since, now: now)) + "; "
+        }
+        return (state ?? "") + (rejected.map { $0 + "; " } ?? "")
             + "\(counts.feeds) feed\(counts.feeds == 1 ? "" : "s"): \(ok) ok, \(counts.failing) failing, "
             + "\(counts.held) held back; \(pending) notification\(pending == 1 ? "" : "s") pending"
     }
