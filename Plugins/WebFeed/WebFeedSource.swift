@@ -21,7 +21,7 @@ package struct WebFeedSource: FeedSource {
     package static var detailColumns: [String] { ["author"] }
 
     /// An entry's details, and its position's numbers for rules.
-    package static var detailNames: [String]? { ["author", "summary", "lat", "lon"] }
+    package static var detailNames: [String]? { ["author", "summary", "position", "lat", "lon"] }
 
     /// For rules: `lat` and `lon` of an entry's GeoRSS position.
     package static func ruleDetails(of item: Item) -> [Detail] {

@@ -87,8 +87,9 @@ package struct FeedHealth: Sendable {
                 feeds[name] = Feed(added: now, interval: nil)
                 names.append(name)
             }
-            // A hold the scheduler waits for that no poll of this run reported (stored before a restart).
-            if let hold, var feed = feeds[name] {
+            // A hold the scheduler waits for before any poll of this run ended (stored before a restart); after one,
+            // its report says the server's hold (not the minimum interval the scheduler also waits for).
+            if let hold, var feed = feeds[name], feed.status == nil {
                 (feed.heldUntil, feed.holdReason) = (hold.until, hold.reason)
                 feeds[name] = feed
                 marked.insert(name)

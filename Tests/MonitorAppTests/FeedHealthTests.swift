@@ -132,6 +132,18 @@ struct FeedHealthTests {
         #expect(health.problems(now: at(1)) == ["rx: held back until 08:15:00 UTC"])
         #expect(health.counts(now: at(1)) == (feeds: 1, failing: 0, held: 1))
         #expect(health.problems(now: at(900)) == [])
+        // After a poll of this run, its report says the hold: the minimum interval the scheduler waits for is none.
+        let polled = self.health(
+            feeds,
+            [
+                (5, report("rx", .ok, at: 5)),
+                (
+                    6,
+                    .scheduled(feed: "rx", next: at(65), skipped: 0, hold: RateBudgets.Hold(until: at(65), reason: "x"))
+                ),
+            ])
+        #expect(polled.problems(now: at(7)) == [])
+        #expect(polled.counts(now: at(7)) == (feeds: 1, failing: 0, held: 0))
     }
 
     @Test("an unreachable state is said once, first; a feed held elsewhere or removed is not reported")

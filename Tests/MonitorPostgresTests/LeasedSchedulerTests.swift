@@ -182,36 +182,6 @@ struct LeasedSchedulerTests {
                 == ["3 -"])
     }
 
-    @Test("a feed whose interval a reload shortened polls one new interval after the restart, not at the old due time")
-    func shortenedInterval() async throws {
-        var clocked = try await ClockedScheduler()
-        func entry(_ interval: Duration, _ signature: String) -> FeedScheduler.Entry {
-            let feed = PollHarness.feed(InstantSource.self, name: "short", options: ["interval": .duration(interval)])
-            return FeedScheduler.Entry(feed: feed, source: InstantSource(options: feed.options), signature: signature)
-        }
-        await clocked.scheduler.apply([entry(.seconds(3600), "1")])
-        let start = clocked.clock.date
-        // Polled at once, due an hour later (jittered by +180 s).
-        let first = await clocked.scheduled("short")
-        #expect(first.next == start.addingTimeInterval(3780))
-        #expect(first.reports.map(\.status) == [.ok])
-        // The interval shortened to a minute: the feed restarts and waits a minute, not until the stored due time.
-        try await clocked.clock.waitForSleepers(1)
-        let changes = await clocked.scheduler.apply([entry(.seconds(60), "2")])
-        #expect(changes.restarted == ["short"])
-        let restarted = await clocked.scheduled("short")
-        #expect(restarted.next == start.addingTimeInterval(60))
-        #expect(try await clocked.store.slot(feed: "short")?.due == start.addingTimeInterval(3780))
-        try await clocked.clock.waitForSleepers(1)
-        clocked.clock.advance(to: start.addingTimeInterval(60))
-        let second = await clocked.scheduled("short")
-        #expect(second.reports.map(\.status) == [.ok])
-        // Then every minute (jittered by +3 s), as the schedule now says.
-        #expect(second.next == start.addingTimeInterval(123))
-        #expect(try await clocked.store.slot(feed: "short")?.due == start.addingTimeInterval(123))
-        await clocked.shutdown()
-    }
-
     @Test(
         "run --once losing its claim to another instance's at the same moment: skipped, leased by the other"
     )

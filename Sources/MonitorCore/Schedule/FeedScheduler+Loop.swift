@@ -55,9 +55,6 @@ extension FeedScheduler {
         var pollNow = false
         // Once: the claims that lost a race with another instance's, and whether the feed was just scheduled.
         var (races, scheduled) = (0, false)
-        // On a shared schedule, until its first poll: due at the latest one interval after this start, though the
-        // schedule says later (a reload or a restart that shortened the interval).
-        var latestDue = leasing == nil || once ? nil : clock.now.date.addingTimeInterval(schedule.interval.seconds)
         let notPolled = { (message: String) -> OncePoll in
             let report = runner.notPolled(feed, message, record: nil, started: clock.now.date)
             events.yield(.finished(report))
@@ -67,17 +64,15 @@ extension FeedScheduler {
             if let waiting = slot {
                 // Not due, held back, or leased by another instance: wait until it may be claimed, or a "poll now".
                 let seen = clock.now.date
-                var capped = waiting
-                if let latestDue, capped.due > latestDue { capped.due = latestDue }
-                let claimable = capped.claimable(at: seen)
+                let claimable = waiting.claimable(at: seen)
                 let holding = hold.flatMap { $0.until > seen ? $0 : nil }
                 start.waiting(hold: holding)
                 events.yield(.scheduled(feed: feed.name, next: claimable, skipped: skipped, hold: holding))
                 if claimable > seen {
                     do { try await start.sleep(until: WallClock.Instant(claimable), on: clock) } catch { return nil }
                 }
-                // Asked to poll now (the wait was cut short), or at the latest due time: claimed though not due yet,
-                // unless another instance holds it (woken before its lease ends, it is still not this instance's).
+                // Asked to poll now (the wait was cut short): claimed though not due yet, unless another instance
+                // holds it (woken before its lease ends, it is still not this instance's to poll).
                 let other = waiting.holder(at: seen).map { $0 != leasing?.owner } ?? false
                 pollNow = !other && clock.now.date < waiting.due
                 (slot, due) = (nil, waiting.due)
@@ -168,7 +163,6 @@ extension FeedScheduler {
             let (report, given) = await apart {
                 await poll(start, due: turnDue, stateFailures: stateFailures, under: lease)
             }
-            latestDue = nil
             // Handed on once the poll is reported: a display never sees more polls running than allowed.
             if leasing == nil, !once { start.slots.release() }
             if once { return report.map(OncePoll.polled) ?? (leasing == nil ? nil : notPolled("cancelled")) }
