@@ -7,7 +7,7 @@ package enum PollEvent: Sendable {
     /// A poll ended.
     case finished(PollReport)
     /// A feed waits for its next poll, due at the given time; `skipped` slots passed while the last poll ran. `hold`:
-    /// the server's hold it waits for, when one does (the stored one, after a restart, included).
+    /// what it waits for, when the server holds it back (its stored hold after a restart, or its minimum interval).
     case scheduled(feed: String, next: Date, skipped: Int, hold: RateBudgets.Hold? = nil)
     /// A feed's poll started.
     case polling(feed: String)
