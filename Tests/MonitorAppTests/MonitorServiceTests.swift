@@ -44,6 +44,11 @@ private func serviceOptions(
     return options
 }
 
+/// The line of a scripted feed `name` polling `http://x/name` every hour.
+private func scriptedFeed(_ name: String) -> String {
+    "  - {name: \(name), type: scripted, urls: [\"http://x/\(name)\"], interval: 1h}\n"
+}
+
 @Suite("monitor run as a long-running service", .timeLimit(.minutes(5)))
 struct MonitorServiceTests {
     @Test("editing the feeds file while it runs: valid, then invalid, then valid again")
@@ -51,10 +56,7 @@ struct MonitorServiceTests {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStateStore(directory: directory.url.appendingPathComponent("state"))
         let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array("1".utf8)) }
-        let feed = { (name: String) in
-            "  - {name: \(name), type: scripted, urls: [\"http://x/\(name)\"], interval: 1h}\n"
-        }
-        let path = try directory.write("feeds.yaml", "feeds:\n" + feed("a")).path
+        let path = try directory.write("feeds.yaml", "feeds:\n" + scriptedFeed("a")).path
         let loader = ConfigLoader(sources: [ScriptedSource.self], environment: [:])
         let config = try #require(loader.load(path: path).config)
 
@@ -70,19 +72,19 @@ struct MonitorServiceTests {
 
             // Each edit is saved atomically: a half-written file would be (rightly) reported as an error of its own.
             // Valid: b added, a removed.
-            try directory.write("feeds.yaml", "feeds:\n" + feed("b"), atomically: true)
+            try directory.write("feeds.yaml", "feeds:\n" + scriptedFeed("b"), atomically: true)
             try await output.wait(for: "b polled") { $0.contains(#""feed":"b""#) }
 
             // Invalid: reported with line and column; b keeps running.
             try directory.write(
-                "feeds.yaml", "feeds:\n" + feed("b") + "  - {name: c, type: scripted, mode: sideways}\n",
+                "feeds.yaml", "feeds:\n" + scriptedFeed("b") + "  - {name: c, type: scripted, mode: sideways}\n",
                 atomically: true)
             try await errors.wait(for: "the error") {
                 $0.contains("feeds.yaml:3:37: error: 'mode' must be one of replace, keep")
             }
 
             // Valid again: c starts.
-            try directory.write("feeds.yaml", "feeds:\n" + feed("b") + feed("c"), atomically: true)
+            try directory.write("feeds.yaml", "feeds:\n" + scriptedFeed("b") + scriptedFeed("c"), atomically: true)
             try await output.wait(for: "c polled") { $0.contains(#""feed":"c""#) }
 
             await group.triggerGracefulShutdown()
@@ -101,10 +103,7 @@ struct MonitorServiceTests {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStateStore(directory: directory.url.appendingPathComponent("state"))
         let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array("1".utf8)) }
-        let feed = { (name: String) in
-            "  - {name: \(name), type: scripted, urls: [\"http://x/\(name)\"], interval: 1h}\n"
-        }
-        let path = try directory.write("feeds.yaml", "feeds:\n" + feed("a") + feed("b")).path
+        let path = try directory.write("feeds.yaml", "feeds:\n" + scriptedFeed("a") + scriptedFeed("b")).path
         let loader = ConfigLoader(sources: [ScriptedSource.self], environment: [:])
         let config = try #require(loader.load(path: path).config)
 
@@ -118,7 +117,8 @@ struct MonitorServiceTests {
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             try await output.wait(for: "b polled") { $0.contains(" b: ") }
-            try directory.write("feeds.yaml", "settings: {timeout: 20s}\nfeeds:\n" + feed("a"), atomically: true)
+            try directory.write(
+                "feeds.yaml", "settings: {timeout: 20s}\nfeeds:\n" + scriptedFeed("a"), atomically: true)
             try await output.wait(for: "the reload") { $0.contains("reloaded:") }
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
@@ -135,15 +135,12 @@ struct MonitorServiceTests {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStateStore(directory: directory.url.appendingPathComponent("state"))
         let transport = StubTransport { _ in HTTPResponse(status: 200, body: Array("1".utf8)) }
-        let feed = { (name: String) in
-            "  - {name: \(name), type: scripted, urls: [\"http://x/\(name)\"], interval: 1h}\n"
-        }
-        let read = "feeds:\n" + feed("a")
+        let read = "feeds:\n" + scriptedFeed("a")
         let path = try directory.write("feeds.yaml", read).path
         let loader = ConfigLoader(sources: [ScriptedSource.self], environment: [:])
         let config = try #require(loader.load(path: path).config)
         // Edited once it was read.
-        try directory.write("feeds.yaml", "feeds:\n" + feed("b"), atomically: true)
+        try directory.write("feeds.yaml", "feeds:\n" + scriptedFeed("b"), atomically: true)
 
         let output = Lines()
         let errors = Lines()
@@ -206,11 +203,8 @@ struct MonitorServiceTests {
             try await released.wait { $0 }
             return HTTPResponse(status: 500, body: Array("down".utf8))
         }
-        let feed = { (name: String) in
-            "  - {name: \(name), type: scripted, urls: [\"http://x/\(name)\"], interval: 1h}\n"
-        }
         let settings = "settings: {retries: 0}\nfeeds:\n"
-        let path = try directory.write("feeds.yaml", settings + feed("a")).path
+        let path = try directory.write("feeds.yaml", settings + scriptedFeed("a")).path
         let loader = ConfigLoader(sources: [ScriptedSource.self], environment: [:])
         let config = try #require(loader.load(path: path).config)
 
@@ -244,7 +238,7 @@ struct MonitorServiceTests {
             #expect(problems.first?.wholeMatch(of: failing)?.output.1 == Substring(error))
 
             // a removed, b added: b's poll succeeds, a is forgotten.
-            try directory.write("feeds.yaml", settings + feed("b"), atomically: true)
+            try directory.write("feeds.yaml", settings + scriptedFeed("b"), atomically: true)
             try await output.wait(for: "b polled") { $0.contains(#""feed":"b""#) }
             #expect(health.problems(now: Date()) == [])
             #expect(readiness.isReady)
